@@ -1,0 +1,30 @@
+"""Compiled kernels of fstools (Cython).
+
+Modules
+-------
+_fvg
+    1-D k-nearest-neighbour feature vector graph and its Newman-Girvan modularity
+    (CMQFS relevance), without materialising edges.
+_entropy
+    Plug-in entropy, mutual information and conditional mutual information of
+    discrete codes, and the relevant-independency pair terms of CMQFS.
+
+The kernels know nothing about pandas or formulas: typed memoryviews in,
+arrays out.  Use :func:`load_kernel` to import one with a helpful error when the
+package was not built.
+"""
+import importlib
+
+_BUILD_HINT = (
+    "the compiled kernels of fstools are missing ({error}). Install the package with "
+    "'pip install .' (needs a C compiler), or build in place with "
+    "'python setup.py build_ext --inplace' from the source tree."
+)
+
+
+def load_kernel(name):
+    """Import and return ``fstools._ext.<name>``, raising a clear ImportError if it was not built."""
+    try:
+        return importlib.import_module("fstools._ext." + name)
+    except ImportError as error:
+        raise ImportError(_BUILD_HINT.format(error=error)) from error
