@@ -1,0 +1,715 @@
+# cython: language_level=3
+"""Feature vector graph (FVG) modularity of the CMQFS paper, without edges.
+
+Zhao, Wu, Chen, Zhang and Bai (2015), "Feature selection with community
+modularity" (CMQFS), Neurocomputing 151, 376-389, section 4: for one feature
+with values ``x`` and class labels ``y``, sample ``i`` is joined to its
+``p_i - 1`` nearest other samples (``p_i`` = size of the class of ``i``) by
+absolute difference, the arcs are symmetrised by union, and the score is the
+Newman-Girvan modularity of the partition into classes (Eq. 1-2)::
+
+    Q = sum_c [ l_c / M - (d_c / (2 M))^2 ]
+
+Tie rule: among other samples at equal distance the one with the lower sample
+index (row order) comes first.  Distances are the float64 differences
+``x_j - x_i``; they are compared exactly as computed.
+
+Nothing here materialises an edge.  With the samples sorted by (value, index)
+the neighbour set of a sample is at most four runs of sorted positions:
+
+    [left tie prefix] [left strict run] i [right strict run] [right tie prefix]
+
+where the strict runs hold the samples closer than the k-th smallest distance
+``r`` and the tie prefixes the samples at distance exactly ``r`` taken in index
+order.  From these runs: out-degrees are ``k``, in-degrees come from a
+difference array, within-class arc counts from binary searches in the sorted
+positions of each class, and the pairs joined in both directions (counted
+twice by the union) from two offline sweeps with Fenwick trees.  Everything is
+O(m log m) per feature; the bottleneck is the sort.
+
+Bounds checking and wraparound are switched off by ``setup.py`` (and on again
+with ``FSTOOLS_BOUNDSCHECK=1``).
+"""
+import numpy as np
+
+cimport numpy as cnp
+from cython.parallel cimport prange
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy, memset
+from libc.stdint cimport int32_t, int64_t
+from libc.math cimport NAN
+
+cnp.import_array()
+
+# Layout of the four neighbour runs of a sorted position p, each [start, end):
+# INTERVALS_PER_NODE consecutive (start, end) pairs in this order.
+cdef enum:
+    LEFT_TIE = 0
+    LEFT_STRICT = 1
+    RIGHT_STRICT = 2
+    RIGHT_TIE = 3
+    INTERVALS_PER_NODE = 4
+
+# Error flags returned by the nogil core.
+cdef enum:
+    OK = 0
+    OUT_OF_MEMORY = 1
+    BAD_CLASS_CODE = 2
+
+
+# --------------------------------------------------------------------------
+# Sorting: stable bottom-up merge sort of sample indices by value.
+# --------------------------------------------------------------------------
+
+cdef enum:
+    # Runs of this length are insertion-sorted before merging.
+    INSERTION_RUN = 24
+
+
+cdef void _insertion_sort_run(const double* values, Py_ssize_t* order,
+                              Py_ssize_t start, Py_ssize_t end) noexcept nogil:
+    """Stable insertion sort of ``order[start:end]`` by value."""
+    cdef Py_ssize_t i, j, item
+    cdef double key
+    for i in range(start + 1, end):
+        item = order[i]
+        key = values[item]
+        j = i - 1
+        while j >= start and values[order[j]] > key:
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = item
+
+
+cdef void _merge_sort_by_value(const double* values, Py_ssize_t m,
+                               Py_ssize_t* order, Py_ssize_t* buffer) noexcept nogil:
+    """Fill ``order`` with 0..m-1 sorted by (value, index).
+
+    A stable sort (insertion-sorted runs, then bottom-up merging) started
+    from the identity keeps equal values in index order, which is the tie
+    rule of the graph.
+    """
+    cdef Py_ssize_t i, width, left, middle, right, a, b, out
+    cdef Py_ssize_t* source = order
+    cdef Py_ssize_t* target = buffer
+    cdef Py_ssize_t* swap
+    for i in range(m):
+        order[i] = i
+    left = 0
+    while left < m:
+        right = left + INSERTION_RUN
+        if right > m:
+            right = m
+        _insertion_sort_run(values, order, left, right)
+        left = right
+    width = INSERTION_RUN
+    while width < m:
+        left = 0
+        while left < m:
+            middle = left + width
+            if middle > m:
+                middle = m
+            right = left + 2 * width
+            if right > m:
+                right = m
+            a = left
+            b = middle
+            out = left
+            while a < middle and b < right:
+                if values[source[b]] < values[source[a]]:
+                    target[out] = source[b]
+                    b += 1
+                else:
+                    target[out] = source[a]
+                    a += 1
+                out += 1
+            while a < middle:
+                target[out] = source[a]
+                a += 1
+                out += 1
+            while b < right:
+                target[out] = source[b]
+                b += 1
+                out += 1
+            left = right
+        swap = source
+        source = target
+        target = swap
+        width *= 2
+    if source != order:
+        memcpy(order, source, m * sizeof(Py_ssize_t))
+
+
+# --------------------------------------------------------------------------
+# Neighbour runs of one sorted position.
+# --------------------------------------------------------------------------
+
+cdef inline double _left_distance(const double* v, Py_ssize_t p, Py_ssize_t j) noexcept nogil:
+    """Distance from position p to the j-th sample on its left (j = 0 is p - 1)."""
+    return v[p] - v[p - 1 - j]
+
+
+cdef inline double _right_distance(const double* v, Py_ssize_t p, Py_ssize_t j) noexcept nogil:
+    """Distance from position p to the j-th sample on its right (j = 0 is p + 1)."""
+    return v[p + 1 + j] - v[p]
+
+
+cdef Py_ssize_t _count_left_below(const double* v, Py_ssize_t p, double r,
+                                  bint inclusive) noexcept nogil:
+    """Number of left neighbours at distance < r (or <= r when ``inclusive``)."""
+    cdef Py_ssize_t low = 0
+    cdef Py_ssize_t high = p
+    cdef Py_ssize_t mid
+    cdef double d
+    while low < high:
+        mid = (low + high) // 2
+        d = _left_distance(v, p, mid)
+        if d < r or (inclusive and d == r):
+            low = mid + 1
+        else:
+            high = mid
+    return low
+
+
+cdef Py_ssize_t _count_right_below(const double* v, Py_ssize_t p, Py_ssize_t m, double r,
+                                   bint inclusive) noexcept nogil:
+    """Number of right neighbours at distance < r (or <= r when ``inclusive``)."""
+    cdef Py_ssize_t low = 0
+    cdef Py_ssize_t high = m - 1 - p
+    cdef Py_ssize_t mid
+    cdef double d
+    while low < high:
+        mid = (low + high) // 2
+        d = _right_distance(v, p, mid)
+        if d < r or (inclusive and d == r):
+            low = mid + 1
+        else:
+            high = mid
+    return low
+
+
+cdef void _neighbour_runs(const double* v, const Py_ssize_t* order, Py_ssize_t m,
+                          Py_ssize_t p, Py_ssize_t k, Py_ssize_t* runs) noexcept nogil:
+    """Write the four [start, end) runs of the k nearest neighbours of position p.
+
+    ``runs`` receives 8 numbers: LEFT_TIE, LEFT_STRICT, RIGHT_STRICT, RIGHT_TIE.
+    """
+    cdef Py_ssize_t n_left = p
+    cdef Py_ssize_t n_right = m - 1 - p
+    cdef Py_ssize_t low, high, mid, from_left, i
+    cdef Py_ssize_t left_strict, left_upto, right_strict, right_upto
+    cdef Py_ssize_t n_tied, n_left_tied, n_right_tied, left_tie_start, right_tie_start
+    cdef double r, d
+
+    for i in range(2 * INTERVALS_PER_NODE):
+        runs[i] = p
+    if k <= 0:
+        return
+
+    # r = k-th smallest distance: take `from_left` from the left list and
+    # k - from_left from the right list (both sorted by distance).  The
+    # largest from_left whose last left distance does not exceed the next
+    # right distance is a valid split.
+    low = k - n_right
+    if low < 0:
+        low = 0
+    high = k if k < n_left else n_left
+    while low < high:
+        mid = (low + high + 1) // 2
+        if k - mid == n_right or _left_distance(v, p, mid - 1) <= _right_distance(v, p, k - mid):
+            low = mid
+        else:
+            high = mid - 1
+    from_left = low
+    r = -1.0
+    if from_left > 0:
+        r = _left_distance(v, p, from_left - 1)
+    if k - from_left > 0:
+        d = _right_distance(v, p, k - from_left - 1)
+        if d > r:
+            r = d
+
+    left_strict = _count_left_below(v, p, r, False)
+    left_upto = _count_left_below(v, p, r, True)
+    right_strict = _count_right_below(v, p, m, r, False)
+    right_upto = _count_right_below(v, p, m, r, True)
+
+    # The samples at distance exactly r: a run on each side, each in index
+    # order (equal values are sorted by index).  Take the n_tied lowest
+    # indices of the union: a prefix of each run, found by binary search.
+    n_tied = k - left_strict - right_strict
+    n_left_tied = left_upto - left_strict
+    n_right_tied = right_upto - right_strict
+    left_tie_start = p - left_upto
+    right_tie_start = p + 1 + right_strict
+    low = n_tied - n_right_tied
+    if low < 0:
+        low = 0
+    high = n_tied if n_tied < n_left_tied else n_left_tied
+    while low < high:
+        mid = (low + high + 1) // 2
+        if n_tied - mid == n_right_tied or \
+                order[left_tie_start + mid - 1] < order[right_tie_start + n_tied - mid]:
+            low = mid
+        else:
+            high = mid - 1
+
+    runs[2 * LEFT_TIE] = left_tie_start
+    runs[2 * LEFT_TIE + 1] = left_tie_start + low
+    runs[2 * LEFT_STRICT] = p - left_strict
+    runs[2 * LEFT_STRICT + 1] = p
+    runs[2 * RIGHT_STRICT] = p + 1
+    runs[2 * RIGHT_STRICT + 1] = p + 1 + right_strict
+    runs[2 * RIGHT_TIE] = right_tie_start
+    runs[2 * RIGHT_TIE + 1] = right_tie_start + (n_tied - low)
+
+
+# --------------------------------------------------------------------------
+# Counting helpers.
+# --------------------------------------------------------------------------
+
+cdef inline Py_ssize_t _lower_bound(const Py_ssize_t* sorted_values, Py_ssize_t n,
+                                    Py_ssize_t key) noexcept nogil:
+    """Number of entries of ``sorted_values[0:n]`` strictly below ``key``."""
+    cdef Py_ssize_t low = 0
+    cdef Py_ssize_t high = n
+    cdef Py_ssize_t mid
+    while low < high:
+        mid = (low + high) // 2
+        if sorted_values[mid] < key:
+            low = mid + 1
+        else:
+            high = mid
+    return low
+
+
+# Above this many cells (n_classes * (m + 1)) the per-class prefix-count
+# table is not built and class counts fall back to binary search.
+cdef Py_ssize_t class_table_cell_limit = 1 << 24
+
+
+def _set_class_table_cell_limit(Py_ssize_t cells):
+    """Set the size limit of the class prefix-count table (tests use 0 to force binary search)."""
+    global class_table_cell_limit
+    class_table_cell_limit = cells
+
+
+cdef struct ClassIndex:
+    # Sorted positions grouped by class: class c owns
+    # positions[offset[c]:offset[c + 1]], ascending.
+    Py_ssize_t n_classes
+    Py_ssize_t m
+    Py_ssize_t* offset
+    Py_ssize_t* positions
+    # Index of every sorted position in that class-major list.
+    Py_ssize_t* class_major_index
+    # Optional table: count_before[c * (m + 1) + pos] = number of class-c
+    # positions below pos (NULL when n_classes * (m + 1) is too large).
+    int32_t* count_before
+
+
+cdef inline Py_ssize_t _class_rank(const ClassIndex* classes, Py_ssize_t c,
+                                   Py_ssize_t pos) noexcept nogil:
+    """Number of sorted positions below ``pos`` that hold class ``c``."""
+    if classes.count_before != NULL:
+        return classes.count_before[c * (classes.m + 1) + pos]
+    return _lower_bound(classes.positions + classes.offset[c],
+                        classes.offset[c + 1] - classes.offset[c], pos)
+
+
+cdef inline void _fenwick_add(int64_t* tree, Py_ssize_t size, Py_ssize_t index,
+                              int64_t delta) noexcept nogil:
+    """Add ``delta`` at 0-based ``index`` of a Fenwick tree over ``size`` slots."""
+    index += 1
+    while index <= size:
+        tree[index] += delta
+        index += index & (-index)
+
+
+cdef inline int64_t _fenwick_prefix(const int64_t* tree, Py_ssize_t end) noexcept nogil:
+    """Sum of the slots [0, end) of a Fenwick tree."""
+    cdef int64_t total = 0
+    while end > 0:
+        total += tree[end]
+        end -= end & (-end)
+    return total
+
+
+cdef int _mutual_sweep(Py_ssize_t m, const Py_ssize_t* runs,
+                       int active_first, int query_first,
+                       const ClassIndex* classes, const int32_t* class_at,
+                       int64_t* mutual_total, int64_t* mutual_same_class) noexcept nogil:
+    """Count, for every position p, the positions q joined to p in both directions.
+
+    Sample q is *active* at sweep time p when p lies in one of q's two runs
+    starting at ``active_first``; p *queries* the positions in its own two runs
+    starting at ``query_first``.  With (LEFT_TIE, RIGHT_STRICT) this counts the
+    mutual pairs with q > p; with (RIGHT_STRICT, LEFT_TIE) those with q < p.
+    ``mutual_total[p]`` is incremented by the count, and
+    ``mutual_same_class[p]`` (unless NULL) by the count of partners in p's class.
+    Returns OK or OUT_OF_MEMORY.
+    """
+    cdef bint same_class = mutual_same_class != NULL
+    cdef Py_ssize_t* event_start = <Py_ssize_t*> malloc((m + 2) * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* event_fill = <Py_ssize_t*> malloc((m + 2) * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* event_node = <Py_ssize_t*> malloc(4 * m * sizeof(Py_ssize_t))
+    cdef int64_t* event_sign = <int64_t*> malloc(4 * m * sizeof(int64_t))
+    cdef int64_t* tree_all = <int64_t*> malloc((m + 1) * sizeof(int64_t))
+    cdef int64_t* tree_class = <int64_t*> malloc((m + 1) * sizeof(int64_t))
+    cdef Py_ssize_t q, p, t, e, run, start, end, c, low_c, high_c
+    if (event_start == NULL or event_fill == NULL or event_node == NULL or
+            event_sign == NULL or tree_all == NULL or tree_class == NULL):
+        free(event_start); free(event_fill); free(event_node)
+        free(event_sign); free(tree_all); free(tree_class)
+        return OUT_OF_MEMORY
+    memset(event_start, 0, (m + 2) * sizeof(Py_ssize_t))
+    memset(tree_all, 0, (m + 1) * sizeof(int64_t))
+    memset(tree_class, 0, (m + 1) * sizeof(int64_t))
+
+    # Bucket the activation (+1 at start) and deactivation (-1 at end) events
+    # by time (counting sort: at most two runs, so four events, per sample).
+    for q in range(m):
+        for run in range(active_first, active_first + 2):
+            start = runs[q * 2 * INTERVALS_PER_NODE + 2 * run]
+            end = runs[q * 2 * INTERVALS_PER_NODE + 2 * run + 1]
+            if start < end:
+                event_start[start + 1] += 1
+                event_start[end + 1] += 1
+    for t in range(m + 1):
+        event_start[t + 1] += event_start[t]
+    memcpy(event_fill, event_start, (m + 2) * sizeof(Py_ssize_t))
+    for q in range(m):
+        for run in range(active_first, active_first + 2):
+            start = runs[q * 2 * INTERVALS_PER_NODE + 2 * run]
+            end = runs[q * 2 * INTERVALS_PER_NODE + 2 * run + 1]
+            if start < end:
+                event_node[event_fill[start]] = q
+                event_sign[event_fill[start]] = 1
+                event_fill[start] += 1
+                event_node[event_fill[end]] = q
+                event_sign[event_fill[end]] = -1
+                event_fill[end] += 1
+
+    for p in range(m):
+        for e in range(event_start[p], event_start[p + 1]):
+            q = event_node[e]
+            _fenwick_add(tree_all, m, q, event_sign[e])
+            if same_class:
+                _fenwick_add(tree_class, m, classes.class_major_index[q], event_sign[e])
+        c = class_at[p]
+        for run in range(query_first, query_first + 2):
+            start = runs[p * 2 * INTERVALS_PER_NODE + 2 * run]
+            end = runs[p * 2 * INTERVALS_PER_NODE + 2 * run + 1]
+            if start < end:
+                mutual_total[p] += _fenwick_prefix(tree_all, end) - _fenwick_prefix(tree_all, start)
+                if same_class:
+                    low_c = classes.offset[c] + _class_rank(classes, c, start)
+                    high_c = classes.offset[c] + _class_rank(classes, c, end)
+                    mutual_same_class[p] += (_fenwick_prefix(tree_class, high_c)
+                                             - _fenwick_prefix(tree_class, low_c))
+
+    free(event_start); free(event_fill); free(event_node)
+    free(event_sign); free(tree_all); free(tree_class)
+    return OK
+
+
+# --------------------------------------------------------------------------
+# Modularity of one feature.
+# --------------------------------------------------------------------------
+
+cdef int _modularity_parts(const double* x, Py_ssize_t m, const int32_t* y,
+                           int n_classes, int64_t* n_edges,
+                           int64_t* within_edges, int64_t* degree_sum) noexcept nogil:
+    """Edge count M, within-class edges l_c and degree sums d_c of one FVG.
+
+    ``within_edges`` and ``degree_sum`` have ``n_classes`` slots and are
+    overwritten.  Returns OK, OUT_OF_MEMORY or BAD_CLASS_CODE.
+
+    Edges are the union of arcs, so with A arcs and D pairs joined both ways,
+    M = A - D; l_c = (arcs inside c) - (pairs inside c joined both ways); and
+    deg(i) = out(i) + in(i) - mutual(i).  Per class only the sum of mutual(i)
+    is needed: with at most two classes it follows from the first sweep
+    (2 * D_cc plus every cross-class pair), otherwise a second, mirrored sweep
+    counts each sample's partners on its left.
+    """
+    cdef Py_ssize_t* order = <Py_ssize_t*> malloc(m * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* buffer = <Py_ssize_t*> malloc(m * sizeof(Py_ssize_t))
+    cdef double* v = <double*> malloc(m * sizeof(double))
+    cdef int32_t* class_at = <int32_t*> malloc(m * sizeof(int32_t))
+    cdef Py_ssize_t* runs = <Py_ssize_t*> malloc(2 * INTERVALS_PER_NODE * m * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* class_fill = <Py_ssize_t*> malloc((n_classes + 1) * sizeof(Py_ssize_t))
+    cdef int64_t* in_degree = <int64_t*> malloc((m + 1) * sizeof(int64_t))
+    cdef int64_t* mutual_total = <int64_t*> malloc(m * sizeof(int64_t))
+    cdef int64_t* mutual_same = <int64_t*> malloc(m * sizeof(int64_t))
+    cdef int64_t* arc_within = <int64_t*> malloc(n_classes * sizeof(int64_t))
+    cdef int64_t* mutual_within = <int64_t*> malloc(n_classes * sizeof(int64_t))
+    cdef ClassIndex classes
+    cdef Py_ssize_t i, p, c, run, start, end, k
+    cdef int64_t n_arcs = 0
+    cdef int64_t n_mutual = 0
+    cdef int64_t n_mutual_within = 0
+    cdef int64_t running = 0
+    cdef int status = OK
+    cdef bint use_table = n_classes * (m + 1) <= class_table_cell_limit
+
+    classes.n_classes = n_classes
+    classes.m = m
+    classes.offset = <Py_ssize_t*> malloc((n_classes + 1) * sizeof(Py_ssize_t))
+    classes.positions = <Py_ssize_t*> malloc(m * sizeof(Py_ssize_t))
+    classes.class_major_index = <Py_ssize_t*> malloc(m * sizeof(Py_ssize_t))
+    classes.count_before = NULL
+    if use_table:
+        classes.count_before = <int32_t*> malloc(n_classes * (m + 1) * sizeof(int32_t))
+
+    if (order == NULL or buffer == NULL or v == NULL or class_at == NULL or runs == NULL or
+            class_fill == NULL or in_degree == NULL or mutual_total == NULL or
+            mutual_same == NULL or arc_within == NULL or mutual_within == NULL or
+            classes.offset == NULL or classes.positions == NULL or
+            classes.class_major_index == NULL or (use_table and classes.count_before == NULL)):
+        status = OUT_OF_MEMORY
+    else:
+        for i in range(m):
+            if y[i] < 0 or y[i] >= n_classes:
+                status = BAD_CLASS_CODE
+                break
+    if status == OK:
+        # Sorted values and the class at every sorted position.
+        _merge_sort_by_value(x, m, order, buffer)
+        for p in range(m):
+            v[p] = x[order[p]]
+            class_at[p] = y[order[p]]
+
+        # Class sizes and each class's sorted positions, ascending.
+        memset(classes.offset, 0, (n_classes + 1) * sizeof(Py_ssize_t))
+        for p in range(m):
+            classes.offset[class_at[p] + 1] += 1
+        for c in range(n_classes):
+            classes.offset[c + 1] += classes.offset[c]
+        memcpy(class_fill, classes.offset, (n_classes + 1) * sizeof(Py_ssize_t))
+        for p in range(m):
+            c = class_at[p]
+            classes.positions[class_fill[c]] = p
+            classes.class_major_index[p] = class_fill[c]
+            class_fill[c] += 1
+        if use_table:
+            for c in range(n_classes):
+                classes.count_before[c * (m + 1)] = 0
+                for p in range(m):
+                    classes.count_before[c * (m + 1) + p + 1] = (
+                        classes.count_before[c * (m + 1) + p] + (class_at[p] == c))
+
+        # Neighbour runs, out-degrees, in-degrees (difference array) and
+        # arcs inside each class.
+        memset(in_degree, 0, (m + 1) * sizeof(int64_t))
+        memset(arc_within, 0, n_classes * sizeof(int64_t))
+        for p in range(m):
+            c = class_at[p]
+            k = classes.offset[c + 1] - classes.offset[c] - 1
+            n_arcs += k
+            _neighbour_runs(v, order, m, p, k, runs + p * 2 * INTERVALS_PER_NODE)
+            for run in range(INTERVALS_PER_NODE):
+                start = runs[p * 2 * INTERVALS_PER_NODE + 2 * run]
+                end = runs[p * 2 * INTERVALS_PER_NODE + 2 * run + 1]
+                if start < end:
+                    in_degree[start] += 1
+                    in_degree[end] -= 1
+                    arc_within[c] += _class_rank(&classes, c, end) - _class_rank(&classes, c, start)
+        for p in range(m):
+            running += in_degree[p]
+            in_degree[p] = running
+
+        # Pairs joined both ways, each counted once from its left end.
+        memset(mutual_total, 0, m * sizeof(int64_t))
+        memset(mutual_same, 0, m * sizeof(int64_t))
+        status = _mutual_sweep(m, runs, LEFT_TIE, RIGHT_STRICT, &classes, class_at,
+                               mutual_total, mutual_same)
+
+    if status == OK:
+        memset(mutual_within, 0, n_classes * sizeof(int64_t))
+        for p in range(m):
+            n_mutual += mutual_total[p]
+            mutual_within[class_at[p]] += mutual_same[p]
+        for c in range(n_classes):
+            n_mutual_within += mutual_within[c]
+            within_edges[c] = arc_within[c] - mutual_within[c]
+            # Degree sum before subtracting the mutual partners.
+            degree_sum[c] = 0
+        for p in range(m):
+            c = class_at[p]
+            degree_sum[c] += classes.offset[c + 1] - classes.offset[c] - 1 + in_degree[p]
+        if n_classes <= 2:
+            # Every pair across the (at most) two classes has one end in each.
+            for c in range(n_classes):
+                degree_sum[c] -= 2 * mutual_within[c] + (n_mutual - n_mutual_within)
+        else:
+            # Add each sample's partners on its left, then subtract per class.
+            status = _mutual_sweep(m, runs, RIGHT_STRICT, LEFT_TIE, &classes, class_at,
+                                   mutual_total, NULL)
+            if status == OK:
+                for p in range(m):
+                    degree_sum[class_at[p]] -= mutual_total[p]
+        n_edges[0] = n_arcs - n_mutual
+
+    free(order); free(buffer); free(v); free(class_at); free(runs); free(class_fill)
+    free(in_degree); free(mutual_total); free(mutual_same); free(arc_within); free(mutual_within)
+    free(classes.offset); free(classes.positions); free(classes.class_major_index)
+    free(classes.count_before)
+    return status
+
+
+cdef double _modularity_from_parts(int64_t n_edges, const int64_t* within_edges,
+                                   const int64_t* degree_sum, int n_classes) noexcept nogil:
+    """Newman-Girvan Q = sum_c [l_c / M - (d_c / 2M)^2]; NaN when the graph has no edge."""
+    cdef double q = 0.0
+    cdef double share
+    cdef int c
+    if n_edges == 0:
+        return NAN
+    for c in range(n_classes):
+        share = degree_sum[c] / (2.0 * n_edges)
+        q += within_edges[c] / <double> n_edges - share * share
+    return q
+
+
+cdef int _feature_modularity(const double* x, Py_ssize_t m, const int32_t* y,
+                             int n_classes, double* q) noexcept nogil:
+    """Q of one feature into ``q[0]``; returns an error flag."""
+    cdef int64_t n_edges = 0
+    cdef int64_t* within_edges = <int64_t*> malloc(n_classes * sizeof(int64_t))
+    cdef int64_t* degree_sum = <int64_t*> malloc(n_classes * sizeof(int64_t))
+    cdef int status
+    if within_edges == NULL or degree_sum == NULL:
+        free(within_edges); free(degree_sum)
+        return OUT_OF_MEMORY
+    status = _modularity_parts(x, m, y, n_classes, &n_edges, within_edges, degree_sum)
+    if status == OK:
+        q[0] = _modularity_from_parts(n_edges, within_edges, degree_sum, n_classes)
+    free(within_edges); free(degree_sum)
+    return status
+
+
+# --------------------------------------------------------------------------
+# Python entry points.
+# --------------------------------------------------------------------------
+
+cdef _raise_for_status(int status):
+    if status == OUT_OF_MEMORY:
+        raise MemoryError("fvg modularity: could not allocate the work arrays")
+    if status == BAD_CLASS_CODE:
+        raise ValueError("y: class codes must lie in 0..n_classes-1")
+
+
+def _check_inputs(Py_ssize_t m, Py_ssize_t n_y, int n_classes):
+    if m != n_y:
+        raise ValueError(f"y: expected {m} class codes (one per sample), got {n_y}")
+    if n_classes < 1:
+        raise ValueError(f"n_classes: must be >= 1, got {n_classes}")
+
+
+def modularity_parts(const double[::1] x, const int32_t[::1] y, int n_classes):
+    """Edge count M, within-class edges l_c and degree sums d_c of the FVG of ``x``.
+
+    Returns
+    -------
+    n_edges : int
+    within_edges : ndarray of int64, shape (n_classes,)
+    degree_sum : ndarray of int64, shape (n_classes,)
+    """
+    _check_inputs(x.shape[0], y.shape[0], n_classes)
+    cdef int64_t n_edges = 0
+    cdef cnp.ndarray[int64_t, ndim=1] within = np.zeros(n_classes, dtype=np.int64)
+    cdef cnp.ndarray[int64_t, ndim=1] degrees = np.zeros(n_classes, dtype=np.int64)
+    cdef int64_t* within_ptr = <int64_t*> within.data
+    cdef int64_t* degree_ptr = <int64_t*> degrees.data
+    cdef int status
+    cdef Py_ssize_t m = x.shape[0]
+    if m == 0:
+        return 0, within, degrees
+    with nogil:
+        status = _modularity_parts(&x[0], m, &y[0], n_classes, &n_edges, within_ptr, degree_ptr)
+    _raise_for_status(status)
+    return int(n_edges), within, degrees
+
+
+def feature_modularity(const double[::1] x, const int32_t[::1] y, int n_classes):
+    """Modularity Q of the class partition of the FVG of one feature (NaN without edges)."""
+    _check_inputs(x.shape[0], y.shape[0], n_classes)
+    cdef double q = float("nan")
+    cdef int status
+    cdef Py_ssize_t m = x.shape[0]
+    if m == 0:
+        return q
+    with nogil:
+        status = _feature_modularity(&x[0], m, &y[0], n_classes, &q)
+    _raise_for_status(status)
+    return q
+
+
+def modularity_scores(const double[:, ::1] features, const int32_t[::1] y, int n_classes,
+                      double[::1] out, int n_threads=1):
+    """Q of every feature, in parallel over features.
+
+    Parameters
+    ----------
+    features : ndarray of float64, shape (n_features, m), C-contiguous
+        One feature per row (feature-major, i.e. ``X.T`` made contiguous).
+    y : ndarray of int32, shape (m,)
+        Class codes 0..n_classes-1.
+    n_classes : int
+    out : ndarray of float64, shape (n_features,)
+        Receives Q per feature.  Each feature is computed by one thread with
+        no shared reductions, so the result does not depend on ``n_threads``.
+    n_threads : int
+        OpenMP threads (ignored when built without OpenMP).
+    """
+    cdef Py_ssize_t n_features = features.shape[0]
+    cdef Py_ssize_t m = features.shape[1]
+    cdef Py_ssize_t f
+    cdef int32_t[::1] status = np.zeros(features.shape[0], dtype=np.int32)
+    _check_inputs(m, y.shape[0], n_classes)
+    if out.shape[0] != n_features:
+        raise ValueError(f"out: expected length {n_features}, got {out.shape[0]}")
+    if n_threads < 1:
+        raise ValueError(f"n_threads: must be >= 1, got {n_threads}")
+    if m == 0 or n_features == 0:
+        out[:] = float("nan")
+        return
+    for f in prange(n_features, nogil=True, num_threads=n_threads, schedule="dynamic"):
+        status[f] = _feature_modularity(&features[f, 0], m, &y[0], n_classes, &out[f])
+    _raise_for_status(int(np.max(status)))
+
+
+def neighbour_runs(const double[::1] x, const int32_t[::1] y, int n_classes):
+    """The sorted order and the four neighbour runs of every sample (for tests and drawing).
+
+    Returns
+    -------
+    order : ndarray of intp, shape (m,)
+        Sample indices sorted by (value, index).
+    runs : ndarray of intp, shape (m, 4, 2)
+        For sorted position p: [start, end) of the left tie prefix, left strict
+        run, right strict run and right tie prefix, in sorted positions.  The
+        out-neighbours of sample ``order[p]`` are ``order[start:end]`` over the runs.
+    """
+    _check_inputs(x.shape[0], y.shape[0], n_classes)
+    cdef Py_ssize_t m = x.shape[0]
+    cdef Py_ssize_t p, c
+    order_array = np.empty(m, dtype=np.intp)
+    runs_array = np.zeros((m, INTERVALS_PER_NODE, 2), dtype=np.intp)
+    counts = np.bincount(np.asarray(y), minlength=n_classes) if m else np.zeros(n_classes, dtype=np.intp)
+    if m == 0:
+        return order_array, runs_array
+    if np.asarray(y).min() < 0 or np.asarray(y).max() >= n_classes:
+        raise ValueError("y: class codes must lie in 0..n_classes-1")
+    cdef Py_ssize_t[::1] order = order_array
+    cdef Py_ssize_t[:, :, ::1] runs = runs_array
+    cdef Py_ssize_t[::1] buffer = np.empty(m, dtype=np.intp)
+    cdef double[::1] v = np.empty(m, dtype=np.float64)
+    cdef cnp.intp_t[::1] class_size = counts.astype(np.intp)
+    _merge_sort_by_value(&x[0], m, &order[0], &buffer[0])
+    for p in range(m):
+        v[p] = x[order[p]]
+    for p in range(m):
+        c = y[order[p]]
+        _neighbour_runs(&v[0], &order[0], m, p, class_size[c] - 1, &runs[p, 0, 0])
+    return order_array, runs_array
