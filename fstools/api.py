@@ -1,0 +1,179 @@
+"""The user-facing entry point :func:`select`: formula -> validate -> method -> result.
+
+This layer owns validation: every user mistake is refused here, with a
+message naming the argument and the allowed values, before any kernel runs.
+"""
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from fstools._parallel import effective_n_threads
+from fstools.exceptions import FormulaError
+from fstools.formula import parse_formula
+from fstools.methods.registry import get_method
+from fstools.results import SelectionResult
+from fstools.validation import (check_finite_matrix, check_k, check_method_params, constant_columns,
+                                encode_classes)
+
+__all__ = ["select", "run_method", "full_column_order"]
+
+
+def _format_call(formula, method, k, na_action, n_jobs, params):
+    parts = [repr(formula), "data", f"method={method!r}"]
+    if k is not None:
+        parts.append(f"k={k!r}")
+    if na_action != "drop":
+        parts.append(f"na_action={na_action!r}")
+    if n_jobs is not None:
+        parts.append(f"n_jobs={n_jobs!r}")
+    parts += [f"{name}={value!r}" for name, value in params.items()]
+    return f"select({', '.join(parts)})"
+
+
+def run_method(spec, X, y, k, params, n_jobs):
+    """Run a validated method on arrays; returns its :class:`MethodOutput`.
+
+    ``X`` is finite float64, ``y`` class codes, ``k`` None or 1..n_features,
+    ``params`` complete (see :func:`fstools.validation.check_method_params`).
+    """
+    n_threads = effective_n_threads(n_jobs)
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    y = np.ascontiguousarray(y, dtype=np.int32)
+    return spec.function(X, y, k, n_threads, **params)
+
+
+def full_column_order(output, higher_is_better):
+    """All column indices: the method's ranking, then the rest by score (best first).
+
+    Ties and NaN scores: NaN last, then the lower column index first.
+    """
+    ranked = [int(j) for j in output.ranking]
+    seen = set(ranked)
+    rest = [j for j in range(len(output.scores)) if j not in seen]
+    scores = np.asarray(output.scores, dtype=np.float64)
+
+    def key(j):
+        value = scores[j]
+        if np.isnan(value):
+            return (1, 0.0, j)
+        return (0, -value if higher_is_better else value, j)
+
+    return ranked + sorted(rest, key=key)
+
+
+def _columns_for_k_terms(column_terms, k):
+    """Columns to request so that ``k`` distinct terms are surely among them."""
+    if k is None:
+        return None
+    counts = pd.Series(column_terms).value_counts()
+    return min(len(column_terms), k + int((counts - 1).sum()))
+
+
+def _term_scores(output, spec, column_names, column_terms, k):
+    """Per-term scores table and the selected terms, from per-column output."""
+    order = full_column_order(output, spec.higher_is_better)
+    term_order = []
+    representative = {}
+    for j in order:
+        term = column_terms[j]
+        if term not in representative:
+            representative[term] = j
+            term_order.append(term)
+    selected = []
+    for j in output.ranking:
+        term = column_terms[int(j)]
+        if term not in selected:
+            selected.append(term)
+    if k is not None:
+        selected = selected[:k]
+    rows = {"rank": np.arange(1, len(term_order) + 1),
+            "score": [output.scores[representative[t]] for t in term_order]}
+    for name, values in output.columns.items():
+        rows[name] = [values[representative[t]] for t in term_order]
+    table = pd.DataFrame(rows, index=pd.Index(term_order, name="feature"))
+    if any(column_terms.count(term) > 1 for term in term_order):
+        table["term_column"] = [column_names[representative[t]] for t in term_order]
+    return table, selected
+
+
+def _steps_table(output, column_terms, selected):
+    if output.steps is None:
+        return None
+    steps = pd.DataFrame(output.steps)
+    steps.insert(0, "step", np.arange(1, len(steps) + 1))
+    steps["feature"] = [column_terms[int(j)] for j in steps["feature"]]
+    # Keep the steps up to the one that completed the selected terms.
+    last = 0
+    for i, term in enumerate(steps["feature"]):
+        if term in selected:
+            last = i
+    return steps.iloc[: last + 1].reset_index(drop=True)
+
+
+def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=None, **params):
+    """Select features with a formula and a DataFrame.
+
+    Parameters
+    ----------
+    formula : str
+        R-style: ``"class ~ ."``, ``"y ~ . - a - b"``, ``"y ~ a + b + np.log(c)"``,
+        categorical predictors (string/category columns or ``C(x)``) are one feature each;
+        non-identifier column names in backticks or ``Q("...")``.
+    data : pandas.DataFrame
+        Not modified.
+    method : str
+        A registered method (see :func:`fstools.list_methods`), default ``"cmqfs"``.
+    k : int or None
+        Number of features to select; None ranks every feature.
+    na_action : {'drop', 'raise'}
+        Drop rows with missing values (default; the count is on the result) or refuse them.
+    n_jobs : int or None
+        Threads (None: all cores, or ``OMP_NUM_THREADS``). Results do not depend on it.
+    **params
+        The method's parameters (e.g. ``beta=0.3`` for CMQFS); unknown names and values
+        out of range raise an error naming the parameter and the allowed values.
+
+    Returns
+    -------
+    SelectionResult
+
+    Examples
+    --------
+    >>> import fstools as fs
+    >>> res = fs.select("class ~ .", fs.datasets.load("wine"), method="cmqfs", k=5)
+    >>> len(res.selected)
+    5
+    """
+    if not isinstance(formula, str):
+        raise TypeError(f"formula: must be a string such as 'class ~ .'; got {type(formula).__name__}")
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"data: must be a pandas DataFrame; got {type(data).__name__}")
+    spec = get_method(method)
+    values = check_method_params(spec, params)
+    effective_n_threads(n_jobs)  # validate early
+    call = _format_call(formula, method, k, na_action, n_jobs, params)
+
+    frame = parse_formula(formula, data, na_action=na_action)
+    if len(frame.response_names) != 1 and "multilabel" not in spec.capabilities:
+        raise FormulaError(f"formula {formula!r}: method {method!r} takes one response; the formula has "
+                           f"{len(frame.response_names)} ({', '.join(frame.response_names)})")
+    response_name = frame.response_names[0]
+    y, class_names, _ = encode_classes(frame.response[response_name], name=f"response {response_name!r}")
+    check_finite_matrix(frame.X, frame.column_names, name="data")
+    k = check_k(k, len(frame.terms))
+    constants = constant_columns(frame.X, frame.column_names)
+    if constants:
+        shown = ", ".join(constants[:5]) + (", ..." if len(constants) > 5 else "")
+        warnings.warn(f"data: {len(constants)} constant column(s) ({shown}) carry no information and are "
+                      f"ranked last", UserWarning, stacklevel=2)
+
+    column_terms = list(frame.column_terms)
+    output = run_method(spec, frame.X, y, _columns_for_k_terms(column_terms, k), values, n_jobs)
+    scores, selected = _term_scores(output, spec, list(frame.column_names), column_terms, k)
+    steps = _steps_table(output, column_terms, selected)
+    used = dict(values)
+    used["k"] = k
+    return SelectionResult(call=call, spec=spec, params=used, model_frame=frame, y=y,
+                           class_names=class_names, scores=scores, steps=steps, selected=selected,
+                           notes=output.notes)

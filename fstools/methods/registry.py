@@ -1,0 +1,144 @@
+"""Registry of feature-selection methods: names, parameters, defaults, capabilities.
+
+A method is a function ``function(X, y, k, n_threads, **params) -> MethodOutput``
+taking NumPy arrays (``X`` float64 of shape (n_samples, n_features), ``y``
+class codes 0..n_classes-1 as int32) and returning a ranking and scores.  The
+registry knows each method's parameters with their defaults and allowed
+values, so that the API layer can validate a call before running it, and
+what the method can do (``capabilities``).
+"""
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["Parameter", "MethodSpec", "MethodOutput", "register", "get_method", "method_names",
+           "list_methods", "CAPABILITIES"]
+
+#: Capability flags a method may declare.
+CAPABILITIES = ("supervised", "multiclass", "multilabel", "streaming", "sparse", "greedy")
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One tunable parameter of a method.
+
+    Attributes
+    ----------
+    name : str
+    default : object
+    description : str
+        One line, citing the paper's equation for the default.
+    allowed : str
+        The allowed values in words, used in error messages (e.g. "a number in [0, 1]").
+    check : callable
+        ``check(value) -> bool``: True when the value is allowed.
+    convert : callable or None
+        Applied to an allowed value before the method sees it (e.g. ``float``).
+    """
+
+    name: str
+    default: Any
+    description: str
+    allowed: str
+    check: Callable[[Any], bool]
+    convert: Callable[[Any], Any] | None = None
+
+
+@dataclass(frozen=True)
+class MethodSpec:
+    """A registered method."""
+
+    name: str
+    description: str
+    function: Callable[..., "MethodOutput"]
+    parameters: tuple = ()
+    capabilities: frozenset = frozenset()
+    score_name: str = "score"
+    higher_is_better: bool = True
+    reference: str = ""
+
+    def defaults(self):
+        """Parameter name -> default value."""
+        return {parameter.name: parameter.default for parameter in self.parameters}
+
+    def parameter(self, name):
+        for parameter in self.parameters:
+            if parameter.name == name:
+                return parameter
+        raise KeyError(name)
+
+
+@dataclass
+class MethodOutput:
+    """What a method returns (NumPy only; the API layer attaches names).
+
+    Attributes
+    ----------
+    ranking : ndarray of int
+        Column indices in selection order (the first ``k``, or all when ``k`` is None).
+    scores : ndarray of float, shape (n_features,)
+        The method's per-feature score (NaN where undefined).
+    columns : dict of str -> ndarray, shape (n_features,)
+        Further per-feature columns for the scores table (e.g. CMQFS's Q, NQ, step, w, NRI).
+    steps : dict of str -> ndarray or None
+        For greedy methods, one entry per step (same length as ``ranking``).
+    notes : list of str
+        Facts the user should see in the summary (e.g. constant columns given the lowest score).
+    """
+
+    ranking: np.ndarray
+    scores: np.ndarray
+    columns: dict = field(default_factory=dict)
+    steps: dict | None = None
+    notes: list = field(default_factory=list)
+
+
+_REGISTRY: dict[str, MethodSpec] = {}
+
+
+def register(spec):
+    """Add a :class:`MethodSpec` to the registry (names are unique)."""
+    unknown = set(spec.capabilities) - set(CAPABILITIES)
+    if unknown:
+        raise ValueError(f"capabilities: unknown {sorted(unknown)}; allowed: {', '.join(CAPABILITIES)}")
+    if spec.name in _REGISTRY:
+        raise ValueError(f"method {spec.name!r} is registered already")
+    _REGISTRY[spec.name] = spec
+    return spec
+
+
+def _ensure_loaded():
+    # Importing the method modules registers their methods.
+    from fstools.methods import graph  # noqa: F401
+
+
+def method_names():
+    """Registered method names, sorted."""
+    _ensure_loaded()
+    return sorted(_REGISTRY)
+
+
+def get_method(name):
+    """The :class:`MethodSpec` called ``name``; ValueError naming the allowed values otherwise."""
+    _ensure_loaded()
+    if not isinstance(name, str) or name not in _REGISTRY:
+        raise ValueError(f"method: unknown method {name!r}; allowed values: {', '.join(sorted(_REGISTRY))}")
+    return _REGISTRY[name]
+
+
+def list_methods():
+    """The registry as a DataFrame: name, description, capabilities, parameters (with defaults)."""
+    _ensure_loaded()
+    rows = []
+    for name in sorted(_REGISTRY):
+        spec = _REGISTRY[name]
+        rows.append({
+            "name": name,
+            "description": spec.description,
+            "capabilities": ", ".join(sorted(spec.capabilities)),
+            "parameters": ", ".join(f"{p.name}={p.default!r}" for p in spec.parameters),
+            "reference": spec.reference,
+        })
+    return pd.DataFrame(rows, columns=["name", "description", "capabilities", "parameters", "reference"])

@@ -1,0 +1,176 @@
+"""Result objects: what a selection returns, how it prints, tests and plots.
+
+:class:`SelectionResult` holds the selected features and the per-feature
+scores, and owns presentation: an R-like ``repr``, :meth:`SelectionResult.summary`
+(text / HTML / LaTeX) with a univariate test of class separation per feature,
+and :meth:`SelectionResult.plot`.
+"""
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+from fstools.formula import format_formula, term_frame
+from fstools.summary import (SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value,
+                             significance_stars)
+from fstools.univariate import benjamini_hochberg, class_separation_test
+
+__all__ = ["SelectionResult"]
+
+
+class SelectionResult:
+    """The outcome of :func:`fstools.select`.
+
+    Attributes
+    ----------
+    selected : list of str
+        Selected features (terms of the formula), in selection order; every
+        feature ranked when ``k`` was None.
+    scores : pandas.DataFrame
+        One row per candidate feature, indexed by name, sorted by ``rank``:
+        ``rank`` (selection order for the selected features, then by score),
+        ``score`` (the method's score; for CMQFS the modularity Q) and the
+        method's own columns (CMQFS: ``Q``, ``NQ``, ``step``, ``w``, ``NRI``).
+    steps : pandas.DataFrame or None
+        For greedy methods, one row per step: the feature chosen and the
+        criterion values at that step.
+    formula : str
+        The reduced formula: the response(s) and the selected features.
+    method : str
+    params : dict
+        Every parameter of the method with the value used, plus ``k``.
+    call : str
+        The call, as R's ``match.call`` would show it.
+    n : int
+        Rows used.
+    n_dropped : int
+        Rows dropped for missing values.
+    classes : list of str
+    class_counts : pandas.Series
+    response : str
+    notes : list of str
+        Facts about this run (constant columns, ...), shown in the summary.
+    """
+
+    def __init__(self, *, call, spec, params, model_frame, y, class_names, scores, steps,
+                 selected, notes):
+        self.call = call
+        self.method = spec.name
+        self._spec = spec
+        self.params = dict(params)
+        self._frame = model_frame
+        self._y = y
+        self.classes = list(class_names)
+        self.class_counts = pd.Series(np.bincount(y, minlength=len(class_names)), index=self.classes,
+                                      name="n")
+        self.response = model_frame.response_names[0]
+        self.scores = scores
+        self.steps = steps
+        self.selected = list(selected)
+        self.notes = list(notes)
+        self.n = int(model_frame.X.shape[0])
+        self.n_dropped = int(model_frame.n_dropped)
+        self.formula = format_formula(model_frame.response_names, self.selected)
+
+    # ------------------------------------------------------------------ data
+    def transform(self, data):
+        """The reduced DataFrame: the selected features (in selection order), then the response.
+
+        ``data`` has the columns the formula used (the original data or new data).
+        Plain columns are returned as they are (dtype kept); computed terms such as
+        ``np.log(c)`` as their evaluated design columns.  ``data`` is not modified.
+        """
+        features = term_frame(self._frame, self.selected, data)
+        missing = [name for name in self._frame.response_names if name not in data.columns]
+        if missing:
+            return features
+        responses = data.loc[:, self._frame.response_names]
+        return pd.concat([features, responses], axis=1)
+
+    @cached_property
+    def _univariate(self):
+        rows = []
+        column_terms = np.asarray(self._frame.column_terms)
+        column_names = np.asarray(self._frame.column_names)
+        for term in self.scores.index:
+            owned = column_terms == term
+            # patsy names the columns of a categorical term 'name[level]'.
+            categorical = any("[" in name for name in column_names[owned])
+            rows.append(class_separation_test(self._frame.X[:, owned], self._y, len(self.classes),
+                                              categorical=categorical))
+        table = pd.DataFrame(rows, index=self.scores.index)
+        table["p_adjusted"] = benjamini_hochberg(table["p_value"].to_numpy())
+        return table
+
+    def univariate_tests(self):
+        """Per-feature test of class separation for every candidate feature.
+
+        Welch's t for two classes, one-way ANOVA F for more, chi-square for
+        categorical features; ``p_adjusted`` is Benjamini-Hochberg over all
+        candidate features (the family the selection looked at).
+        """
+        return self._univariate.copy()
+
+    # ---------------------------------------------------------- presentation
+    def _score_columns(self):
+        extra = [c for c in self.scores.columns if c not in ("rank", "score", "term_column", "step")]
+        return extra if extra else ["score"]
+
+    def summary(self, all_features=False):
+        """Summary table: the call, method, parameters, data, then per selected feature its
+        rank, score(s) and univariate test with p-value and BH-adjusted p-value.
+
+        Parameters
+        ----------
+        all_features : bool
+            Show every candidate feature, not only the selected ones.
+        """
+        shown = self.scores if all_features else self.scores.loc[self.selected]
+        tests = self._univariate.loc[shown.index]
+        table = pd.DataFrame({"rank": shown["rank"].astype(int).to_numpy(),
+                              "feature": shown.index.to_numpy()})
+        for column in self._score_columns():
+            table[column] = [format_number(v) for v in shown[column]]
+        table["test"] = tests["test"].to_numpy()
+        table["statistic"] = [format_number(v) for v in tests["statistic"]]
+        table["df"] = [v if isinstance(v, str) else format_number(v, 4) for v in tests["df"]]
+        table["p.value"] = [format_p_value(v) for v in tests["p_value"]]
+        table["p.adj"] = [format_p_value(v) for v in tests["p_adjusted"]]
+        table[""] = [significance_stars(v) for v in tests["p_adjusted"]]
+        params = ", ".join(f"{name} = {value!r}" for name, value in self.params.items())
+        counts = ", ".join(f"{name} ({count})" for name, count in self.class_counts.items())
+        header = [
+            ("Call", self.call),
+            ("Method", f"{self.method}: {self._spec.description}"),
+            ("Reference", self._spec.reference),
+            ("Parameters", params or "none"),
+            ("Observations", f"{self.n} ({self.n_dropped} dropped for missing values)"),
+            ("Candidates", f"{len(self.scores)} features"),
+            ("Response", f"{self.response}, {len(self.classes)} classes: {counts}"),
+            ("Selected", f"{len(self.selected)} features"),
+        ]
+        notes = [SIGNIFICANCE_LEGEND,
+                 f"score = {self._spec.score_name} ({'higher' if self._spec.higher_is_better else 'lower'} "
+                 f"is better); p.adj: Benjamini-Hochberg over all {len(self.scores)} candidates"]
+        notes += self.notes
+        return Summary(f"Feature selection ({self.method})", header, table, notes)
+
+    def plot(self, ax=None, **kwargs):
+        """Bar chart of the score of every feature by rank, selected features marked.
+
+        Returns the matplotlib Axes.
+        """
+        from fstools.plotting import plot_scores
+
+        return plot_scores(self, ax=ax, **kwargs)
+
+    def __repr__(self):
+        shown = ", ".join(self.selected[:10]) + (", ..." if len(self.selected) > 10 else "")
+        return (f"Feature selection: {self.method}\n"
+                f"Call: {self.call}\n"
+                f"n = {self.n} ({self.n_dropped} dropped), {len(self.scores)} candidate features, "
+                f"{len(self.classes)} classes\n"
+                f"Selected ({len(self.selected)}): {shown}")
+
+    def _repr_html_(self):
+        return self.summary()._repr_html_()

@@ -1,0 +1,118 @@
+"""scikit-learn transformer: :class:`FeatureSelector`, usable in a Pipeline."""
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils.validation import check_is_fitted
+
+from fstools.api import run_method
+from fstools.methods.registry import get_method
+from fstools.validation import (check_finite_matrix, check_k, check_method_params, check_numeric_matrix,
+                                encode_classes)
+
+__all__ = ["FeatureSelector"]
+
+
+class FeatureSelector(SelectorMixin, BaseEstimator):
+    """Select the ``k`` best features with any registered method.
+
+    Parameters
+    ----------
+    method : str, default 'cmqfs'
+        A registered method (see :func:`fstools.list_methods`).
+    k : int, default 5
+        Number of features to keep (1..n_features).
+    n_jobs : int or None
+        Threads; results do not depend on it.
+    **params
+        The method's parameters (e.g. ``beta=0.3``).  They are part of
+        ``get_params``/``set_params``, so ``clone`` and grid search see them.
+        Unknown names and out-of-range values raise at :meth:`fit`.
+
+    Attributes
+    ----------
+    ranking_ : ndarray of int
+        Column indices in selection order.
+    scores_ : ndarray of float
+        The method's per-feature score.
+    classes_ : ndarray
+        Class labels seen at fit.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` was a DataFrame with string column names.
+
+    Examples
+    --------
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> model = make_pipeline(FeatureSelector(method="cmqfs", k=5), KNeighborsClassifier(1))
+    """
+
+    def __init__(self, method="cmqfs", k=5, n_jobs=None, **params):
+        self.method = method
+        self.k = k
+        self.n_jobs = n_jobs
+        self._method_param_names = sorted(params)
+        for name, value in params.items():
+            setattr(self, name, value)
+
+    def get_params(self, deep=True):
+        params = super().get_params(deep=deep)
+        for name in self._method_param_names:
+            params[name] = getattr(self, name)
+        return params
+
+    def set_params(self, **params):
+        base = set(self._get_param_names())
+        for name, value in params.items():
+            if name not in base:
+                setattr(self, name, value)
+                if name not in self._method_param_names:
+                    self._method_param_names = sorted(self._method_param_names + [name])
+        return super().set_params(**{name: value for name, value in params.items() if name in base})
+
+    def fit(self, X, y):
+        """Rank the columns of ``X`` with the method and keep the first ``k``."""
+        spec = get_method(self.method)
+        values = check_method_params(spec, {name: getattr(self, name) for name in self._method_param_names})
+        if isinstance(X, pd.DataFrame):
+            columns = np.asarray([str(c) for c in X.columns], dtype=object)
+            if all(isinstance(c, str) for c in X.columns):
+                self.feature_names_in_ = columns
+            elif hasattr(self, "feature_names_in_"):
+                del self.feature_names_in_
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        array = check_numeric_matrix(X, name="X")
+        names = list(getattr(self, "feature_names_in_", [f"x{j}" for j in range(array.shape[1])]))
+        check_finite_matrix(array, names, name="X")
+        y_array = np.asarray(y)
+        if y_array.ndim != 1:
+            if y_array.ndim == 2 and y_array.shape[1] == 1:
+                y_array = y_array.ravel()
+            else:
+                raise ValueError(f"y: must be 1-D (one label per sample) for method {self.method!r}; "
+                                 f"got shape {y_array.shape}")
+        if y_array.shape[0] != array.shape[0]:
+            raise ValueError(f"y: has {y_array.shape[0]} labels but X has {array.shape[0]} samples")
+        codes, class_names, _ = encode_classes(y if isinstance(y, pd.Series) else y_array, name="y")
+        k = check_k(self.k, array.shape[1])
+        if k is None:
+            raise ValueError(f"k: must be an integer in 1..{array.shape[1]} for the transformer; got None")
+        output = run_method(spec, array, codes, k, values, self.n_jobs)
+        self.n_features_in_ = array.shape[1]
+        self.ranking_ = np.asarray(output.ranking[:k], dtype=np.intp)
+        self.scores_ = np.asarray(output.scores, dtype=np.float64)
+        self.classes_ = np.unique(y_array)
+        return self
+
+    def _get_support_mask(self):
+        check_is_fitted(self, "ranking_")
+        mask = np.zeros(self.n_features_in_, dtype=bool)
+        mask[self.ranking_] = True
+        return mask
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags

@@ -1,0 +1,118 @@
+"""Checks of arrays, responses and parameters, with one wording for every error.
+
+Every message names the argument, the value received and what is allowed.
+"""
+import numbers
+import warnings
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["check_k", "check_method_params", "encode_classes", "check_finite_matrix",
+           "constant_columns", "check_numeric_matrix"]
+
+
+def _preview(values, limit=5):
+    values = [str(v) for v in values]
+    shown = ", ".join(repr(v) for v in values[:limit])
+    return shown + (f", ... ({len(values)} in all)" if len(values) > limit else "")
+
+
+def check_k(k, n_features, what="features"):
+    """``k`` is None (rank all) or an integer in 1..n_features; returns it as int or None."""
+    if k is None:
+        return None
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        raise TypeError(f"k: must be None or an integer in 1..{n_features}; got {k!r}")
+    if not 1 <= int(k) <= n_features:
+        raise ValueError(f"k: must be in 1..{n_features} (the number of {what}); got {int(k)}")
+    return int(k)
+
+
+def check_method_params(spec, params):
+    """All parameters of ``spec`` with their values: defaults filled in, unknown names and
+    out-of-range values refused with a message naming the parameter and the allowed values."""
+    known = {parameter.name: parameter for parameter in spec.parameters}
+    unknown = sorted(set(params) - set(known))
+    if unknown:
+        allowed = ", ".join(sorted(known)) if known else "none"
+        raise TypeError(f"method {spec.name!r}: unknown parameter(s) {', '.join(unknown)}; "
+                        f"its parameters are: {allowed}")
+    values = {}
+    for name, parameter in known.items():
+        value = params.get(name, parameter.default)
+        if not parameter.check(value):
+            raise ValueError(f"{name}: must be {parameter.allowed} for method {spec.name!r}; got {value!r}")
+        values[name] = parameter.convert(value) if parameter.convert is not None else value
+    return values
+
+
+def encode_classes(labels, name="y"):
+    """Class codes 0..C-1 (int32), the class names and the counts, from any label vector.
+
+    Categorical labels keep their category order (unused categories are dropped);
+    others are sorted.  A float response with non-integer values is refused (this is
+    a classification toolkit), an integer response with many distinct values warns.
+    """
+    series = labels if isinstance(labels, pd.Series) else pd.Series(np.asarray(labels))
+    if series.isna().any():
+        raise ValueError(f"{name}: has {int(series.isna().sum())} missing value(s); remove them first")
+    if len(series) == 0:
+        raise ValueError(f"{name}: is empty")
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        categorical = series.cat.remove_unused_categories()
+        codes = categorical.cat.codes.to_numpy().astype(np.int32)
+        names = [str(c) for c in categorical.cat.categories]
+    else:
+        if pd.api.types.is_float_dtype(series.dtype):
+            values = series.to_numpy(dtype=np.float64)
+            if not np.all(np.isfinite(values)) or np.any(values != np.round(values)):
+                raise ValueError(f"{name}: is a float response with non-integer values (it looks like "
+                                 f"regression); allowed: class labels (categorical, string, integer)")
+        kinds = {type(v) for v in series.tolist()}
+        if len(kinds) > 1 and not all(issubclass(kind, numbers.Number) for kind in kinds):
+            raise TypeError(f"{name}: labels of mixed types {sorted(k.__name__ for k in kinds)}; "
+                            f"allowed: labels of one type")
+        uniques, codes = np.unique(series.to_numpy(), return_inverse=True)
+        codes = codes.astype(np.int32).ravel()
+        names = [str(u) for u in uniques]
+        if pd.api.types.is_numeric_dtype(series.dtype) and len(uniques) > max(20, len(series) // 2):
+            warnings.warn(f"{name}: {len(uniques)} distinct values in {len(series)} rows: this looks "
+                          f"like a regression response; each value is treated as a class", UserWarning,
+                          stacklevel=3)
+    counts = np.bincount(codes, minlength=len(names))
+    if len(names) < 2:
+        raise ValueError(f"{name}: only one class ({names[0]!r}); supervised selection needs at least 2 classes")
+    return codes, names, counts
+
+
+def check_numeric_matrix(X, name="X"):
+    """A 2-D float64 array from array-like ``X``; TypeError for non-numeric data."""
+    try:
+        array = np.asarray(X)
+    except Exception as error:  # pragma: no cover - defensive
+        raise TypeError(f"{name}: cannot be converted to an array ({error})") from None
+    if array.dtype == object or not (np.issubdtype(array.dtype, np.number) or array.dtype == bool):
+        raise TypeError(f"{name}: must be numeric; got dtype {array.dtype}. Encode non-numeric columns "
+                        f"first, or use fs.select with a formula (strings become categorical terms)")
+    if array.ndim != 2:
+        raise ValueError(f"{name}: must be 2-D (samples x features); got {array.ndim}-D")
+    if array.shape[0] == 0 or array.shape[1] == 0:
+        raise ValueError(f"{name}: is empty (shape {array.shape}); need at least one sample and one feature")
+    return np.ascontiguousarray(array, dtype=np.float64)
+
+
+def check_finite_matrix(X, column_names, name="X"):
+    """ValueError naming the columns that hold NaN or infinite values."""
+    finite = np.isfinite(X)
+    if not finite.all():
+        bad = [column_names[j] for j in np.flatnonzero(~finite.all(axis=0))]
+        raise ValueError(f"{name}: non-finite values (NaN or inf) in column(s) {_preview(bad)}; "
+                         f"allowed: finite numbers (drop or impute them first)")
+
+
+def constant_columns(X, column_names):
+    """Names of the columns of ``X`` with a single value."""
+    if X.shape[0] == 0:
+        return list(column_names)
+    return [column_names[j] for j in np.flatnonzero(np.ptp(X, axis=0) == 0)]
