@@ -105,6 +105,18 @@ def min_max_normalise(values):
     return out
 
 
+#: Values within this relative distance of the maximum count as tied (the
+#: lowest column index then wins), so that ties do not depend on rounding.
+TIE_TOLERANCE = 1e-12
+
+
+def first_maximum(values):
+    """Index of the first value within :data:`TIE_TOLERANCE` (relative) of the maximum."""
+    values = np.asarray(values, dtype=np.float64)
+    best = values.max()
+    return int(np.flatnonzero(values >= best - TIE_TOLERANCE * max(1.0, abs(best)))[0])
+
+
 def _class_entropy(y, n_classes):
     counts = np.bincount(y, minlength=n_classes).astype(np.float64)
     share = counts[counts > 0] / counts.sum()
@@ -150,7 +162,7 @@ def cmqfs(X, y, k=None, n_threads=1, beta=0.3):
     codes, levels = mu_sigma_levels(X)
     class_entropy = _class_entropy(y, n_classes)
 
-    ranking = [int(np.argmax(nq))]
+    ranking = [first_maximum(nq)]
     step_w = [np.nan]
     step_nri = [np.nan]
     step_ri = [np.nan]
@@ -165,7 +177,7 @@ def cmqfs(X, y, k=None, n_threads=1, beta=0.3):
         relevant_independency[candidates] += terms / (2.0 * class_entropy)
         nri = min_max_normalise(relevant_independency[candidates])
         w = beta * nq[candidates] + (1.0 - beta) * nri
-        best = int(np.argmax(w))  # first maximum: lowest column index wins ties
+        best = first_maximum(w)  # lowest column index wins ties
         chosen = int(candidates[best])
         ranking.append(chosen)
         step_w.append(float(w[best]))
