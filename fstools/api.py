@@ -161,14 +161,21 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     response_name = frame.response_names[0]
     y, class_names, _ = encode_classes(frame.response[response_name], name=f"response {response_name!r}")
     check_finite_matrix(frame.X, frame.column_names, name="data")
-    k = check_k(k, len(frame.terms))
+    column_terms = list(frame.column_terms)
+    candidate_terms = list(dict.fromkeys(column_terms))
+    empty_terms = [term for term in frame.terms if term not in candidate_terms]
+    if empty_terms:
+        warnings.warn(f"data: term(s) {', '.join(empty_terms)} have no design column (a categorical "
+                      f"with one level) and are not candidates", UserWarning, stacklevel=2)
+    if not candidate_terms:
+        raise FormulaError(f"formula {formula!r}: no predictor has any design column")
+    k = check_k(k, len(candidate_terms))
     constants = constant_columns(frame.X, frame.column_names)
     if constants:
         shown = ", ".join(constants[:5]) + (", ..." if len(constants) > 5 else "")
         warnings.warn(f"data: {len(constants)} constant column(s) ({shown}) carry no information and are "
                       f"ranked last", UserWarning, stacklevel=2)
 
-    column_terms = list(frame.column_terms)
     output = run_method(spec, frame.X, y, _columns_for_k_terms(column_terms, k), values, n_jobs)
     scores, selected = _term_scores(output, spec, list(frame.column_names), column_terms, k)
     steps = _steps_table(output, column_terms, selected)

@@ -1,0 +1,1135 @@
+"""R-style model formulas on pandas DataFrames.
+
+This module turns a formula such as ``"class ~ ."`` or ``"y ~ a + C(b) + np.log(c)"``
+plus a DataFrame into the arrays the selection methods need, and maps design
+columns back to the terms the user wrote.  patsy is the engine; it is used only
+here, so that it can be replaced (for example by formulaic) without touching the
+rest of the package.
+
+What fstools adds on top of patsy
+---------------------------------
+* R's ``.`` on the right-hand side: all columns that are not responses, in
+  DataFrame column order (``y ~ . - a - b`` removes terms from it).
+* R's backtick names: `` `my col` `` is read as the column ``"my col"``.
+* One or more responses on the left (``y1 + y2 ~ .``), read as raw columns
+  (patsy would one-hot encode a string response).
+* Term names that are the variable names (``colour``, not ``colour[T.red]`` nor
+  ``C(colour)``), and for each design column the term it belongs to.
+* R's ``na.omit``: incomplete rows are dropped and counted, or refused.
+* Errors that quote the formula and name the problem (:class:`FormulaError`).
+
+The intercept is always built (so that every categorical main effect gets the
+same treatment coding) and then removed from the design matrix: feature
+selection scores predictors, never the constant.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import difflib
+import keyword
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+import patsy
+import patsy.builtins
+from patsy.parse_formula import parse_formula as _patsy_parse_formula
+
+from fstools.exceptions import FormulaError
+
+__all__ = ["ModelFrame", "parse_formula", "format_formula", "term_frame"]
+
+#: Accepted values of the ``na_action`` argument of :func:`parse_formula`.
+NA_ACTIONS = ("drop", "raise")
+
+#: Names that a column may not take as a bare name in generated formula code,
+#: because patsy (or numpy, which formulas may call as ``np``) uses them;
+#: ``Intercept`` is the name patsy gives to the constant column.
+_RESERVED_NAMES = frozenset({"C", "I", "Q", "np", "Intercept"})
+
+#: Names that formula code may use besides the data columns: numpy as ``np``
+#: plus patsy's own builtins (``C``, ``I``, ``Q``, ``Treatment``, ``center``, ...),
+#: which patsy adds to every evaluation environment itself.
+_EVAL_NAMESPACE = {"np": np}
+_KNOWN_NAMES = frozenset(_EVAL_NAMESPACE) | frozenset(patsy.builtins.__all__)
+_PYTHON_BUILTINS = frozenset(dir(builtins))
+
+#: Characters that may stand next to R's ``.`` when it is used as a term.
+_TERM_OPERATORS_BEFORE = frozenset("+-*/:(^|%")
+_TERM_OPERATORS_AFTER = frozenset("+-*/:)^|%")
+
+_OPENING_BRACKETS = {"(": ")", "[": "]", "{": "}"}
+_CLOSING_BRACKETS = frozenset(_OPENING_BRACKETS.values())
+
+_ALLOWED_KINDS = "numeric, boolean, categorical/string"
+
+
+@dataclass(frozen=True)
+class ModelFrame:
+    """A formula evaluated on a DataFrame: responses, design matrix and term map.
+
+    Attributes
+    ----------
+    formula : str
+        The formula as the user gave it.
+    response_names : list of str
+        The response column names, in formula order.
+    response : pandas.DataFrame
+        A copy of the raw response column(s) for the kept rows, original dtypes.
+    X : numpy.ndarray
+        The design matrix without the intercept column: float64, C-contiguous,
+        shape ``(len(row_index), len(column_names))``.
+    column_names : list of str
+        patsy's design column names, e.g. ``['alcohol', 'colour[T.red]']``.
+    terms : list of str
+        One name per predictor term, in design order.  A term made of one column
+        (``x``, ``Q("x")``, `` `x` ``, ``C(x, ...)``) is named by the column;
+        any other term keeps patsy's name (``np.log(c)``, ``a:b``).
+    column_terms : list of str
+        For each design column, the name of the term it belongs to.
+    row_index : pandas.Index
+        Index labels of the rows kept.
+    n_dropped : int
+        Number of rows dropped for missing values.
+    design_info : patsy.DesignInfo
+        patsy's description of the design (with the intercept term), used by
+        :func:`term_frame` to evaluate terms on new data.
+    """
+
+    formula: str
+    response_names: list[str]
+    response: pd.DataFrame
+    X: np.ndarray
+    column_names: list[str]
+    terms: list[str]
+    column_terms: list[str]
+    row_index: pd.Index
+    n_dropped: int
+    design_info: object
+
+
+# ---------------------------------------------------------------------------
+# Names and quoting
+# ---------------------------------------------------------------------------
+
+
+def _formula_error(formula: str, problem: str) -> FormulaError:
+    """Build a FormulaError whose message quotes the formula first."""
+    return FormulaError(f"formula {formula!r}: {problem}")
+
+
+def _is_bare_name(name: str) -> bool:
+    """Whether ``name`` can appear unquoted in patsy formula code.
+
+    It must be a Python identifier, not a keyword and not one of the names
+    patsy formulas use (``C``, ``I``, ``Q``, ``np``, ``Intercept``).
+    """
+    return name.isidentifier() and not keyword.iskeyword(name) and name not in _RESERVED_NAMES
+
+
+def _string_literal(text: str) -> str:
+    """Return a double-quoted Python string literal whose value is ``text``.
+
+    Unlike :func:`repr` the quote character is always ``"``, so that the same
+    column always yields the same patsy code (patsy compares terms by code).
+    """
+    parts = ['"']
+    for character in text:
+        if character == "\\":
+            parts.append("\\\\")
+        elif character == '"':
+            parts.append('\\"')
+        elif character.isprintable():
+            parts.append(character)
+        else:
+            parts.append(character.encode("unicode_escape").decode("ascii"))
+    parts.append('"')
+    return "".join(parts)
+
+
+def _column_code(name: str) -> str:
+    """patsy code reading the column ``name``: the bare name or ``Q("name")``."""
+    if _is_bare_name(name):
+        return name
+    return f"Q({_string_literal(name)})"
+
+
+def _backtick_name(name: str) -> str:
+    """R's backtick quoting of ``name``.
+
+    A backquote or backslash inside the name is escaped with a backslash.
+    """
+    escaped = name.replace("\\", "\\\\").replace("`", "\\`")
+    return f"`{escaped}`"
+
+
+def _quote_list(names) -> str:
+    """``'a', 'b'`` for messages."""
+    return ", ".join(repr(name) for name in names)
+
+
+def _unknown_columns_problem(unknown: list[str], columns: pd.Index) -> str:
+    """Message part for unknown column names, with a suggestion for one typo."""
+    if len(unknown) > 1:
+        return f"unknown columns {_quote_list(unknown)}"
+    problem = f"unknown column {unknown[0]!r}"
+    string_columns = [str(column) for column in columns]
+    close = difflib.get_close_matches(unknown[0], string_columns, n=1)
+    if close:
+        problem += f" (did you mean {close[0]!r}?)"
+    return problem
+
+
+# ---------------------------------------------------------------------------
+# Lexing: quotes, backticks and brackets
+# ---------------------------------------------------------------------------
+
+
+class _Token(NamedTuple):
+    """One piece of formula text.
+
+    ``kind`` is ``"char"`` (a single character outside quotes), ``"string"``
+    (a whole Python string literal, ``text`` is its source) or ``"backtick"``
+    (an R backtick name, ``name`` is the decoded column name).
+    """
+
+    kind: str
+    text: str
+    name: str | None = None
+
+
+def _lex(formula: str, text: str) -> list[_Token]:
+    """Split formula text into characters, string literals and backtick names.
+
+    Parameters
+    ----------
+    formula : str
+        The whole formula, for error messages.
+    text : str
+        The text to split (the whole formula or one side of it).
+
+    Raises
+    ------
+    FormulaError
+        For an unclosed quote or backtick, or an empty backtick name.
+    """
+    tokens = []
+    position = 0
+    while position < len(text):
+        character = text[position]
+        if character in "'\"":
+            end = _end_of_string(formula, text, position)
+            tokens.append(_Token("string", text[position:end]))
+            position = end
+        elif character == "`":
+            end, name = _read_backtick(formula, text, position)
+            tokens.append(_Token("backtick", text[position:end], name))
+            position = end
+        else:
+            tokens.append(_Token("char", character))
+            position += 1
+    return tokens
+
+
+def _end_of_string(formula: str, text: str, start: int) -> int:
+    """Index just past the Python string literal that opens at ``start``."""
+    quote = text[start]
+    if text.startswith(quote * 3, start):
+        quote = quote * 3
+    position = start + len(quote)
+    while position < len(text):
+        if text[position] == "\\":
+            position += 2
+        elif text.startswith(quote, position):
+            return position + len(quote)
+        else:
+            position += 1
+    raise _formula_error(formula, f"unclosed quote {quote} at position {start}")
+
+
+def _read_backtick(formula: str, text: str, start: int) -> tuple[int, str]:
+    """Read the R backtick name opening at ``start``: (end index, name)."""
+    characters = []
+    position = start + 1
+    while position < len(text):
+        character = text[position]
+        if character == "\\" and position + 1 < len(text):
+            characters.append(text[position + 1])
+            position += 2
+        elif character == "`":
+            if not characters:
+                raise _formula_error(formula, "empty backtick name ``")
+            return position + 1, "".join(characters)
+        else:
+            characters.append(character)
+            position += 1
+    raise _formula_error(formula, f"unclosed backtick at position {start}")
+
+
+def _bracket_depths(formula: str, tokens: list[_Token]) -> list[int]:
+    """Bracket depth before each token; checks that brackets balance."""
+    depths = []
+    open_brackets = []
+    for token in tokens:
+        if token.kind == "char" and token.text in _CLOSING_BRACKETS:
+            if not open_brackets or _OPENING_BRACKETS[open_brackets[-1]] != token.text:
+                raise _formula_error(formula, f"unmatched {token.text!r}")
+            open_brackets.pop()
+        depths.append(len(open_brackets))
+        if token.kind == "char" and token.text in _OPENING_BRACKETS:
+            open_brackets.append(token.text)
+    if open_brackets:
+        raise _formula_error(formula, f"unclosed {open_brackets[-1]!r}")
+    return depths
+
+
+def _split_top_level(formula: str, tokens: list[_Token], separator: str) -> list[list[_Token]]:
+    """Split tokens at the ``separator`` characters outside brackets and quotes."""
+    depths = _bracket_depths(formula, tokens)
+    pieces = [[]]
+    for token, depth in zip(tokens, depths):
+        if token.kind == "char" and token.text == separator and depth == 0:
+            pieces.append([])
+        else:
+            pieces[-1].append(token)
+    return pieces
+
+
+def _source(tokens: list[_Token]) -> str:
+    """The formula text the tokens came from."""
+    return "".join(token.text for token in tokens)
+
+
+def _significant_neighbour(tokens: list[_Token], index: int, step: int) -> _Token | None:
+    """The nearest token before (step -1) or after (step +1) that is not blank."""
+    position = index + step
+    while 0 <= position < len(tokens):
+        token = tokens[position]
+        if not (token.kind == "char" and token.text.isspace()):
+            return token
+        position += step
+    return None
+
+
+def _is_standalone_dot(tokens: list[_Token], index: int) -> bool:
+    """Whether the ``.`` at ``index`` is R's "all other columns" term.
+
+    A dot is a term when it stands between formula operators (or at an end),
+    so the dots of ``np.log``, ``1.5`` or ``x.attr`` are left alone.
+    """
+    before = _significant_neighbour(tokens, index, -1)
+    after = _significant_neighbour(tokens, index, +1)
+    before_ok = before is None or (before.kind == "char" and before.text in _TERM_OPERATORS_BEFORE)
+    after_ok = after is None or (after.kind == "char" and after.text in _TERM_OPERATORS_AFTER)
+    return before_ok and after_ok
+
+
+def _opens_call(tokens: list[_Token], index: int) -> bool:
+    """Whether the ``(`` at ``index`` opens a function call (not a grouping)."""
+    before = _significant_neighbour(tokens, index, -1)
+    if before is None:
+        return False
+    if before.kind != "char":
+        return True
+    return before.text.isalnum() or before.text in "_)]"
+
+
+# ---------------------------------------------------------------------------
+# The two sides of the formula
+# ---------------------------------------------------------------------------
+
+
+def _split_sides(formula: str) -> tuple[list[_Token], list[_Token]]:
+    """Split the formula at its single top-level ``~`` into (lhs, rhs) tokens."""
+    tokens = _lex(formula, formula)
+    sides = _split_top_level(formula, tokens, "~")
+    if len(sides) == 1:
+        raise _formula_error(formula, "no '~' separating the response from the predictors")
+    if len(sides) > 2:
+        raise _formula_error(formula, f"expected one '~', found {len(sides) - 1}")
+    return sides[0], sides[1]
+
+
+def _parse_responses(formula: str, lhs: list[_Token], data: pd.DataFrame) -> list[str]:
+    """Column names of the response(s) on the left-hand side.
+
+    Each response is a column name, ``Q("name")`` or `` `name` ``; several
+    responses are separated by ``+``.
+    """
+    if not _source(lhs).strip():
+        raise _formula_error(formula, "no response on the left of '~'")
+    responses = []
+    for piece in _split_top_level(formula, lhs, "+"):
+        name = _response_name(formula, piece, data)
+        if name in responses:
+            raise _formula_error(formula, f"response {name!r} is given twice")
+        responses.append(name)
+    return responses
+
+
+def _response_name(formula: str, piece: list[_Token], data: pd.DataFrame) -> str:
+    """The column named by one response of the left-hand side."""
+    significant = [token for token in piece if not (token.kind == "char" and token.text.isspace())]
+    text = _source(piece).strip()
+    if not significant:
+        raise _formula_error(formula, "empty response: a '+' on the left has nothing beside it")
+    if len(significant) == 1 and significant[0].kind == "backtick":
+        name = significant[0].name
+    elif text in data.columns:
+        name = text
+    else:
+        name = _quoted_name_in_code(text)
+        if name is None:
+            if text.isidentifier():
+                raise _formula_error(formula, _unknown_columns_problem([text], data.columns))
+            raise _formula_error(
+                formula,
+                f"response {text!r} is not a column name; the left-hand side takes "
+                f"column names only (in backticks if they are not identifiers)",
+            )
+    if name not in data.columns:
+        raise _formula_error(formula, _unknown_columns_problem([name], data.columns))
+    return name
+
+
+def _quoted_name_in_code(code: str) -> str | None:
+    """``name`` if ``code`` is exactly ``Q("name")`` (any quotes), else None."""
+    try:
+        expression = ast.parse(code.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    return _quoted_name(expression)
+
+
+def _quoted_name(expression: ast.expr) -> str | None:
+    """``name`` if the AST node is a call ``Q("name")``, else None."""
+    if not isinstance(expression, ast.Call):
+        return None
+    if not (isinstance(expression.func, ast.Name) and expression.func.id == "Q"):
+        return None
+    if len(expression.args) != 1 or expression.keywords:
+        return None
+    argument = expression.args[0]
+    if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+        return argument.value
+    return None
+
+
+def _dot_expansion(formula: str, data: pd.DataFrame, responses: list[str]) -> str:
+    """patsy code for R's ``.``: all non-response columns, in column order."""
+    codes = []
+    for column in data.columns:
+        if column in responses:
+            continue
+        if not isinstance(column, str):
+            raise TypeError(
+                f"formula {formula!r}: '.' needs string column labels, but data has "
+                f"the column label {column!r} of type {type(column).__name__}"
+            )
+        codes.append(_column_code(column))
+    if not codes:
+        raise _formula_error(
+            formula, "no predictors: '.' stands for no columns (every column is a response)"
+        )
+    return "(" + " + ".join(codes) + ")"
+
+
+def _translate_rhs(
+    formula: str, rhs: list[_Token], data: pd.DataFrame, responses: list[str]
+) -> str:
+    """Rewrite the right-hand side into patsy code.
+
+    R's ``.`` becomes the non-response columns and `` `name` `` becomes the
+    column's code (bare name or ``Q("name")``); the rest is kept as written.
+    """
+    _bracket_depths(formula, rhs)  # raises for unbalanced brackets
+    # For each bracket open at this point: does it belong to a call or index
+    # (where '.' cannot stand for columns) rather than a grouping?
+    call_brackets = []
+    pieces = []
+    for index, token in enumerate(rhs):
+        if token.kind == "char" and token.text in _CLOSING_BRACKETS:
+            call_brackets.pop()
+        if token.kind == "backtick":
+            pieces.append(_column_code(token.name))
+        elif token.kind == "char" and token.text == "." and _is_standalone_dot(rhs, index):
+            if any(call_brackets):
+                raise _formula_error(
+                    formula,
+                    "'.' (all other columns) can be a term, not a function argument",
+                )
+            pieces.append(_dot_expansion(formula, data, responses))
+        else:
+            pieces.append(token.text)
+        if token.kind == "char" and token.text in _OPENING_BRACKETS:
+            is_call = token.text != "(" or _opens_call(rhs, index)
+            call_brackets.append(is_call)
+    return "".join(pieces)
+
+
+# ---------------------------------------------------------------------------
+# Names used by formula code
+# ---------------------------------------------------------------------------
+
+
+def _parse_code(formula: str, code: str) -> ast.expr:
+    """Parse the Python code of one formula factor (FormulaError if invalid)."""
+    try:
+        return ast.parse(code.strip(), mode="eval").body
+    except SyntaxError as error:
+        raise _formula_error(formula, f"invalid expression {code.strip()!r}: {error.msg}") from None
+
+
+def _code_references(expression: ast.expr) -> list[tuple[str, bool]]:
+    """Names that a factor's code reads as data, in order of appearance.
+
+    Returns ``(name, quoted)`` pairs: ``quoted`` is True for ``Q("name")``.
+    A called name (``center`` in ``center(x)``), a keyword argument's name and
+    a name bound in a comprehension or lambda is not a reference.  In
+    ``np.log(x)`` both ``np`` and ``x`` are references (``log`` is an
+    attribute); the caller decides which references are columns.
+    """
+    bound = set()
+    for node in ast.walk(expression):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound.add(node.id)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+
+    references = []
+
+    def visit(node: ast.AST) -> None:
+        quoted = _quoted_name(node) if isinstance(node, ast.expr) else None
+        if quoted is not None:
+            references.append((quoted, True))
+            return
+        if isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Name):
+                visit(node.func)
+            for argument in node.args:
+                visit(argument)
+            for keyword_argument in node.keywords:
+                visit(keyword_argument.value)
+            return
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load) and node.id not in bound:
+                references.append((node.id, False))
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(expression)
+    return references
+
+
+def _unknown_names(expression: ast.expr, columns: pd.Index) -> list[str]:
+    """Names read by one formula leaf that are neither columns nor known names.
+
+    A leaf that is a bare name must be a column.  Inside a larger expression
+    a name may also be numpy (``np``), a patsy builtin or a Python builtin.
+    ``Q("name")`` must always name a column.
+    """
+    if isinstance(expression, ast.Name):
+        if expression.id in columns:
+            return []
+        return [expression.id]
+    unknown = []
+    for name, quoted in _code_references(expression):
+        if name in columns:
+            continue
+        if quoted or (name not in _KNOWN_NAMES and name not in _PYTHON_BUILTINS):
+            unknown.append(name)
+    return unknown
+
+
+def _plain_column(code: str) -> str | None:
+    """The column a factor is made of, or None if the factor computes something.
+
+    ``x``, ``Q("x")`` and ``C(x, ...)`` (also ``C(Q("x"), ...)``) are made of
+    the column ``x``; ``np.log(x)`` or ``I(x ** 2)`` are not.
+    """
+    try:
+        expression = ast.parse(code.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    is_c_call = (
+        isinstance(expression, ast.Call)
+        and isinstance(expression.func, ast.Name)
+        and expression.func.id == "C"
+        and len(expression.args) >= 1
+    )
+    if is_c_call:
+        expression = expression.args[0]
+    if isinstance(expression, ast.Name):
+        return expression.id
+    return _quoted_name(expression)
+
+
+def _term_plain_column(term) -> str | None:
+    """The column a patsy term is made of (a one-factor plain column), else None."""
+    if len(term.factors) != 1:
+        return None
+    code = getattr(term.factors[0], "code", None)
+    if code is None:
+        return None
+    return _plain_column(code)
+
+
+def _term_display_name(term) -> str:
+    """fstools' name of a patsy term: the column for plain columns, else patsy's."""
+    column = _term_plain_column(term)
+    if column is not None:
+        return column
+    return term.name()
+
+
+def _term_references(term) -> list[str]:
+    """All names the factors of a patsy term read as data (columns or not)."""
+    names = []
+    for factor in term.factors:
+        code = getattr(factor, "code", None)
+        if code is None:
+            continue
+        try:
+            expression = ast.parse(code.strip(), mode="eval").body
+        except SyntaxError:
+            continue
+        for name, _quoted in _code_references(expression):
+            if name not in names:
+                names.append(name)
+    return names
+
+
+# ---------------------------------------------------------------------------
+# patsy: parsing the right-hand side and building the design
+# ---------------------------------------------------------------------------
+
+
+def _patsy_problem(error: patsy.PatsyError) -> str:
+    """A one-line description of a patsy error, with the code it points at."""
+    problem = error.message
+    origin = error.origin
+    if origin is not None:
+        snippet = origin.code[origin.start : origin.end].strip()
+        if snippet:
+            problem += f" (at {snippet!r})"
+    return problem
+
+
+def _rhs_terms(formula: str, rhs_code: str, columns: pd.Index) -> list:
+    """Parse the translated right-hand side into patsy terms (no intercept).
+
+    Every name the code reads (also in removed terms such as ``- zz``) must be
+    a column or a known name.  Leaves that name a column are rewritten to the
+    code the ``.`` expansion uses for it, so that ``. - Q('a')`` removes ``a``,
+    and so that R names such as ``Sepal.Length`` or ``class`` (a Python
+    keyword) read the column of that name.
+    """
+    try:
+        tree = _patsy_parse_formula(rhs_code)
+    except patsy.PatsyError as error:
+        raise _formula_error(formula, _patsy_problem(error)) from None
+
+    unknown = []
+    for leaf in _python_leaves(tree):
+        code = leaf.token.extra.strip()
+        if code in columns:
+            leaf.token.extra = _column_code(code)
+            continue
+        expression = _parse_code(formula, code)
+        for name in _unknown_names(expression, columns):
+            if name not in unknown:
+                unknown.append(name)
+        quoted = _quoted_name(expression)
+        if quoted is not None:
+            leaf.token.extra = _column_code(quoted)
+    if unknown:
+        raise _formula_error(formula, _unknown_columns_problem(unknown, columns))
+
+    try:
+        model_description = patsy.ModelDesc.from_formula(tree)
+    except patsy.PatsyError as error:
+        raise _formula_error(formula, _patsy_problem(error)) from None
+    return [term for term in model_description.rhs_termlist if term != patsy.INTERCEPT]
+
+
+def _python_leaves(node) -> list:
+    """The leaves of a patsy parse tree that hold Python code."""
+    if node.type == "PYTHON_EXPR":
+        return [node]
+    leaves = []
+    for child in node.args:
+        leaves.extend(_python_leaves(child))
+    return leaves
+
+
+def _check_predictor_dtype(formula: str, column: str, dtype) -> None:
+    """TypeError unless the column can be a predictor."""
+    if isinstance(dtype, pd.CategoricalDtype):
+        return
+    if pd.api.types.is_bool_dtype(dtype):
+        return
+    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_complex_dtype(dtype):
+        return
+    if pd.api.types.is_object_dtype(dtype) or isinstance(dtype, pd.StringDtype):
+        return
+    raise TypeError(
+        f"formula {formula!r}: column {column!r} has dtype {dtype}, which cannot be "
+        f"a predictor; allowed kinds: {_ALLOWED_KINDS}"
+    )
+
+
+def _patsy_column(series: pd.Series) -> pd.Series:
+    """The column in a form patsy understands (pandas extension dtypes converted).
+
+    Nullable integers and floats become NumPy numbers (missing -> NaN), nullable
+    booleans and strings become objects (missing -> None, which patsy treats as
+    missing).  NumPy dtypes, categoricals and objects are kept.
+    """
+    dtype = series.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        return series
+    if not isinstance(dtype, pd.api.extensions.ExtensionDtype):
+        return series
+    has_missing = bool(series.isna().any())
+    if pd.api.types.is_bool_dtype(dtype) or isinstance(dtype, pd.StringDtype):
+        if not has_missing and pd.api.types.is_bool_dtype(dtype):
+            return series.astype(bool)
+        values = series.astype(object)
+        return values.where(series.notna(), None)
+    if pd.api.types.is_integer_dtype(dtype) and not has_missing:
+        return series.astype(np.int64)
+    if pd.api.types.is_numeric_dtype(dtype):
+        return series.astype(np.float64)
+    return series
+
+
+def _patsy_frame(
+    data: pd.DataFrame, columns: list[str], positions: np.ndarray
+) -> pd.DataFrame:
+    """A new frame of the given rows and columns, positional index, for patsy.
+
+    The positional index (0..n-1) lets patsy's kept rows be mapped back to the
+    caller's rows even when the caller's index has duplicates.
+    """
+    frame = data.iloc[positions][columns].reset_index(drop=True)
+    for column in columns:
+        frame[column] = _patsy_column(frame[column])
+    return frame
+
+
+def _eval_environment() -> patsy.EvalEnvironment:
+    """The names formula code can use besides the data: numpy as ``np``.
+
+    patsy adds its builtins (``C``, ``I``, ``Q``, ...) and Python's itself; the
+    caller's variables are deliberately not visible, so a formula means the
+    same wherever it is evaluated.
+    """
+    return patsy.EvalEnvironment([dict(_EVAL_NAMESPACE)])
+
+
+def _missing_by_column(data: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    """Boolean frame: which values of the used columns are missing."""
+    missing = {}
+    for column in columns:
+        missing[column] = data[column].isna().to_numpy()
+    return pd.DataFrame(missing, columns=columns)
+
+
+# ---------------------------------------------------------------------------
+# Public functions
+# ---------------------------------------------------------------------------
+
+
+def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop") -> ModelFrame:
+    """Evaluate an R-style formula on a DataFrame.
+
+    Parameters
+    ----------
+    formula : str
+        ``response ~ predictors``.  The left side holds one or more response
+        columns joined by ``+`` (``y``, ``Q("my y")`` or `` `my y` ``).  The right
+        side is a patsy formula with R's additions: ``.`` for all columns that
+        are not responses, `` `name` `` for any column name, ``- x`` to remove a
+        term.  ``np`` (numpy), ``C``, ``I``, ``Q`` and patsy's other builtins
+        may be used, e.g. ``y ~ a + C(b) + np.log(c) + a:b``.  A term written
+        exactly as a column name reads that column even when it is not Python
+        (``Sepal.Length``, ``class``); inside a function call such names need
+        backticks (``np.log(`Sepal.Length`)``).  ``- 1`` and ``+ 0`` are
+        accepted; the intercept never appears in ``X``.
+    data : pandas.DataFrame
+        The data; never modified.
+    na_action : {'drop', 'raise'}, default 'drop'
+        What to do with rows that have a missing value (NaN, None, NaT, pd.NA)
+        in a response or in a variable used on the right: ``'drop'`` drops them
+        and counts them in ``n_dropped`` (R's ``na.omit``); ``'raise'`` raises.
+
+    Returns
+    -------
+    ModelFrame
+        The responses, the design matrix without intercept and the map from
+        design columns to terms.
+
+    Raises
+    ------
+    TypeError
+        If ``formula`` is not a string, ``data`` not a DataFrame, or a predictor
+        column is not numeric, boolean or categorical/string (e.g. datetime).
+    ValueError
+        If ``data`` has no rows, ``na_action`` is unknown, or missing values
+        are found with ``na_action='raise'`` or leave no rows.
+    FormulaError
+        For a formula that does not fit the data: unknown column, no response,
+        no predictors, a response also on the right, or a syntax error.  The
+        message starts with the formula.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"y": [0, 1, 0, 1], "a": [1.0, 2.0, 3.0, 4.0],
+    ...                    "colour": ["red", "blue", "red", "green"]})
+    >>> mf = parse_formula("y ~ .", df)
+    >>> mf.terms
+    ['colour', 'a']
+    >>> mf.column_names
+    ['colour[T.green]', 'colour[T.red]', 'a']
+    >>> mf.column_terms
+    ['colour', 'colour', 'a']
+    """
+    if not isinstance(formula, str):
+        raise TypeError(f"formula must be a string such as 'y ~ .', got {type(formula).__name__}")
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
+    if not isinstance(na_action, str) or na_action not in NA_ACTIONS:
+        raise ValueError(f"na_action must be one of {_quote_list(NA_ACTIONS)}, got {na_action!r}")
+    if len(data) == 0:
+        raise ValueError("data has no rows")
+    if not data.columns.is_unique:
+        duplicated = data.columns[data.columns.duplicated()].unique().tolist()
+        raise ValueError(f"data has duplicated column names: {_quote_list(duplicated)}")
+
+    lhs, rhs = _split_sides(formula)
+    responses = _parse_responses(formula, lhs, data)
+    if not _source(rhs).strip():
+        raise _formula_error(formula, "no predictors on the right of '~'")
+    rhs_code = _translate_rhs(formula, rhs, data, responses)
+    patsy_terms = _rhs_terms(formula, rhs_code, data.columns)
+    if not patsy_terms:
+        raise _formula_error(formula, "no predictors: the right-hand side leaves no terms")
+
+    predictors = _predictor_columns(formula, patsy_terms, data, responses)
+    used_columns = responses + [column for column in predictors if column not in responses]
+
+    missing = _missing_by_column(data, used_columns)
+    row_missing = missing.any(axis=1).to_numpy()
+    if na_action == "raise" and row_missing.any():
+        columns_with_missing = [column for column in used_columns if missing[column].any()]
+        raise ValueError(
+            f"formula {formula!r}: {int(row_missing.sum())} of {len(data)} rows have "
+            f"missing values (in column(s) {_quote_list(columns_with_missing)}); drop "
+            f"them first or use na_action='drop'"
+        )
+    complete_positions = np.flatnonzero(~row_missing)
+    if len(complete_positions) == 0:
+        raise ValueError(
+            f"formula {formula!r}: all {len(data)} rows have missing values in the "
+            f"columns used ({_quote_list(used_columns)})"
+        )
+
+    design = _build_design(formula, patsy_terms, data, predictors, complete_positions, na_action)
+    kept_positions = complete_positions[design.index.to_numpy()]
+    if len(kept_positions) == 0:
+        raise ValueError(
+            f"formula {formula!r}: all {len(data)} rows have missing values once the "
+            f"terms are evaluated"
+        )
+
+    design_info = design.design_info
+    intercept_slice = design_info.slice(patsy.INTERCEPT)
+    intercept_positions = np.arange(intercept_slice.start, intercept_slice.stop)
+    values = design.to_numpy(dtype=np.float64)
+    X = np.ascontiguousarray(np.delete(values, intercept_positions, axis=1), dtype=np.float64)
+    column_names = [
+        name
+        for position, name in enumerate(design_info.column_names)
+        if position not in intercept_positions
+    ]
+
+    terms, column_terms = _term_map(formula, design_info)
+    response = data[responses].iloc[kept_positions].copy()
+    return ModelFrame(
+        formula=formula,
+        response_names=responses,
+        response=response,
+        X=X,
+        column_names=column_names,
+        terms=terms,
+        column_terms=column_terms,
+        row_index=data.index[kept_positions],
+        n_dropped=len(data) - len(kept_positions),
+        design_info=design_info,
+    )
+
+
+def _predictor_columns(
+    formula: str, patsy_terms: list, data: pd.DataFrame, responses: list[str]
+) -> list[str]:
+    """The data columns the terms read, checked: present, not a response, dtype."""
+    columns = []
+    for term in patsy_terms:
+        plain = _term_plain_column(term)
+        if plain is not None and plain not in data.columns:
+            raise _formula_error(formula, _unknown_columns_problem([plain], data.columns))
+        for name in _term_references(term):
+            if name in data.columns and name not in columns:
+                columns.append(name)
+    on_both_sides = [name for name in responses if name in columns]
+    if on_both_sides:
+        raise _formula_error(
+            formula,
+            f"response {_quote_list(on_both_sides)} also appears on the right-hand side",
+        )
+    for column in columns:
+        _check_predictor_dtype(formula, column, data[column].dtype)
+    return columns
+
+
+def _build_design(formula, patsy_terms, data, predictors, positions, na_action) -> pd.DataFrame:
+    """patsy's design matrix (with intercept) for the complete rows.
+
+    With ``na_action='drop'`` patsy drops rows whose evaluated terms are
+    missing (e.g. ``np.log`` of a negative number); with ``'raise'`` such rows
+    raise a ValueError naming the design columns.  The returned frame's index
+    holds positions into ``positions``.
+    """
+    frame = _patsy_frame(data, predictors, positions)
+    model_description = patsy.ModelDesc([], [patsy.INTERCEPT] + list(patsy_terms))
+    if na_action == "raise":
+        patsy_na_action = patsy.NAAction(NA_types=[])
+    else:
+        patsy_na_action = "drop"
+    try:
+        design = patsy.dmatrix(
+            model_description,
+            frame,
+            eval_env=_eval_environment(),
+            NA_action=patsy_na_action,
+            return_type="dataframe",
+        )
+    except patsy.PatsyError as error:
+        raise _formula_error(formula, _patsy_problem(error)) from None
+    except SyntaxError as error:
+        raise _formula_error(formula, f"invalid expression: {error.msg}") from None
+
+    if na_action == "raise":
+        not_a_number = np.isnan(design.to_numpy(dtype=np.float64))
+        if not_a_number.any():
+            rows = int(not_a_number.any(axis=1).sum())
+            bad_columns = not_a_number.any(axis=0)
+            columns = [name for name, bad in zip(design.columns, bad_columns) if bad]
+            raise ValueError(
+                f"formula {formula!r}: {rows} of {len(data)} rows have missing values once "
+                f"the terms are evaluated (in design columns {_quote_list(columns)}); "
+                f"use na_action='drop' to drop them"
+            )
+    return design
+
+
+def _term_map(formula: str, design_info) -> tuple[list[str], list[str]]:
+    """(term names, term name of each design column), intercept left out."""
+    terms = []
+    column_terms = []
+    patsy_name_of = {}
+    for term in design_info.terms:
+        if term == patsy.INTERCEPT:
+            continue
+        name = _term_display_name(term)
+        if name in patsy_name_of:
+            raise _formula_error(
+                formula,
+                f"terms {patsy_name_of[name]!r} and {term.name()!r} both stand for "
+                f"the column {name!r}; use one of them",
+            )
+        patsy_name_of[name] = term.name()
+        terms.append(name)
+        term_slice = design_info.slice(term)
+        column_terms.extend([name] * (term_slice.stop - term_slice.start))
+    return terms, column_terms
+
+
+def format_formula(response_names: list[str], term_names: list[str]) -> str:
+    """Write a formula from response and term names, R style.
+
+    Names that cannot be written bare are put in R backticks: on the left
+    those that are not identifiers, on the right also keywords and the names
+    ``C``, ``I``, ``Q``, ``np`` and ``Intercept``.  Every name is taken to be a column name,
+    so the result parses back with :func:`parse_formula` to the same terms when
+    the terms are plain columns.  A term that is not a column (``np.log(c)``)
+    would be backticked as if it were one.
+
+    Parameters
+    ----------
+    response_names : list of str
+        One or more response columns, joined with ``' + '``.
+    term_names : list of str
+        The predictor columns.  With none, the right side is ``1`` (R's
+        intercept-only model).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> format_formula(["class"], ["alcohol", "my col"])
+    'class ~ alcohol + `my col`'
+    """
+    response_names = _string_list("response_names", response_names)
+    term_names = _string_list("term_names", term_names)
+    if not response_names:
+        raise ValueError("response_names must name at least one response")
+
+    left_parts = []
+    for name in response_names:
+        if name.isidentifier():
+            left_parts.append(name)
+        else:
+            left_parts.append(_backtick_name(name))
+    right_parts = []
+    for name in term_names:
+        if _is_bare_name(name):
+            right_parts.append(name)
+        else:
+            right_parts.append(_backtick_name(name))
+    if not right_parts:
+        right_parts = ["1"]
+    return " + ".join(left_parts) + " ~ " + " + ".join(right_parts)
+
+
+def _string_list(argument: str, values) -> list[str]:
+    """The argument as a list of strings (TypeError otherwise)."""
+    if isinstance(values, str):
+        raise TypeError(f"{argument} must be a list of names, not the string {values!r}")
+    try:
+        values = list(values)
+    except TypeError:
+        raise TypeError(
+            f"{argument} must be a list of names, got {type(values).__name__}"
+        ) from None
+    for value in values:
+        if not isinstance(value, str):
+            raise TypeError(
+                f"{argument} must hold strings, got {value!r} of type {type(value).__name__}"
+            )
+    return values
+
+
+def term_frame(model_frame: ModelFrame, terms: list[str], data: pd.DataFrame) -> pd.DataFrame:
+    """The requested terms evaluated on (possibly new) data, one block per term.
+
+    Parameters
+    ----------
+    model_frame : ModelFrame
+        The result of :func:`parse_formula`.
+    terms : list of str
+        Term names from ``model_frame.terms``, in the order wanted.
+    data : pandas.DataFrame
+        Data with the columns the terms use; every row is kept.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed like ``data``.  A term that is a plain column (``x``,
+        `` `x` ``, ``C(x)``) contributes the column itself, dtype kept (a
+        categorical stays categorical).  Any other term (``np.log(c)``,
+        ``a:b``) contributes its design columns, computed by patsy from
+        ``model_frame.design_info`` and named like ``model_frame.column_names``;
+        rows where such a term cannot be evaluated (missing values) hold NaN.
+
+    Raises
+    ------
+    ValueError
+        For a term name that is not in ``model_frame.terms`` (the message lists
+        them) or asked for twice.
+    FormulaError
+        If ``data`` lacks columns the terms need (named in the message), or
+        patsy cannot evaluate a term on it (e.g. a new category level).
+    """
+    if not isinstance(model_frame, ModelFrame):
+        raise TypeError(f"model_frame must be a ModelFrame, got {type(model_frame).__name__}")
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
+    terms = _string_list("terms", terms)
+    formula = model_frame.formula
+
+    patsy_term_of = _patsy_terms_by_name(model_frame)
+    unknown = [name for name in terms if name not in patsy_term_of]
+    if unknown:
+        raise ValueError(
+            f"unknown term(s) {_quote_list(unknown)}; the terms of {formula!r} are "
+            f"{_quote_list(model_frame.terms)}"
+        )
+    repeated = sorted({name for name in terms if terms.count(name) > 1})
+    if repeated:
+        raise ValueError(f"term(s) {_quote_list(repeated)} requested more than once")
+
+    missing_columns = []
+    for name in terms:
+        for column in _columns_needed(patsy_term_of[name], data):
+            if column not in data.columns and column not in missing_columns:
+                missing_columns.append(column)
+    if missing_columns:
+        raise _formula_error(formula, f"data has no column(s) {_quote_list(missing_columns)}")
+
+    blocks = []
+    for name in terms:
+        patsy_term = patsy_term_of[name]
+        column = _term_plain_column(patsy_term)
+        if column is not None:
+            blocks.append(data[column].rename(column))
+        else:
+            blocks.append(_evaluate_term(model_frame, patsy_term, data))
+    if not blocks:
+        return pd.DataFrame(index=data.index)
+    return pd.concat(blocks, axis=1)
+
+
+def _patsy_terms_by_name(model_frame: ModelFrame) -> dict:
+    """Map the ModelFrame's term names to patsy's Term objects (design order)."""
+    patsy_terms = [term for term in model_frame.design_info.terms if term != patsy.INTERCEPT]
+    return dict(zip(model_frame.terms, patsy_terms))
+
+
+def _columns_needed(patsy_term, data: pd.DataFrame) -> list[str]:
+    """The data columns evaluating the term needs.
+
+    A name the term reads is taken as a column unless it is numpy, a patsy
+    builtin or a Python builtin that ``data`` does not shadow.
+    """
+    plain = _term_plain_column(patsy_term)
+    if plain is not None:
+        return [plain]
+    needed = []
+    for name in _term_references(patsy_term):
+        if name in data.columns or (name not in _KNOWN_NAMES and name not in _PYTHON_BUILTINS):
+            needed.append(name)
+    return needed
+
+
+def _evaluate_term(model_frame: ModelFrame, patsy_term, data: pd.DataFrame) -> pd.DataFrame:
+    """The design columns of one term evaluated by patsy on ``data``."""
+    columns = [name for name in _columns_needed(patsy_term, data) if name in data.columns]
+    frame = _patsy_frame(data, columns, np.arange(len(data)))
+    term_design = model_frame.design_info.subset([patsy_term])
+    try:
+        (block,) = patsy.build_design_matrices(
+            [term_design], frame, NA_action="drop", return_type="dataframe"
+        )
+    except patsy.PatsyError as error:
+        raise _formula_error(model_frame.formula, _patsy_problem(error)) from None
+    # Rows patsy dropped for missing values come back as NaN.
+    block = block.reindex(np.arange(len(data)))
+    block.index = data.index
+    return block

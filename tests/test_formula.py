@@ -1,0 +1,714 @@
+"""Tests of fstools.formula: R-style formulas on DataFrames through patsy.
+
+Expected values are computed here with numpy/pandas directly, never taken from
+the module's own output.
+"""
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from fstools.exceptions import FormulaError
+from fstools.formula import ModelFrame, format_formula, parse_formula, term_frame
+
+
+# ---------------------------------------------------------------------------
+# Helpers and data
+# ---------------------------------------------------------------------------
+
+
+def formula_message(formula, problem):
+    """Regex: the message starts with the quoted formula, then the problem."""
+    return "^" + re.escape(f"formula {formula!r}: ") + ".*" + problem
+
+
+def design_column(mf, name):
+    """The design column called ``name`` (fails if it is absent)."""
+    assert name in mf.column_names, (name, mf.column_names)
+    return mf.X[:, mf.column_names.index(name)]
+
+
+def indicator(values, level):
+    """1.0 where values == level, else 0.0 (treatment coding by hand)."""
+    return (np.asarray(values, dtype=object) == level).astype(np.float64)
+
+
+@pytest.fixture
+def mixed():
+    """Numeric, string and category predictors, numeric response."""
+    return pd.DataFrame(
+        {
+            "y": [1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0],
+            "a": [0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5],
+            "colour": ["red", "blue", "green", "red", "blue", "red", "green", "blue"],
+            "size": pd.Categorical(
+                ["small", "large", "medium", "small", "large", "medium", "small", "large"],
+                categories=["small", "medium", "large"],
+            ),
+            "b": [2.0, 1.0, 4.0, 3.0, 6.0, 5.0, 8.0, 7.0],
+        },
+        index=[f"r{i}" for i in range(8)],
+    )
+
+
+@pytest.fixture
+def numeric():
+    """Positive numeric predictors and an integer column with three values."""
+    rng = np.random.default_rng(0)
+    return pd.DataFrame(
+        {
+            "y": rng.normal(size=10),
+            "a": rng.normal(size=10),
+            "b": rng.normal(size=10),
+            "c": rng.uniform(0.5, 3.0, size=10),
+            "x": [1, 2, 3, 1, 2, 3, 1, 2, 3, 1],
+        }
+    )
+
+
+@pytest.fixture
+def odd_names():
+    """Column names that are not Python identifiers."""
+    return pd.DataFrame(
+        {
+            "y": [0, 1, 0, 1, 1, 0],
+            "my col": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+            "1st": [6.0, 5.0, 4.0, 3.0, 2.0, 1.0],
+            "a-b": [1.0, 0.0, 2.0, 0.0, 3.0, 0.0],
+        }
+    )
+
+
+# ---------------------------------------------------------------------------
+# The '.' expansion and term mapping
+# ---------------------------------------------------------------------------
+
+
+def test_dot_with_string_and_category_columns(mixed):
+    mf = parse_formula("y ~ .", mixed)
+
+    assert isinstance(mf, ModelFrame)
+    assert mf.formula == "y ~ ."
+    assert mf.response_names == ["y"]
+    # Terms are the variable names, every non-response column exactly once.
+    assert sorted(mf.terms) == ["a", "b", "colour", "size"]
+    assert "Intercept" not in mf.column_names
+    assert "Intercept" not in mf.terms
+
+    # Design matrix: float64, C-contiguous, one column per design name.
+    assert mf.X.dtype == np.float64
+    assert mf.X.flags.c_contiguous
+    assert mf.X.shape == (len(mixed), len(mf.column_names))
+    assert len(mf.column_terms) == mf.X.shape[1]
+
+    # Treatment coding, reference = first level (sorted strings, category order).
+    expected = {
+        "colour[T.green]": ("colour", indicator(mixed["colour"], "green")),
+        "colour[T.red]": ("colour", indicator(mixed["colour"], "red")),
+        "size[T.medium]": ("size", indicator(mixed["size"], "medium")),
+        "size[T.large]": ("size", indicator(mixed["size"], "large")),
+        "a": ("a", mixed["a"].to_numpy()),
+        "b": ("b", mixed["b"].to_numpy()),
+    }
+    assert sorted(mf.column_names) == sorted(expected)
+    for name, (term, values) in expected.items():
+        np.testing.assert_allclose(design_column(mf, name), values)
+        assert mf.column_terms[mf.column_names.index(name)] == term
+
+    # column_terms follows the order of terms (design order, contiguous blocks).
+    blocks = []
+    for term in mf.column_terms:
+        if not blocks or blocks[-1] != term:
+            blocks.append(term)
+    assert blocks == mf.terms
+
+    pd.testing.assert_frame_equal(mf.response, mixed[["y"]])
+    pd.testing.assert_index_equal(mf.row_index, mixed.index)
+    assert mf.n_dropped == 0
+
+
+def test_dot_minus_terms(mixed):
+    mf = parse_formula("y ~ . - a - b", mixed)
+    assert sorted(mf.terms) == ["colour", "size"]
+    assert set(mf.column_terms) == {"colour", "size"}
+    assert mf.X.shape == (8, 4)
+
+
+def test_dot_order_follows_dataframe_for_numeric_columns(numeric):
+    mf = parse_formula("y ~ .", numeric)
+    assert mf.terms == ["a", "b", "c", "x"]
+    np.testing.assert_allclose(mf.X, numeric[["a", "b", "c", "x"]].to_numpy(dtype=float))
+
+
+def test_dot_combined_with_extra_term(numeric):
+    mf = parse_formula("y ~ . + np.log(c)", numeric)
+    assert sorted(mf.terms) == ["a", "b", "c", "np.log(c)", "x"]
+    np.testing.assert_allclose(design_column(mf, "np.log(c)"), np.log(numeric["c"].to_numpy()))
+
+
+def test_dot_inside_grouping_parentheses(numeric):
+    mf = parse_formula("y ~ (. - x)**2", numeric)
+    assert mf.terms == ["a", "b", "c", "a:b", "a:c", "b:c"]
+    np.testing.assert_allclose(
+        design_column(mf, "b:c"), numeric["b"].to_numpy() * numeric["c"].to_numpy()
+    )
+
+
+def test_dot_needs_string_column_labels():
+    df = pd.DataFrame({"y": [1.0, 2.0], 0: [1.0, 3.0]})
+    with pytest.raises(TypeError, match="string column labels.*0"):
+        parse_formula("y ~ .", df)
+
+
+# ---------------------------------------------------------------------------
+# Explicit terms
+# ---------------------------------------------------------------------------
+
+
+def test_explicit_terms_and_numpy_log(numeric):
+    mf = parse_formula("y ~ a + b + np.log(c)", numeric)
+    assert mf.terms == ["a", "b", "np.log(c)"]
+    assert mf.column_names == ["a", "b", "np.log(c)"]
+    assert mf.column_terms == ["a", "b", "np.log(c)"]
+    expected = np.column_stack(
+        [numeric["a"].to_numpy(), numeric["b"].to_numpy(), np.log(numeric["c"].to_numpy())]
+    )
+    np.testing.assert_allclose(mf.X, expected)
+
+
+def test_C_on_integer_column_is_reported_as_the_column(numeric):
+    mf = parse_formula("y ~ C(x) + a", numeric)
+    assert sorted(mf.terms) == ["a", "x"]
+    assert mf.column_names.count("a") == 1
+    x_columns = [name for name, term in zip(mf.column_names, mf.column_terms) if term == "x"]
+    assert x_columns == ["C(x)[T.2]", "C(x)[T.3]"]
+    np.testing.assert_allclose(design_column(mf, "C(x)[T.2]"), (numeric["x"] == 2).to_numpy(float))
+    np.testing.assert_allclose(design_column(mf, "C(x)[T.3]"), (numeric["x"] == 3).to_numpy(float))
+
+
+def test_interaction_keeps_patsy_name(numeric):
+    mf = parse_formula("y ~ a + b + a:b", numeric)
+    assert mf.terms == ["a", "b", "a:b"]
+    np.testing.assert_allclose(
+        design_column(mf, "a:b"), numeric["a"].to_numpy() * numeric["b"].to_numpy()
+    )
+
+
+def test_I_expression(numeric):
+    mf = parse_formula("y ~ I(a * 2)", numeric)
+    assert mf.terms == ["I(a * 2)"]
+    assert mf.column_terms == ["I(a * 2)"]
+    np.testing.assert_allclose(mf.X[:, 0], numeric["a"].to_numpy() * 2)
+
+
+@pytest.mark.parametrize("rhs", ["a + b - 1", "a + b + 0", "0 + a + b", "-1 + a + b"])
+def test_intercept_removal_is_accepted_and_changes_nothing(numeric, rhs):
+    plain = parse_formula("y ~ a + b", numeric)
+    mf = parse_formula(f"y ~ {rhs}", numeric)
+    assert mf.terms == plain.terms == ["a", "b"]
+    np.testing.assert_array_equal(mf.X, plain.X)
+
+
+def test_first_categorical_is_treatment_coded_without_intercept(mixed):
+    mf = parse_formula("y ~ colour - 1", mixed)
+    # Reference level 'blue' has no column, as for every other categorical.
+    assert mf.column_names == ["colour[T.green]", "colour[T.red]"]
+
+
+def test_boolean_predictor_is_categorical():
+    df = pd.DataFrame({"y": [1.0, 2.0, 3.0, 4.0], "flag": [True, False, True, True]})
+    mf = parse_formula("y ~ flag", df)
+    assert mf.terms == ["flag"]
+    assert mf.column_names == ["flag[T.True]"]
+    np.testing.assert_allclose(mf.X[:, 0], df["flag"].to_numpy(float))
+
+
+def test_string_response_is_not_encoded():
+    df = pd.DataFrame({"label": ["a", "b", "a", "c"], "x": [1.0, 2.0, 3.0, 4.0]})
+    mf = parse_formula("label ~ x", df)
+    assert mf.response["label"].tolist() == ["a", "b", "a", "c"]
+    assert mf.response["label"].dtype == df["label"].dtype
+    assert mf.column_names == ["x"]
+
+
+def test_eval_environment_does_not_see_caller_variables(numeric):
+    hidden = np.arange(len(numeric), dtype=float)  # noqa: F841 - must stay invisible
+    expected = formula_message("y ~ hidden", "unknown column 'hidden'")
+    with pytest.raises(FormulaError, match=expected):
+        parse_formula("y ~ hidden", numeric)
+
+
+def test_infinite_values_do_not_crash():
+    df = pd.DataFrame({"y": [1.0, 2.0, 3.0], "a": [1.0, np.inf, -np.inf]})
+    mf = parse_formula("y ~ a", df)
+    np.testing.assert_array_equal(mf.X[:, 0], df["a"].to_numpy())
+    assert mf.n_dropped == 0
+
+
+def test_nullable_extension_dtypes():
+    df = pd.DataFrame(
+        {
+            "y": pd.array([1.5, 2.5, 3.5, 4.5, 5.5], dtype="Float64"),
+            "n": pd.array([1, 2, 3, 4, 5], dtype="Int64"),
+            "flag": pd.array([True, False, True, False, True], dtype="boolean"),
+            "s": pd.array(["u", "v", "u", "w", "v"], dtype="string"),
+        }
+    )
+    mf = parse_formula("y ~ .", df)
+    assert sorted(mf.terms) == ["flag", "n", "s"]
+    np.testing.assert_allclose(design_column(mf, "n"), [1.0, 2.0, 3.0, 4.0, 5.0])
+    np.testing.assert_allclose(design_column(mf, "flag[T.True]"), [1.0, 0.0, 1.0, 0.0, 1.0])
+    np.testing.assert_allclose(design_column(mf, "s[T.w]"), [0.0, 0.0, 0.0, 1.0, 0.0])
+    assert mf.response["y"].dtype == df["y"].dtype
+
+
+def test_duplicated_index_labels_are_kept():
+    df = pd.DataFrame({"y": [1.0, 2.0, 3.0, 4.0], "a": [1.0, np.nan, 3.0, 4.0]}, index=[7, 7, 8, 8])
+    mf = parse_formula("y ~ a", df)
+    assert mf.row_index.tolist() == [7, 8, 8]
+    np.testing.assert_allclose(mf.X[:, 0], [1.0, 3.0, 4.0])
+    assert mf.response["y"].tolist() == [1.0, 3.0, 4.0]
+
+
+# ---------------------------------------------------------------------------
+# Names that are not identifiers
+# ---------------------------------------------------------------------------
+
+
+def _by_term(mf):
+    """{term: its design columns} to compare models written differently."""
+    blocks = {}
+    for term in mf.terms:
+        positions = [i for i, column_term in enumerate(mf.column_terms) if column_term == term]
+        blocks[term] = mf.X[:, positions]
+    return blocks
+
+
+@pytest.mark.parametrize(
+    "formula",
+    [
+        "y ~ .",
+        'y ~ Q("my col") + Q("1st") + Q("a-b")',
+        "y ~ Q('my col') + Q('1st') + Q('a-b')",
+        "y ~ `my col` + `1st` + `a-b`",
+    ],
+)
+def test_non_identifier_names(odd_names, formula):
+    mf = parse_formula(formula, odd_names)
+    assert sorted(mf.terms) == ["1st", "a-b", "my col"]
+    columns = _by_term(mf)
+    for name in ["my col", "1st", "a-b"]:
+        np.testing.assert_allclose(columns[name][:, 0], odd_names[name].to_numpy())
+
+
+@pytest.mark.parametrize("removal", ["`my col`", 'Q("my col")', "Q('my col')"])
+def test_removing_non_identifier_name_from_dot(odd_names, removal):
+    mf = parse_formula(f"y ~ . - {removal}", odd_names)
+    assert sorted(mf.terms) == ["1st", "a-b"]
+
+
+def test_backtick_and_Q_responses(odd_names):
+    df = odd_names.rename(columns={"y": "the y"})
+    for lhs in ["`the y`", 'Q("the y")', "Q('the y')"]:
+        mf = parse_formula(f"{lhs} ~ .", df)
+        assert mf.response_names == ["the y"]
+        assert sorted(mf.terms) == ["1st", "a-b", "my col"]
+
+
+def test_C_of_backticked_column(odd_names):
+    mf = parse_formula("y ~ C(`1st`)", odd_names)
+    assert mf.terms == ["1st"]
+    assert len(mf.column_names) == 5  # six distinct values, one reference
+
+
+def test_keyword_and_reserved_column_names_via_dot():
+    df = pd.DataFrame(
+        {
+            "y": [1.0, 2.0, 3.0, 4.0],
+            "class": [1.0, 0.0, 1.0, 1.0],
+            "C": [3.0, 1.0, 2.0, 5.0],
+            "np": [0.0, 1.0, 1.0, 0.0],
+        }
+    )
+    mf = parse_formula("y ~ .", df)
+    assert mf.terms == ["class", "C", "np"]
+    np.testing.assert_allclose(mf.X, df[["class", "C", "np"]].to_numpy())
+
+
+def test_r_style_names_written_bare():
+    df = pd.DataFrame(
+        {
+            "Species": ["s", "v", "s", "v", "s"],
+            "Sepal.Length": [5.1, 4.9, 4.7, 4.6, 5.0],
+            "class": [1.0, 0.0, 1.0, 1.0, 0.0],
+            "Intercept": [3.0, 1.0, 4.0, 1.0, 5.0],
+        }
+    )
+    mf = parse_formula("Species ~ Sepal.Length + class + Intercept", df)
+    assert mf.terms == ["Sepal.Length", "class", "Intercept"]
+    np.testing.assert_allclose(mf.X, df[["Sepal.Length", "class", "Intercept"]].to_numpy())
+    mf = parse_formula("Species ~ np.log(`Sepal.Length`)", df)
+    np.testing.assert_allclose(mf.X[:, 0], np.log(df["Sepal.Length"].to_numpy()))
+
+
+# ---------------------------------------------------------------------------
+# Several responses
+# ---------------------------------------------------------------------------
+
+
+def test_several_responses(mixed):
+    df = mixed.assign(y2=["p", "q", "p", "p", "q", "q", "p", "q"])
+    mf = parse_formula("y + y2 ~ .", df)
+    assert mf.response_names == ["y", "y2"]
+    pd.testing.assert_frame_equal(mf.response, df[["y", "y2"]])
+    assert sorted(mf.terms) == ["a", "b", "colour", "size"]
+    assert "y2" not in mf.column_terms
+
+
+def test_response_frame_is_a_copy(mixed):
+    original = mixed.copy(deep=True)
+    mf = parse_formula("y ~ a", mixed)
+    mf.response.iloc[0, 0] = 99.0
+    pd.testing.assert_frame_equal(mixed, original)
+
+
+# ---------------------------------------------------------------------------
+# Missing values
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def with_missing():
+    return pd.DataFrame(
+        {
+            "y": pd.array([1, 0, 1, None, 0, 1, 0, 1], dtype="Int64"),
+            "a": [1.0, np.nan, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0],
+            "s": ["u", "v", None, "u", "v", "u", "v", "u"],
+            "b": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0],
+            "unused": [np.nan, np.nan, 1.0, 1.0, np.nan, 1.0, 1.0, 1.0],
+            "when": pd.to_datetime(
+                ["2020-01-01", None, "2020-01-03", "2020-01-04"]
+                + ["2020-01-05", "2020-01-06", "2020-01-07", None]
+            ),
+        },
+        index=list("abcdefgh"),
+    )
+
+
+def test_na_rows_are_dropped_and_counted(with_missing):
+    mf = parse_formula("y ~ a + s + b", with_missing)
+    used = with_missing[["y", "a", "s", "b"]]
+    complete = used.notna().all(axis=1)
+    assert mf.n_dropped == int((~complete).sum()) == 3
+    pd.testing.assert_index_equal(mf.row_index, with_missing.index[complete.to_numpy()])
+    np.testing.assert_allclose(design_column(mf, "a"), with_missing.loc[complete, "a"].to_numpy())
+    expected_v = indicator(with_missing.loc[complete, "s"], "v")
+    np.testing.assert_allclose(design_column(mf, "s[T.v]"), expected_v)
+    pd.testing.assert_frame_equal(mf.response, with_missing.loc[complete, ["y"]])
+    assert mf.X.shape[0] == len(mf.row_index) == len(mf.response)
+
+
+def test_unused_columns_do_not_cause_drops(with_missing):
+    mf = parse_formula("y ~ b", with_missing)
+    assert mf.n_dropped == 1  # only the missing response
+
+
+def test_nat_in_a_response_is_missing(with_missing):
+    mf = parse_formula("when ~ b", with_missing)
+    assert mf.n_dropped == int(with_missing["when"].isna().sum()) == 2
+
+
+def test_rows_where_a_term_evaluates_to_nan_are_dropped():
+    df = pd.DataFrame({"y": [1.0, 2.0, 3.0, 4.0], "c": [1.0, -1.0, 2.0, 3.0]})
+    with np.errstate(invalid="ignore"):
+        mf = parse_formula("y ~ np.log(c)", df)
+    assert mf.n_dropped == 1
+    np.testing.assert_allclose(mf.X[:, 0], np.log([1.0, 2.0, 3.0]))
+
+
+def test_na_action_raise(with_missing):
+    expected_rows = int(with_missing[["y", "a", "s"]].isna().any(axis=1).sum())
+    with pytest.raises(ValueError, match=rf"{expected_rows} of 8 rows.*'y', 'a', 's'") as info:
+        parse_formula("y ~ a + s + b", with_missing, na_action="raise")
+    assert not isinstance(info.value, FormulaError)
+    mf = parse_formula("b ~ unused", with_missing.iloc[2:4], na_action="raise")
+    assert mf.n_dropped == 0
+
+
+def test_na_action_raise_for_evaluated_terms():
+    df = pd.DataFrame({"y": [1.0, 2.0, 3.0, 4.0], "c": [1.0, -1.0, 2.0, 3.0]})
+    expected = r"1 of 4 rows.*np\.log\(c\)"
+    with np.errstate(invalid="ignore"), pytest.raises(ValueError, match=expected):
+        parse_formula("y ~ np.log(c)", df, na_action="raise")
+
+
+@pytest.mark.parametrize("na_action", ["omit", "DROP", None, 1])
+def test_unknown_na_action(numeric, na_action):
+    with pytest.raises(ValueError, match=r"na_action.*'drop', 'raise'"):
+        parse_formula("y ~ a", numeric, na_action=na_action)
+
+
+def test_all_rows_missing():
+    df = pd.DataFrame({"y": [1.0, np.nan, 3.0], "a": [np.nan, 2.0, np.nan]})
+    with pytest.raises(ValueError, match="all 3 rows have missing values"):
+        parse_formula("y ~ a", df)
+
+
+# ---------------------------------------------------------------------------
+# Errors
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "formula, problem",
+    [
+        ("y ~ zz", "unknown column 'zz'"),
+        ("y ~ a + zz", "unknown column 'zz'"),
+        ("y ~ np.log(zz)", "unknown column 'zz'"),
+        ("y ~ . - zz", "unknown column 'zz'"),
+        ('y ~ a + Q("no such")', "unknown column 'no such'"),
+        ("y ~ a + `no such`", "unknown column 'no such'"),
+        ("zz ~ a", "unknown column 'zz'"),
+        ("`no such` ~ a", "unknown column 'no such'"),
+        ("y + zz ~ a", "unknown column 'zz'"),
+        ("~ a", "no response"),
+        (" ~ .", "no response"),
+        ("y ~ 1", "no predictors"),
+        ("y ~ 0", "no predictors"),
+        ("y ~ a - a", "no predictors"),
+        ("y ~ ", "no predictors"),
+        ("y ~ y + a", "response 'y' also appears on the right"),
+        ("y ~ . + np.log(y)", "response 'y' also appears on the right"),
+        ("y + a ~ a + b", "response 'a' also appears on the right"),
+        ("y ~ a +", "expected a noun"),
+        ("y ~ (a + b", r"unclosed '\('"),
+        ("y ~ a + b)", r"unmatched '\)'"),
+        ("y ~ a ~ b", "one '~'"),
+        ("y a", "no '~'"),
+        ("", "no '~'"),
+        ("y ~ a + 1 2", "invalid expression"),
+        ("y ~ a $ b", "error tokenizing"),
+        ('y ~ Q("a)', "unclosed quote"),
+        ("y ~ `a", "unclosed backtick"),
+        ("y ~ C(.)", r"'\.'"),
+        ("y ~ a + C(a)", "column 'a'"),
+        ("log(y) ~ a", "not a column name"),
+        ("y + y ~ a", "given twice"),
+    ],
+)
+def test_formula_errors(numeric, formula, problem):
+    with pytest.raises(FormulaError, match=formula_message(formula, problem)):
+        parse_formula(formula, numeric)
+
+
+def test_formula_error_is_a_value_error(numeric):
+    with pytest.raises(ValueError):
+        parse_formula("y ~ zz", numeric)
+
+
+def test_dot_leaving_nothing():
+    df = pd.DataFrame({"y": [1.0, 2.0], "a": [1.0, 2.0], "b": [3.0, 4.0]})
+    with pytest.raises(FormulaError, match=formula_message("y ~ . - a - b", "no predictors")):
+        parse_formula("y ~ . - a - b", df)
+    with pytest.raises(FormulaError, match=formula_message("y + a + b ~ .", "no predictors")):
+        parse_formula("y + a + b ~ .", df)
+
+
+def test_patsy_evaluation_error_is_a_formula_error(mixed):
+    with pytest.raises(FormulaError, match=formula_message("y ~ np.log(colour)", "np.log")):
+        parse_formula("y ~ np.log(colour)", mixed)
+
+
+def test_unknown_column_suggests_a_close_name(numeric):
+    with pytest.raises(FormulaError, match="did you mean 'c'"):
+        parse_formula("y ~ cc", numeric)
+
+
+@pytest.mark.parametrize("formula", [None, 3, ["y ~ a"], b"y ~ a"])
+def test_formula_must_be_a_string(numeric, formula):
+    with pytest.raises(TypeError, match="formula must be a string"):
+        parse_formula(formula, numeric)
+
+
+@pytest.mark.parametrize("data", [None, {"y": [1.0], "a": [2.0]}, np.ones((3, 2))])
+def test_data_must_be_a_dataframe(data):
+    with pytest.raises(TypeError, match="data must be a pandas DataFrame"):
+        parse_formula("y ~ a", data)
+
+
+def test_data_without_rows():
+    df = pd.DataFrame({"y": pd.Series([], dtype=float), "a": pd.Series([], dtype=float)})
+    with pytest.raises(ValueError, match="data has no rows"):
+        parse_formula("y ~ a", df)
+
+
+def test_duplicated_column_names():
+    df = pd.DataFrame([[1.0, 2.0, 3.0]], columns=["y", "a", "a"])
+    with pytest.raises(ValueError, match="duplicated column names: 'a'"):
+        parse_formula("y ~ a", df)
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        pd.date_range("2021-01-01", periods=4),
+        pd.date_range("2021-01-01", periods=4, tz="UTC"),
+        pd.to_timedelta([1, 2, 3, 4], unit="D"),
+        pd.period_range("2021-01", periods=4, freq="M"),
+        np.array([1 + 1j, 2, 3, 4]),
+    ],
+)
+def test_unsupported_predictor_dtypes(values):
+    df = pd.DataFrame({"y": [1.0, 2.0, 3.0, 4.0], "bad": values, "a": [1.0, 2.0, 3.0, 4.0]})
+    allowed = "numeric, boolean, categorical/string"
+    for formula in ["y ~ bad", "y ~ ."]:
+        with pytest.raises(TypeError, match=r"column 'bad'.*" + re.escape(allowed)):
+            parse_formula(formula, df)
+    # Removing the column makes the formula usable again.
+    assert parse_formula("y ~ . - bad", df).terms == ["a"]
+
+
+# ---------------------------------------------------------------------------
+# format_formula
+# ---------------------------------------------------------------------------
+
+
+def test_format_formula_example():
+    assert format_formula(["class"], ["alcohol", "my col"]) == "class ~ alcohol + `my col`"
+
+
+def test_format_formula_several_responses_and_quoting():
+    text = format_formula(["y1", "y 2"], ["a", "1st", "lambda", "C", "we`ird"])
+    assert text == "y1 + `y 2` ~ a + `1st` + `lambda` + `C` + `we\\`ird`"
+
+
+def test_format_formula_without_terms():
+    assert format_formula(["y"], []) == "y ~ 1"
+
+
+@pytest.mark.parametrize(
+    "responses, terms",
+    [("y", ["a"]), (["y"], "a"), ([1], ["a"]), (["y"], [None])],
+)
+def test_format_formula_argument_types(responses, terms):
+    with pytest.raises(TypeError):
+        format_formula(responses, terms)
+
+
+def test_format_formula_needs_a_response():
+    with pytest.raises(ValueError, match="at least one response"):
+        format_formula([], ["a"])
+
+
+def test_format_formula_round_trip():
+    names = ["class", "alcohol", "my col", "1st", "a-b", "C", "lambda", "we`ird", "back\\slash"]
+    names += ["np", "Sepal.Length", "Intercept"]
+    rng = np.random.default_rng(1)
+    df = pd.DataFrame({name: rng.normal(size=6) for name in names})
+    df["label"] = ["a", "b", "a", "b", "a", "b"]
+    terms = [name for name in names if name != "class"]
+
+    text = format_formula(["class", "label"], terms)
+    mf = parse_formula(text, df)
+    assert mf.response_names == ["class", "label"]
+    assert sorted(mf.terms) == sorted(terms)
+    for name in terms:
+        position = mf.column_terms.index(name)
+        np.testing.assert_allclose(mf.X[:, position], df[name].to_numpy())
+
+
+# ---------------------------------------------------------------------------
+# term_frame
+# ---------------------------------------------------------------------------
+
+
+def test_term_frame_on_new_data(mixed):
+    df = mixed.assign(c=mixed["a"] + 1.0)
+    mf = parse_formula("y ~ colour + size + np.log(c) + C(b) + a:b", df)
+    assert sorted(mf.terms) == ["a:b", "b", "colour", "np.log(c)", "size"]
+
+    new = pd.DataFrame(
+        {
+            "colour": ["blue", "red", "green"],
+            "size": pd.Categorical(
+                ["large", "small", "large"], categories=["small", "medium", "large"]
+            ),
+            "a": [1.0, 2.0, 3.0],
+            "b": [2.0, 4.0, 8.0],
+            "c": [1.0, np.e, 10.0],
+        },
+        index=["p", "q", "r"],
+    )
+    frame = term_frame(mf, ["size", "np.log(c)", "colour", "b", "a:b"], new)
+
+    assert list(frame.columns) == ["size", "np.log(c)", "colour", "b", "a:b"]
+    pd.testing.assert_index_equal(frame.index, new.index)
+    pd.testing.assert_series_equal(frame["size"], new["size"])
+    assert isinstance(frame["size"].dtype, pd.CategoricalDtype)
+    pd.testing.assert_series_equal(frame["colour"], new["colour"])
+    pd.testing.assert_series_equal(frame["b"], new["b"])  # C(b) gives the raw column
+    np.testing.assert_allclose(frame["np.log(c)"].to_numpy(), np.log(new["c"].to_numpy()))
+    np.testing.assert_allclose(frame["a:b"].to_numpy(), new["a"].to_numpy() * new["b"].to_numpy())
+
+
+def test_term_frame_categorical_interaction_columns(mixed):
+    mf = parse_formula("y ~ colour:a", mixed)
+    frame = term_frame(mf, ["colour:a"], mixed)
+    assert list(frame.columns) == mf.column_names
+    np.testing.assert_allclose(frame.to_numpy(), mf.X)
+    # Without a colour main effect patsy codes every level (full rank).
+    assert mf.column_names == ["colour[blue]:a", "colour[green]:a", "colour[red]:a"]
+    expected_red = indicator(mixed["colour"], "red") * mixed["a"].to_numpy()
+    np.testing.assert_allclose(frame["colour[red]:a"].to_numpy(), expected_red)
+
+
+def test_term_frame_missing_values_give_nan(numeric):
+    mf = parse_formula("y ~ a + np.log(c)", numeric)
+    new = pd.DataFrame({"a": [1.0, np.nan], "c": [np.nan, 4.0]})
+    frame = term_frame(mf, ["a", "np.log(c)"], new)
+    assert np.isnan(frame.loc[0, "np.log(c)"])
+    np.testing.assert_allclose(frame.loc[1, "np.log(c)"], np.log(4.0))
+    assert np.isnan(frame.loc[1, "a"])
+
+
+def test_term_frame_unknown_term(numeric):
+    mf = parse_formula("y ~ a + b", numeric)
+    with pytest.raises(ValueError, match=r"unknown term\(s\) 'zz'.*'a', 'b'"):
+        term_frame(mf, ["a", "zz"], numeric)
+
+
+def test_term_frame_missing_columns(numeric):
+    mf = parse_formula("y ~ a + np.log(c)", numeric)
+    with pytest.raises(ValueError, match=r"no column\(s\) 'a', 'c'"):
+        term_frame(mf, ["a", "np.log(c)"], numeric[["b"]])
+
+
+def test_term_frame_repeated_term(numeric):
+    mf = parse_formula("y ~ a + b", numeric)
+    with pytest.raises(ValueError, match="more than once"):
+        term_frame(mf, ["a", "a"], numeric)
+
+
+# ---------------------------------------------------------------------------
+# The caller's data is never modified
+# ---------------------------------------------------------------------------
+
+
+def test_input_frame_is_unchanged(with_missing, mixed, odd_names):
+    frames = {"with_missing": with_missing, "mixed": mixed, "odd_names": odd_names}
+    copies = {name: frame.copy(deep=True) for name, frame in frames.items()}
+
+    parse_formula("y ~ a + s + b", with_missing)
+    with pytest.raises(ValueError):
+        parse_formula("y ~ a + s", with_missing, na_action="raise")
+    mf = parse_formula("y ~ . - when - unused", with_missing)
+    term_frame(mf, mf.terms, with_missing)
+    mf = parse_formula("y ~ . + np.log(a)", mixed)
+    term_frame(mf, mf.terms, mixed)
+    parse_formula("y ~ `my col` + Q('1st') + `a-b`", odd_names)
+    parse_formula("y ~ .", odd_names)
+
+    for name, frame in frames.items():
+        pd.testing.assert_frame_equal(frame, copies[name])
