@@ -3,12 +3,11 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from fstools.api import run_method
 from fstools.methods.registry import get_method
-from fstools.validation import (check_finite_matrix, check_k, check_method_params, check_numeric_matrix,
-                                encode_classes)
+from fstools.validation import check_finite_matrix, check_k, check_method_params, encode_classes
 
 __all__ = ["FeatureSelector"]
 
@@ -75,15 +74,17 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         """Rank the columns of ``X`` with the method and keep the first ``k``."""
         spec = get_method(self.method)
         values = check_method_params(spec, {name: getattr(self, name) for name in self._method_param_names})
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
         if isinstance(X, pd.DataFrame):
-            columns = np.asarray([str(c) for c in X.columns], dtype=object)
-            if all(isinstance(c, str) for c in X.columns):
-                self.feature_names_in_ = columns
-            elif hasattr(self, "feature_names_in_"):
-                del self.feature_names_in_
-        elif hasattr(self, "feature_names_in_"):
-            del self.feature_names_in_
-        array = check_numeric_matrix(X, name="X")
+            non_numeric = [str(c) for c, dtype in X.dtypes.items()
+                           if not (pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype))]
+            if non_numeric:
+                raise TypeError(f"X: must be numeric; column(s) {', '.join(non_numeric)} are not. Encode them "
+                                f"first, or use fs.select with a formula (strings become categorical terms)")
+        # scikit-learn's own checks: sparse and complex input refused, feature names recorded.
+        array = validate_data(self, X, dtype=np.float64, accept_sparse=False, ensure_all_finite=False,
+                              reset=True)
         names = list(getattr(self, "feature_names_in_", [f"x{j}" for j in range(array.shape[1])]))
         check_finite_matrix(array, names, name="X")
         y_array = np.asarray(y)
@@ -91,7 +92,7 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
             if y_array.ndim == 2 and y_array.shape[1] == 1:
                 y_array = y_array.ravel()
             else:
-                raise ValueError(f"y: must be 1-D (one label per sample) for method {self.method!r}; "
+                raise ValueError(f"y should be a 1d array (one label per sample) for method {self.method!r}; "
                                  f"got shape {y_array.shape}")
         if y_array.shape[0] != array.shape[0]:
             raise ValueError(f"y: has {y_array.shape[0]} labels but X has {array.shape[0]} samples")
@@ -100,7 +101,6 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         if k is None:
             raise ValueError(f"k: must be an integer in 1..{array.shape[1]} for the transformer; got None")
         output = run_method(spec, array, codes, k, values, self.n_jobs)
-        self.n_features_in_ = array.shape[1]
         self.ranking_ = np.asarray(output.ranking[:k], dtype=np.intp)
         self.scores_ = np.asarray(output.scores, dtype=np.float64)
         self.classes_ = np.unique(y_array)

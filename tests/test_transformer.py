@@ -1,0 +1,112 @@
+"""FeatureSelector: the scikit-learn transformer."""
+from unittest import SkipTest
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV, cross_val_score
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.utils.estimator_checks import check_estimator
+
+import fstools as fs
+from fstools.methods.graph import cmqfs
+
+
+@pytest.fixture(scope="module")
+def wine():
+    return fs.datasets.load("wine")
+
+
+def test_fit_transform_on_dataframe(wine):
+    X, y = wine.drop(columns="class"), wine["class"]
+    selector = fs.FeatureSelector(method="cmqfs", k=4).fit(X, y)
+    expected = cmqfs(X.to_numpy(), y.cat.codes.to_numpy().astype(np.int32), k=4).ranking
+    np.testing.assert_array_equal(selector.ranking_, expected)
+    mask = np.zeros(X.shape[1], dtype=bool)
+    mask[expected] = True
+    np.testing.assert_array_equal(selector.get_support(), mask)
+    assert list(selector.get_feature_names_out()) == list(X.columns[mask])
+    np.testing.assert_array_equal(selector.transform(X), X.to_numpy()[:, mask])
+
+
+def test_fit_on_numpy_with_string_labels(wine):
+    X = wine.drop(columns="class").to_numpy()
+    y = wine["class"].astype(str).to_numpy()
+    selector = fs.FeatureSelector(k=3).fit(X, y)
+    assert selector.transform(X).shape == (178, 3)
+    assert list(selector.get_feature_names_out()) == [f"x{j}" for j in np.flatnonzero(selector.get_support())]
+
+
+def test_same_as_select(wine):
+    res = fs.select("class ~ .", wine, method="cmqfs", k=5, beta=0.5)
+    selector = fs.FeatureSelector(method="cmqfs", k=5, beta=0.5).fit(wine.drop(columns="class"), wine["class"])
+    assert list(wine.columns[selector.ranking_]) == res.selected
+
+
+def test_pipeline_and_grid_search(wine):
+    X, y = wine.drop(columns="class"), wine["class"]
+    model = make_pipeline(fs.FeatureSelector(method="cmqfs", k=5), KNeighborsClassifier(n_neighbors=1))
+    scores = cross_val_score(model, X, y, cv=3)
+    assert scores.shape == (3,) and np.all(scores > 0.5)
+    search = GridSearchCV(model, {"featureselector__beta": [0.0, 1.0], "featureselector__k": [2, 4]}, cv=3)
+    search.fit(X, y)
+    assert search.best_params_["featureselector__k"] in (2, 4)
+
+
+def test_method_params_survive_clone():
+    selector = fs.FeatureSelector(method="cmqfs", k=2, beta=0.7)
+    assert selector.get_params()["beta"] == 0.7
+    copy = clone(selector)
+    assert copy.get_params() == selector.get_params()
+    copy.set_params(beta=0.1)
+    assert copy.beta == 0.1 and selector.beta == 0.7
+
+
+@pytest.mark.parametrize("params, error, pattern", [
+    ({"beta": 1.5}, ValueError, r"beta: must be a number in \[0, 1\]"),
+    ({"gamma": 2}, TypeError, "unknown parameter.*gamma"),
+    ({"method": "nope"}, ValueError, "method.*allowed values"),
+    ({"k": 20}, ValueError, "k: must be in 1..13"),
+])
+def test_bad_parameters_raise_at_fit(wine, params, error, pattern):
+    selector = fs.FeatureSelector(**{"k": 2, **params})   # constructing never raises
+    with pytest.raises(error, match=pattern):
+        selector.fit(wine.drop(columns="class"), wine["class"])
+
+
+def test_bad_data_raise_clear_errors():
+    X = np.array([[1.0, 2.0], [np.nan, 1.0], [3.0, 0.0], [2.0, 2.0]])
+    with pytest.raises(ValueError, match="non-finite.*x0"):
+        fs.FeatureSelector(k=1).fit(X, [0, 1, 0, 1])
+    with pytest.raises(ValueError, match="only one class"):
+        fs.FeatureSelector(k=1).fit(np.ones((4, 2)) * [[1], [2], [3], [4]], [1, 1, 1, 1])
+    with pytest.raises(TypeError, match="must be numeric"):
+        fs.FeatureSelector(k=1).fit(pd.DataFrame({"a": ["u", "v", "u", "v"]}), [0, 1, 0, 1])
+
+
+def test_scikit_learn_estimator_checks():
+    """Every applicable check of scikit-learn's estimator suite passes."""
+    failures = []
+    for estimator, check in check_estimator(fs.FeatureSelector(method="cmqfs", k=1), generate_only=True) \
+            if _generate_only_supported() else _checks():
+        try:
+            check(estimator)
+        except SkipTest:
+            continue
+        except Exception as error:  # collect every failure for a readable report
+            failures.append(f"{getattr(check, 'func', check).__name__}: {error}")
+    assert not failures, "\n".join(failures)
+
+
+def _generate_only_supported():
+    import inspect
+
+    return "generate_only" in inspect.signature(check_estimator).parameters
+
+
+def _checks():
+    from sklearn.utils.estimator_checks import estimator_checks_generator
+
+    return estimator_checks_generator(fs.FeatureSelector(method="cmqfs", k=1), mark="skip")
