@@ -45,35 +45,66 @@ def plot_scores(result, ax=None, max_features=40, selected_color="tab:red", othe
 def plot_feature_vector_graph(x, y, edges, ax=None, class_names=None, title=None):
     """Draw a feature vector graph as in the CMQFS paper's Fig. 4.
 
-    Samples are placed along the horizontal axis by feature value, one line per
-    class, and joined by their edges (within-class grey, between-class orange).
+    Samples are placed along the horizontal axis by feature value, one row per
+    class, and joined by their edges: edges within a class arc above their row
+    (grey), edges between classes cross the gap (black).
 
     Parameters
     ----------
     x : ndarray, shape (m,)
     y : ndarray of int, shape (m,)
+        Class codes.
     edges : ndarray of int, shape (n_edges, 2)
+    ax : matplotlib Axes, optional
+    class_names : sequence of str, optional
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib Axes
     """
     import matplotlib.pyplot as plt
+    from matplotlib.collections import LineCollection
+    from matplotlib.lines import Line2D
 
     ax = _axes(ax, (6.0, 3.5))
     x = np.asarray(x, dtype=float)
     y = np.asarray(y)
+    edges = np.asarray(edges, dtype=int).reshape(-1, 2)
     classes = np.unique(y)
-    # One horizontal line per class; edges between classes cross the gap.
-    height = np.searchsorted(classes, y).astype(float)
-    for i, j in np.asarray(edges, dtype=int).reshape(-1, 2):
-        same = y[i] == y[j]
-        ax.plot([x[i], x[j]], [height[i], height[j]], color="0.6" if same else "tab:orange",
-                linewidth=0.3, alpha=0.5, zorder=1)
-    colors = plt.get_cmap("tab10")
-    for c in classes:
+    row = np.searchsorted(classes, y).astype(float)
+    span = float(np.ptp(x)) or 1.0
+
+    within = edges[y[edges[:, 0]] == y[edges[:, 1]]]
+    between = edges[y[edges[:, 0]] != y[edges[:, 1]]]
+    # Within-class edges as arcs (three-point polylines) so they do not hide on the row.
+    lift = 0.35 * np.abs(x[within[:, 0]] - x[within[:, 1]]) / span
+    arcs = np.stack([
+        np.column_stack([x[within[:, 0]], row[within[:, 0]]]),
+        np.column_stack([(x[within[:, 0]] + x[within[:, 1]]) / 2, row[within[:, 0]] + lift]),
+        np.column_stack([x[within[:, 1]], row[within[:, 1]]]),
+    ], axis=1)
+    crossings = np.stack([np.column_stack([x[between[:, 0]], row[between[:, 0]]]),
+                          np.column_stack([x[between[:, 1]], row[between[:, 1]]])], axis=1)
+    ax.add_collection(LineCollection(arcs, colors="0.55", linewidths=0.3, alpha=0.5, zorder=1))
+    ax.add_collection(LineCollection(crossings, colors="black", linewidths=0.4, alpha=0.6, zorder=1))
+
+    palette = ["tab:red", "tab:blue", "tab:green", "tab:purple", "tab:brown", "tab:pink", "tab:olive",
+               "tab:cyan"]
+    handles = []
+    for index, c in enumerate(classes):
         members = y == c
         label = class_names[int(c)] if class_names is not None else f"class {c}"
-        ax.scatter(x[members], height[members], s=14, color=colors(int(c) % 10), label=label, zorder=2)
+        color = palette[index % len(palette)]
+        ax.scatter(x[members], row[members], s=14, color=color, zorder=2)
+        handles.append(Line2D([], [], marker="o", linestyle="", color=color, label=label))
+    handles.append(Line2D([], [], color="0.55", label=f"within class ({len(within)})"))
+    handles.append(Line2D([], [], color="black", label=f"between classes ({len(between)})"))
     ax.set_yticks([])
+    ax.set_ylim(-0.5, len(classes) - 0.5 + 0.45)
     ax.set_xlabel("feature value")
-    ax.legend(fontsize=8, loc="best")
+    ax.legend(handles=handles, fontsize=7, loc="upper left")
     if title:
         ax.set_title(title)
+    plt.setp(ax.spines.values(), linewidth=0.5)
     return ax

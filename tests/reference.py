@@ -117,8 +117,9 @@ def modularity_ref(x, y):
 def cmqfs_ref(X, y, k, beta=0.3):
     """CMQFS (Table 2 of the paper) from the reference pieces; returns the ranking (column indices).
 
-    Constant columns get NQ = 0; min-max normalisation of all-equal values gives 0;
-    ties go to the lowest column index (the documented rules of fstools).
+    Constant columns get NQ = 0 and are candidates only after every other column;
+    min-max normalisation of all-equal values gives 0; ties go to the lowest column
+    index (the documented rules of fstools).
     """
     X = np.asarray(X, dtype=float)
     y = [int(v) for v in y]
@@ -143,7 +144,9 @@ def cmqfs_ref(X, y, k, beta=0.3):
     class_entropy = entropy_ref(y)
     selected = [first_of_the_best(nq, range(n_features))]
     while len(selected) < k:
-        candidates = [j for j in range(n_features) if j not in selected]
+        candidates = [j for j in range(n_features) if j not in selected and not math.isnan(q[j])]
+        if not candidates:
+            candidates = [j for j in range(n_features) if j not in selected]
         ri = []
         for r in candidates:
             total = 0.0

@@ -19,6 +19,9 @@ from fstools._ext import load_kernel
 from fstools.discretize import mu_sigma_levels
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
+#: Below this many cells of X the kernels run on one thread.
+SMALL_PROBLEM_CELLS = 20000
+
 __all__ = ["modularity_scores", "feature_vector_graph_edges", "min_max_normalise", "cmqfs"]
 
 
@@ -49,6 +52,8 @@ def modularity_scores(X, y, n_classes, n_threads=1):
     """
     fvg = load_kernel("_fvg")
     X = np.asarray(X, dtype=np.float64)
+    if X.size < SMALL_PROBLEM_CELLS:
+        n_threads = 1   # starting threads costs more than the work; results are the same
     features = np.ascontiguousarray(X.T)
     q = np.empty(features.shape[0], dtype=np.float64)
     fvg.modularity_scores(features, np.ascontiguousarray(y, dtype=np.int32), int(n_classes), q,
@@ -144,11 +149,15 @@ def cmqfs(X, y, k=None, n_threads=1, beta=0.3):
         ``scores`` = Q; columns ``Q``, ``NQ``, and for the selected features
         ``step`` (1-based), ``w`` and ``NRI`` at that step (NaN at step 1, which
         takes the largest NQ alone).  Ties in NQ or w go to the lowest column index.
+        Constant columns (Q = NaN, NQ = 0) are chosen only after every
+        non-constant column.
     """
     entropy_kernel = load_kernel("_entropy")
     X = np.asarray(X, dtype=np.float64)
     y = np.ascontiguousarray(y, dtype=np.int32)
     n_features = X.shape[1]
+    if X.size < SMALL_PROBLEM_CELLS:
+        n_threads = 1   # starting threads costs more than the work; results are the same
     n_classes = int(y.max()) + 1
     k = n_features if k is None else int(k)
 
@@ -170,7 +179,10 @@ def cmqfs(X, y, k=None, n_threads=1, beta=0.3):
     remaining[ranking[0]] = False
     relevant_independency = np.zeros(n_features, dtype=np.float64)
     while len(ranking) < k:
-        candidates = np.flatnonzero(remaining).astype(np.intp)
+        # Constant columns carry no information: they are candidates only once
+        # every informative column has been taken.
+        informative = remaining & ~constant
+        candidates = np.flatnonzero(informative if informative.any() else remaining).astype(np.intp)
         terms = np.empty(candidates.shape[0], dtype=np.float64)
         entropy_kernel.relevant_independency_terms(codes, levels, y, n_classes, ranking[-1],
                                                    candidates, terms, int(n_threads))
