@@ -1,0 +1,470 @@
+# cython: language_level=3
+"""Plug-in entropies, mutual information and conditional mutual information.
+
+All quantities are plug-in (empirical-frequency) estimates on discrete codes,
+in nats (natural logarithm).  A variable with ``L`` levels is coded by the
+integers ``0 .. L-1``; codes need not use every level.
+
+One formula for the entropy is used everywhere: for a counting table with
+cells ``n_k`` summing to ``m``,
+
+    H = (m log m - sum_k n_k log n_k) / m,
+
+the sum running over the nonzero cells in increasing cell index (so the
+summation order, and hence the result, is deterministic).  This equals
+``-sum_k (n_k/m) log(n_k/m)`` and gives exactly 0 for a single occupied cell.
+The other quantities are combinations of entropies:
+
+    I(X;Y)   = H(X) + H(Y) - H(X,Y)
+    I(X;Y|Z) = H(X,Z) + H(Y,Z) - H(X,Y,Z) - H(Z)
+
+Both are >= 0 in exact arithmetic; a negative result in (-1e-12, 0) is
+rounding and is returned as 0.0 (anything more negative is returned as is).
+
+Counting tables are dense, allocated with ``calloc`` (at most
+``MAX_TABLE_CELLS`` cells for the joint table) and freed by the helper that
+allocated them.  The ``cdef`` helpers work on raw pointers without the GIL;
+the ``def`` wrappers validate their arguments (equal lengths, at least one
+level, codes in range, table size) and raise errors only outside the loops.
+
+Bounds checking and wraparound are switched off by ``setup.py`` (and on again
+with ``FSTOOLS_BOUNDSCHECK=1``).
+"""
+import numpy as np
+
+cimport numpy as cnp
+from cython.parallel import prange
+from libc.math cimport log
+from libc.stdint cimport int32_t, int64_t
+from libc.stdlib cimport calloc, free
+
+cnp.import_array()
+
+ctypedef int64_t count_t
+
+#: Largest joint counting table (number of cells) a kernel will allocate.
+MAX_TABLE_CELLS = 2 ** 26
+
+# Negative results above this are rounding of a quantity that is >= 0.
+cdef double ROUNDING_TOLERANCE = 1e-12
+
+# Status codes of one relevant-independency pair (set inside the parallel loop).
+cdef enum:
+    STATUS_OK = 0
+    STATUS_NO_MEMORY = 1
+    STATUS_BAD_CANDIDATE_CODE = 2
+
+
+# ---------------------------------------------------------------------------
+# nogil helpers
+# ---------------------------------------------------------------------------
+
+cdef double _entropy_of_counts(const count_t* counts, Py_ssize_t n_cells,
+                               Py_ssize_t m) noexcept nogil:
+    """H = (m log m - sum n log n) / m over the cells of ``counts`` (total m)."""
+    cdef double sum_nlogn = 0.0
+    cdef double n
+    cdef Py_ssize_t k
+    for k in range(n_cells):
+        if counts[k] > 1:  # n log n is 0 for n = 0 (by convention) and n = 1
+            n = <double> counts[k]
+            sum_nlogn += n * log(n)
+    return (<double> m * log(<double> m) - sum_nlogn) / m
+
+
+cdef inline double _clip_rounding(double value) noexcept nogil:
+    """Return 0.0 for a tiny negative ``value`` (rounding), else ``value``."""
+    if value < 0.0 and value > -ROUNDING_TOLERANCE:
+        return 0.0
+    return value
+
+
+cdef Py_ssize_t _first_out_of_range(const int32_t* codes, Py_ssize_t m,
+                                    Py_ssize_t n_levels) noexcept nogil:
+    """Index of the first code outside ``0 .. n_levels-1``, or -1 if none."""
+    cdef Py_ssize_t i
+    for i in range(m):
+        if codes[i] < 0 or codes[i] >= n_levels:
+            return i
+    return -1
+
+
+cdef void _count3(const int32_t* a, const int32_t* b, Py_ssize_t nb,
+                  const int32_t* c, Py_ssize_t nc, Py_ssize_t m,
+                  count_t* table) noexcept nogil:
+    """Add the joint counts of (a, b, c) to the zeroed table of shape (na, nb, nc).
+
+    Cell ``(ia, ib, ic)`` is ``table[(ia * nb + ib) * nc + ic]``.  ``b`` or
+    ``c`` may be NULL, meaning a constant code 0 (then ``nb`` or ``nc`` is 1).
+    """
+    cdef Py_ssize_t i, cell
+    for i in range(m):
+        cell = a[i]
+        cell = cell * nb + (b[i] if b != NULL else 0)
+        cell = cell * nc + (c[i] if c != NULL else 0)
+        table[cell] += 1
+
+
+cdef void _marginals3(const count_t* table, Py_ssize_t na, Py_ssize_t nb,
+                      Py_ssize_t nc, count_t* ab, count_t* ac, count_t* bc,
+                      count_t* a, count_t* b, count_t* c) noexcept nogil:
+    """Add the marginal tables of a (na, nb, nc) table to the zeroed outputs.
+
+    ``ab`` has shape (na, nb), ``ac`` (na, nc), ``bc`` (nb, nc), ``a``, ``b``,
+    ``c`` are 1-D.  Any output may be NULL (not computed).
+    """
+    cdef Py_ssize_t ia, ib, ic
+    cdef count_t n
+    for ia in range(na):
+        for ib in range(nb):
+            for ic in range(nc):
+                n = table[(ia * nb + ib) * nc + ic]
+                if n == 0:
+                    continue
+                if ab != NULL:
+                    ab[ia * nb + ib] += n
+                if ac != NULL:
+                    ac[ia * nc + ic] += n
+                if bc != NULL:
+                    bc[ib * nc + ic] += n
+                if a != NULL:
+                    a[ia] += n
+                if b != NULL:
+                    b[ib] += n
+                if c != NULL:
+                    c[ic] += n
+
+
+cdef int _entropy(const int32_t* x, Py_ssize_t nx, Py_ssize_t m,
+                  double* result) noexcept nogil:
+    """H(X).  Returns 0, or -1 when the table cannot be allocated."""
+    cdef count_t* counts = <count_t*> calloc(nx, sizeof(count_t))
+    if counts == NULL:
+        return -1
+    _count3(x, NULL, 1, NULL, 1, m, counts)
+    result[0] = _entropy_of_counts(counts, nx, m)
+    free(counts)
+    return 0
+
+
+cdef int _joint_entropy(const int32_t* x, Py_ssize_t nx, const int32_t* y,
+                        Py_ssize_t ny, Py_ssize_t m, double* result) noexcept nogil:
+    """H(X,Y).  Returns 0, or -1 when the table cannot be allocated."""
+    cdef count_t* counts = <count_t*> calloc(nx * ny, sizeof(count_t))
+    if counts == NULL:
+        return -1
+    _count3(x, y, ny, NULL, 1, m, counts)
+    result[0] = _entropy_of_counts(counts, nx * ny, m)
+    free(counts)
+    return 0
+
+
+cdef int _mutual_information(const int32_t* x, Py_ssize_t nx, const int32_t* y,
+                             Py_ssize_t ny, Py_ssize_t m, double* result) noexcept nogil:
+    """I(X;Y) = H(X) + H(Y) - H(X,Y).  Returns 0, or -1 when out of memory."""
+    cdef Py_ssize_t n_xy = nx * ny
+    cdef count_t* xy = <count_t*> calloc(n_xy + nx + ny, sizeof(count_t))
+    if xy == NULL:
+        return -1
+    cdef count_t* px = xy + n_xy
+    cdef count_t* py = px + nx
+    _count3(x, y, ny, NULL, 1, m, xy)
+    _marginals3(xy, nx, ny, 1, NULL, NULL, NULL, px, py, NULL)
+    result[0] = _clip_rounding(_entropy_of_counts(px, nx, m)
+                               + _entropy_of_counts(py, ny, m)
+                               - _entropy_of_counts(xy, n_xy, m))
+    free(xy)
+    return 0
+
+
+cdef int _conditional_mutual_information(
+        const int32_t* x, Py_ssize_t nx, const int32_t* y, Py_ssize_t ny,
+        const int32_t* z, Py_ssize_t nz, Py_ssize_t m, double* result) noexcept nogil:
+    """I(X;Y|Z) = H(X,Z) + H(Y,Z) - H(X,Y,Z) - H(Z).  Returns 0, or -1 when out of memory."""
+    cdef Py_ssize_t n_xyz = nx * ny * nz
+    cdef count_t* xyz = <count_t*> calloc(n_xyz + nx * nz + ny * nz + nz, sizeof(count_t))
+    if xyz == NULL:
+        return -1
+    cdef count_t* xz = xyz + n_xyz
+    cdef count_t* yz = xz + nx * nz
+    cdef count_t* pz = yz + ny * nz
+    _count3(x, y, ny, z, nz, m, xyz)
+    _marginals3(xyz, nx, ny, nz, NULL, xz, yz, NULL, NULL, pz)
+    result[0] = _clip_rounding(_entropy_of_counts(xz, nx * nz, m)
+                               + _entropy_of_counts(yz, ny * nz, m)
+                               - _entropy_of_counts(xyz, n_xyz, m)
+                               - _entropy_of_counts(pz, nz, m))
+    free(xyz)
+    return 0
+
+
+cdef int _relevant_independency_pair(
+        const int32_t* xc, Py_ssize_t nc, const int32_t* xs, Py_ssize_t ns,
+        const int32_t* cls, Py_ssize_t k, Py_ssize_t m, double* result) noexcept nogil:
+    """I(Xc; C | Xs) + I(Xs; C | Xc) from one joint table of (xc, xs, class).
+
+    With the table over (a, b, c) = (xc, xs, class):
+    I(Xc; C | Xs) = H(a,b) + H(b,c) - H(a,b,c) - H(b) and
+    I(Xs; C | Xc) = H(a,b) + H(a,c) - H(a,b,c) - H(a), each clipped for rounding.
+    Returns a status code (STATUS_OK or STATUS_NO_MEMORY).
+    """
+    cdef Py_ssize_t n_abc = nc * ns * k
+    cdef count_t* abc = <count_t*> calloc(n_abc + nc * ns + nc * k + ns * k + nc + ns,
+                                          sizeof(count_t))
+    if abc == NULL:
+        return STATUS_NO_MEMORY
+    cdef count_t* ab = abc + n_abc
+    cdef count_t* ac = ab + nc * ns
+    cdef count_t* bc = ac + nc * k
+    cdef count_t* a = bc + ns * k
+    cdef count_t* b = a + nc
+    _count3(xc, xs, ns, cls, k, m, abc)
+    _marginals3(abc, nc, ns, k, ab, ac, bc, a, b, NULL)
+    cdef double h_abc = _entropy_of_counts(abc, n_abc, m)
+    cdef double h_ab = _entropy_of_counts(ab, nc * ns, m)
+    cdef double c_given_s = _clip_rounding(
+        h_ab + _entropy_of_counts(bc, ns * k, m) - h_abc - _entropy_of_counts(b, ns, m))
+    cdef double s_given_c = _clip_rounding(
+        h_ab + _entropy_of_counts(ac, nc * k, m) - h_abc - _entropy_of_counts(a, nc, m))
+    free(abc)
+    result[0] = c_given_s + s_given_c
+    return STATUS_OK
+
+
+# ---------------------------------------------------------------------------
+# argument checks (outside the loops)
+# ---------------------------------------------------------------------------
+
+cdef Py_ssize_t _check_codes(const int32_t[::1] codes, str name, Py_ssize_t n_levels,
+                             str levels_name, Py_ssize_t m=-1, str m_name="x") except -1:
+    """Check that ``codes`` is not empty, has length ``m`` (if m >= 0; ``m_name``
+    is what has that length) and holds codes in 0..n_levels-1.
+
+    Returns the length of ``codes``.
+    """
+    cdef Py_ssize_t length = codes.shape[0]
+    cdef Py_ssize_t bad
+    if n_levels < 1:
+        raise ValueError(f"{levels_name}: must be an integer >= 1; got {n_levels}")
+    if m >= 0 and length != m:
+        raise ValueError(f"{name}: has length {length} but {m_name} has length {m}; "
+                         "they must have the same length (one code per sample)")
+    if length == 0:
+        raise ValueError(f"{name}: is empty; at least one sample is needed")
+    with nogil:
+        bad = _first_out_of_range(&codes[0], length, n_levels)
+    if bad >= 0:
+        raise ValueError(f"{name}: has code {codes[bad]} at index {bad}; allowed: integers "
+                         f"in 0..{levels_name}-1 = 0..{n_levels - 1}")
+    return length
+
+
+cdef _check_table_size(object n_cells, str what):
+    """Raise ValueError when a joint table would exceed MAX_TABLE_CELLS cells."""
+    if n_cells > MAX_TABLE_CELLS:
+        raise ValueError(f"the joint counting table of {what} would have {n_cells} cells, "
+                         f"more than the limit of {MAX_TABLE_CELLS}; use fewer levels")
+
+
+# ---------------------------------------------------------------------------
+# Python-visible wrappers
+# ---------------------------------------------------------------------------
+
+def entropy(const int32_t[::1] x, Py_ssize_t n_levels):
+    """Plug-in entropy H(X) in nats.
+
+    Parameters
+    ----------
+    x : ndarray of int32, shape (m,)
+        Codes in ``0 .. n_levels-1``.
+    n_levels : int
+        Number of levels of X (>= 1).
+
+    Returns
+    -------
+    float
+    """
+    cdef Py_ssize_t m = _check_codes(x, "x", n_levels, "n_levels")
+    _check_table_size(n_levels, "x")
+    cdef double result
+    cdef int status
+    with nogil:
+        status = _entropy(&x[0], n_levels, m, &result)
+    if status != 0:
+        raise MemoryError("cannot allocate the counting table of x")
+    return result
+
+
+def joint_entropy(const int32_t[::1] x, Py_ssize_t nx, const int32_t[::1] y, Py_ssize_t ny):
+    """Plug-in joint entropy H(X,Y) in nats.
+
+    Parameters
+    ----------
+    x, y : ndarray of int32, shape (m,)
+        Codes in ``0 .. nx-1`` and ``0 .. ny-1``.
+    nx, ny : int
+        Numbers of levels (>= 1).
+
+    Returns
+    -------
+    float
+    """
+    cdef Py_ssize_t m = _check_codes(x, "x", nx, "nx")
+    _check_codes(y, "y", ny, "ny", m)
+    _check_table_size(<object> nx * <object> ny, "(x, y)")
+    cdef double result
+    cdef int status
+    with nogil:
+        status = _joint_entropy(&x[0], nx, &y[0], ny, m, &result)
+    if status != 0:
+        raise MemoryError("cannot allocate the counting table of (x, y)")
+    return result
+
+
+def mutual_information(const int32_t[::1] x, Py_ssize_t nx, const int32_t[::1] y, Py_ssize_t ny):
+    """Plug-in mutual information I(X;Y) = H(X) + H(Y) - H(X,Y) in nats.
+
+    A result in (-1e-12, 0), which can only be rounding, is returned as 0.0.
+
+    Parameters
+    ----------
+    x, y : ndarray of int32, shape (m,)
+        Codes in ``0 .. nx-1`` and ``0 .. ny-1``.
+    nx, ny : int
+        Numbers of levels (>= 1).
+
+    Returns
+    -------
+    float
+    """
+    cdef Py_ssize_t m = _check_codes(x, "x", nx, "nx")
+    _check_codes(y, "y", ny, "ny", m)
+    _check_table_size(<object> nx * <object> ny, "(x, y)")
+    cdef double result
+    cdef int status
+    with nogil:
+        status = _mutual_information(&x[0], nx, &y[0], ny, m, &result)
+    if status != 0:
+        raise MemoryError("cannot allocate the counting table of (x, y)")
+    return result
+
+
+def conditional_mutual_information(const int32_t[::1] x, Py_ssize_t nx,
+                                   const int32_t[::1] y, Py_ssize_t ny,
+                                   const int32_t[::1] z, Py_ssize_t nz):
+    """Plug-in conditional mutual information I(X;Y|Z) in nats.
+
+    I(X;Y|Z) = H(X,Z) + H(Y,Z) - H(X,Y,Z) - H(Z).  A result in (-1e-12, 0),
+    which can only be rounding, is returned as 0.0.
+
+    Parameters
+    ----------
+    x, y, z : ndarray of int32, shape (m,)
+        Codes in ``0 .. nx-1``, ``0 .. ny-1`` and ``0 .. nz-1``.
+    nx, ny, nz : int
+        Numbers of levels (>= 1).
+
+    Returns
+    -------
+    float
+    """
+    cdef Py_ssize_t m = _check_codes(x, "x", nx, "nx")
+    _check_codes(y, "y", ny, "ny", m)
+    _check_codes(z, "z", nz, "nz", m)
+    _check_table_size(<object> nx * <object> ny * <object> nz, "(x, y, z)")
+    cdef double result
+    cdef int status
+    with nogil:
+        status = _conditional_mutual_information(&x[0], nx, &y[0], ny, &z[0], nz, m, &result)
+    if status != 0:
+        raise MemoryError("cannot allocate the counting table of (x, y, z)")
+    return result
+
+
+def relevant_independency_terms(const int32_t[:, ::1] codes, const int32_t[::1] levels,
+                                const int32_t[::1] y, Py_ssize_t n_classes,
+                                Py_ssize_t selected, const cnp.intp_t[::1] candidates,
+                                double[::1] out, int n_threads=1):
+    """Pair terms of the relevant independency of CMQFS (Zhao et al. 2015, Eq. 9).
+
+    For each ``i``, with ``c = candidates[i]`` and ``s = selected``::
+
+        out[i] = I(X_c; C | X_s) + I(X_s; C | X_c)
+
+    computed from one pass over the samples that builds the joint counting
+    table of (x_c, x_s, class); the entropies come from its marginals.  The
+    candidates are processed in parallel (OpenMP, ``n_threads`` threads, each
+    with its own table); every ``out[i]`` is computed by one thread with a
+    fixed summation order, so the result does not depend on ``n_threads``.
+    Dividing by ``2 H(C)`` (Eq. 9) is left to the caller.
+
+    Parameters
+    ----------
+    codes : ndarray of int32, shape (n_features, m), C-contiguous
+        Feature-major codes: row ``j`` holds the m codes of feature ``j``,
+        in ``0 .. levels[j]-1``.
+    levels : ndarray of int32, shape (n_features,)
+        Number of levels of each feature (>= 1).
+    y : ndarray of int32, shape (m,)
+        Class codes in ``0 .. n_classes-1``.
+    n_classes : int
+        Number of classes (>= 1).
+    selected : int
+        Index of the selected feature (row of ``codes``).
+    candidates : ndarray of intp, shape (n_candidates,)
+        Indices of the candidate features (rows of ``codes``).
+    out : ndarray of float64, shape (n_candidates,)
+        Filled with the pair terms, in nats.
+    n_threads : int, default 1
+        Number of OpenMP threads (>= 1).
+    """
+    cdef Py_ssize_t n_features = codes.shape[0]
+    cdef Py_ssize_t m = codes.shape[1]
+    cdef Py_ssize_t n_candidates = candidates.shape[0]
+    cdef Py_ssize_t i, j, c, ls, max_levels
+    cdef int32_t[::1] status
+
+    if n_threads < 1:
+        raise ValueError(f"n_threads: must be an integer >= 1; got {n_threads}")
+    if levels.shape[0] != n_features:
+        raise ValueError(f"levels: has length {levels.shape[0]} but codes has {n_features} rows "
+                         "(one per feature); they must agree")
+    if out.shape[0] != n_candidates:
+        raise ValueError(f"out: has length {out.shape[0]} but candidates has length "
+                         f"{n_candidates}; they must agree")
+    if not 0 <= selected < n_features:
+        raise ValueError(f"selected: must be a feature index in 0..{n_features - 1}; got {selected}")
+    for j in range(n_features):
+        if levels[j] < 1:
+            raise ValueError(f"levels: must be >= 1 for every feature; got {levels[j]} "
+                             f"for feature {j}")
+    _check_codes(y, "y", n_classes, "n_classes", m, "each row of codes")
+    _check_codes(codes[selected], f"codes[{selected}] (the selected feature)",
+                 levels[selected], f"levels[{selected}]")
+    ls = levels[selected]
+    max_levels = 1
+    for i in range(n_candidates):
+        c = candidates[i]
+        if not 0 <= c < n_features:
+            raise ValueError(f"candidates: must hold feature indices in 0..{n_features - 1}; "
+                             f"got {c} at position {i}")
+        max_levels = max(max_levels, levels[c])
+    _check_table_size(<object> max_levels * <object> ls * <object> n_classes,
+                      f"(a candidate feature, codes[{selected}], y)")
+
+    status = np.zeros(n_candidates, dtype=np.int32)
+    for i in prange(n_candidates, nogil=True, num_threads=n_threads, schedule='dynamic'):
+        c = candidates[i]
+        if _first_out_of_range(&codes[c, 0], m, levels[c]) >= 0:
+            status[i] = STATUS_BAD_CANDIDATE_CODE
+        else:
+            status[i] = _relevant_independency_pair(
+                &codes[c, 0], levels[c], &codes[selected, 0], ls, &y[0], n_classes, m, &out[i])
+
+    for i in range(n_candidates):
+        if status[i] == STATUS_NO_MEMORY:
+            raise MemoryError(f"cannot allocate the counting table for candidate "
+                              f"{candidates[i]}")
+        if status[i] == STATUS_BAD_CANDIDATE_CODE:
+            c = candidates[i]
+            _check_codes(codes[c], f"codes[{c}]", levels[c], f"levels[{c}]")
