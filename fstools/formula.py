@@ -434,7 +434,20 @@ def _dot_expansion(formula: str, data: pd.DataFrame, responses: list[str]) -> st
         raise _formula_error(
             formula, "no predictors: '.' stands for no columns (every column is a response)"
         )
-    return "(" + " + ".join(codes) + ")"
+    return _balanced_sum(codes)
+
+
+def _balanced_sum(codes: list[str]) -> str:
+    """``(a + b) + (c + d)`` rather than ``a + b + c + d``: the same terms in the same order.
+
+    patsy parses a ``+`` chain into a tree as deep as the chain is long and walks
+    it recursively, which exceeds Python's recursion limit near a thousand
+    columns; a balanced sum is only log2(n) deep.
+    """
+    if len(codes) <= 8:
+        return "(" + " + ".join(codes) + ")"
+    middle = len(codes) // 2
+    return "(" + _balanced_sum(codes[:middle]) + " + " + _balanced_sum(codes[middle:]) + ")"
 
 
 def _translate_rhs(

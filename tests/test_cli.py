@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pandas as pd
@@ -281,8 +282,10 @@ def _run_module(*argv):
     package_parent = str(Path(fs.__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join([package_parent] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     env["MPLBACKEND"] = "Agg"
+    # Run outside the source tree: 'python -m' puts the working directory first on
+    # sys.path, where an uncompiled checkout would shadow the installed package.
     return subprocess.run([sys.executable, "-m", "fstools.cli", *map(str, argv)], capture_output=True,
-                          text=True, env=env, timeout=300)
+                          text=True, env=env, timeout=300, cwd=tempfile.gettempdir())
 
 
 def test_module_entry_point_select_json(wine):

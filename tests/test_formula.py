@@ -712,3 +712,15 @@ def test_input_frame_is_unchanged(with_missing, mixed, odd_names):
 
     for name, frame in frames.items():
         pd.testing.assert_frame_equal(frame, copies[name])
+
+
+def test_dot_with_thousands_of_columns():
+    """R's '.' over a wide frame (microarray shape) keeps every column, in order."""
+    rng = np.random.default_rng(0)
+    wide = pd.DataFrame(rng.normal(size=(5, 3000)), columns=[f"g{j}" for j in range(3000)])
+    wide["y"] = ["a", "b", "a", "b", "a"]
+    mf = parse_formula("y ~ .", wide)
+    assert mf.terms == [f"g{j}" for j in range(3000)]
+    np.testing.assert_array_equal(mf.X, wide.drop(columns="y").to_numpy())
+    mf = parse_formula("y ~ . - g5", wide)
+    assert "g5" not in mf.terms and len(mf.terms) == 2999
