@@ -94,9 +94,13 @@ class ModelFrame:
         Index labels of the rows kept.
     n_dropped : int
         Number of rows dropped for missing values.
-    design_info : patsy.DesignInfo
+    design_info : patsy.DesignInfo or None
         patsy's description of the design (with the intercept term), used by
-        :func:`term_frame` to evaluate terms on new data.
+        :func:`term_frame` to evaluate terms on new data.  None when every term
+        is a plain numeric column: then the columns are read directly, without
+        patsy's per-column evaluation (which dominates on wide data).
+    patsy_terms : tuple
+        patsy's Term objects of the predictor terms, in the order of ``terms``.
     """
 
     formula: str
@@ -109,6 +113,7 @@ class ModelFrame:
     row_index: pd.Index
     n_dropped: int
     design_info: object
+    patsy_terms: tuple = ()
 
 
 # ---------------------------------------------------------------------------
@@ -558,6 +563,16 @@ def _unknown_names(expression: ast.expr, columns: pd.Index) -> list[str]:
     return unknown
 
 
+def _is_categorical_code(code: str) -> bool:
+    """True for a factor written ``C(...)`` (categorical coding asked for)."""
+    try:
+        expression = ast.parse(code.strip(), mode="eval").body
+    except SyntaxError:
+        return False
+    return (isinstance(expression, ast.Call) and isinstance(expression.func, ast.Name)
+            and expression.func.id == "C")
+
+
 def _plain_column(code: str) -> str | None:
     """The column a factor is made of, or None if the factor computes something.
 
@@ -851,26 +866,37 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop") -> 
             f"columns used ({_quote_list(used_columns)})"
         )
 
-    design = _build_design(formula, patsy_terms, data, predictors, complete_positions, na_action)
-    kept_positions = complete_positions[design.index.to_numpy()]
-    if len(kept_positions) == 0:
-        raise ValueError(
-            f"formula {formula!r}: all {len(data)} rows have missing values once the "
-            f"terms are evaluated"
-        )
+    plain_columns = _plain_numeric_columns(patsy_terms, data)
+    if plain_columns is not None:
+        # Every term is a numeric column: read them directly (same values patsy gives).
+        kept_positions = complete_positions
+        X = np.ascontiguousarray(data[plain_columns].to_numpy(dtype=np.float64)[kept_positions])
+        column_names = [term.name() for term in patsy_terms]
+        terms = list(plain_columns)
+        column_terms = list(plain_columns)
+        design_info = None
+        ordered_terms = tuple(patsy_terms)
+    else:
+        design = _build_design(formula, patsy_terms, data, predictors, complete_positions, na_action)
+        kept_positions = complete_positions[design.index.to_numpy()]
+        if len(kept_positions) == 0:
+            raise ValueError(
+                f"formula {formula!r}: all {len(data)} rows have missing values once the "
+                f"terms are evaluated"
+            )
+        design_info = design.design_info
+        intercept_slice = design_info.slice(patsy.INTERCEPT)
+        intercept_positions = np.arange(intercept_slice.start, intercept_slice.stop)
+        values = design.to_numpy(dtype=np.float64)
+        X = np.ascontiguousarray(np.delete(values, intercept_positions, axis=1), dtype=np.float64)
+        column_names = [
+            name
+            for position, name in enumerate(design_info.column_names)
+            if position not in intercept_positions
+        ]
+        terms, column_terms = _term_map(formula, design_info)
+        ordered_terms = tuple(term for term in design_info.terms if term != patsy.INTERCEPT)
 
-    design_info = design.design_info
-    intercept_slice = design_info.slice(patsy.INTERCEPT)
-    intercept_positions = np.arange(intercept_slice.start, intercept_slice.stop)
-    values = design.to_numpy(dtype=np.float64)
-    X = np.ascontiguousarray(np.delete(values, intercept_positions, axis=1), dtype=np.float64)
-    column_names = [
-        name
-        for position, name in enumerate(design_info.column_names)
-        if position not in intercept_positions
-    ]
-
-    terms, column_terms = _term_map(formula, design_info)
     response = data[responses].iloc[kept_positions].copy()
     return ModelFrame(
         formula=formula,
@@ -883,7 +909,28 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop") -> 
         row_index=data.index[kept_positions],
         n_dropped=len(data) - len(kept_positions),
         design_info=design_info,
+        patsy_terms=ordered_terms,
     )
+
+
+def _plain_numeric_columns(patsy_terms: list, data: pd.DataFrame) -> list[str] | None:
+    """The columns, when every term is one plain numeric (not boolean) column; else None."""
+    columns = []
+    for term in patsy_terms:
+        column = _term_plain_column(term)
+        if column is None or column not in data.columns:
+            return None
+        if _is_categorical_code(term.factors[0].code):
+            return None
+        dtype = data[column].dtype
+        if (isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dtype)
+                or not pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_complex_dtype(dtype)
+                or isinstance(dtype, pd.api.extensions.ExtensionDtype)):
+            return None
+        columns.append(column)
+    if len(set(columns)) != len(columns):
+        return None
+    return columns
 
 
 def _predictor_columns(
@@ -1111,8 +1158,7 @@ def term_frame(model_frame: ModelFrame, terms: list[str], data: pd.DataFrame) ->
 
 def _patsy_terms_by_name(model_frame: ModelFrame) -> dict:
     """Map the ModelFrame's term names to patsy's Term objects (design order)."""
-    patsy_terms = [term for term in model_frame.design_info.terms if term != patsy.INTERCEPT]
-    return dict(zip(model_frame.terms, patsy_terms))
+    return dict(zip(model_frame.terms, model_frame.patsy_terms))
 
 
 def _columns_needed(patsy_term, data: pd.DataFrame) -> list[str]:

@@ -70,3 +70,9 @@ def test_finds_informative_features_of_madelon_style_data():
                                shuffle=False, random_state=0, class_sep=1.5)
     out = cmqfs(X, y.astype(np.int32), k=5)
     assert len(set(out.ranking) & set(range(5))) >= 4
+
+
+def test_one_class_is_an_error():
+    X, _ = _data(0)
+    with pytest.raises(ValueError, match="at least two classes"):
+        cmqfs(X, np.zeros(X.shape[0], dtype=np.int32), k=2)

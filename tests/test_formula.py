@@ -724,3 +724,22 @@ def test_dot_with_thousands_of_columns():
     np.testing.assert_array_equal(mf.X, wide.drop(columns="y").to_numpy())
     mf = parse_formula("y ~ . - g5", wide)
     assert "g5" not in mf.terms and len(mf.terms) == 2999
+
+
+def test_plain_numeric_fast_path_equals_patsy_path():
+    """Formulas of plain numeric columns skip patsy's evaluation; the result is the same."""
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame({"a": rng.normal(size=30), "my col": rng.integers(0, 5, 30),
+                       "s": rng.choice(["u", "v"], 30), "y": rng.integers(0, 2, 30)})
+    df.loc[[2, 7], "a"] = np.nan
+    fast = parse_formula("y ~ a + `my col`", df)
+    slow = parse_formula("y ~ a + `my col` + s", df)       # a string column needs patsy
+    assert fast.design_info is None and slow.design_info is not None
+    assert fast.terms == ["a", "my col"]
+    assert fast.n_dropped == slow.n_dropped == 2
+    pd.testing.assert_index_equal(fast.row_index, slow.row_index)
+    owned = [i for i, term in enumerate(slow.column_terms) if term in ("a", "my col")]
+    np.testing.assert_array_equal(fast.X, slow.X[:, owned])
+    assert fast.column_names == [slow.column_names[i] for i in owned]
+    reduced = term_frame(fast, ["my col", "a"], df)
+    pd.testing.assert_frame_equal(reduced, df[["my col", "a"]])

@@ -159,6 +159,9 @@ def cmqfs(X, y, k=None, n_threads=1, beta=0.3):
     if X.size < SMALL_PROBLEM_CELLS:
         n_threads = 1   # starting threads costs more than the work; results are the same
     n_classes = int(y.max()) + 1
+    if np.count_nonzero(np.bincount(y, minlength=n_classes)) < 2:
+        raise ValueError("y: CMQFS needs at least two classes (the modularity of a single "
+                         "community is undefined)")
     k = n_features if k is None else int(k)
 
     q = modularity_scores(X, y, n_classes, n_threads)
