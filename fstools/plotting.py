@@ -1,7 +1,7 @@
 """Plots (matplotlib, imported only when a plot is asked for)."""
 import numpy as np
 
-__all__ = ["plot_scores", "plot_feature_vector_graph"]
+__all__ = ["plot_scores", "plot_path", "plot_feature_vector_graph"]
 
 
 def _axes(ax, figsize):
@@ -38,6 +38,34 @@ def plot_scores(result, ax=None, max_features=40, selected_color="tab:red", othe
     ax.set_ylabel(result._spec.score_name)
     ax.set_title(f"{result.method}: {len(result.selected)} selected (red) of {len(result.scores)}")
     ax.axhline(0.0, color="0.3", linewidth=0.6)
+    ax.figure.tight_layout()
+    return ax
+
+
+def plot_path(steps, column, title=None, ax=None):
+    """The criterion of the feature chosen at each greedy step, labelled by feature.
+
+    Parameters
+    ----------
+    steps : pandas.DataFrame
+        One row per step with ``step``, ``feature`` and ``column``.
+    column : str
+        The criterion column.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    ax = _axes(ax, (max(5.0, 0.3 * len(steps) + 2.0), 4.0))
+    values = steps[column].to_numpy(dtype=float)
+    ax.plot(steps["step"], values, marker="o", color="tab:blue")
+    ax.set_xticks(steps["step"])
+    ax.set_xticklabels([f"{s}: {f}" for s, f in zip(steps["step"], steps["feature"])], rotation=60,
+                       ha="right", fontsize=8)
+    ax.set_xlabel("step: feature chosen")
+    ax.set_ylabel(column)
+    if title:
+        ax.set_title(title)
     ax.figure.tight_layout()
     return ax
 

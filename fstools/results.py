@@ -142,6 +142,7 @@ class SelectionResult:
         header = [
             ("Call", self.call),
             ("Method", f"{self.method}: {self._spec.description}"),
+            ("Criterion", self._spec.criterion or "see the method's documentation"),
             ("Reference", self._spec.reference),
             ("Parameters", params or "none"),
             ("Observations", f"{self.n} ({self.n_dropped} dropped for missing values)"),
@@ -155,14 +156,32 @@ class SelectionResult:
         notes += self.notes
         return Summary(f"Feature selection ({self.method})", header, table, notes)
 
-    def plot(self, ax=None, **kwargs):
-        """Bar chart of the score of every feature by rank, selected features marked.
+    def plot(self, kind="scores", ax=None, **kwargs):
+        """Plot the result.
 
-        Returns the matplotlib Axes.
+        Parameters
+        ----------
+        kind : {'scores', 'path'}
+            ``'scores'``: bar chart of the score of every feature by rank,
+            selected features marked.  ``'path'``: the greedy criterion of the
+            feature chosen at each step (greedy methods only).
+        ax : matplotlib Axes, optional
+
+        Returns
+        -------
+        matplotlib Axes
         """
-        from fstools.plotting import plot_scores
+        from fstools.plotting import plot_path, plot_scores
 
-        return plot_scores(self, ax=ax, **kwargs)
+        if kind == "scores":
+            return plot_scores(self, ax=ax, **kwargs)
+        if kind == "path":
+            if self.steps is None or self._spec.path_column is None:
+                raise ValueError(f"kind: 'path' needs a greedy method; {self.method!r} is not greedy "
+                                 f"(allowed for it: 'scores')")
+            return plot_path(self.steps, self._spec.path_column, title=f"{self.method}: selection path",
+                             ax=ax, **kwargs)
+        raise ValueError(f"kind: must be 'scores' or 'path'; got {kind!r}")
 
     def __repr__(self):
         shown = ", ".join(self.selected[:10]) + (", ..." if len(self.selected) > 10 else "")

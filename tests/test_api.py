@@ -199,3 +199,14 @@ def test_constant_column_warns_and_ranks_last():
     assert res.scores.index[-1] == "const"
     assert np.isnan(res.scores.loc["const", "score"])
     assert "const" not in res.selected
+
+
+def test_plot_path_and_kind_errors(wine_result):
+    ax = wine_result.plot(kind="path")
+    line = ax.get_lines()[0]
+    np.testing.assert_array_equal(line.get_xdata(), [1, 2, 3, 4, 5])
+    np.testing.assert_array_equal(line.get_ydata()[1:], wine_result.steps["w"].to_numpy()[1:])
+    matplotlib.pyplot.close(ax.figure)
+    with pytest.raises(ValueError, match="kind: must be 'scores' or 'path'"):
+        wine_result.plot(kind="bars")
+    assert "Criterion" in str(wine_result.summary())

@@ -234,4 +234,7 @@ register(MethodSpec(
     score_name="Q",
     higher_is_better=True,
     reference="Zhao et al. (2015) Neurocomputing 151:376-389",
+    criterion="w_r = beta NQ_r + (1 - beta) NRI_r;  NQ = minmax(Q_r),  "
+              "NRI = minmax(sum_{s in S} [I(X_r;C|X_s) + I(X_s;C|X_r)] / 2H(C))",
+    path_column="w",
 ))

@@ -58,6 +58,11 @@ class MethodSpec:
     score_name: str = "score"
     higher_is_better: bool = True
     reference: str = ""
+    #: The selection criterion as a formula, shown in summaries.
+    criterion: str = ""
+    #: For greedy methods: the column of ``MethodOutput.steps`` holding the criterion
+    #: value of the feature chosen at each step (drawn by ``plot(kind="path")``).
+    path_column: str | None = None
 
     def defaults(self):
         """Parameter name -> default value."""
