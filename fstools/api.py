@@ -173,8 +173,9 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     constants = constant_columns(frame.X, frame.column_names)
     if constants:
         shown = ", ".join(constants[:5]) + (", ..." if len(constants) > 5 else "")
-        warnings.warn(f"data: {len(constants)} constant column(s) ({shown}) carry no information and are "
-                      f"ranked last", UserWarning, stacklevel=2)
+        warnings.warn(f"data: {len(constants)} constant column(s) ({shown}) carry no information about "
+                      f"the response; see the method's documentation for how it scores them",
+                      UserWarning, stacklevel=2)
 
     output = run_method(spec, frame.X, y, _columns_for_k_terms(column_terms, k), values, n_jobs)
     scores, selected = _term_scores(output, spec, list(frame.column_names), column_terms, k)

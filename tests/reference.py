@@ -158,3 +158,198 @@ def cmqfs_ref(X, y, k, beta=0.3):
         w = [beta * nq[r] + (1 - beta) * nri[i] for i, r in enumerate(candidates)]
         selected.append(first_of_the_best(w, candidates))
     return selected
+
+
+# ---- information-theoretic selection (reference) ----
+# Greedy forward selection written from the definitions of the criteria
+# (MIM, MIFS, MIFS-U, mRMR, JMI, CMIM; see shared/methods/baselines.md) with
+# the Counter-based entropies above: at every step J is recomputed for every
+# candidate over the whole selected set S (no running sums).  The first pick
+# is argmax I(X;C); ties go to the lowest column index among the values within
+# 1e-12 (relative, at least absolute 1e-12) of the maximum -- the documented
+# rule of fstools.
+
+
+def information_codes_ref(X, max_levels=32):
+    """Codes of every column (list of lists, feature-major) for the mu/sigma scheme.
+
+    A column whose values are all integers, with at most ``max_levels``
+    distinct values, keeps its values (the sorted distinct values become
+    0..L-1); every other column gets its nine-level code (level + 4).
+    """
+    X = np.asarray(X, dtype=float)
+    nine = mu_sigma_levels_ref(X)
+    codes = []
+    for j in range(X.shape[1]):
+        column = [float(v) for v in X[:, j]]
+        distinct = sorted(set(column))
+        if all(v == math.floor(v) for v in column) and len(distinct) <= max_levels:
+            position = {v: i for i, v in enumerate(distinct)}
+            codes.append([position[v] for v in column])
+        else:
+            codes.append([int(v) for v in nine[j]])
+    return codes
+
+
+def information_criterion_ref(method, candidate, selected, y, beta=1.0):
+    """J of one candidate code vector given the code vectors of the selected features.
+
+    With S empty every criterion is I(X_k;C) (the first pick of FEAST; for JMI
+    the value fstools reports at step 1).
+    """
+    relevance = mutual_information_ref(candidate, y)
+    if not selected or method == "mim":
+        return relevance
+    if method == "mifs":
+        return relevance - beta * sum(mutual_information_ref(candidate, s) for s in selected)
+    if method == "mifs_u":
+        total = 0.0
+        for s in selected:
+            h = entropy_ref(s)
+            if h > 0:  # a constant selected feature has I(X_k;X_s) = 0: no term
+                total += mutual_information_ref(s, y) / h * mutual_information_ref(candidate, s)
+        return relevance - beta * total
+    if method == "mrmr":
+        return relevance - sum(mutual_information_ref(candidate, s) for s in selected) / len(selected)
+    if method == "jmi":
+        # the pair (X_k, X_s) as one variable whose values are tuples
+        return sum(mutual_information_ref(list(zip(candidate, s)), y) for s in selected)
+    if method == "cmim":
+        return min([relevance] + [conditional_mutual_information_ref(candidate, y, s) for s in selected])
+    raise ValueError(method)
+
+
+def information_selection_ref(codes, y, k, method, beta=1.0):
+    """(ranking, J of the chosen feature at each step) of greedy forward selection."""
+    codes = [list(map(int, c)) for c in codes]
+    y = [int(v) for v in y]
+    n_features = len(codes)
+    k = n_features if k is None else k
+    selected, values = [], []
+    while len(selected) < k:
+        candidates = [j for j in range(n_features) if j not in selected]
+        scores = [information_criterion_ref(method, codes[j], [codes[s] for s in selected], y, beta)
+                  for j in candidates]
+        best = max(scores)
+        tolerance = 1e-12 * max(1.0, abs(best))
+        position = min(i for i, v in enumerate(scores) if v >= best - tolerance)
+        selected.append(candidates[position])
+        values.append(scores[position])
+    return selected, values
+
+
+# ---- similarity filters (reference) ----
+# Fisher score, Laplacian score and ReliefF written from their definitions with
+# explicit loops over samples, classes and neighbours (dense matrices where the
+# definition uses them), sharing no code with fstools.  Conventions of fstools
+# that the definitions leave open: Fisher 0/0 = 0 and x/0 = inf; Laplacian
+# 0/0 = NaN; neighbours at equal distance go to the lower sample index;
+# ReliefF averages over the neighbours that exist when a class is small.
+
+
+def _all_equal(values):
+    return all(v == values[0] for v in values)
+
+
+def fisher_score_ref(X, y):
+    """F_r = sum_k n_k (mu_kr - mu_r)^2 / sum_k n_k sigma_kr^2 (population variances)."""
+    X = np.asarray(X, dtype=float)
+    y = [int(v) for v in y]
+    n = len(y)
+    classes = sorted(set(y))
+    scores = []
+    for r in range(X.shape[1]):
+        column = [float(v) for v in X[:, r]]
+        if _all_equal(column):
+            scores.append(0.0)
+            continue
+        mu = sum(column) / n
+        between = 0.0
+        within = 0.0
+        for c in classes:
+            members = [column[i] for i in range(n) if y[i] == c]
+            n_c = len(members)
+            mu_c = sum(members) / n_c
+            variance_c = 0.0 if _all_equal(members) else sum((v - mu_c) ** 2 for v in members) / n_c
+            between += n_c * (mu_c - mu) ** 2
+            within += n_c * variance_c
+        scores.append(between / within if within > 0 else (math.inf if between > 0 else 0.0))
+    return np.array(scores)
+
+
+def squared_distance_ref(a, b):
+    """||a - b||^2 summed feature by feature."""
+    total = 0.0
+    for u, v in zip(a, b):
+        total += (float(u) - float(v)) ** 2
+    return total
+
+
+def heat_kernel_graph_ref(X, n_neighbors, t):
+    """Dense S: i ~ j when i in kNN(j) or j in kNN(i) (ties to the lower index), S_ij = exp(-d^2 / t)."""
+    X = np.asarray(X, dtype=float)
+    m = X.shape[0]
+    distance = [[squared_distance_ref(X[i], X[j]) for j in range(m)] for i in range(m)]
+    S = np.zeros((m, m))
+    for i in range(m):
+        nearest = sorted((distance[i][j], j) for j in range(m) if j != i)[:n_neighbors]
+        for d, j in nearest:
+            S[i, j] = S[j, i] = math.exp(-d / t)
+    return S
+
+
+def laplacian_score_ref(X, n_neighbors=5, t=1.0):
+    """L_r = f~^T L f~ / f~^T D f~, f~ = f - (f^T D 1 / 1^T D 1) 1 (He, Cai, Niyogi 2005); 0/0 = NaN."""
+    X = np.asarray(X, dtype=float)
+    S = heat_kernel_graph_ref(X, n_neighbors, t)
+    ones = np.ones(X.shape[0])
+    D = np.diag(S @ ones)
+    L = D - S
+    scores = []
+    for r in range(X.shape[1]):
+        f = X[:, r]
+        if _all_equal(list(f)):
+            scores.append(math.nan)
+            continue
+        f_tilde = f - (f @ D @ ones) / (ones @ D @ ones) * ones
+        scores.append(float(f_tilde @ L @ f_tilde) / float(f_tilde @ D @ f_tilde))
+    return np.array(scores)
+
+
+def relieff_ref(X, y, n_neighbors=10, instances=None):
+    """ReliefF weights (Robnik-Sikonja & Kononenko 2003, Fig. 3); returns (W, near_hit, near_miss).
+
+    diff(A, I1, I2) = |I1[A] - I2[A]| / (max A - min A) (0 for a constant A), distance = sum of
+    diffs; k nearest hits and k nearest misses per other class, ties to the lower index, averaged
+    over the neighbours found; misses weighted by P(C) / (1 - P(class)).
+    """
+    X = np.asarray(X, dtype=float)
+    y = [int(v) for v in y]
+    m_all, n_features = X.shape
+    span = [float(X[:, a].max() - X[:, a].min()) for a in range(n_features)]
+
+    def diff(a, i, j):
+        return 0.0 if span[a] == 0 else abs(float(X[i, a]) - float(X[j, a])) / span[a]
+
+    def distance(i, j):
+        return sum(diff(a, i, j) for a in range(n_features))
+
+    prior = {c: y.count(c) / m_all for c in set(y)}
+    instances = list(range(m_all)) if instances is None else [int(i) for i in instances]
+    near_hit = [0.0] * n_features
+    near_miss = [0.0] * n_features
+    for i in instances:
+        for c in sorted(prior):
+            nearest = sorted((distance(i, j), j) for j in range(m_all) if j != i and y[j] == c)[:n_neighbors]
+            if not nearest:
+                continue
+            for a in range(n_features):
+                mean_diff = sum(diff(a, i, j) for _, j in nearest) / len(nearest)
+                if c == y[i]:
+                    near_hit[a] += mean_diff
+                else:
+                    near_miss[a] += prior[c] / (1 - prior[y[i]]) * mean_diff
+    m = len(instances)
+    near_hit = np.array(near_hit) / m
+    near_miss = np.array(near_miss) / m
+    return near_miss - near_hit, near_hit, near_miss

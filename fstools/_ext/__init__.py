@@ -7,7 +7,11 @@ _fvg
     (CMQFS relevance), without materialising edges.
 _entropy
     Plug-in entropy, mutual information and conditional mutual information of
-    discrete codes, and the relevant-independency pair terms of CMQFS.
+    discrete codes; the pair-information engine shared by the greedy
+    information-theoretic methods (MIFS, MIFS-U, mRMR, JMI, CMIM) and the
+    relevant-independency terms of CMQFS.
+_neighbours
+    Nearest-neighbour kernels of the similarity filters (ReliefF, Laplacian score).
 
 The kernels know nothing about pandas or formulas: typed memoryviews in,
 arrays out.  Use :func:`load_kernel` to import one with a helpful error when the

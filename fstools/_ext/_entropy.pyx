@@ -27,6 +27,17 @@ allocated them.  The ``cdef`` helpers work on raw pointers without the GIL;
 the ``def`` wrappers validate their arguments (equal lengths, at least one
 level, codes in range, table size) and raise errors only outside the loops.
 
+Kernels over many features (OpenMP ``prange``, one table per iteration,
+results independent of the number of threads):
+
+* :func:`feature_entropies` -- H(X_j) for every feature;
+* :func:`feature_class_information` -- I(X_j; C) for every feature;
+* :func:`pair_information_terms` -- for one selected feature s and many
+  candidates c, I(X_c;X_s), I(X_c,X_s;C), I(X_c;C|X_s) and I(X_s;C|X_c)
+  from one joint table of (x_c, x_s, class): the engine of the greedy
+  information-theoretic filters and of CMQFS's relevant independency
+  (:func:`relevant_independency_terms`, a thin use of the same core).
+
 Bounds checking and wraparound are switched off by ``setup.py`` (and on again
 with ``FSTOOLS_BOUNDSCHECK=1``).
 """
@@ -48,7 +59,7 @@ MAX_TABLE_CELLS = 2 ** 26
 # Negative results above this are rounding of a quantity that is >= 0.
 cdef double ROUNDING_TOLERANCE = 1e-12
 
-# Status codes of one relevant-independency pair (set inside the parallel loop).
+# Status codes of one feature or pair in a parallel loop (set inside, raised after it).
 cdef enum:
     STATUS_OK = 0
     STATUS_NO_MEMORY = 1
@@ -198,18 +209,25 @@ cdef int _conditional_mutual_information(
     return 0
 
 
-cdef int _relevant_independency_pair(
+cdef int _pair_information(
         const int32_t* xc, Py_ssize_t nc, const int32_t* xs, Py_ssize_t ns,
         const int32_t* cls, Py_ssize_t k, Py_ssize_t m, double* result) noexcept nogil:
-    """I(Xc; C | Xs) + I(Xs; C | Xc) from one joint table of (xc, xs, class).
+    """The four pair quantities of (Xc, Xs, C) from one joint table.
 
-    With the table over (a, b, c) = (xc, xs, class):
-    I(Xc; C | Xs) = H(a,b) + H(b,c) - H(a,b,c) - H(b) and
-    I(Xs; C | Xc) = H(a,b) + H(a,c) - H(a,b,c) - H(a), each clipped for rounding.
-    Returns a status code (STATUS_OK or STATUS_NO_MEMORY).
+    One pass over the samples counts the table of (a, b, c) = (xc, xs, class);
+    the entropies come from its marginals, and::
+
+        result[0] = I(Xc; Xs)     = H(a) + H(b) - H(a,b)
+        result[1] = I(Xc, Xs; C)  = H(a,b) + H(c) - H(a,b,c)
+        result[2] = I(Xc; C | Xs) = H(a,b) + H(b,c) - H(a,b,c) - H(b)
+        result[3] = I(Xs; C | Xc) = H(a,b) + H(a,c) - H(a,b,c) - H(a)
+
+    each clipped for rounding (see :func:`_clip_rounding`).  ``result`` has
+    room for four doubles.  Returns a status code (STATUS_OK or
+    STATUS_NO_MEMORY).
     """
     cdef Py_ssize_t n_abc = nc * ns * k
-    cdef count_t* abc = <count_t*> calloc(n_abc + nc * ns + nc * k + ns * k + nc + ns,
+    cdef count_t* abc = <count_t*> calloc(n_abc + nc * ns + nc * k + ns * k + nc + ns + k,
                                           sizeof(count_t))
     if abc == NULL:
         return STATUS_NO_MEMORY
@@ -218,16 +236,43 @@ cdef int _relevant_independency_pair(
     cdef count_t* bc = ac + nc * k
     cdef count_t* a = bc + ns * k
     cdef count_t* b = a + nc
+    cdef count_t* c = b + ns
     _count3(xc, xs, ns, cls, k, m, abc)
-    _marginals3(abc, nc, ns, k, ab, ac, bc, a, b, NULL)
+    _marginals3(abc, nc, ns, k, ab, ac, bc, a, b, c)
     cdef double h_abc = _entropy_of_counts(abc, n_abc, m)
     cdef double h_ab = _entropy_of_counts(ab, nc * ns, m)
-    cdef double c_given_s = _clip_rounding(
-        h_ab + _entropy_of_counts(bc, ns * k, m) - h_abc - _entropy_of_counts(b, ns, m))
-    cdef double s_given_c = _clip_rounding(
-        h_ab + _entropy_of_counts(ac, nc * k, m) - h_abc - _entropy_of_counts(a, nc, m))
+    cdef double h_a = _entropy_of_counts(a, nc, m)
+    cdef double h_b = _entropy_of_counts(b, ns, m)
+    result[0] = _clip_rounding(h_a + h_b - h_ab)
+    result[1] = _clip_rounding(h_ab + _entropy_of_counts(c, k, m) - h_abc)
+    result[2] = _clip_rounding(h_ab + _entropy_of_counts(bc, ns * k, m) - h_abc - h_b)
+    result[3] = _clip_rounding(h_ab + _entropy_of_counts(ac, nc * k, m) - h_abc - h_a)
     free(abc)
-    result[0] = c_given_s + s_given_c
+    return STATUS_OK
+
+
+cdef int _pair_terms_into(
+        const int32_t* xc, Py_ssize_t nc, const int32_t* xs, Py_ssize_t ns,
+        const int32_t* cls, Py_ssize_t k, Py_ssize_t m, bint relevant_independency,
+        double* dest) noexcept nogil:
+    """Write the pair quantities of (Xc, Xs, C) to ``dest``.
+
+    ``relevant_independency`` false: the four values of :func:`_pair_information`
+    (``dest`` has room for four).  True: the one value
+    ``I(Xc; C | Xs) + I(Xs; C | Xc)`` (the pair term of CMQFS's Eq. 9).
+    Returns a status code.
+    """
+    cdef double terms[4]
+    cdef int status = _pair_information(xc, nc, xs, ns, cls, k, m, terms)
+    if status != STATUS_OK:
+        return status
+    if relevant_independency:
+        dest[0] = terms[2] + terms[3]
+    else:
+        dest[0] = terms[0]
+        dest[1] = terms[1]
+        dest[2] = terms[2]
+        dest[3] = terms[3]
     return STATUS_OK
 
 
@@ -381,6 +426,142 @@ def conditional_mutual_information(const int32_t[::1] x, Py_ssize_t nx,
     return result
 
 
+cdef _check_feature_arguments(const int32_t[:, ::1] codes, const int32_t[::1] levels,
+                              int n_threads):
+    """Checks shared by the kernels over the rows of ``codes``: thread count and levels."""
+    cdef Py_ssize_t n_features = codes.shape[0]
+    cdef Py_ssize_t j
+    if n_threads < 1:
+        raise ValueError(f"n_threads: must be an integer >= 1; got {n_threads}")
+    if levels.shape[0] != n_features:
+        raise ValueError(f"levels: has length {levels.shape[0]} but codes has {n_features} rows "
+                         "(one per feature); they must agree")
+    for j in range(n_features):
+        if levels[j] < 1:
+            raise ValueError(f"levels: must be >= 1 for every feature; got {levels[j]} "
+                             f"for feature {j}")
+
+
+cdef _check_pair_arguments(const int32_t[:, ::1] codes, const int32_t[::1] levels,
+                           const int32_t[::1] y, Py_ssize_t n_classes, Py_ssize_t selected,
+                           const cnp.intp_t[::1] candidates, int n_threads):
+    """Checks of the pair kernels (all but ``out``); codes of the candidates are
+    checked inside the parallel loop."""
+    cdef Py_ssize_t n_features = codes.shape[0]
+    cdef Py_ssize_t m = codes.shape[1]
+    cdef Py_ssize_t i, c, max_levels
+    _check_feature_arguments(codes, levels, n_threads)
+    if not 0 <= selected < n_features:
+        raise ValueError(f"selected: must be a feature index in 0..{n_features - 1}; got {selected}")
+    _check_codes(y, "y", n_classes, "n_classes", m, "each row of codes")
+    _check_codes(codes[selected], f"codes[{selected}] (the selected feature)",
+                 levels[selected], f"levels[{selected}]")
+    max_levels = 1
+    for i in range(candidates.shape[0]):
+        c = candidates[i]
+        if not 0 <= c < n_features:
+            raise ValueError(f"candidates: must hold feature indices in 0..{n_features - 1}; "
+                             f"got {c} at position {i}")
+        max_levels = max(max_levels, levels[c])
+    _check_table_size(<object> max_levels * <object> levels[selected] * <object> n_classes,
+                      f"(a candidate feature, codes[{selected}], y)")
+
+
+cdef _raise_row_status(const int32_t[::1] status, const int32_t[:, ::1] codes,
+                       const int32_t[::1] levels, const cnp.intp_t[::1] rows, str what):
+    """Raise the first error flagged by a parallel loop over feature rows.
+
+    ``status[i]`` belongs to feature ``rows[i]`` (or to feature ``i`` when
+    ``rows`` is None); ``what`` names the table in the MemoryError.
+    """
+    cdef Py_ssize_t i, j
+    for i in range(status.shape[0]):
+        if status[i] == STATUS_OK:
+            continue
+        j = rows[i] if rows is not None else i
+        if status[i] == STATUS_NO_MEMORY:
+            raise MemoryError(f"cannot allocate the counting table {what} for feature {j}")
+        if status[i] == STATUS_BAD_CANDIDATE_CODE:
+            _check_codes(codes[j], f"codes[{j}]", levels[j], f"levels[{j}]")
+
+
+cdef _pair_terms_loop(const int32_t[:, ::1] codes, const int32_t[::1] levels,
+                      const int32_t[::1] y, Py_ssize_t n_classes, Py_ssize_t selected,
+                      const cnp.intp_t[::1] candidates, double* out, Py_ssize_t stride,
+                      bint relevant_independency, int n_threads):
+    """The one parallel loop of the pair kernels (arguments already checked).
+
+    Candidate ``i`` writes ``out[i * stride ...]`` (see :func:`_pair_terms_into`);
+    errors are flagged per candidate and raised after the loop.
+    """
+    cdef Py_ssize_t m = codes.shape[1]
+    cdef Py_ssize_t n_candidates = candidates.shape[0]
+    cdef Py_ssize_t ls = levels[selected]
+    cdef Py_ssize_t i, c
+    if n_candidates == 0:
+        return
+    cdef int32_t[::1] status = np.zeros(n_candidates, dtype=np.int32)
+    for i in prange(n_candidates, nogil=True, num_threads=n_threads, schedule='dynamic'):
+        c = candidates[i]
+        if _first_out_of_range(&codes[c, 0], m, levels[c]) >= 0:
+            status[i] = STATUS_BAD_CANDIDATE_CODE
+        else:
+            status[i] = _pair_terms_into(&codes[c, 0], levels[c], &codes[selected, 0], ls,
+                                         &y[0], n_classes, m, relevant_independency,
+                                         out + i * stride)
+    _raise_row_status(status, codes, levels, candidates, f"of (candidate, codes[{selected}], y)")
+
+
+def pair_information_terms(const int32_t[:, ::1] codes, const int32_t[::1] levels,
+                           const int32_t[::1] y, Py_ssize_t n_classes,
+                           Py_ssize_t selected, const cnp.intp_t[::1] candidates,
+                           double[:, ::1] out, int n_threads=1):
+    """Information quantities of every (candidate, selected) pair with the class.
+
+    For each ``i``, with ``c = candidates[i]`` and ``s = selected``::
+
+        out[i, 0] = I(X_c; X_s)
+        out[i, 1] = I(X_c, X_s; C)
+        out[i, 2] = I(X_c; C | X_s)
+        out[i, 3] = I(X_s; C | X_c)
+
+    in nats, all four from one pass over the samples that builds the joint
+    counting table of (x_c, x_s, class); the entropies come from its
+    marginals.  This is the one engine of the greedy information-theoretic
+    filters (MIFS, MIFS-U, mRMR, JMI, CMIM) and of CMQFS's relevant
+    independency (:func:`relevant_independency_terms`).  Candidates are
+    processed in parallel (OpenMP, ``n_threads`` threads, each iteration with
+    its own table); every row of ``out`` is computed by one thread with a
+    fixed summation order, so the result does not depend on ``n_threads``.
+
+    Parameters
+    ----------
+    codes : ndarray of int32, shape (n_features, m), C-contiguous
+        Feature-major codes: row ``j`` holds the m codes of feature ``j``,
+        in ``0 .. levels[j]-1``.
+    levels : ndarray of int32, shape (n_features,)
+        Number of levels of each feature (>= 1).
+    y : ndarray of int32, shape (m,)
+        Class codes in ``0 .. n_classes-1``.
+    n_classes : int
+        Number of classes (>= 1).
+    selected : int
+        Index of the selected feature (row of ``codes``).
+    candidates : ndarray of intp, shape (n_candidates,)
+        Indices of the candidate features (rows of ``codes``).
+    out : ndarray of float64, shape (n_candidates, 4), C-contiguous
+        Filled with the four quantities per candidate.
+    n_threads : int, default 1
+        Number of OpenMP threads (>= 1).
+    """
+    _check_pair_arguments(codes, levels, y, n_classes, selected, candidates, n_threads)
+    if out.shape[0] != candidates.shape[0] or out.shape[1] != 4:
+        raise ValueError(f"out: has shape ({out.shape[0]}, {out.shape[1]}) but must be "
+                         f"(n_candidates, 4) = ({candidates.shape[0]}, 4)")
+    _pair_terms_loop(codes, levels, y, n_classes, selected, candidates,
+                     &out[0, 0] if out.shape[0] > 0 else NULL, 4, False, n_threads)
+
+
 def relevant_independency_terms(const int32_t[:, ::1] codes, const int32_t[::1] levels,
                                 const int32_t[::1] y, Py_ssize_t n_classes,
                                 Py_ssize_t selected, const cnp.intp_t[::1] candidates,
@@ -391,12 +572,13 @@ def relevant_independency_terms(const int32_t[:, ::1] codes, const int32_t[::1] 
 
         out[i] = I(X_c; C | X_s) + I(X_s; C | X_c)
 
-    computed from one pass over the samples that builds the joint counting
-    table of (x_c, x_s, class); the entropies come from its marginals.  The
-    candidates are processed in parallel (OpenMP, ``n_threads`` threads, each
-    with its own table); every ``out[i]`` is computed by one thread with a
-    fixed summation order, so the result does not depend on ``n_threads``.
-    Dividing by ``2 H(C)`` (Eq. 9) is left to the caller.
+    that is ``out[i, 2] + out[i, 3]`` of :func:`pair_information_terms`, from
+    the same engine (one pass over the samples per pair building the joint
+    counting table of (x_c, x_s, class)).  The candidates are processed in
+    parallel (OpenMP, ``n_threads`` threads, each with its own table); every
+    ``out[i]`` is computed by one thread with a fixed summation order, so the
+    result does not depend on ``n_threads``.  Dividing by ``2 H(C)`` (Eq. 9)
+    is left to the caller.
 
     Parameters
     ----------
@@ -418,53 +600,96 @@ def relevant_independency_terms(const int32_t[:, ::1] codes, const int32_t[::1] 
     n_threads : int, default 1
         Number of OpenMP threads (>= 1).
     """
+    _check_pair_arguments(codes, levels, y, n_classes, selected, candidates, n_threads)
+    if out.shape[0] != candidates.shape[0]:
+        raise ValueError(f"out: has length {out.shape[0]} but candidates has length "
+                         f"{candidates.shape[0]}; they must agree")
+    _pair_terms_loop(codes, levels, y, n_classes, selected, candidates,
+                     &out[0] if out.shape[0] > 0 else NULL, 1, True, n_threads)
+
+
+def feature_class_information(const int32_t[:, ::1] codes, const int32_t[::1] levels,
+                              const int32_t[::1] y, Py_ssize_t n_classes,
+                              double[::1] out, int n_threads=1):
+    """Mutual information I(X_j; C) of every feature with the class, in nats.
+
+    ``out[j] = H(X_j) + H(C) - H(X_j, C)`` (see :func:`mutual_information`),
+    the features processed in parallel (OpenMP, each with its own table); the
+    result does not depend on ``n_threads``.
+
+    Parameters
+    ----------
+    codes : ndarray of int32, shape (n_features, m), C-contiguous
+        Feature-major codes in ``0 .. levels[j]-1``.
+    levels : ndarray of int32, shape (n_features,)
+        Number of levels of each feature (>= 1).
+    y : ndarray of int32, shape (m,)
+        Class codes in ``0 .. n_classes-1``.
+    n_classes : int
+        Number of classes (>= 1).
+    out : ndarray of float64, shape (n_features,)
+        Filled with I(X_j; C).
+    n_threads : int, default 1
+        Number of OpenMP threads (>= 1).
+    """
     cdef Py_ssize_t n_features = codes.shape[0]
     cdef Py_ssize_t m = codes.shape[1]
-    cdef Py_ssize_t n_candidates = candidates.shape[0]
-    cdef Py_ssize_t i, j, c, ls, max_levels
-    cdef int32_t[::1] status
-
-    if n_threads < 1:
-        raise ValueError(f"n_threads: must be an integer >= 1; got {n_threads}")
-    if levels.shape[0] != n_features:
-        raise ValueError(f"levels: has length {levels.shape[0]} but codes has {n_features} rows "
+    cdef Py_ssize_t j, max_levels = 1
+    _check_feature_arguments(codes, levels, n_threads)
+    if out.shape[0] != n_features:
+        raise ValueError(f"out: has length {out.shape[0]} but codes has {n_features} rows "
                          "(one per feature); they must agree")
-    if out.shape[0] != n_candidates:
-        raise ValueError(f"out: has length {out.shape[0]} but candidates has length "
-                         f"{n_candidates}; they must agree")
-    if not 0 <= selected < n_features:
-        raise ValueError(f"selected: must be a feature index in 0..{n_features - 1}; got {selected}")
-    for j in range(n_features):
-        if levels[j] < 1:
-            raise ValueError(f"levels: must be >= 1 for every feature; got {levels[j]} "
-                             f"for feature {j}")
     _check_codes(y, "y", n_classes, "n_classes", m, "each row of codes")
-    _check_codes(codes[selected], f"codes[{selected}] (the selected feature)",
-                 levels[selected], f"levels[{selected}]")
-    ls = levels[selected]
-    max_levels = 1
-    for i in range(n_candidates):
-        c = candidates[i]
-        if not 0 <= c < n_features:
-            raise ValueError(f"candidates: must hold feature indices in 0..{n_features - 1}; "
-                             f"got {c} at position {i}")
-        max_levels = max(max_levels, levels[c])
-    _check_table_size(<object> max_levels * <object> ls * <object> n_classes,
-                      f"(a candidate feature, codes[{selected}], y)")
+    for j in range(n_features):
+        max_levels = max(max_levels, levels[j])
+    _check_table_size(<object> max_levels * <object> n_classes, "(a feature, y)")
+    if n_features == 0:
+        return
+    cdef int32_t[::1] status = np.zeros(n_features, dtype=np.int32)
+    for j in prange(n_features, nogil=True, num_threads=n_threads, schedule='dynamic'):
+        if _first_out_of_range(&codes[j, 0], m, levels[j]) >= 0:
+            status[j] = STATUS_BAD_CANDIDATE_CODE
+        elif _mutual_information(&codes[j, 0], levels[j], &y[0], n_classes, m, &out[j]) != 0:
+            status[j] = STATUS_NO_MEMORY
+    _raise_row_status(status, codes, levels, None, "of (feature, y)")
 
-    status = np.zeros(n_candidates, dtype=np.int32)
-    for i in prange(n_candidates, nogil=True, num_threads=n_threads, schedule='dynamic'):
-        c = candidates[i]
-        if _first_out_of_range(&codes[c, 0], m, levels[c]) >= 0:
-            status[i] = STATUS_BAD_CANDIDATE_CODE
-        else:
-            status[i] = _relevant_independency_pair(
-                &codes[c, 0], levels[c], &codes[selected, 0], ls, &y[0], n_classes, m, &out[i])
 
-    for i in range(n_candidates):
-        if status[i] == STATUS_NO_MEMORY:
-            raise MemoryError(f"cannot allocate the counting table for candidate "
-                              f"{candidates[i]}")
-        if status[i] == STATUS_BAD_CANDIDATE_CODE:
-            c = candidates[i]
-            _check_codes(codes[c], f"codes[{c}]", levels[c], f"levels[{c}]")
+def feature_entropies(const int32_t[:, ::1] codes, const int32_t[::1] levels,
+                      double[::1] out, int n_threads=1):
+    """Entropy H(X_j) of every feature, in nats.
+
+    The features are processed in parallel (OpenMP, each with its own
+    table); the result does not depend on ``n_threads``.
+
+    Parameters
+    ----------
+    codes : ndarray of int32, shape (n_features, m), C-contiguous
+        Feature-major codes in ``0 .. levels[j]-1``; m >= 1.
+    levels : ndarray of int32, shape (n_features,)
+        Number of levels of each feature (>= 1).
+    out : ndarray of float64, shape (n_features,)
+        Filled with H(X_j).
+    n_threads : int, default 1
+        Number of OpenMP threads (>= 1).
+    """
+    cdef Py_ssize_t n_features = codes.shape[0]
+    cdef Py_ssize_t m = codes.shape[1]
+    cdef Py_ssize_t j, max_levels = 1
+    _check_feature_arguments(codes, levels, n_threads)
+    if out.shape[0] != n_features:
+        raise ValueError(f"out: has length {out.shape[0]} but codes has {n_features} rows "
+                         "(one per feature); they must agree")
+    if n_features == 0:
+        return
+    if m == 0:
+        raise ValueError("codes: has no samples (0 columns); at least one sample is needed")
+    for j in range(n_features):
+        max_levels = max(max_levels, levels[j])
+    _check_table_size(max_levels, "a feature")
+    cdef int32_t[::1] status = np.zeros(n_features, dtype=np.int32)
+    for j in prange(n_features, nogil=True, num_threads=n_threads, schedule='dynamic'):
+        if _first_out_of_range(&codes[j, 0], m, levels[j]) >= 0:
+            status[j] = STATUS_BAD_CANDIDATE_CODE
+        elif _entropy(&codes[j, 0], levels[j], m, &out[j]) != 0:
+            status[j] = STATUS_NO_MEMORY
+    _raise_row_status(status, codes, levels, None, "of (feature)")

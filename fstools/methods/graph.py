@@ -17,6 +17,7 @@ import numpy as np
 
 from fstools._ext import load_kernel
 from fstools.discretize import mu_sigma_levels
+from fstools.methods._greedy import TIE_TOLERANCE, first_maximum  # noqa: F401 (shared tie rule)
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
 #: Below this many cells of X the kernels run on one thread.
@@ -108,18 +109,6 @@ def min_max_normalise(values):
     if high > low:
         out[finite] = (values[finite] - low) / (high - low)
     return out
-
-
-#: Values within this relative distance of the maximum count as tied (the
-#: lowest column index then wins), so that ties do not depend on rounding.
-TIE_TOLERANCE = 1e-12
-
-
-def first_maximum(values):
-    """Index of the first value within :data:`TIE_TOLERANCE` (relative) of the maximum."""
-    values = np.asarray(values, dtype=np.float64)
-    best = values.max()
-    return int(np.flatnonzero(values >= best - TIE_TOLERANCE * max(1.0, abs(best)))[0])
 
 
 def _class_entropy(y, n_classes):

@@ -1,0 +1,530 @@
+"""Greedy information-theoretic filters: MIM, MIFS, MIFS-U, mRMR, JMI, CMIM.
+
+Each method ranks features by forward selection: with ``S`` the features
+chosen so far and ``C`` the class, the next feature is the candidate ``X_k``
+with the largest criterion ``J(X_k)``::
+
+    method  J(X_k)                                                        reference
+    mim     I(X_k;C)                                                      Lewis (1992)
+    mifs    I(X_k;C) - beta sum_{j in S} I(X_k;X_j)                       Battiti (1994)
+    mifs_u  I(X_k;C) - beta sum_{j in S} [I(X_j;C) / H(X_j)] I(X_k;X_j)   Kwak & Choi (2002)
+    mrmr    I(X_k;C) - (1/|S|) sum_{j in S} I(X_k;X_j)                    Peng, Long & Ding (2005)
+    jmi     sum_{j in S} I(X_k,X_j;C)                                     Yang & Moody (1999)
+    cmim    min(I(X_k;C), min_{j in S} I(X_k;C|X_j))                      Fleuret (2004)
+
+Brown, Pocock, Zhao and Lujan (JMLR 13, 2012) unify these criteria; their
+FEAST/MIToolbox C library is the reference implementation the CMQFS paper
+used (Zhao et al. 2015, section 5).
+
+Shared rules (all methods)
+--------------------------
+* The first pick is ``argmax_k I(X_k;C)`` (as FEAST), so step 1 reports
+  ``J = I(X_k;C)``; for JMI, whose sum is empty at step 1, J at step 1 is
+  defined as I(X_k;C) too.
+* Ties (values within the relative tolerance of
+  :data:`fstools.methods._greedy.TIE_TOLERANCE`) go to the lowest column
+  index, as FEAST's strict ``>`` scan over the features in order.
+* Exactly ``k`` features are selected (all when ``k`` is None), whatever the
+  sign of J; there is no early stop.
+* Plug-in (empirical-frequency) estimates on discrete codes, in nats.  FEAST
+  uses log base 2; every criterion above is homogeneous of degree one in the
+  information quantities (MIFS-U's weight I(X_j;C)/H(X_j) is base-free), so
+  changing the base rescales all J by 1/log 2 and leaves the ranking
+  unchanged (up to near-ties within the tie tolerance).
+* Continuous columns are discretised first: by default with the nine-level
+  mean/standard-deviation scheme of the CMQFS paper (section 5.2,
+  :func:`fstools.discretize.mu_sigma_levels`), or into ``n_bins``
+  equal-width / equal-frequency bins.  Columns that are already discrete
+  (integer values, at most :data:`fstools.discretize.MAX_LEVELS_AS_IS`
+  distinct) are used as they are (:func:`fstools.discretize.information_codes`).
+* A constant column has I(X;C) = 0 and I(X;X_j) = 0 with every feature; it is
+  not treated specially, so under MIFS, MIFS-U and mRMR (where J of a
+  redundant feature can be negative) it may be chosen before strongly
+  redundant features, exactly as the criteria say.
+
+Speed: the per-candidate terms are kept as running sums (running minimum for
+CMIM) and updated after each choice with one call of
+:func:`fstools._ext._entropy.pair_information_terms` for the remaining
+candidates against the feature just chosen, so each step costs
+O(candidates x samples), and ``k`` steps O(k n m) for n features and m samples.
+
+Deliberate differences from the public implementations
+------------------------------------------------------
+scikit-feature (``skfeature.function.information_theoretical_based``):
+
+* its MIFS uses ``beta = 0.5`` by default; here ``beta = 1.0`` (the CMQFS
+  paper's setting and FEAST's default);
+* without ``n_selected_features`` its loops (LCSI, CMIM) stop when J < 0
+  (CMIM: J <= 0) *after* appending the feature that failed the test; here
+  ``k`` is always honoured and there is no stop rule;
+* its CMIM score is ``min_j I(X_k;C|X_j)`` (the running maximum of
+  ``I(X_j;X_k) - I(X_j;X_k|C)`` starts at -1e7), not capped at I(X_k;C); here
+  the FEAST form ``min(I(X_k;C), min_j I(X_k;C|X_j))``;
+* its JMI (LCSI with ``beta = gamma = 1/|S|``) scores
+  ``(1/|S|) sum_j I(X_k;C|X_j)``, which differs from the plain sum of
+  I(X_k,X_j;C) by terms shared by every candidate: same ranking, other J;
+* it breaks ties by a strict ``>`` scan in column order (the lowest index,
+  as here, but without a tolerance) and expects already discrete input;
+  here continuous columns are discretised as above.
+
+FEAST / MIToolbox:
+
+* log base 2 (here nats; same rankings, J values differ by the factor log 2);
+* its CMIM uses Fleuret's lazy evaluation of the running minimum; the chosen
+  features and their scores are those of the eager update used here;
+* its JMI starts each step with best score 0.0 and feature 0, so when every
+  remaining candidate scores 0 it outputs feature 0 again (even if already
+  selected); here each step takes the best *remaining* candidate;
+* MIFS-U exists in neither library; it is implemented from Kwak & Choi (2002).
+"""
+import heapq
+
+import numpy as np
+
+from fstools._ext import load_kernel
+from fstools.discretize import MAX_LEVELS_AS_IS, information_codes
+from fstools.methods._greedy import TIE_TOLERANCE, first_maximum
+from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
+
+__all__ = ["CRITERIA", "DISCRETIZATIONS", "greedy_information_selection", "rank_by_tie_rule",
+           "mim", "mifs", "mifs_u", "mrmr", "jmi", "cmim"]
+
+#: Below this many cells of X the kernels run on one thread (starting threads
+#: costs more than the work; results are the same).
+SMALL_PROBLEM_CELLS = 20000
+
+#: Discretisation schemes for continuous columns (see :func:`fstools.discretize.discretize`).
+DISCRETIZATIONS = ("mu_sigma", "equal_width", "equal_frequency")
+
+#: The criterion of each method as text (shown in summaries).
+CRITERIA = {
+    "mim": "J(X_k) = I(X_k;C)",
+    "mifs": "J(X_k) = I(X_k;C) - beta sum_{j in S} I(X_k;X_j)",
+    "mifs_u": "J(X_k) = I(X_k;C) - beta sum_{j in S} [I(X_j;C) / H(X_j)] I(X_k;X_j)",
+    "mrmr": "J(X_k) = I(X_k;C) - (1/|S|) sum_{j in S} I(X_k;X_j)",
+    "jmi": "J(X_k) = sum_{j in S} I(X_k,X_j;C)  (step 1: I(X_k;C))",
+    "cmim": "J(X_k) = min(I(X_k;C), min_{j in S} I(X_k;C|X_j))",
+}
+
+#: Methods whose J subtracts a redundancy term (reported per step).
+_PENALISED = ("mifs", "mifs_u", "mrmr")
+
+
+# ---------------------------------------------------------------------------
+# the engine (codes in, ranking out)
+# ---------------------------------------------------------------------------
+
+def rank_by_tie_rule(values, k=None):
+    """The first ``k`` indices by repeated :func:`~fstools.methods._greedy.first_maximum`.
+
+    Equal to picking ``first_maximum`` of the remaining values ``k`` times
+    (largest value first; values within the tie tolerance of the current
+    maximum go to the lowest index), in O(n log n) rather than O(k n): the
+    values are scanned in decreasing order and every value that enters the
+    tolerance window of the current maximum waits in a heap ordered by index.
+
+    Parameters
+    ----------
+    values : array_like of float, shape (n,)
+        Finite values.
+    k : int or None
+        How many indices; None for all.
+
+    Returns
+    -------
+    ndarray of intp, shape (k,)
+    """
+    values = np.asarray(values, dtype=np.float64)
+    n = values.shape[0]
+    k = n if k is None else min(int(k), n)
+    order = np.argsort(-values, kind="stable")  # decreasing; equal values by index
+    taken = np.zeros(n, dtype=bool)
+    waiting = []       # heap of indices inside the tolerance window, not yet taken
+    entered = 0        # order[:entered] have entered the window
+    top = 0            # order[top] is the largest value not yet taken
+    ranking = []
+    while len(ranking) < k:
+        while taken[order[top]]:
+            top += 1
+        best = values[order[top]]
+        threshold = best - TIE_TOLERANCE * max(1.0, abs(best))
+        while entered < n and values[order[entered]] >= threshold:
+            heapq.heappush(waiting, int(order[entered]))
+            entered += 1
+        chosen = heapq.heappop(waiting)
+        taken[chosen] = True
+        ranking.append(chosen)
+    return np.asarray(ranking, dtype=np.intp)
+
+
+def _mifs_u_weight(relevance, entropy):
+    """Kwak & Choi's weight I(X_j;C) / H(X_j) of a selected feature; 0 for a
+    constant one (H = 0, and then I(X_k;X_j) = 0 for every X_k anyway)."""
+    return relevance / entropy if entropy > 0.0 else 0.0
+
+
+def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=1, beta=1.0):
+    """Greedy forward selection by an information-theoretic criterion, on discrete codes.
+
+    Parameters
+    ----------
+    codes : ndarray of int32, shape (n_features, m)
+        Feature-major codes, row ``j`` in ``0 .. levels[j]-1`` (as returned by
+        :func:`fstools.discretize.information_codes`).
+    levels : ndarray of int32, shape (n_features,)
+    y : ndarray of int32, shape (m,)
+        Class codes 0..n_classes-1.
+    criterion : {'mim', 'mifs', 'mifs_u', 'mrmr', 'jmi', 'cmim'}
+        See :data:`CRITERIA`.
+    k : int or None
+        Number of features to select; None ranks all.
+    n_threads : int
+        Threads of the kernels; the result does not depend on it.
+    beta : float >= 0
+        Redundancy weight of 'mifs' and 'mifs_u' (ignored by the others).
+
+    Returns
+    -------
+    ranking : ndarray of intp, shape (k,)
+        Column indices in selection order.
+    step_values : dict of str -> ndarray, shape (k,)
+        ``J`` (criterion of the chosen feature at its step; step 1: I(X;C)),
+        and for mifs, mifs_u and mrmr ``redundancy`` (the subtracted term).
+    relevance : ndarray of float64, shape (n_features,)
+        I(X_j;C) of every feature.
+    """
+    if criterion not in CRITERIA:
+        raise ValueError(f"criterion: must be one of {', '.join(map(repr, CRITERIA))}; got {criterion!r}")
+    kernel = load_kernel("_entropy")
+    codes = np.ascontiguousarray(codes, dtype=np.int32)
+    levels = np.ascontiguousarray(levels, dtype=np.int32)
+    y = np.ascontiguousarray(y, dtype=np.int32)
+    n_features = codes.shape[0]
+    n_classes = int(y.max()) + 1
+    if codes.size < SMALL_PROBLEM_CELLS:
+        n_threads = 1
+    n_threads = int(n_threads)
+    k = n_features if k is None else min(int(k), n_features)
+
+    relevance = np.empty(n_features, dtype=np.float64)
+    kernel.feature_class_information(codes, levels, y, n_classes, relevance, n_threads)
+    if criterion == "mim":
+        ranking = rank_by_tie_rule(relevance, k)
+        return ranking, {"J": relevance[ranking].copy()}, relevance
+    entropies = None
+    if criterion == "mifs_u":
+        entropies = np.empty(n_features, dtype=np.float64)
+        kernel.feature_entropies(codes, levels, entropies, n_threads)
+
+    # running[j]: sum of I(X_j;X_s) (mifs, mrmr), of weighted I(X_j;X_s) (mifs_u),
+    # of I(X_j,X_s;C) (jmi) over the selected s, or min of I(X_j;C|X_s) started
+    # at I(X_j;C) (cmim).
+    running = relevance.copy() if criterion == "cmim" else np.zeros(n_features, dtype=np.float64)
+    remaining = np.ones(n_features, dtype=bool)
+    ranking, step_j, step_redundancy = [], [], []
+    for step in range(k):
+        candidates = np.flatnonzero(remaining)
+        if step == 0:
+            redundancy = np.zeros(candidates.shape[0])
+            values = relevance[candidates]
+        elif criterion in ("mifs", "mifs_u"):
+            redundancy = beta * running[candidates]
+            values = relevance[candidates] - redundancy
+        elif criterion == "mrmr":
+            redundancy = running[candidates] / step   # step = |S|
+            values = relevance[candidates] - redundancy
+        else:  # jmi, cmim
+            values = running[candidates]
+        best = first_maximum(values)  # lowest column index wins ties
+        chosen = int(candidates[best])
+        ranking.append(chosen)
+        step_j.append(float(values[best]))
+        if criterion in _PENALISED:
+            step_redundancy.append(float(redundancy[best]))
+        remaining[chosen] = False
+        if step + 1 == k:
+            break
+        candidates = np.flatnonzero(remaining).astype(np.intp)
+        terms = np.empty((candidates.shape[0], 4), dtype=np.float64)
+        kernel.pair_information_terms(codes, levels, y, n_classes, chosen, candidates, terms, n_threads)
+        if criterion in ("mifs", "mrmr"):
+            running[candidates] += terms[:, 0]
+        elif criterion == "mifs_u":
+            running[candidates] += _mifs_u_weight(relevance[chosen], entropies[chosen]) * terms[:, 0]
+        elif criterion == "jmi":
+            running[candidates] += terms[:, 1]
+        else:  # cmim
+            running[candidates] = np.minimum(running[candidates], terms[:, 2])
+
+    step_values = {"J": np.asarray(step_j, dtype=np.float64)}
+    if criterion in _PENALISED:
+        step_values["redundancy"] = np.asarray(step_redundancy, dtype=np.float64)
+    return np.asarray(ranking, dtype=np.intp), step_values, relevance
+
+
+# ---------------------------------------------------------------------------
+# the methods (X in, MethodOutput out)
+# ---------------------------------------------------------------------------
+
+def _check_discretization(discretization, n_bins):
+    if not isinstance(discretization, str) or discretization not in DISCRETIZATIONS:
+        raise ValueError(f"discretization: must be one of {', '.join(map(repr, DISCRETIZATIONS))}; "
+                         f"got {discretization!r}")
+    if discretization == "mu_sigma":
+        if n_bins is not None:
+            raise ValueError(f"n_bins: only used with discretization='equal_width' or 'equal_frequency'; "
+                             f"got n_bins={n_bins!r} with discretization='mu_sigma'")
+    elif n_bins is None:
+        raise ValueError(f"n_bins: required by discretization={discretization!r} (an integer >= 2); "
+                         "got None")
+    elif not _is_n_bins(n_bins):
+        raise ValueError(f"n_bins: must be None or an integer >= 2; got {n_bins!r}")
+
+
+def _discretisation_note(discretization, n_bins, as_is):
+    n_as_is = int(np.count_nonzero(as_is))
+    n_continuous = as_is.size - n_as_is
+    if discretization == "mu_sigma":
+        scheme = ("'mu_sigma' (nine levels at mean +- 0.5, 1.5, 2.5, 3.5 sd; Zhao et al. 2015, "
+                  "section 5.2)")
+    else:
+        scheme = f"{discretization!r} with n_bins = {n_bins}"
+    return (f"discretisation: {scheme} for {n_continuous} continuous column(s); {n_as_is} discrete "
+            f"column(s) (integer values, at most {MAX_LEVELS_AS_IS} distinct) used as they are; "
+            f"information in nats")
+
+
+def _information_method(criterion, X, y, k, n_threads, discretization, n_bins, beta=1.0):
+    """Discretise, select, and package the result of one criterion."""
+    _check_discretization(discretization, n_bins)
+    if not _is_nonnegative_number(beta):
+        raise ValueError(f"beta: must be a number >= 0; got {beta!r}")
+    y = np.ascontiguousarray(y, dtype=np.int32)
+    n_classes = int(y.max()) + 1
+    if np.count_nonzero(np.bincount(y, minlength=n_classes)) < 2:
+        raise ValueError(f"y: {criterion} needs at least two classes (with one class I(X;C) = 0 for "
+                         "every feature and the ranking would be arbitrary)")
+    codes, levels, as_is = information_codes(X, discretization=discretization, n_bins=n_bins)
+    ranking, step_values, relevance = greedy_information_selection(
+        codes, levels, y, criterion, k=k, n_threads=n_threads, beta=float(beta))
+
+    n_features = relevance.shape[0]
+    step = np.full(n_features, np.nan)
+    step[ranking] = np.arange(1, ranking.shape[0] + 1)
+    j_column = np.full(n_features, np.nan)
+    j_column[ranking] = step_values["J"]
+    steps = {"feature": ranking, "J": step_values["J"], "MI": relevance[ranking]}
+    if "redundancy" in step_values:
+        steps["redundancy"] = step_values["redundancy"]
+    notes = [_discretisation_note(discretization, n_bins, as_is)]
+    constant = np.ptp(codes, axis=1) == 0
+    if constant.any():
+        notes.append(f"{int(constant.sum())} column(s) constant after discretisation: I(X;C) = 0, "
+                     "no special treatment")
+    return MethodOutput(
+        ranking=ranking,
+        scores=relevance,
+        columns={"MI": relevance, "step": step, "J": j_column},
+        steps=steps,
+        notes=notes,
+    )
+
+
+_COMMON_PARAMETERS_DOC = """
+    X : ndarray of float64, shape (n_samples, n_features)
+        Finite values; discrete columns (integer values, at most 32 distinct)
+        are used as they are, the others discretised.
+    y : ndarray of int32, shape (n_samples,)
+        Class codes 0..n_classes-1, at least two classes present.
+    k : int or None
+        Number of features to select; None ranks all.
+    n_threads : int
+        Threads of the kernels; the result does not depend on it.
+    discretization : {'mu_sigma', 'equal_width', 'equal_frequency'}, default 'mu_sigma'
+        Scheme for the continuous columns; the default is the nine-level
+        scheme of the CMQFS paper (Zhao et al. 2015, section 5.2).
+    n_bins : int or None
+        Bins of 'equal_width' / 'equal_frequency' (required by them, >= 2);
+        must be None with 'mu_sigma'."""
+
+_RETURNS_DOC = """
+    Returns
+    -------
+    MethodOutput
+        ``scores`` = I(X_k;C) (nats) of every feature; columns ``MI``
+        (= scores), ``step`` (1-based, NaN if not selected) and ``J`` (the
+        criterion when chosen; step 1: I(X_k;C)); ``steps`` with ``feature``,
+        ``J``, ``MI`` (and ``redundancy``, the subtracted term, for MIFS,
+        MIFS-U and mRMR); ``notes`` naming the discretisation.
+
+    See the module docstring for the shared rules (first pick, ties, no early
+    stop, nats vs FEAST's bits) and the differences from scikit-feature and FEAST."""
+
+
+def mim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None):
+    return _information_method("mim", X, y, k, n_threads, discretization, n_bins)
+
+
+def mifs(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, beta=1.0):
+    return _information_method("mifs", X, y, k, n_threads, discretization, n_bins, beta)
+
+
+def mifs_u(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, beta=1.0):
+    return _information_method("mifs_u", X, y, k, n_threads, discretization, n_bins, beta)
+
+
+def mrmr(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None):
+    return _information_method("mrmr", X, y, k, n_threads, discretization, n_bins)
+
+
+def jmi(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None):
+    return _information_method("jmi", X, y, k, n_threads, discretization, n_bins)
+
+
+def cmim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None):
+    return _information_method("cmim", X, y, k, n_threads, discretization, n_bins)
+
+
+mim.__doc__ = f"""Mutual information maximisation: rank by I(X_k;C).
+
+    Not greedy in effect (J does not depend on S), so the whole ranking comes
+    from one pass; ties go to the lowest column index (with the project's
+    tolerance), as in the greedy methods.
+
+    Parameters
+    ----------{_COMMON_PARAMETERS_DOC}
+{_RETURNS_DOC}
+    """
+
+_BETA_DOC = """
+    beta : float >= 0, default 1.0
+        Weight of the redundancy sum.  1.0 is the CMQFS paper's setting
+        (Zhao et al. 2015, section 5: "MIFS (beta = 1.0), U_MIFS (beta = 1.0)")
+        and FEAST's default; scikit-feature's MIFS default is 0.5.  beta = 0
+        gives MIM."""
+
+mifs.__doc__ = f"""MIFS, Battiti (1994), IEEE Trans. Neural Networks 5(4):537-550.
+
+    J(X_k) = I(X_k;C) - beta sum_{{j in S}} I(X_k;X_j)  (the selection step
+    of Battiti's MIFS algorithm).
+
+    Parameters
+    ----------{_COMMON_PARAMETERS_DOC}{_BETA_DOC}
+{_RETURNS_DOC}
+    """
+
+mifs_u.__doc__ = f"""MIFS-U, Kwak and Choi (2002), IEEE Trans. Neural Networks 13(1):143-159.
+
+    J(X_k) = I(X_k;C) - beta sum_{{j in S}} [I(X_j;C) / H(X_j)] I(X_k;X_j):
+    MIFS with each redundancy term weighted by the share of the selected
+    feature's entropy that is relevant to the class (derived under a uniform
+    information distribution assumption).  A selected constant feature
+    (H(X_j) = 0) contributes 0 (its I(X_k;X_j) is 0 for every X_k).  Neither
+    FEAST nor scikit-feature has MIFS-U; this follows the paper.
+
+    Parameters
+    ----------{_COMMON_PARAMETERS_DOC}{_BETA_DOC}
+{_RETURNS_DOC}
+    """
+
+mrmr.__doc__ = f"""mRMR, difference form MID: Peng, Long and Ding (2005), IEEE TPAMI 27(8):1226-1238.
+
+    ``J(X_k) = I(X_k;C) - (1/|S|) sum_{{j in S}} I(X_k;X_j)`` (the incremental
+    "mutual information difference" criterion; MIFS with ``beta = 1/|S|``).
+
+    Parameters
+    ----------{_COMMON_PARAMETERS_DOC}
+{_RETURNS_DOC}
+    """
+
+jmi.__doc__ = f"""JMI, Yang and Moody (1999), NIPS 12: joint mutual information.
+
+    J(X_k) = sum_{{j in S}} I(X_k,X_j;C), the plain sum as in FEAST (not
+    divided by the size of S; the ranking is the same either way, since
+    every candidate at a step shares the same S).  The sum is empty at step 1,
+    where the first pick is argmax I(X_k;C) (FEAST) and J is reported as
+    I(X_k;C).  JMI can find features that are informative only jointly
+    (e.g. C = X_1 xor X_2), which MIM, MIFS and mRMR cannot.
+
+    Parameters
+    ----------{_COMMON_PARAMETERS_DOC}
+{_RETURNS_DOC}
+    """
+
+cmim.__doc__ = f"""CMIM, Fleuret (2004), JMLR 5:1531-1555: conditional mutual information maximisation.
+
+    J(X_k) = min(I(X_k;C), min_{{j in S}} I(X_k;C|X_j)), as FEAST (the
+    running minimum starts at I(X_k;C), so a feature's score never exceeds
+    its own relevance; in particular CMIM cannot pick up a pure xor pair).
+    FEAST computes the same scores lazily (Fleuret's fast implementation);
+    here every remaining candidate is updated at every step.
+
+    Parameters
+    ----------{_COMMON_PARAMETERS_DOC}
+{_RETURNS_DOC}
+    """
+
+
+# ---------------------------------------------------------------------------
+# registry
+# ---------------------------------------------------------------------------
+
+def _is_number(value):
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
+def _is_nonnegative_number(value):
+    return _is_number(value) and bool(np.isfinite(value)) and float(value) >= 0.0
+
+
+def _is_n_bins(value):
+    return value is None or (isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+                             and int(value) >= 2)
+
+
+def _is_discretization(value):
+    return isinstance(value, str) and value in DISCRETIZATIONS
+
+
+_DISCRETIZATION = Parameter(
+    "discretization", "mu_sigma",
+    "scheme for the continuous columns: the CMQFS paper's nine mean/sd levels (Zhao et al. 2015, "
+    "section 5.2), or n_bins equal-width / equal-frequency bins; discrete columns are used as they are",
+    "one of 'mu_sigma', 'equal_width', 'equal_frequency'", _is_discretization)
+_N_BINS = Parameter(
+    "n_bins", None, "number of bins of 'equal_width' / 'equal_frequency' (required by them)",
+    "None or an integer >= 2", _is_n_bins, lambda value: None if value is None else int(value))
+_BETA = Parameter(
+    "beta", 1.0, "redundancy weight (1.0 in the CMQFS paper, section 5, and FEAST; scikit-feature: 0.5)",
+    "a number >= 0", _is_nonnegative_number, float)
+
+_DESCRIPTIONS = {
+    "mim": ("Mutual information maximisation: rank by I(X;C)", "Lewis (1992); Brown et al. (2012) JMLR 13:27-66"),
+    "mifs": ("Mutual information feature selection: relevance minus beta x redundancy",
+             "Battiti (1994) IEEE Trans. Neural Networks 5(4):537-550"),
+    "mifs_u": ("MIFS under uniform information distribution: redundancy weighted by I(X_j;C)/H(X_j)",
+               "Kwak & Choi (2002) IEEE Trans. Neural Networks 13(1):143-159"),
+    "mrmr": ("Minimum redundancy maximum relevance (difference form MID)",
+             "Peng, Long & Ding (2005) IEEE TPAMI 27(8):1226-1238"),
+    "jmi": ("Joint mutual information: sum over S of I(X_k,X_j;C)", "Yang & Moody (1999) NIPS 12"),
+    "cmim": ("Conditional mutual information maximisation: min over S of I(X_k;C|X_j)",
+             "Fleuret (2004) JMLR 5:1531-1555"),
+}
+
+_FUNCTIONS = {"mim": mim, "mifs": mifs, "mifs_u": mifs_u, "mrmr": mrmr, "jmi": jmi, "cmim": cmim}
+
+for _name, _function in _FUNCTIONS.items():
+    _description, _reference = _DESCRIPTIONS[_name]
+    register(MethodSpec(
+        name=_name,
+        description=_description,
+        function=_function,
+        parameters=(_DISCRETIZATION, _N_BINS) + ((_BETA,) if _name in ("mifs", "mifs_u") else ()),
+        capabilities=frozenset({"supervised", "multiclass"} | (set() if _name == "mim" else {"greedy"})),
+        score_name="I(X;C)",
+        higher_is_better=True,
+        reference=_reference,
+        criterion=CRITERIA[_name],
+        path_column="J",
+    ))
+del _name, _function, _description, _reference
