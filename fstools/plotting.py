@@ -32,7 +32,12 @@ def plot_scores(result, ax=None, max_features=40, selected_color="tab:red", othe
     colors = [selected_color if name in selected else other_color for name in scores.index]
     values = scores["score"].to_numpy(dtype=float)
     positions = np.arange(len(scores))
-    ax.bar(positions, np.nan_to_num(values), color=colors)
+    finite = np.isfinite(values)
+    ax.bar(positions[finite], values[finite], color=[c for c, f in zip(colors, finite) if f])
+    # Undefined (NaN) and infinite scores have no bar height: mark them on the axis instead.
+    for position, value in zip(positions[~finite], values[~finite]):
+        label = "NA" if np.isnan(value) else ("+inf" if value > 0 else "-inf")
+        ax.annotate(label, (position, 0.0), ha="center", va="bottom", fontsize=7, color="0.3")
     ax.set_xticks(positions)
     ax.set_xticklabels(scores.index, rotation=60, ha="right", fontsize=8)
     ax.set_ylabel(result._spec.score_name)

@@ -210,3 +210,16 @@ def test_plot_path_and_kind_errors(wine_result):
     with pytest.raises(ValueError, match="kind: must be 'scores' or 'path'"):
         wine_result.plot(kind="bars")
     assert "Criterion" in str(wine_result.summary())
+
+
+def test_plot_marks_undefined_and_infinite_scores():
+    df = pd.DataFrame({"sep": [0.0, 0.0, 0.0, 1.0, 1.0, 1.0], "x": [0.1, 0.5, 0.2, 0.4, 0.9, 0.3],
+                       "const": 1.0, "y": ["a", "a", "a", "b", "b", "b"]})
+    with pytest.warns(UserWarning, match="constant"):
+        res = fs.select("y ~ .", df, method="fisher")
+    assert np.isinf(res.scores.loc["sep", "score"])
+    ax = res.plot()
+    heights = [patch.get_height() for patch in ax.patches]
+    assert all(np.isfinite(heights)) and len(heights) == int(np.isfinite(res.scores["score"]).sum())
+    assert "+inf" in [text.get_text() for text in ax.texts]
+    matplotlib.pyplot.close(ax.figure)

@@ -118,6 +118,7 @@ def _ensure_loaded():
     # Importing the method modules registers their methods.
     from fstools.methods import graph  # noqa: F401
     from fstools.methods import information  # noqa: F401
+    from fstools.methods import similarity  # noqa: F401
 
 
 def method_names():

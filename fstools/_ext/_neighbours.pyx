@@ -1,0 +1,520 @@
+# cython: language_level=3
+"""Exact nearest-neighbour search by class, for the Laplacian score and ReliefF.
+
+For every query sample ``i`` and every class ``c`` the kernel finds the ``k``
+samples ``j != i`` of class ``c`` nearest to ``i`` (the Laplacian score uses
+one class for all samples; ReliefF the class labels: nearest hits and nearest
+misses of every other class).  Two distances, both summed over the features
+in column order::
+
+    SQEUCLIDEAN   d(i, j) = sum_f (x_if - x_jf)^2
+    MANHATTAN     d(i, j) = sum_f |x_if - x_jf|
+
+Tie rule: among samples at equal distance the lower sample index is the
+nearer one.  Each list keeps the ``k`` smallest candidates in (distance,
+index) order, whatever the order in which they are offered.  ``d(i, j)`` and ``d(j, i)`` are bit-identical
+(``(a - b)^2 == (b - a)^2`` and ``|a - b| == |b - a|`` in floating point).
+
+The search is brute force, O(m n p) for m queries, n samples and p features,
+without materialising an m x n matrix: queries are processed in blocks of
+``ROWS_PER_BLOCK`` and candidates in tiles of ``COLUMNS_PER_TILE``, reading the
+data feature-major (``X.T``) so that the inner loop runs over contiguous
+candidates (and vectorises).  Blocks of queries are independent and run in
+parallel (``prange``); each writes only its own output rows, so the result
+does not depend on the number of threads.
+
+:func:`all_class_neighbours` is the same search with every sample a query:
+each unordered pair is computed once (a row block against the column tiles
+on and above the diagonal) and offered to both samples, into per-thread lists
+that are merged by (distance, index) at the end -- half the work, the same
+result bit for bit.
+
+:func:`relieff_terms` is the ReliefF accumulation over those neighbours: per block of queries,
+the mean per-feature differences to the hits and the prior-weighted mean
+differences to the misses, summed in a fixed order into one row per block;
+the caller adds the rows in block order (again independent of the threads).
+
+Bounds checking and wraparound are switched off by ``setup.py`` (and on again
+with ``FSTOOLS_BOUNDSCHECK=1``).
+"""
+import numpy as np
+
+cimport numpy as cnp
+from cython.parallel cimport prange, threadid
+from libc.math cimport fabs
+from libc.stdint cimport int32_t
+from libc.stdlib cimport free, malloc
+
+cnp.import_array()
+
+# Distances (the ``metric`` argument).
+cdef enum:
+    SQEUCLIDEAN = 0
+    MANHATTAN = 1
+
+# Tiling: a block of query rows against a tile of candidate columns.
+cdef enum:
+    ROWS_PER_BLOCK = 32
+    COLUMNS_PER_TILE = 128
+
+# Error flags returned by the nogil core.
+cdef enum:
+    OK = 0
+    OUT_OF_MEMORY = 1
+
+#: Metric codes for Python callers.
+METRIC_SQEUCLIDEAN = SQEUCLIDEAN
+METRIC_MANHATTAN = MANHATTAN
+
+
+cdef void _distance_tile(const double* features, Py_ssize_t n_samples, Py_ssize_t n_features,
+                         const Py_ssize_t* rows, Py_ssize_t n_rows, Py_ssize_t start,
+                         Py_ssize_t width, int metric, double* tile) noexcept nogil:
+    """``tile[r * COLUMNS_PER_TILE + c] = d(rows[r], start + c)``.
+
+    ``features`` is feature-major: the value of feature f for sample j is
+    ``features[f * n_samples + j]``.  Each distance is accumulated over the
+    features in order f = 0, 1, ... (four features per pass over the tile,
+    added left to right, which is the same sequence of roundings), so it does
+    not depend on the tiling.
+    """
+    cdef Py_ssize_t r, c, f, row
+    cdef const double* c0
+    cdef const double* c1
+    cdef const double* c2
+    cdef const double* c3
+    cdef double* out
+    cdef double v0, v1, v2, v3, e0, e1, e2, e3
+    for r in range(n_rows):
+        out = tile + r * COLUMNS_PER_TILE
+        for c in range(width):
+            out[c] = 0.0
+    f = 0
+    while f + 4 <= n_features:
+        c0 = features + f * n_samples + start
+        c1 = c0 + n_samples
+        c2 = c1 + n_samples
+        c3 = c2 + n_samples
+        for r in range(n_rows):
+            row = rows[r]
+            v0 = features[f * n_samples + row]
+            v1 = features[(f + 1) * n_samples + row]
+            v2 = features[(f + 2) * n_samples + row]
+            v3 = features[(f + 3) * n_samples + row]
+            out = tile + r * COLUMNS_PER_TILE
+            if metric == SQEUCLIDEAN:
+                for c in range(width):
+                    e0 = v0 - c0[c]
+                    e1 = v1 - c1[c]
+                    e2 = v2 - c2[c]
+                    e3 = v3 - c3[c]
+                    out[c] = (((out[c] + e0 * e0) + e1 * e1) + e2 * e2) + e3 * e3
+            else:
+                for c in range(width):
+                    out[c] = (((out[c] + fabs(v0 - c0[c])) + fabs(v1 - c1[c])) + fabs(v2 - c2[c])) \
+                        + fabs(v3 - c3[c])
+        f += 4
+    while f < n_features:
+        c0 = features + f * n_samples + start
+        for r in range(n_rows):
+            v0 = features[f * n_samples + rows[r]]
+            out = tile + r * COLUMNS_PER_TILE
+            if metric == SQEUCLIDEAN:
+                for c in range(width):
+                    e0 = v0 - c0[c]
+                    out[c] += e0 * e0
+            else:
+                for c in range(width):
+                    out[c] += fabs(v0 - c0[c])
+        f += 1
+
+
+cdef inline bint _before(double distance_a, Py_ssize_t index_a,
+                         double distance_b, Py_ssize_t index_b) noexcept nogil:
+    """(distance, index) order: nearer first, then the lower sample index."""
+    return distance_a < distance_b or (distance_a == distance_b and index_a < index_b)
+
+
+cdef inline void _offer(double distance, Py_ssize_t j, double* best_distance, Py_ssize_t* best_index,
+                        Py_ssize_t* count, Py_ssize_t k) noexcept nogil:
+    """Insert (distance, j) into the sorted list of the ``k`` best if it belongs there.
+
+    The list is kept sorted by (distance, index) and holds the ``k`` smallest
+    candidates offered in that order, whatever the order of arrival.
+    """
+    cdef Py_ssize_t position = count[0]
+    if position == k:
+        if not _before(distance, j, best_distance[k - 1], best_index[k - 1]):
+            return
+        position = k - 1
+    else:
+        count[0] = position + 1
+    while position > 0 and _before(distance, j, best_distance[position - 1], best_index[position - 1]):
+        best_distance[position] = best_distance[position - 1]
+        best_index[position] = best_index[position - 1]
+        position -= 1
+    best_distance[position] = distance
+    best_index[position] = j
+
+
+cdef int _block_neighbours(const double* features, Py_ssize_t n_samples, Py_ssize_t n_features,
+                           const int32_t* labels, Py_ssize_t n_classes,
+                           const Py_ssize_t* rows, Py_ssize_t n_rows, Py_ssize_t k, int metric,
+                           Py_ssize_t* out_index, double* out_distance,
+                           Py_ssize_t* out_count) noexcept nogil:
+    """Nearest neighbours by class of the query rows ``rows[0:n_rows]`` (one block).
+
+    Outputs for query r and class c start at ``(r * n_classes + c) * k`` in
+    ``out_index`` / ``out_distance`` and at ``r * n_classes + c`` in ``out_count``.
+    """
+    cdef double* tile = <double*> malloc(ROWS_PER_BLOCK * COLUMNS_PER_TILE * sizeof(double))
+    cdef Py_ssize_t r, c, j, start, width, slot
+    if tile == NULL:
+        return OUT_OF_MEMORY
+    for r in range(n_rows * n_classes):
+        out_count[r] = 0
+    start = 0
+    while start < n_samples:
+        width = n_samples - start
+        if width > COLUMNS_PER_TILE:
+            width = COLUMNS_PER_TILE
+        _distance_tile(features, n_samples, n_features, rows, n_rows, start, width, metric, tile)
+        for r in range(n_rows):
+            for c in range(width):
+                j = start + c
+                if j == rows[r]:
+                    continue
+                slot = r * n_classes + labels[j]
+                _offer(tile[r * COLUMNS_PER_TILE + c], j, out_distance + slot * k,
+                       out_index + slot * k, out_count + slot, k)
+        start += width
+    free(tile)
+    return OK
+
+
+def class_neighbours(const double[:, ::1] features, const int32_t[::1] labels, int n_classes,
+                     const Py_ssize_t[::1] rows, Py_ssize_t k, int metric,
+                     Py_ssize_t[:, :, ::1] index, double[:, :, ::1] distance,
+                     Py_ssize_t[:, ::1] count, int n_threads=1):
+    """The ``k`` nearest other samples of each class, for every query sample.
+
+    Parameters
+    ----------
+    features : ndarray of float64, shape (n_features, n_samples), C-contiguous
+        Feature-major data (``X.T`` made contiguous); finite values.
+    labels : ndarray of int32, shape (n_samples,)
+        Class codes 0..n_classes-1 (all zeros for an unsupervised search).
+    n_classes : int
+    rows : ndarray of intp, shape (n_queries,)
+        The query samples (indices into 0..n_samples-1).
+    k : int >= 1
+        Neighbours per class.
+    metric : int
+        :data:`METRIC_SQEUCLIDEAN` or :data:`METRIC_MANHATTAN`.
+    index : ndarray of intp, shape (n_queries, n_classes, k)
+        Receives the neighbours of query q in class c, nearest first, in
+        ``index[q, c, :count[q, c]]`` (the rest is left untouched).
+    distance : ndarray of float64, shape (n_queries, n_classes, k)
+        Receives their distances.
+    count : ndarray of intp, shape (n_queries, n_classes)
+        Receives min(k, number of samples of class c other than the query).
+    n_threads : int
+        OpenMP threads over blocks of queries; the result does not depend on it.
+    """
+    cdef Py_ssize_t n_features = features.shape[0]
+    cdef Py_ssize_t n_samples = features.shape[1]
+    cdef Py_ssize_t n_queries = rows.shape[0]
+    cdef Py_ssize_t n_blocks, block, first, size
+    cdef int32_t[::1] status
+    if n_features < 1:
+        raise ValueError("features: need at least one feature (row)")
+    if labels.shape[0] != n_samples:
+        raise ValueError(f"labels: expected length {n_samples} (the samples), got {labels.shape[0]}")
+    if n_classes < 1:
+        raise ValueError(f"n_classes: must be >= 1, got {n_classes}")
+    if k < 1:
+        raise ValueError(f"k: must be >= 1, got {k}")
+    if metric != SQEUCLIDEAN and metric != MANHATTAN:
+        raise ValueError(f"metric: must be METRIC_SQEUCLIDEAN or METRIC_MANHATTAN, got {metric}")
+    if n_threads < 1:
+        raise ValueError(f"n_threads: must be >= 1, got {n_threads}")
+    if (index.shape[0] != n_queries or index.shape[1] != n_classes or index.shape[2] != k
+            or distance.shape[0] != n_queries or distance.shape[1] != n_classes or distance.shape[2] != k):
+        raise ValueError(f"index, distance: expected shape ({n_queries}, {n_classes}, {k})")
+    if count.shape[0] != n_queries or count.shape[1] != n_classes:
+        raise ValueError(f"count: expected shape ({n_queries}, {n_classes})")
+    if n_samples and (np.min(labels) < 0 or np.max(labels) >= n_classes):
+        raise ValueError("labels: class codes must lie in 0..n_classes-1")
+    if n_queries and (np.min(rows) < 0 or np.max(rows) >= n_samples):
+        raise ValueError(f"rows: sample indices must lie in 0..{n_samples - 1}")
+    if n_queries == 0:
+        return
+    n_blocks = (n_queries + ROWS_PER_BLOCK - 1) // ROWS_PER_BLOCK
+    status = np.zeros(n_blocks, dtype=np.int32)
+    for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule="dynamic"):
+        first = block * ROWS_PER_BLOCK
+        size = n_queries - first
+        if size > ROWS_PER_BLOCK:
+            size = ROWS_PER_BLOCK
+        status[block] = _block_neighbours(&features[0, 0], n_samples, n_features, &labels[0], n_classes,
+                                          &rows[first], size, k, metric, &index[first, 0, 0],
+                                          &distance[first, 0, 0], &count[first, 0])
+    if np.max(status) == OUT_OF_MEMORY:
+        raise MemoryError("class_neighbours: out of memory for a distance tile")
+
+
+cdef int _pair_tile_neighbours(const double* features, Py_ssize_t n_samples, Py_ssize_t n_features,
+                               const int32_t* labels, Py_ssize_t n_classes, const Py_ssize_t* all_rows,
+                               Py_ssize_t row_start, Py_ssize_t column_start, Py_ssize_t k, int metric,
+                               Py_ssize_t* local_index, double* local_distance,
+                               Py_ssize_t* local_count) noexcept nogil:
+    """One work item of the all-pairs search: rows [row_start, +ROWS_PER_BLOCK) x a column tile.
+
+    Every pair i < j in the tile is offered both ways, (d, j) to row i and (d, i)
+    to row j, into the calling thread's lists (``local_*``, laid out as the
+    outputs of :func:`class_neighbours` for all samples).
+    """
+    cdef double* tile = <double*> malloc(ROWS_PER_BLOCK * COLUMNS_PER_TILE * sizeof(double))
+    cdef Py_ssize_t n_rows, width, r, c, i, j, slot
+    cdef double d
+    if tile == NULL:
+        return OUT_OF_MEMORY
+    n_rows = n_samples - row_start
+    if n_rows > ROWS_PER_BLOCK:
+        n_rows = ROWS_PER_BLOCK
+    width = n_samples - column_start
+    if width > COLUMNS_PER_TILE:
+        width = COLUMNS_PER_TILE
+    _distance_tile(features, n_samples, n_features, all_rows + row_start, n_rows, column_start, width,
+                   metric, tile)
+    for r in range(n_rows):
+        i = row_start + r
+        for c in range(width):
+            j = column_start + c
+            if j <= i:
+                continue
+            d = tile[r * COLUMNS_PER_TILE + c]
+            slot = i * n_classes + labels[j]
+            _offer(d, j, local_distance + slot * k, local_index + slot * k, local_count + slot, k)
+            slot = j * n_classes + labels[i]
+            _offer(d, i, local_distance + slot * k, local_index + slot * k, local_count + slot, k)
+    free(tile)
+    return OK
+
+
+def all_class_neighbours(const double[:, ::1] features, const int32_t[::1] labels, int n_classes,
+                         Py_ssize_t k, int metric, Py_ssize_t[:, :, ::1] index, double[:, :, ::1] distance,
+                         Py_ssize_t[:, ::1] count, int n_threads=1):
+    """:func:`class_neighbours` with every sample a query, computing each distance once.
+
+    Same arguments and results as ``class_neighbours(features, labels, n_classes,
+    arange(n_samples), k, metric, index, distance, count, n_threads)``, bit for bit:
+    the distances are the same sums, and the lists keep the k smallest by
+    (distance, index) whatever the order in which candidates arrive.  Each
+    unordered pair is computed once and offered to both samples; every thread
+    fills its own lists (``n_threads * n_samples * n_classes * k`` entries), merged
+    at the end by (distance, index), so the result does not depend on the threads.
+    """
+    cdef Py_ssize_t n_features = features.shape[0]
+    cdef Py_ssize_t n_samples = features.shape[1]
+    cdef Py_ssize_t n_items, item, row_start, column_start, tid, i, c, t, taken, slot, best_t, n_local
+    cdef Py_ssize_t[::1] item_row, item_column, all_rows
+    cdef int32_t[::1] status
+    cdef Py_ssize_t[:, :, :, ::1] local_index
+    cdef double[:, :, :, ::1] local_distance
+    cdef Py_ssize_t[:, :, ::1] local_count
+    cdef Py_ssize_t[:, ::1] cursor
+    if n_features < 1:
+        raise ValueError("features: need at least one feature (row)")
+    if labels.shape[0] != n_samples:
+        raise ValueError(f"labels: expected length {n_samples} (the samples), got {labels.shape[0]}")
+    if n_classes < 1 or k < 1 or n_threads < 1:
+        raise ValueError(f"n_classes, k, n_threads: must be >= 1, got {n_classes}, {k}, {n_threads}")
+    if metric != SQEUCLIDEAN and metric != MANHATTAN:
+        raise ValueError(f"metric: must be METRIC_SQEUCLIDEAN or METRIC_MANHATTAN, got {metric}")
+    if (index.shape[0] != n_samples or index.shape[1] != n_classes or index.shape[2] != k
+            or distance.shape[0] != n_samples or distance.shape[1] != n_classes or distance.shape[2] != k
+            or count.shape[0] != n_samples or count.shape[1] != n_classes):
+        raise ValueError(f"index, distance, count: expected shapes ({n_samples}, {n_classes}, {k}) and "
+                         f"({n_samples}, {n_classes})")
+    if n_samples == 0:
+        return
+    if np.min(labels) < 0 or np.max(labels) >= n_classes:
+        raise ValueError("labels: class codes must lie in 0..n_classes-1")
+    # Work items: row blocks x column tiles holding some j > i (the upper triangle).
+    starts_row = []
+    starts_column = []
+    for row_start in range(0, n_samples, ROWS_PER_BLOCK):
+        column_start = (row_start // COLUMNS_PER_TILE) * COLUMNS_PER_TILE
+        while column_start < n_samples:
+            starts_row.append(row_start)
+            starts_column.append(column_start)
+            column_start += COLUMNS_PER_TILE
+    item_row = np.asarray(starts_row, dtype=np.intp)
+    item_column = np.asarray(starts_column, dtype=np.intp)
+    n_items = item_row.shape[0]
+    all_rows = np.arange(n_samples, dtype=np.intp)
+    n_local = n_threads
+    local_index = np.zeros((n_local, n_samples, n_classes, k), dtype=np.intp)
+    local_distance = np.zeros((n_local, n_samples, n_classes, k), dtype=np.float64)
+    local_count = np.zeros((n_local, n_samples, n_classes), dtype=np.intp)
+    status = np.zeros(n_items, dtype=np.int32)
+    for item in prange(n_items, nogil=True, num_threads=n_threads, schedule="dynamic"):
+        tid = threadid()
+        status[item] = _pair_tile_neighbours(&features[0, 0], n_samples, n_features, &labels[0], n_classes,
+                                             &all_rows[0], item_row[item], item_column[item], k, metric,
+                                             &local_index[tid, 0, 0, 0], &local_distance[tid, 0, 0, 0],
+                                             &local_count[tid, 0, 0])
+    if np.max(status) == OUT_OF_MEMORY:
+        raise MemoryError("all_class_neighbours: out of memory for a distance tile")
+    # Merge the threads' sorted lists: the k smallest by (distance, index).
+    cursor = np.zeros((n_samples, n_local), dtype=np.intp)
+    for i in prange(n_samples, nogil=True, num_threads=n_threads, schedule="static"):
+        for c in range(n_classes):
+            for t in range(n_local):
+                cursor[i, t] = 0
+            taken = 0
+            while taken < k:
+                best_t = -1
+                for t in range(n_local):
+                    slot = cursor[i, t]
+                    if slot < local_count[t, i, c] and (
+                            best_t < 0 or _before(local_distance[t, i, c, slot], local_index[t, i, c, slot],
+                                                  local_distance[best_t, i, c, cursor[i, best_t]],
+                                                  local_index[best_t, i, c, cursor[i, best_t]])):
+                        best_t = t
+                if best_t < 0:
+                    break
+                index[i, c, taken] = local_index[best_t, i, c, cursor[i, best_t]]
+                distance[i, c, taken] = local_distance[best_t, i, c, cursor[i, best_t]]
+                cursor[i, best_t] += 1
+                taken = taken + 1
+            count[i, c] = taken
+
+
+cdef int _relieff_block_terms(const double* values, Py_ssize_t n_features, const int32_t* labels,
+                               Py_ssize_t n_classes, const Py_ssize_t* rows, Py_ssize_t n_rows,
+                               Py_ssize_t k, const double* miss_weight, const Py_ssize_t* index,
+                              const Py_ssize_t* count, double* near_hit, double* near_miss) noexcept nogil:
+    """Sum over the block's queries of the mean diff to the hits and the weighted mean diff to the misses.
+
+    ``values`` is sample-major (row j at ``values + j * n_features``).  For query
+    r of class a and each class c with neighbours: ``mean_f = sum_j |x_rf - x_jf| / count``
+    goes to ``near_hit`` when c == a, else ``miss_weight[a * n_classes + c] * mean_f``
+    goes to ``near_miss``.  Sums run in a fixed order (queries, classes,
+    neighbours in index order), so they do not depend on the threads.
+    """
+    cdef Py_ssize_t r, c, j, f, found, own
+    cdef const double* query
+    cdef const double* neighbour
+    cdef double* target
+    cdef double scale
+    cdef double* mean = <double*> malloc(n_features * sizeof(double))
+    if mean == NULL:
+        return OUT_OF_MEMORY
+    for f in range(n_features):
+        near_hit[f] = 0.0
+        near_miss[f] = 0.0
+    for r in range(n_rows):
+        query = values + rows[r] * n_features
+        own = labels[rows[r]]
+        for c in range(n_classes):
+            found = count[r * n_classes + c]
+            if found == 0:
+                continue
+            for f in range(n_features):
+                mean[f] = 0.0
+            for j in range(found):
+                neighbour = values + index[(r * n_classes + c) * k + j] * n_features
+                for f in range(n_features):
+                    mean[f] += fabs(query[f] - neighbour[f])
+            if c == own:
+                scale = 1.0 / found
+                target = near_hit
+            else:
+                scale = miss_weight[own * n_classes + c] / found
+                target = near_miss
+            for f in range(n_features):
+                target[f] += mean[f] * scale
+    free(mean)
+    return OK
+
+
+def relieff_terms(const double[:, ::1] values, const int32_t[::1] labels, int n_classes,
+                  const Py_ssize_t[::1] rows, const Py_ssize_t[:, :, ::1] index,
+                  const Py_ssize_t[:, ::1] count, const double[:, ::1] miss_weight,
+                  double[:, ::1] near_hit, double[:, ::1] near_miss, int n_threads=1):
+    """ReliefF hit and miss terms from the neighbours, summed per block of ``block_size()`` queries.
+
+    Parameters
+    ----------
+    values : ndarray of float64, shape (n_samples, n_features)
+        The scaled data, sample-major.
+    labels : ndarray of int32, shape (n_samples,)
+    n_classes : int
+    rows : ndarray of intp, shape (n_queries,)
+        The instances.
+    index : ndarray of intp, shape (n_queries, n_classes, k)
+        Their nearest neighbours per class (from :func:`class_neighbours` or
+        :func:`all_class_neighbours` with the Manhattan distance).
+    count : ndarray of intp, shape (n_queries, n_classes)
+        How many of them there are.
+    miss_weight : ndarray of float64, shape (n_classes, n_classes)
+        ``miss_weight[a, c]``: the weight of the misses of class c for an instance of
+        class a (``P(c) / (1 - P(a))``); the diagonal is not used.
+    near_hit, near_miss : ndarray of float64, shape (n_blocks, n_features)
+        Receive, per block of queries, the sums of the mean hit diffs and of the
+        weighted mean miss diffs; ``n_blocks = ceil(n_queries / block_size())``.
+        Summing the rows in order gives a result independent of ``n_threads``.
+    n_threads : int
+    """
+    cdef Py_ssize_t n_samples = values.shape[0]
+    cdef Py_ssize_t n_features = values.shape[1]
+    cdef Py_ssize_t n_queries = rows.shape[0]
+    cdef Py_ssize_t k = index.shape[2]
+    cdef Py_ssize_t n_blocks = (n_queries + ROWS_PER_BLOCK - 1) // ROWS_PER_BLOCK
+    cdef Py_ssize_t block, first, size
+    cdef int32_t[::1] status
+    if n_features < 1:
+        raise ValueError("values: need at least one feature (column)")
+    if labels.shape[0] != n_samples:
+        raise ValueError(f"labels: expected length {n_samples} (the samples), got {labels.shape[0]}")
+    if (index.shape[0] != n_queries or index.shape[1] != n_classes or k < 1
+            or count.shape[0] != n_queries or count.shape[1] != n_classes):
+        raise ValueError(f"index, count: expected shapes ({n_queries}, {n_classes}, k >= 1) and "
+                         f"({n_queries}, {n_classes})")
+    if miss_weight.shape[0] != n_classes or miss_weight.shape[1] != n_classes:
+        raise ValueError(f"miss_weight: expected shape ({n_classes}, {n_classes})")
+    if (near_hit.shape[0] != n_blocks or near_hit.shape[1] != n_features
+            or near_miss.shape[0] != n_blocks or near_miss.shape[1] != n_features):
+        raise ValueError(f"near_hit, near_miss: expected shape ({n_blocks}, {n_features})")
+    if n_threads < 1:
+        raise ValueError(f"n_threads: must be >= 1, got {n_threads}")
+    if n_queries == 0:
+        return
+    if n_samples == 0 or np.min(labels) < 0 or np.max(labels) >= n_classes:
+        raise ValueError("labels: class codes must lie in 0..n_classes-1")
+    if np.min(rows) < 0 or np.max(rows) >= n_samples:
+        raise ValueError(f"rows: sample indices must lie in 0..{n_samples - 1}")
+    if np.min(count) < 0 or np.max(count) > k:
+        raise ValueError(f"count: must lie in 0..{k}")
+    used = np.asarray(index)[np.arange(k) < np.asarray(count)[:, :, None]]
+    if used.size and (used.min() < 0 or used.max() >= n_samples):
+        raise ValueError(f"index: sample indices must lie in 0..{n_samples - 1}")
+    status = np.zeros(n_blocks, dtype=np.int32)
+    for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule="dynamic"):
+        first = block * ROWS_PER_BLOCK
+        size = n_queries - first
+        if size > ROWS_PER_BLOCK:
+            size = ROWS_PER_BLOCK
+        status[block] = _relieff_block_terms(&values[0, 0], n_features, &labels[0], n_classes,
+                                             &rows[first], size, k, &miss_weight[0, 0],
+                                             &index[first, 0, 0], &count[first, 0],
+                                             &near_hit[block, 0], &near_miss[block, 0])
+    if np.max(status) == OUT_OF_MEMORY:
+        raise MemoryError("relieff_terms: out of memory")
+
+
+def block_size():
+    """Queries per block (the rows of :func:`relieff_terms`' outputs)."""
+    return ROWS_PER_BLOCK

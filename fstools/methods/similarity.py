@@ -1,0 +1,668 @@
+"""Similarity-based filters: Fisher score, Laplacian score and ReliefF.
+
+Three per-feature scores that the seed papers use as baselines
+(``shared/methods/baselines.md``).  Each is a filter: one score per feature,
+the ranking is by score, nothing greedy.
+
+* :func:`fisher` -- Fisher score (Duda, Hart and Stork 2001, section 3.8.2;
+  Gu, Li and Han 2011, Eq. 1): between-class over within-class scatter of one
+  feature, with population (divide by n) variances.  Higher is better.
+* :func:`laplacian` -- Laplacian score (He, Cai and Niyogi 2005, section 2,
+  steps 1-4) on a k-nearest-neighbour heat-kernel graph of the samples, with
+  the CMQFS paper's setting k = 5, t = 1.0 (Zhao et al. 2015, section 5).
+  Unsupervised, LOWER is better.
+* :func:`relieff` -- ReliefF (Kononenko 1994; Robnik-Sikonja and Kononenko
+  2003, the ReliefF pseudo code of section 2) with k = 10 nearest hits and
+  misses of every other class and every instance used once (m = n).  Higher
+  is better.
+
+Conventions shared by the three (the rules of fstools): a constant column
+carries no information and is ranked after every non-constant column.  Its
+score: Fisher 0 (0 / 0 defined as no separation), ReliefF 0 (every diff is
+0), Laplacian NaN (0 / 0 left undefined, the registry's convention: a finite
+value would rank it among real scores in [0, 2], and +inf would be
+indistinguishable from an infinite score in sorts and break bar charts).
+Ties in a score go to the lower column index.  The ``ranking`` returned
+holds every column, best first.
+
+Neighbour searches (Laplacian, ReliefF) are exact brute force in the kernel
+:mod:`fstools._ext._neighbours` (O(m n p), no m x n matrix held; each
+distance computed once when every sample is a query); among samples at equal
+distance the lower sample index is the nearer one.
+
+Deliberate differences from scikit-feature (``skfeature.function.similarity_based``):
+
+* ``lap_score``: the heat kernel there is ``exp(-d^2 / (2 t^2))`` on k + 1
+  neighbours including the sample itself, and the graph ``W`` must be passed
+  in; here it is He et al.'s ``exp(-d^2 / t)`` on k other samples, built
+  inside.  (Deng Cai's MATLAB ``constructW``, whose option names the CMQFS
+  paper's setting "NeighborMode = 'KNN', WeightMode = 'HeatKernel', t = 1.0"
+  uses, also divides by ``2 t^2``: its ``t = 1`` corresponds to ``t = 2`` here.)
+* ``reliefF``: k = 5 there, Manhattan distance and differences on the raw
+  features, and the miss term divided (not multiplied) by
+  ``P(C) / (1 - P(class))``; here k = 10 and features scaled to [0, 1] by
+  their range, as in Robnik-Sikonja and Kononenko (2003).
+* ``fisher_score``: computed there through an n x n graph with a 1e-12
+  guard; here in O(n p) directly from the class means and variances.
+"""
+import numbers
+
+import numpy as np
+from scipy import sparse
+
+from fstools._ext import load_kernel
+from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
+
+__all__ = ["fisher_scores", "fisher", "knn_graph_arcs", "heat_kernel_graph", "laplacian_scores",
+           "laplacian", "relieff_weights", "relieff", "SMALL_PROBLEM_WORK"]
+
+#: Below this many distance terms (queries x samples x features) the
+#: neighbour kernel runs on one thread: starting threads costs more than the work.
+SMALL_PROBLEM_WORK = 2_000_000
+
+#: Bytes the all-pairs neighbour search may use for its per-thread neighbour lists
+#: (n_threads x n_samples x n_classes x k entries of 16 bytes); above it the
+#: search computes each distance twice instead, with the same result.
+ALL_PAIRS_MEMORY = 1 << 28
+
+#: Cells of the temporary arrays built per block in NumPy (the Laplacian score's
+#: edge differences and centred values): bounds their memory at about 16 MB.
+_BLOCK_CELLS = 1 << 21
+
+
+# --------------------------------------------------------------------------
+# Shared helpers
+# --------------------------------------------------------------------------
+
+def _as_matrix(X):
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"X: must be 2-D (samples x features); got {X.ndim}-D")
+    if not np.isfinite(X).all():
+        raise ValueError("X: non-finite values (NaN or inf); allowed: finite numbers")
+    return X
+
+
+def _as_classes(y, n_samples):
+    y = np.ascontiguousarray(y, dtype=np.int32)
+    if y.ndim != 1 or y.shape[0] != n_samples:
+        raise ValueError(f"y: must be 1-D with one class code per sample ({n_samples}); got shape {y.shape}")
+    if n_samples and y.min() < 0:
+        raise ValueError("y: class codes must be integers 0..n_classes-1")
+    n_classes = int(y.max()) + 1 if n_samples else 0
+    counts = np.bincount(y, minlength=n_classes)
+    if np.count_nonzero(counts) < 2:
+        raise ValueError("y: needs at least two classes")
+    return y, n_classes, counts
+
+
+def _constant_columns(X):
+    if X.shape[0] == 0:
+        return np.ones(X.shape[1], dtype=bool)
+    return np.ptp(X, axis=0) == 0
+
+
+def _ranking(scores, higher_is_better, constant):
+    """Every column, best first: non-constant before constant, then by score, then by index."""
+    key = -scores if higher_is_better else scores
+    return np.lexsort((np.arange(scores.shape[0]), key, constant)).astype(np.intp)
+
+
+def _threads(n_queries, n_samples, n_features, n_threads):
+    if n_queries * n_samples * max(n_features, 1) < SMALL_PROBLEM_WORK:
+        return 1  # the result does not depend on it
+    return max(1, int(n_threads))
+
+
+def _class_neighbours(features, labels, n_classes, rows, k, metric, n_threads):
+    """Kernel call: (index, distance, count) of the k nearest per class for each query row.
+
+    When every sample is a query, the kernel's all-pairs search computes each
+    distance once (half the work) unless its per-thread lists would exceed
+    :data:`ALL_PAIRS_MEMORY`; both searches give identical results.
+    """
+    kernel = load_kernel("_neighbours")
+    n_queries = rows.shape[0]
+    n_samples = features.shape[1]
+    index = np.zeros((n_queries, n_classes, k), dtype=np.intp)
+    distance = np.zeros((n_queries, n_classes, k), dtype=np.float64)
+    count = np.zeros((n_queries, n_classes), dtype=np.intp)
+    code = kernel.METRIC_SQEUCLIDEAN if metric == "sqeuclidean" else kernel.METRIC_MANHATTAN
+    threads = _threads(n_queries, n_samples, features.shape[0], n_threads)
+    all_samples = n_queries == n_samples and np.array_equal(rows, np.arange(n_samples))
+    if all_samples and threads * n_samples * n_classes * k * 16 <= ALL_PAIRS_MEMORY:
+        kernel.all_class_neighbours(features, labels, int(n_classes), int(k), code, index, distance, count,
+                                    threads)
+    else:
+        kernel.class_neighbours(features, labels, int(n_classes), rows, int(k), code, index, distance, count,
+                                threads)
+    return index, distance, count
+
+
+# --------------------------------------------------------------------------
+# Fisher score
+# --------------------------------------------------------------------------
+
+def fisher_scores(X, y):
+    """Fisher score of every column, with its between- and within-class variances.
+
+    ``F_r = sum_k n_k (mu_kr - mu_r)^2 / sum_k n_k sigma_kr^2`` (Gu, Li and Han
+    2011, Eq. 1; Duda, Hart and Stork 2001, section 3.8.2), where ``n_k`` is the
+    size of class k, ``mu_kr`` and ``sigma_kr^2`` the mean and the population
+    variance (divide by ``n_k``) of feature r in class k, ``mu_r`` its overall mean.
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n_samples, n_features)
+    y : ndarray of int, shape (n_samples,)
+        Class codes 0..n_classes-1, at least two classes present.
+
+    Returns
+    -------
+    scores : ndarray of float64, shape (n_features,)
+    between : ndarray of float64
+        Between-class variance ``sum_k (n_k / n) (mu_kr - mu_r)^2``.
+    within : ndarray of float64
+        Within-class variance ``sum_k (n_k / n) sigma_kr^2``; ``scores = between / within``
+        and ``between + within`` is the population variance of the column.
+
+    Notes
+    -----
+    * Constant column: 0 / 0; its score is defined as 0 (no separation; the
+      lowest possible score).
+    * Zero within-class variance but different class means: the score is
+      ``+inf`` -- the feature separates the classes perfectly.  Whether a class
+      is constant is decided exactly (``min == max``), so rounding in the mean
+      of equal values cannot turn such a column into a large finite score.
+    * ANOVA relation: the one-way F statistic is ``F_r (n - K) / (K - 1)``
+      (K non-empty classes), e.g. :func:`sklearn.feature_selection.f_classif`.
+    """
+    X = _as_matrix(X)
+    y, n_classes, counts = _as_classes(y, X.shape[0])
+    n_samples, n_features = X.shape
+    mean = X.mean(axis=0)
+    between_ss = np.zeros(n_features)
+    within_ss = np.zeros(n_features)
+    for c in np.flatnonzero(counts):
+        members = X[y == c]
+        class_mean = members.mean(axis=0)
+        deviation = members - class_mean
+        class_ss = np.einsum("ij,ij->j", deviation, deviation)
+        class_ss[np.ptp(members, axis=0) == 0] = 0.0    # exactly constant within the class
+        within_ss += class_ss
+        between_ss += counts[c] * (class_mean - mean) ** 2
+    constant = _constant_columns(X)
+    between_ss[constant] = 0.0
+    within_ss[constant] = 0.0
+    scores = np.zeros(n_features)
+    positive = within_ss > 0
+    scores[positive] = between_ss[positive] / within_ss[positive]
+    separating = ~positive & (between_ss > 0)
+    scores[separating] = np.inf
+    return scores, between_ss / n_samples, within_ss / n_samples
+
+
+def fisher(X, y, k=None, n_threads=1):
+    """Fisher score filter (Duda, Hart and Stork 2001; Gu, Li and Han 2011, Eq. 1).
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n_samples, n_features)
+    y : ndarray of int32, shape (n_samples,)
+        Class codes 0..n_classes-1, at least two classes present.
+    k : int or None
+        Unused (every column is scored and ranked); accepted for the registry.
+    n_threads : int
+        Unused (O(n p) NumPy).
+
+    Returns
+    -------
+    MethodOutput
+        ``scores`` = Fisher score (higher is better; see :func:`fisher_scores` for
+        0 / 0 = 0 on constant columns and ``+inf`` on perfectly separating ones);
+        columns ``fisher``, ``between_variance``, ``within_variance``;
+        ``ranking`` = every column by decreasing score, ties to the lower index,
+        constant columns last.
+    """
+    X = _as_matrix(X)
+    scores, between, within = fisher_scores(X, y)
+    constant = _constant_columns(X)
+    notes = []
+    if constant.any():
+        notes.append(f"{int(constant.sum())} constant column(s): Fisher score 0/0 defined as 0, ranked last")
+    separating = np.isinf(scores)
+    if separating.any():
+        notes.append(f"{int(separating.sum())} column(s) with zero within-class variance separate the "
+                     f"classes perfectly: Fisher score inf")
+    return MethodOutput(
+        ranking=_ranking(scores, True, constant),
+        scores=scores,
+        columns={"fisher": scores, "between_variance": between, "within_variance": within},
+        notes=notes,
+    )
+
+
+# --------------------------------------------------------------------------
+# Laplacian score
+# --------------------------------------------------------------------------
+
+def knn_graph_arcs(X, n_neighbors=5, n_threads=1):
+    """The arcs i -> j of the k-nearest-neighbour graph of the rows of ``X`` (Euclidean).
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n_samples, n_features)
+    n_neighbors : int >= 1
+        k; at most ``n_samples - 1`` are used (every other sample).
+    n_threads : int
+        Threads of the search; the result does not depend on it.
+
+    Returns
+    -------
+    source, target : ndarray of intp, shape (n_samples * k,)
+        Row i's k nearest other rows, nearest first, ties to the lower row index.
+    squared_distance : ndarray of float64
+        ``||x_i - x_j||^2`` summed over the features in order (so
+        ``d(i, j) == d(j, i)`` exactly).
+    """
+    X = _as_matrix(X)
+    n_samples = X.shape[0]
+    k = min(int(n_neighbors), n_samples - 1)
+    if k < 1:
+        raise ValueError(f"X: a k-nearest-neighbour graph needs at least 2 samples; got {n_samples}")
+    features = np.ascontiguousarray(X.T)
+    rows = np.arange(n_samples, dtype=np.intp)
+    index, distance, _ = _class_neighbours(features, np.zeros(n_samples, dtype=np.int32), 1, rows, k,
+                                           "sqeuclidean", n_threads)
+    return np.repeat(rows, k), index.reshape(-1), distance.reshape(-1)
+
+
+def _symmetric_graph(source, target, weight, n_samples):
+    """S with S_ij = w_ij when i -> j or j -> i is an arc (the union; w is symmetric)."""
+    arcs = sparse.csr_matrix((weight, (source, target)), shape=(n_samples, n_samples))
+    return arcs.maximum(arcs.T).tocsr()
+
+
+def heat_kernel_graph(X, n_neighbors=5, t=1.0, n_threads=1):
+    """The weight matrix S of the Laplacian score (He, Cai and Niyogi 2005, section 2, steps 1-2).
+
+    An edge joins i and j when i is among the k nearest neighbours of j or j
+    among those of i (the union), with weight ``exp(-||x_i - x_j||^2 / t)``.
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n_samples, n_features)
+        The features as given (the CMQFS paper standardised them first, section 5.1).
+    n_neighbors : int >= 1
+        k = 5 in the CMQFS paper (section 5); capped at n_samples - 1.
+    t : float > 0
+        Heat-kernel width, 1.0 in the CMQFS paper (section 5).
+    n_threads : int
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix, shape (n_samples, n_samples)
+        Symmetric, zero diagonal.  An edge whose weight underflows to 0 is absent
+        (:func:`laplacian_scores` rescales the weights to keep them).
+    """
+    source, target, squared = knn_graph_arcs(X, n_neighbors, n_threads)
+    return _symmetric_graph(source, target, np.exp(-squared / float(t)), np.asarray(X).shape[0])
+
+
+def laplacian_scores(X, n_neighbors=5, t=1.0, n_threads=1):
+    """Laplacian score of every column (He, Cai and Niyogi 2005, section 2, step 4).
+
+    ``L_r = f~^T L f~ / f~^T D f~`` with ``f~ = f - (f^T D 1 / 1^T D 1) 1``,
+    ``D = diag(S 1)``, ``L = D - S`` and S from :func:`heat_kernel_graph`.
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n_samples, n_features)
+    n_neighbors : int >= 1
+        k of the neighbour graph (5, CMQFS paper section 5).
+    t : float > 0
+        Heat-kernel width (1.0, CMQFS paper section 5).
+    n_threads : int
+
+    Returns
+    -------
+    scores : ndarray of float64, shape (n_features,)
+        Lower is better.  NaN where ``f~^T D f~ = 0`` (then ``f~^T L f~ = 0`` too,
+        0 / 0): a constant column, or one that varies only on samples whose edges
+        all have weight 0.
+    variation : ndarray of float64
+        ``f~^T L f~ / 1^T D 1 = sum_{i<j} S_ij (f_i - f_j)^2 / 1^T D 1``.
+    variance : ndarray of float64
+        ``f~^T D f~ / 1^T D 1``, the degree-weighted variance; ``scores = variation / variance``.
+    n_zero_weights : int
+        Neighbour arcs (i -> j) whose rescaled weight underflowed to 0 (see Notes).
+
+    Notes
+    -----
+    ``L_r`` does not change when S is multiplied by a constant, so the weights are
+    computed as ``exp(-(d_ij^2 - d_min^2) / t)`` with ``d_min^2`` the smallest
+    neighbour distance: the same scores, but on high-dimensional data (where
+    ``exp(-d^2 / t)`` would underflow to 0 for every edge and leave 0 / 0) the
+    graph keeps its nearest edge at weight 1.  The numerator is summed edge by edge,
+    ``sum_{i<j} S_ij (f_i - f_j)^2``, which equals ``f~^T L f~`` without its cancellation.
+    """
+    X = _as_matrix(X)
+    n_samples, n_features = X.shape
+    source, target, squared = knn_graph_arcs(X, n_neighbors, n_threads)
+    weight = np.exp(-(squared - squared.min()) / float(t))
+    n_zero = int(np.count_nonzero(weight == 0.0))
+    graph = _symmetric_graph(source, target, weight, n_samples)
+    upper = sparse.triu(graph, k=1).tocoo()
+    degree = np.asarray(graph.sum(axis=1)).ravel()
+    total = degree.sum()
+
+    variation = np.zeros(n_features)
+    step = max(1, _BLOCK_CELLS // max(n_features, 1))
+    for start in range(0, upper.nnz, step):
+        stop = min(start + step, upper.nnz)
+        difference = X[upper.row[start:stop]] - X[upper.col[start:stop]]
+        variation += upper.data[start:stop] @ (difference * difference)
+    variance = np.zeros(n_features)
+    centre = (degree @ X) / total
+    step = max(1, _BLOCK_CELLS // max(n_features, 1))
+    for start in range(0, n_samples, step):
+        stop = min(start + step, n_samples)
+        deviation = X[start:stop] - centre
+        variance += degree[start:stop] @ (deviation * deviation)
+
+    constant = _constant_columns(X)
+    variance[constant] = 0.0
+    variation[constant] = 0.0
+    scores = np.full(n_features, np.nan)
+    defined = variance > 0
+    scores[defined] = variation[defined] / variance[defined]
+    return scores, variation / total, variance / total, n_zero
+
+
+def laplacian(X, y=None, k=None, n_threads=1, n_neighbors=5, t=1.0):
+    """Laplacian score filter (He, Cai and Niyogi 2005), unsupervised; lower is better.
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n_samples, n_features)
+    y : ignored
+        The score does not use the response.
+    k : int or None
+        Unused (every column is scored and ranked); accepted for the registry.
+    n_threads : int
+        Threads of the neighbour search; the result does not depend on it.
+    n_neighbors : int >= 1
+        k of the k-nearest-neighbour graph: 5 as in the CMQFS paper (section 5,
+        "NeighborMode = 'KNN', k = 5").  Capped at n_samples - 1 (with a note).
+    t : float > 0
+        Heat-kernel width in ``exp(-||x_i - x_j||^2 / t)`` (He et al. 2005, section 2,
+        step 2): 1.0 as in the CMQFS paper (section 5).
+
+    Returns
+    -------
+    MethodOutput
+        ``scores`` = Laplacian score; columns ``laplacian``, ``variation``
+        (``f~^T L f~ / 1^T D 1``) and ``variance`` (``f~^T D f~ / 1^T D 1``);
+        ``ranking`` = every column by increasing score, ties to the lower index,
+        constant columns (score NaN: 0 / 0 is undefined) last.
+
+    Notes
+    -----
+    Graph: Euclidean distance on the features as given (the CMQFS paper
+    standardised them, section 5.1), each sample's k nearest other samples with
+    ties to the lower sample index, symmetrised by union.  See the module
+    docstring for the differences from scikit-feature's ``lap_score``.
+    """
+    X = _as_matrix(X)
+    n_samples = X.shape[0]
+    notes = []
+    if n_neighbors > n_samples - 1:
+        notes.append(f"n_neighbors = {n_neighbors} exceeds n_samples - 1 = {n_samples - 1}: every other "
+                     f"sample is a neighbour")
+    scores, variation, variance, n_zero = laplacian_scores(X, n_neighbors, t, n_threads)
+    constant = _constant_columns(X)
+    if constant.any():
+        notes.append(f"{int(constant.sum())} constant column(s): Laplacian score 0/0 undefined (NA), "
+                     f"ranked last")
+    undefined = np.isnan(scores) & ~constant
+    if undefined.any():
+        notes.append(f"{int(undefined.sum())} column(s) vary only on samples without graph weight: "
+                     f"Laplacian score 0/0 undefined (NA), ranked after the defined scores")
+    if n_zero:
+        notes.append(f"{n_zero} neighbour arc(s) have heat-kernel weight 0 (exp underflow: "
+                     f"||x_i - x_j||^2 exceeds the smallest by more than ~745 t); a larger t keeps them")
+    return MethodOutput(
+        ranking=_ranking(scores, False, constant),
+        scores=scores,
+        columns={"laplacian": scores, "variation": variation, "variance": variance},
+        notes=notes,
+    )
+
+
+# --------------------------------------------------------------------------
+# ReliefF
+# --------------------------------------------------------------------------
+
+def relieff_weights(X, y, n_neighbors=10, n_iterations=None, random_state=0, n_threads=1):
+    """ReliefF weights (Kononenko 1994; Robnik-Sikonja and Kononenko 2003, section 2).
+
+    For each of m instances R_i: its k nearest hits H_j (same class) and its k
+    nearest misses M_j(C) of every other class C; then, for every feature A::
+
+        W[A] -= sum_j diff(A, R_i, H_j) / (m k)
+        W[A] += sum_{C != class(R_i)} [P(C) / (1 - P(class(R_i)))] sum_j diff(A, R_i, M_j(C)) / (m k)
+
+    with ``diff(A, I1, I2) = |I1[A] - I2[A]| / (max(A) - min(A))`` and the
+    distance between instances the sum of ``diff`` over the features (Manhattan
+    on features scaled to [0, 1] by their range).
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n_samples, n_features)
+    y : ndarray of int, shape (n_samples,)
+        Class codes 0..n_classes-1, at least two classes present.
+    n_neighbors : int >= 1
+        k, hits and misses per class: 10, the value Robnik-Sikonja and Kononenko
+        (2003) recommend and use for ReliefF, after Kononenko (1994); scikit-feature
+        uses 5.
+    n_iterations : int in 1..n_samples, or None
+        m, the number of instances.  None (default): every instance once, which is
+        deterministic.  Otherwise m distinct instances drawn at random (without
+        replacement) with ``random_state``.
+    random_state : int, numpy Generator or None
+        Seed of that draw (unused when ``n_iterations`` is None).
+    n_threads : int
+        Threads of the neighbour search; the result does not depend on it.
+
+    Returns
+    -------
+    weights : ndarray of float64, shape (n_features,)
+        ``W = near_miss - near_hit``; higher is better; 0 on constant columns.
+    near_hit : ndarray of float64
+        Mean ``diff`` to the nearest hits (averaged over instances).
+    near_miss : ndarray of float64
+        Prior-weighted mean ``diff`` to the nearest misses.
+    instances : ndarray of intp
+        The instances used, sorted.
+
+    Notes
+    -----
+    * A class with fewer than k + 1 members: as many neighbours as exist are
+      used and the average is over them (``sum_j diff / k_C`` with ``k_C`` the
+      number found, as Weka's ReliefFAttributeEval does); with every class
+      larger than k this is the formula above.  An instance alone in its class
+      has no hits and contributes no hit term.
+    * Ties in distance: the lower sample index is the nearer neighbour.
+    * A constant feature has ``diff = 0`` everywhere (range 0 defines diff = 0).
+    """
+    X = _as_matrix(X)
+    y, n_classes, counts = _as_classes(y, X.shape[0])
+    n_samples, n_features = X.shape
+    k = int(n_neighbors)
+    if k < 1:
+        raise ValueError(f"n_neighbors: must be an integer >= 1; got {n_neighbors!r}")
+    if n_iterations is None:
+        instances = np.arange(n_samples, dtype=np.intp)
+    else:
+        m = int(n_iterations)
+        if not 1 <= m <= n_samples:
+            raise ValueError(f"n_iterations: must be None or an integer in 1..{n_samples} (the number of "
+                             f"samples); got {n_iterations!r}")
+        rng = np.random.default_rng(random_state)
+        instances = np.sort(rng.choice(n_samples, size=m, replace=False)).astype(np.intp)
+    m = instances.shape[0]
+
+    low = X.min(axis=0)
+    span = X.max(axis=0) - low
+    scaled = np.zeros(X.shape, dtype=np.float64)   # C order (the kernel reads rows)
+    varying = span > 0
+    scaled[:, varying] = (X[:, varying] - low[varying]) / span[varying]
+
+    prior = counts / n_samples
+    # miss_weight[a, c] = P(c) / (1 - P(a)); P(a) < 1 as two classes are present; the diagonal
+    # (hits) is not used.
+    miss_weight = prior[None, :] / (1.0 - prior[:, None])
+    np.fill_diagonal(miss_weight, 0.0)
+    index, _, count = _class_neighbours(np.ascontiguousarray(scaled.T), y, n_classes, instances, k,
+                                        "manhattan", n_threads)
+    kernel = load_kernel("_neighbours")
+    n_blocks = -(-m // kernel.block_size())
+    hit_blocks = np.zeros((n_blocks, n_features))
+    miss_blocks = np.zeros((n_blocks, n_features))
+    kernel.relieff_terms(scaled, y, int(n_classes), instances, index, count, np.ascontiguousarray(miss_weight),
+                         hit_blocks, miss_blocks, _threads(m, n_samples, n_features, n_threads))
+    # Block sums added in block order: the same result for any number of threads.
+    near_hit = hit_blocks.sum(axis=0) / m
+    near_miss = miss_blocks.sum(axis=0) / m
+    return near_miss - near_hit, near_hit, near_miss, instances
+
+
+def relieff(X, y, k=None, n_threads=1, n_neighbors=10, n_iterations=None, random_state=0):
+    """ReliefF filter (Kononenko 1994; Robnik-Sikonja and Kononenko 2003); higher is better.
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n_samples, n_features)
+    y : ndarray of int32, shape (n_samples,)
+        Class codes 0..n_classes-1, at least two classes present.
+    k : int or None
+        Unused (every column is scored and ranked); accepted for the registry.
+    n_threads : int
+        Threads of the neighbour search; the result does not depend on it.
+    n_neighbors : int >= 1
+        Nearest hits and misses per class: 10 (the usual ReliefF value, Robnik-Sikonja
+        and Kononenko 2003; scikit-feature: 5).
+    n_iterations : int or None
+        Instances used: None = all (m = n, deterministic), else a random sample.
+    random_state : int or None
+        Seed of the sample when ``n_iterations`` is given (default 0: same inputs,
+        same outputs).
+
+    Returns
+    -------
+    MethodOutput
+        ``scores`` = ReliefF weight W; columns ``relieff``, ``near_hit`` and
+        ``near_miss`` (W = near_miss - near_hit); ``ranking`` = every column by
+        decreasing W, ties to the lower index, constant columns (W = 0) last.
+        See :func:`relieff_weights` for the rules.
+    """
+    X = _as_matrix(X)
+    y_codes, n_classes, counts = _as_classes(y, X.shape[0])
+    weights, near_hit, near_miss, instances = relieff_weights(X, y_codes, n_neighbors, n_iterations,
+                                                              random_state, n_threads)
+    constant = _constant_columns(X)
+    notes = []
+    small = [c for c in np.flatnonzero(counts) if counts[c] <= n_neighbors]
+    if small:
+        notes.append(f"{len(small)} class(es) have at most n_neighbors = {n_neighbors} members: their "
+                     f"neighbours are all the members there are")
+    if constant.any():
+        notes.append(f"{int(constant.sum())} constant column(s): ReliefF weight 0, ranked last")
+    if instances.shape[0] < X.shape[0]:
+        notes.append(f"ReliefF weights from {instances.shape[0]} of {X.shape[0]} instances "
+                     f"(random_state = {random_state!r})")
+    return MethodOutput(
+        ranking=_ranking(weights, True, constant),
+        scores=weights,
+        columns={"relieff": weights, "near_hit": near_hit, "near_miss": near_miss},
+        notes=notes,
+    )
+
+
+# --------------------------------------------------------------------------
+# Registration
+# --------------------------------------------------------------------------
+
+def _is_positive_integer(value):
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool) and int(value) >= 1
+
+
+def _is_positive_number(value):
+    return isinstance(value, numbers.Real) and not isinstance(value, bool) and np.isfinite(value) \
+        and float(value) > 0.0
+
+
+def _is_none_or_positive_integer(value):
+    return value is None or _is_positive_integer(value)
+
+
+def _is_seed(value):
+    return value is None or (isinstance(value, numbers.Integral) and not isinstance(value, bool)
+                             and int(value) >= 0)
+
+
+def _none_or_int(value):
+    return None if value is None else int(value)
+
+
+register(MethodSpec(
+    name="fisher",
+    description="Fisher score: between-class over within-class variance of each feature",
+    function=fisher,
+    parameters=(),
+    capabilities=frozenset({"supervised", "multiclass"}),
+    score_name="fisher",
+    higher_is_better=True,
+    reference="Duda, Hart & Stork (2001) Pattern Classification, 3.8.2; Gu, Li & Han (2011) UAI, Eq. 1",
+    criterion="F_r = sum_k n_k (mu_kr - mu_r)^2 / sum_k n_k sigma_kr^2  (population variances; "
+              "0/0 := 0, x/0 := inf)",
+))
+
+register(MethodSpec(
+    name="laplacian",
+    description="Laplacian score: locality preservation on a k-NN heat-kernel graph (unsupervised)",
+    function=laplacian,
+    parameters=(
+        Parameter("n_neighbors", 5, "k of the k-nearest-neighbour graph (CMQFS paper, section 5: k = 5)",
+                  "an integer >= 1", _is_positive_integer, int),
+        Parameter("t", 1.0, "heat-kernel width in exp(-||x_i - x_j||^2 / t) (He et al. 2005, section 2; "
+                  "CMQFS paper, section 5: t = 1.0)", "a finite number > 0", _is_positive_number, float),
+    ),
+    capabilities=frozenset({"multiclass"}),
+    score_name="laplacian",
+    higher_is_better=False,
+    reference="He, Cai & Niyogi (2005) NIPS 18:507-514",
+    criterion="L_r = f~^T L f~ / f~^T D f~,  f~ = f - (f^T D 1 / 1^T D 1) 1,  L = D - S,  "
+              "S_ij = exp(-||x_i - x_j||^2 / t) on the k-NN graph (union)",
+))
+
+register(MethodSpec(
+    name="relieff",
+    description="ReliefF: nearest-miss minus nearest-hit differences, prior-weighted over classes",
+    function=relieff,
+    parameters=(
+        Parameter("n_neighbors", 10, "k nearest hits and misses per class (k = 10, the usual ReliefF "
+                  "value: Robnik-Sikonja & Kononenko 2003)", "an integer >= 1", _is_positive_integer, int),
+        Parameter("n_iterations", None, "instances m: None = all (deterministic), else a random sample "
+                  "(m in Robnik-Sikonja & Kononenko 2003)", "None or an integer >= 1",
+                  _is_none_or_positive_integer, _none_or_int),
+        Parameter("random_state", 0, "seed of the instance sample when n_iterations is set",
+                  "None or an integer >= 0", _is_seed, _none_or_int),
+    ),
+    capabilities=frozenset({"supervised", "multiclass"}),
+    score_name="relieff",
+    higher_is_better=True,
+    reference="Kononenko (1994) ECML; Robnik-Sikonja & Kononenko (2003) Mach. Learn. 53:23-69",
+    criterion="W_A = sum_i [ -sum_hits diff(A) + sum_{C != class_i} P(C)/(1 - P(class_i)) "
+              "sum_misses(C) diff(A) ] / (m k),  diff = |a1 - a2| / (max - min)",
+))
