@@ -8,7 +8,7 @@
 Public names: :func:`select`, :class:`FeatureSelector`, :func:`list_methods`,
 :mod:`datasets`, :class:`SelectionResult`, :class:`FormulaError`.
 """
-from fstools import datasets
+from fstools import datasets, metrics
 from fstools._version import __version__
 from fstools.api import select
 from fstools.exceptions import FormulaError
@@ -16,5 +16,5 @@ from fstools.methods.registry import list_methods
 from fstools.results import SelectionResult
 from fstools.transformer import FeatureSelector
 
-__all__ = ["__version__", "datasets", "select", "FeatureSelector", "FormulaError", "list_methods",
+__all__ = ["__version__", "datasets", "metrics", "select", "FeatureSelector", "FormulaError", "list_methods",
            "SelectionResult"]
