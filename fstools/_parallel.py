@@ -29,3 +29,25 @@ def effective_n_threads(n_jobs):
     if n_jobs > 0:
         return n_jobs
     return max(1, cores + 1 + n_jobs)
+
+
+#: Below this much work (samples x features touched by one kernel call) a call
+#: runs on one thread: starting and synchronising OpenMP threads costs more than
+#: it saves, and on a loaded machine busy-waiting threads slow short parallel
+#: regions down.  Results never depend on the number of threads.
+MIN_PARALLEL_WORK = 20_000
+
+#: The same for one step of a greedy loop (candidates x samples per step): each
+#: step is a short parallel region, worth splitting only when it is large.
+MIN_PARALLEL_STEP_WORK = 2_000_000
+
+
+def threads_for_work(work, n_threads, greedy_step=False):
+    """``n_threads``, or 1 when ``work`` is below :data:`MIN_PARALLEL_WORK`
+    (:data:`MIN_PARALLEL_STEP_WORK` for one step of a greedy loop).
+
+    The limits are read at call time, so tests can lower them to exercise the
+    threaded paths on small data.
+    """
+    minimum = MIN_PARALLEL_STEP_WORK if greedy_step else MIN_PARALLEL_WORK
+    return 1 if work < minimum else int(n_threads)

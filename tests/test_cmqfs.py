@@ -49,7 +49,7 @@ def test_beta_one_is_relevance_ranking():
     assert list(out.ranking) == list(np.argsort(-q, kind="stable"))
 
 
-def test_threads_do_not_change_the_result():
+def test_threads_do_not_change_the_result(parallel_everywhere):
     X, y = _data(3, m=200, n=30, n_classes=3)
     one = cmqfs(X, y, k=10, n_threads=1)
     two = cmqfs(X, y, k=10, n_threads=2)

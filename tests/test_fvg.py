@@ -146,7 +146,7 @@ def test_tie_rule_lower_index_first():
     assert neighbours == [1]
 
 
-def test_threads_do_not_change_scores():
+def test_threads_do_not_change_scores(parallel_everywhere):
     rng = np.random.default_rng(5)
     X = np.round(rng.normal(size=(500, 16)), 1)
     y = _codes(rng.integers(0, 3, 500))

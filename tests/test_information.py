@@ -395,7 +395,7 @@ def test_rank_by_tie_rule_equals_repeated_first_maximum():
 
 
 @pytest.mark.parametrize("method", METHODS)
-def test_threads_do_not_change_the_result(method):
+def test_threads_do_not_change_the_result(method, parallel_everywhere):
     rng = np.random.default_rng(8)
     X = rng.normal(size=(600, 40)) + 0.5 * rng.integers(0, 3, 600)[:, None] * (rng.random(40) < 0.3)
     y = rng.integers(0, 3, 600).astype(np.int32)

@@ -22,3 +22,14 @@ def test_none_follows_omp_num_threads(monkeypatch):
 def test_bad_values_name_the_argument(bad):
     with pytest.raises(ValueError, match="n_jobs"):
         effective_n_threads(bad)
+
+
+def test_small_work_runs_on_one_thread(monkeypatch):
+    from fstools import _parallel
+
+    assert effective_n_threads(2) == 2
+    assert _parallel.threads_for_work(10, 2) == 1
+    assert _parallel.threads_for_work(10 ** 9, 2) == 2
+    assert _parallel.threads_for_work(10 ** 6, 2, greedy_step=True) == 1
+    monkeypatch.setattr(_parallel, "MIN_PARALLEL_STEP_WORK", 0)
+    assert _parallel.threads_for_work(10 ** 6, 2, greedy_step=True) == 2

@@ -16,12 +16,10 @@ formulas are in ``shared/methods/cmqfs.md``:
 import numpy as np
 
 from fstools._ext import load_kernel
+from fstools._parallel import threads_for_work
 from fstools.discretize import mu_sigma_levels
 from fstools.methods._greedy import TIE_TOLERANCE, first_maximum  # noqa: F401 (shared tie rule)
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
-
-#: Below this many cells of X the kernels run on one thread.
-SMALL_PROBLEM_CELLS = 20000
 
 __all__ = ["modularity_scores", "feature_vector_graph_edges", "min_max_normalise", "cmqfs"]
 
@@ -53,8 +51,7 @@ def modularity_scores(X, y, n_classes, n_threads=1):
     """
     fvg = load_kernel("_fvg")
     X = np.asarray(X, dtype=np.float64)
-    if X.size < SMALL_PROBLEM_CELLS:
-        n_threads = 1   # starting threads costs more than the work; results are the same
+    n_threads = threads_for_work(X.size, n_threads)
     features = np.ascontiguousarray(X.T)
     q = np.empty(features.shape[0], dtype=np.float64)
     fvg.modularity_scores(features, np.ascontiguousarray(y, dtype=np.int32), int(n_classes), q,
@@ -145,8 +142,7 @@ def cmqfs(X, y, k=None, n_threads=1, beta=0.3):
     X = np.asarray(X, dtype=np.float64)
     y = np.ascontiguousarray(y, dtype=np.int32)
     n_features = X.shape[1]
-    if X.size < SMALL_PROBLEM_CELLS:
-        n_threads = 1   # starting threads costs more than the work; results are the same
+    n_threads = threads_for_work(X.size, n_threads)
     n_classes = int(y.max()) + 1
     if np.count_nonzero(np.bincount(y, minlength=n_classes)) < 2:
         raise ValueError("y: CMQFS needs at least two classes (the modularity of a single "
@@ -177,7 +173,9 @@ def cmqfs(X, y, k=None, n_threads=1, beta=0.3):
         candidates = np.flatnonzero(informative if informative.any() else remaining).astype(np.intp)
         terms = np.empty(candidates.shape[0], dtype=np.float64)
         entropy_kernel.relevant_independency_terms(codes, levels, y, n_classes, ranking[-1],
-                                                   candidates, terms, int(n_threads))
+                                                   candidates, terms,
+                                                   threads_for_work(candidates.shape[0] * X.shape[0],
+                                                                    n_threads, greedy_step=True))
         relevant_independency[candidates] += terms / (2.0 * class_entropy)
         nri = min_max_normalise(relevant_independency[candidates])
         w = beta * nq[candidates] + (1.0 - beta) * nri

@@ -82,16 +82,13 @@ import heapq
 import numpy as np
 
 from fstools._ext import load_kernel
+from fstools._parallel import threads_for_work
 from fstools.discretize import MAX_LEVELS_AS_IS, information_codes
 from fstools.methods._greedy import TIE_TOLERANCE, first_maximum
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
 __all__ = ["CRITERIA", "DISCRETIZATIONS", "greedy_information_selection", "rank_by_tie_rule",
            "mim", "mifs", "mifs_u", "mrmr", "jmi", "cmim"]
-
-#: Below this many cells of X the kernels run on one thread (starting threads
-#: costs more than the work; results are the same).
-SMALL_PROBLEM_CELLS = 20000
 
 #: Discretisation schemes for continuous columns (see :func:`fstools.discretize.discretize`).
 DISCRETIZATIONS = ("mu_sigma", "equal_width", "equal_frequency")
@@ -201,9 +198,8 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
     y = np.ascontiguousarray(y, dtype=np.int32)
     n_features = codes.shape[0]
     n_classes = int(y.max()) + 1
-    if codes.size < SMALL_PROBLEM_CELLS:
-        n_threads = 1
-    n_threads = int(n_threads)
+    requested_threads = int(n_threads)
+    n_threads = threads_for_work(codes.size, requested_threads)
     k = n_features if k is None else min(int(k), n_features)
 
     relevance = np.empty(n_features, dtype=np.float64)
@@ -246,7 +242,9 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
             break
         candidates = np.flatnonzero(remaining).astype(np.intp)
         terms = np.empty((candidates.shape[0], 4), dtype=np.float64)
-        kernel.pair_information_terms(codes, levels, y, n_classes, chosen, candidates, terms, n_threads)
+        kernel.pair_information_terms(codes, levels, y, n_classes, chosen, candidates, terms,
+                                      threads_for_work(candidates.shape[0] * codes.shape[1], requested_threads,
+                                                       greedy_step=True))
         if criterion in ("mifs", "mrmr"):
             running[candidates] += terms[:, 0]
         elif criterion == "mifs_u":
