@@ -29,6 +29,18 @@ EXPECTED_OUTPUTS = {
         "iris_table1_q.csv",
         "wine_1nn_accuracy.csv",
     ],
+    "baselines.py": [
+        "baselines_accuracy_wine_1nn.png",
+        "baselines_accuracy_wine_svm.png",
+        "baselines_accuracy_breast_cancer_1nn.png",
+        "baselines_accuracy_breast_cancer_svm.png",
+        "baselines_selected_wine.csv",
+        "baselines_selected_breast_cancer.csv",
+        "baselines_accuracy.csv",
+        "baselines_average.csv",
+        "baselines_wine_vs_paper.csv",
+        "baselines_conclusion.txt",
+    ],
 }
 
 

@@ -636,7 +636,8 @@ register(MethodSpec(
         Parameter("n_neighbors", 5, "k of the k-nearest-neighbour graph (CMQFS paper, section 5: k = 5)",
                   "an integer >= 1", _is_positive_integer, int),
         Parameter("t", 1.0, "heat-kernel width in exp(-||x_i - x_j||^2 / t) (He et al. 2005, section 2; "
-                  "CMQFS paper, section 5: t = 1.0)", "a finite number > 0", _is_positive_number, float),
+                  "t = 1.0 as stated in the CMQFS paper, section 5; its MATLAB code's exp(-d^2 / 2t^2) with t = 1 "
+                  "is t = 2 here)", "a finite number > 0", _is_positive_number, float),
     ),
     capabilities=frozenset({"multiclass"}),
     score_name="laplacian",
