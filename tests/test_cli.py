@@ -302,3 +302,15 @@ def test_module_entry_point_error_and_version():
     proc = _run_module("--version")
     assert proc.returncode == 0
     assert proc.stdout.strip() == f"fstools {fs.__version__}"
+
+
+@pytest.mark.parametrize("argv", [
+    ["--method", "mrmr", "--param", "discretization=equal_width", "--param", "n_bins=5"],
+    ["--method", "laplacian", "--param", "n_neighbors=7"],
+    ["--method", "relieff"],
+])
+def test_select_with_baseline_methods(capsys, argv):
+    status = main(["select", "class ~ .", "--data", "wine", "-k", "3", "--format", "json", *argv])
+    out = json.loads(capsys.readouterr().out)
+    assert status == 0 and len(out["selected"]) == 3
+    assert out["method"] == argv[1]

@@ -86,11 +86,12 @@ def test_bad_data_raise_clear_errors():
         fs.FeatureSelector(k=1).fit(pd.DataFrame({"a": ["u", "v", "u", "v"]}), [0, 1, 0, 1])
 
 
-def test_scikit_learn_estimator_checks():
-    """Every applicable check of scikit-learn's estimator suite passes."""
+@pytest.mark.parametrize("method", ["cmqfs", "mrmr", "fisher", "relieff"])
+def test_scikit_learn_estimator_checks(method):
+    """Every applicable check of scikit-learn's estimator suite passes (one method per family)."""
     failures = []
-    for estimator, check in check_estimator(fs.FeatureSelector(method="cmqfs", k=1), generate_only=True) \
-            if _generate_only_supported() else _checks():
+    for estimator, check in check_estimator(fs.FeatureSelector(method=method, k=1), generate_only=True) \
+            if _generate_only_supported() else _checks(method):
         try:
             check(estimator)
         except SkipTest:
@@ -106,7 +107,21 @@ def _generate_only_supported():
     return "generate_only" in inspect.signature(check_estimator).parameters
 
 
-def _checks():
+def _checks(method):
     from sklearn.utils.estimator_checks import estimator_checks_generator
 
-    return estimator_checks_generator(fs.FeatureSelector(method="cmqfs", k=1), mark="skip")
+    return estimator_checks_generator(fs.FeatureSelector(method=method, k=1), mark="skip")
+
+
+_MULTICLASS = fs.list_methods().loc[lambda t: t["capabilities"].str.contains("multiclass"), "name"].tolist()
+
+
+@pytest.mark.parametrize("method", _MULTICLASS)
+def test_every_multiclass_method_works_in_a_pipeline(wine, method):
+    X, y = wine.drop(columns="class"), wine["class"]
+    model = make_pipeline(fs.FeatureSelector(method=method, k=3), KNeighborsClassifier(n_neighbors=1))
+    model.fit(X, y)
+    selector = model[0]
+    res = fs.select("class ~ .", wine, method=method, k=3)
+    assert list(selector.get_feature_names_out()) == sorted(res.selected, key=list(X.columns).index)
+    assert model.predict(X).shape == (178,)
