@@ -19,6 +19,7 @@ from fstools._ext import load_kernel
 from fstools._parallel import threads_for_work
 from fstools.discretize import mu_sigma_levels
 from fstools.methods._greedy import TIE_TOLERANCE, first_maximum  # noqa: F401 (shared tie rule)
+from fstools.methods.checks import is_unit_interval
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
 __all__ = ["modularity_scores", "feature_vector_graph_edges", "min_max_normalise", "cmqfs"]
@@ -204,18 +205,13 @@ def cmqfs(X, y, k=None, n_threads=1, beta=0.3):
     )
 
 
-def _is_unit_interval(value):
-    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool) \
-        and np.isfinite(value) and 0.0 <= float(value) <= 1.0
-
-
 register(MethodSpec(
     name="cmqfs",
     description="Community modularity of the feature vector graph + conditional-MI redundancy",
     function=cmqfs,
     parameters=(
         Parameter("beta", 0.3, "weight of relevance NQ against relevant independency NRI (Eq. 13; "
-                  "0.3 in section 5.2)", "a number in [0, 1]", _is_unit_interval, float),
+                  "0.3 in section 5.2)", "a number in [0, 1]", is_unit_interval, float),
     ),
     capabilities=frozenset({"supervised", "multiclass", "greedy"}),
     score_name="Q",

@@ -85,6 +85,7 @@ from fstools._ext import load_kernel
 from fstools._parallel import threads_for_work
 from fstools.discretize import MAX_LEVELS_AS_IS, information_codes
 from fstools.methods._greedy import TIE_TOLERANCE, first_maximum
+from fstools.methods.checks import is_integer_at_least, is_none_or, is_nonnegative_number, is_one_of, none_or_int
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
 __all__ = ["CRITERIA", "DISCRETIZATIONS", "greedy_information_selection", "rank_by_tie_rule",
@@ -275,7 +276,7 @@ def _check_discretization(discretization, n_bins):
     elif n_bins is None:
         raise ValueError(f"n_bins: required by discretization={discretization!r} (an integer >= 2); "
                          "got None")
-    elif not _is_n_bins(n_bins):
+    elif not is_none_or(is_integer_at_least(2))(n_bins):
         raise ValueError(f"n_bins: must be None or an integer >= 2; got {n_bins!r}")
 
 
@@ -295,7 +296,7 @@ def _discretisation_note(discretization, n_bins, as_is):
 def _information_method(criterion, X, y, k, n_threads, discretization, n_bins, beta=1.0):
     """Discretise, select, and package the result of one criterion."""
     _check_discretization(discretization, n_bins)
-    if not _is_nonnegative_number(beta):
+    if not is_nonnegative_number(beta):
         raise ValueError(f"beta: must be a number >= 0; got {beta!r}")
     y = np.ascontiguousarray(y, dtype=np.int32)
     n_classes = int(y.max()) + 1
@@ -467,34 +468,17 @@ cmim.__doc__ = f"""CMIM, Fleuret (2004), JMLR 5:1531-1555: conditional mutual in
 # registry
 # ---------------------------------------------------------------------------
 
-def _is_number(value):
-    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
-
-
-def _is_nonnegative_number(value):
-    return _is_number(value) and bool(np.isfinite(value)) and float(value) >= 0.0
-
-
-def _is_n_bins(value):
-    return value is None or (isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-                             and int(value) >= 2)
-
-
-def _is_discretization(value):
-    return isinstance(value, str) and value in DISCRETIZATIONS
-
-
 _DISCRETIZATION = Parameter(
     "discretization", "mu_sigma",
     "scheme for the continuous columns: the CMQFS paper's nine mean/sd levels (Zhao et al. 2015, "
     "section 5.2), or n_bins equal-width / equal-frequency bins; discrete columns are used as they are",
-    "one of 'mu_sigma', 'equal_width', 'equal_frequency'", _is_discretization)
+    "one of 'mu_sigma', 'equal_width', 'equal_frequency'", is_one_of(DISCRETIZATIONS))
 _N_BINS = Parameter(
     "n_bins", None, "number of bins of 'equal_width' / 'equal_frequency' (required by them)",
-    "None or an integer >= 2", _is_n_bins, lambda value: None if value is None else int(value))
+    "None or an integer >= 2", is_none_or(is_integer_at_least(2)), none_or_int)
 _BETA = Parameter(
     "beta", 1.0, "redundancy weight (1.0 in the CMQFS paper, section 5, and FEAST; scikit-feature: 0.5)",
-    "a number >= 0", _is_nonnegative_number, float)
+    "a number >= 0", is_nonnegative_number, float)
 
 _DESCRIPTIONS = {
     "mim": ("Mutual information maximisation: rank by I(X;C)", "Lewis (1992); Brown et al. (2012) JMLR 13:27-66"),

@@ -45,12 +45,13 @@ Deliberate differences from scikit-feature (``skfeature.function.similarity_base
 * ``fisher_score``: computed there through an n x n graph with a 1e-12
   guard; here in O(n p) directly from the class means and variances.
 """
-import numbers
 
 import numpy as np
 from scipy import sparse
 
 from fstools._ext import load_kernel
+from fstools.methods.checks import (is_none_or, is_positive_integer, is_positive_number, is_seed,
+                                    none_or_int)
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
 __all__ = ["fisher_scores", "fisher", "knn_graph_arcs", "heat_kernel_graph", "laplacian_scores",
@@ -593,28 +594,6 @@ def relieff(X, y, k=None, n_threads=1, n_neighbors=10, n_iterations=None, random
 # Registration
 # --------------------------------------------------------------------------
 
-def _is_positive_integer(value):
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool) and int(value) >= 1
-
-
-def _is_positive_number(value):
-    return isinstance(value, numbers.Real) and not isinstance(value, bool) and np.isfinite(value) \
-        and float(value) > 0.0
-
-
-def _is_none_or_positive_integer(value):
-    return value is None or _is_positive_integer(value)
-
-
-def _is_seed(value):
-    return value is None or (isinstance(value, numbers.Integral) and not isinstance(value, bool)
-                             and int(value) >= 0)
-
-
-def _none_or_int(value):
-    return None if value is None else int(value)
-
-
 register(MethodSpec(
     name="fisher",
     description="Fisher score: between-class over within-class variance of each feature",
@@ -634,10 +613,10 @@ register(MethodSpec(
     function=laplacian,
     parameters=(
         Parameter("n_neighbors", 5, "k of the k-nearest-neighbour graph (CMQFS paper, section 5: k = 5)",
-                  "an integer >= 1", _is_positive_integer, int),
+                  "an integer >= 1", is_positive_integer, int),
         Parameter("t", 1.0, "heat-kernel width in exp(-||x_i - x_j||^2 / t) (He et al. 2005, section 2; "
                   "t = 1.0 as stated in the CMQFS paper, section 5; its MATLAB code's exp(-d^2 / 2t^2) with t = 1 "
-                  "is t = 2 here)", "a finite number > 0", _is_positive_number, float),
+                  "is t = 2 here)", "a finite number > 0", is_positive_number, float),
     ),
     capabilities=frozenset({"multiclass"}),
     score_name="laplacian",
@@ -653,12 +632,12 @@ register(MethodSpec(
     function=relieff,
     parameters=(
         Parameter("n_neighbors", 10, "k nearest hits and misses per class (k = 10, the usual ReliefF "
-                  "value: Robnik-Sikonja & Kononenko 2003)", "an integer >= 1", _is_positive_integer, int),
+                  "value: Robnik-Sikonja & Kononenko 2003)", "an integer >= 1", is_positive_integer, int),
         Parameter("n_iterations", None, "instances m: None = all (deterministic), else a random sample "
                   "(m in Robnik-Sikonja & Kononenko 2003)", "None or an integer >= 1",
-                  _is_none_or_positive_integer, _none_or_int),
+                  is_none_or(is_positive_integer), none_or_int),
         Parameter("random_state", 0, "seed of the instance sample when n_iterations is set",
-                  "None or an integer >= 0", _is_seed, _none_or_int),
+                  "None or an integer >= 0", is_seed, none_or_int),
     ),
     capabilities=frozenset({"supervised", "multiclass"}),
     score_name="relieff",
