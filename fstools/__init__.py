@@ -5,16 +5,27 @@
 >>> res = fs.select("class ~ .", df, method="cmqfs", k=5)
 >>> res.summary()          # doctest: +SKIP
 
-Public names: :func:`select`, :class:`FeatureSelector`, :func:`list_methods`,
-:mod:`datasets`, :class:`SelectionResult`, :class:`FormulaError`.
+Public names: :func:`select`, :func:`compare`, :func:`stability`, :class:`FeatureSelector`,
+:func:`list_methods`, :mod:`datasets`, :class:`SelectionResult`, :class:`ComparisonResult`,
+:class:`StabilityResult`, :class:`FormulaError`; streaming: :class:`OnlineSelector`,
+:func:`evaluate_online`, :class:`OnlineEvaluation`; multi-label: :class:`MultiLabelResult`
+(what ``select`` returns for ``elc``, ``llsf``, ``ml_fisher``, ``ml_mi``), :class:`MLkNN`.
 """
 from fstools import datasets, metrics
 from fstools._version import __version__
 from fstools.api import select
+from fstools.compare import compare
+from fstools.comparison import ComparisonResult
+from fstools.evaluation import OnlineEvaluation, evaluate_online
 from fstools.exceptions import FormulaError
 from fstools.methods.registry import list_methods
+from fstools.mlknn import MLkNN
+from fstools.multilabel_results import MultiLabelResult
+from fstools.online import OnlineSelector
 from fstools.results import SelectionResult
+from fstools.stability import StabilityResult, stability
 from fstools.transformer import FeatureSelector
 
 __all__ = ["__version__", "datasets", "metrics", "select", "FeatureSelector", "FormulaError", "list_methods",
-           "SelectionResult"]
+           "SelectionResult", "compare", "ComparisonResult", "stability", "StabilityResult",
+           "OnlineSelector", "evaluate_online", "OnlineEvaluation", "MLkNN", "MultiLabelResult"]

@@ -111,7 +111,7 @@ def _steps_table(output, column_terms, selected):
     return steps.iloc[: last + 1].reset_index(drop=True)
 
 
-def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=None, **params):
+def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=None, response=None, **params):
     """Select features with a formula and a DataFrame.
 
     Parameters
@@ -133,6 +133,15 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     **params
         The method's parameters (e.g. ``beta=0.3`` for CMQFS); unknown names and values
         out of range raise an error naming the parameter and the allowed values.
+        Streaming methods (``mbpa``, ``onpa``, ``pa``, ``pa1``, ``pa2``, ``cs``) stream the rows
+        in order (``passes``, ``shuffle``, ``random_state``), code the majority class +1 unless
+        ``positive=`` names it, and add ``class_mapping`` and ``stream_metrics`` to the result.
+    response : pandas.DataFrame, optional
+        Multi-label methods only (``elc``, ``llsf``, ``ml_fisher``, ``ml_mi``): the labels as a
+        DataFrame of 0/1 columns with the rows of ``data``; the formula is then one-sided
+        (``"~ ."``).  Without it, a multi-label method takes its labels from the left-hand side
+        (``"y1 + y2 + y3 ~ ."``).  Multi-label methods return a
+        :class:`fstools.multilabel_results.MultiLabelResult`.
 
     Returns
     -------
@@ -153,6 +162,17 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     values = check_method_params(spec, params)
     effective_n_threads(n_jobs)  # validate early
     call = _format_call(formula, method, k, na_action, n_jobs, params)
+    if "multilabel" in spec.capabilities:
+        # Several 0/1 responses (or response=): the label-matrix path and its own result object.
+        from fstools.multilabel_results import select_multilabel
+
+        if response is not None:
+            call = call[:-1] + ", response=<DataFrame>)"
+        return select_multilabel(formula, data, spec, k, values=values, response=response,
+                                 na_action=na_action, n_jobs=n_jobs, call=call)
+    if response is not None:
+        raise TypeError(f"response: only multi-label methods take a DataFrame of labels; {method!r} takes "
+                        f"its response from the formula")
 
     frame = parse_formula(formula, data, na_action=na_action)
     if len(frame.response_names) != 1 and "multilabel" not in spec.capabilities:
@@ -177,11 +197,22 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
                       f"the response; see the method's documentation for how it scores them",
                       UserWarning, stacklevel=2)
 
-    output = run_method(spec, frame.X, y, _columns_for_k_terms(column_terms, k), values, n_jobs)
+    run_values = dict(values)
+    if "streaming" in spec.capabilities:
+        # Streaming methods code the two classes +1 / -1 themselves (majority or positive=),
+        # and report the mapping by class name.
+        run_values["class_names"] = class_names
+    output = run_method(spec, frame.X, y, _columns_for_k_terms(column_terms, k), run_values, n_jobs)
     scores, selected = _term_scores(output, spec, list(frame.column_names), column_terms, k)
     steps = _steps_table(output, column_terms, selected)
     used = dict(values)
     used["k"] = k
-    return SelectionResult(call=call, spec=spec, params=used, model_frame=frame, y=y,
-                           class_names=class_names, scores=scores, steps=steps, selected=selected,
-                           notes=output.notes)
+    result = SelectionResult(call=call, spec=spec, params=used, model_frame=frame, y=y,
+                             class_names=class_names, scores=scores, steps=steps, selected=selected,
+                             notes=output.notes, iterations=output.iterations, tables=output.tables)
+    if "streaming" in spec.capabilities:
+        # What a stream shows besides the scores (also in the summary's notes): the class
+        # mapping (name -> +1 / -1) and the prequential stream metrics (rows 'selected' and 'learner').
+        result.class_mapping = dict(output.class_mapping)
+        result.stream_metrics = pd.DataFrame(output.stream_metrics).T
+    return result

@@ -6,3 +6,519 @@ one concern per function, and list them in ``__all__``.
 """
 
 __all__ = []
+
+
+# ---- classification on imbalanced (streaming) data: Han et al. (2016), section 4.1 ----
+# The paper's confusion matrix (Table 2): a = positives predicted positive, b = positives
+# predicted negative, c = negatives predicted positive, d = negatives predicted negative.
+
+import numpy as np  # noqa: E402
+
+__all__ += ["sensitivity", "specificity", "g_mean"]
+
+
+def _label_pair(y_true, y_pred):
+    y_true = np.asarray(y_true)
+    y_pred = np.asarray(y_pred)
+    if y_true.ndim != 1 or y_pred.ndim != 1:
+        raise ValueError(f"y_true, y_pred: must be 1-D label vectors; got shapes {y_true.shape}, {y_pred.shape}")
+    if y_true.shape[0] != y_pred.shape[0]:
+        raise ValueError(f"y_pred: has {y_pred.shape[0]} labels but y_true has {y_true.shape[0]}")
+    if y_true.shape[0] == 0:
+        raise ValueError("y_true: is empty")
+    return y_true, y_pred
+
+
+def _check_label(label, y_true, y_pred, name):
+    present = np.union1d(np.unique(y_true), np.unique(y_pred))
+    if not np.any(present == label):
+        raise ValueError(f"{name}: {label!r} is not a label of y_true or y_pred; allowed: "
+                         f"{', '.join(repr(v.item() if isinstance(v, np.generic) else v) for v in present[:10])}")
+
+
+def _ratio(numerator, denominator, zero_division):
+    return float(numerator) / float(denominator) if denominator else float(zero_division)
+
+
+def sensitivity(y_true, y_pred, pos_label=1, zero_division=np.nan):
+    """Accuracy on the positive class: a / (a + b) (the paper's a+, section 4.1).
+
+    The recall of ``pos_label`` (scikit-learn's ``recall_score``).
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+    pos_label : label, default 1
+        The positive class (in the paper the majority class, coded +1).
+    zero_division : float, default NaN
+        Returned when ``y_true`` has no positive (0 / 0).
+    """
+    y_true, y_pred = _label_pair(y_true, y_pred)
+    _check_label(pos_label, y_true, y_pred, "pos_label")
+    positive = y_true == pos_label
+    return _ratio(np.sum(positive & (y_pred == pos_label)), np.sum(positive), zero_division)
+
+
+def specificity(y_true, y_pred, pos_label=1, zero_division=np.nan):
+    """Accuracy on the negative class: d / (c + d) (the paper's specificity, section 4.1).
+
+    The negatives are the rows whose true label is not ``pos_label``; d counts
+    those predicted as something other than ``pos_label`` (TN / (TN + FP)).
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+    pos_label : label, default 1
+        The positive class; for the paper's {+1, -1} coding the default 1 makes
+        this the accuracy on the minority class -1.
+    zero_division : float, default NaN
+        Returned when ``y_true`` has no negative (0 / 0).
+    """
+    y_true, y_pred = _label_pair(y_true, y_pred)
+    _check_label(pos_label, y_true, y_pred, "pos_label")
+    negative = y_true != pos_label
+    return _ratio(np.sum(negative & (y_pred != pos_label)), np.sum(negative), zero_division)
+
+
+def g_mean(y_true, y_pred, labels=None, zero_division=np.nan):
+    """Geometric mean of the per-class accuracies (recalls).
+
+    Two classes: ``sqrt(a+ x a-)`` with a+ = a / (a + b) and a- = d / (c + d)
+    (Kubat and Matwin 1997; Han et al. 2016, section 4.1); with more classes
+    the k-th root of the product of the k recalls.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+    labels : sequence, optional
+        The classes whose recalls enter; default: every label of ``y_true`` or ``y_pred``.
+    zero_division : float, default NaN
+        The recall of a class absent from ``y_true`` (0 / 0); with the default
+        NaN the g-mean is NaN.
+    """
+    y_true, y_pred = _label_pair(y_true, y_pred)
+    if labels is None:
+        labels = np.union1d(np.unique(y_true), np.unique(y_pred))
+    else:
+        labels = list(labels)
+        if len(labels) == 0:
+            raise ValueError("labels: must name at least one class")
+    recalls = []
+    for label in labels:
+        members = y_true == label
+        recalls.append(_ratio(np.sum(members & (y_pred == label)), np.sum(members), zero_division))
+    return float(np.prod(recalls) ** (1.0 / len(recalls)))
+
+
+# ---- redundancy of a selected feature subset: Tao et al. (2016), Eq. 34 ----
+# RED(F) = 1 / (|F| (|F| - 1)) sum_{f_i, f_j in F, i > j} corr_{i,j}, with Pearson's correlation
+# (Zhao et al. 2010, the ASU feature selection repository report the DFS paper cites for it).
+
+__all__ += ["redundancy_rate"]
+
+#: Cells of the correlation block computed at once (bounds the memory of redundancy_rate at ~32 MB).
+_REDUNDANCY_BLOCK_CELLS = 1 << 22
+
+
+def _selected_columns(X, selected):
+    """The columns of ``X`` named by ``selected`` as a float64 array (n, m)."""
+    import pandas as pd
+
+    if isinstance(X, pd.DataFrame):
+        if selected is None:
+            frame = X
+        elif len(selected) and all(isinstance(s, str) for s in selected):
+            missing = [s for s in selected if s not in X.columns]
+            if missing:
+                raise ValueError(f"selected: column(s) {', '.join(map(repr, missing[:5]))} are not in X")
+            frame = X.loc[:, list(selected)]
+        else:
+            frame = X.iloc[:, np.asarray(selected)]
+        non_numeric = [str(c) for c, dtype in frame.dtypes.items()
+                       if not (pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype))]
+        if non_numeric:
+            raise TypeError(f"X: column(s) {', '.join(non_numeric[:5])} are not numeric; correlations need "
+                            f"numbers (use the design columns of categorical features)")
+        return frame.to_numpy(dtype=np.float64)
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"X: must be 2-D (samples x features); got {X.ndim}-D")
+    if selected is None:
+        return X
+    selected = np.asarray(selected)
+    if selected.dtype == bool:
+        if selected.shape != (X.shape[1],):
+            raise ValueError(f"selected: a boolean mask needs one entry per column ({X.shape[1]}); "
+                             f"got shape {selected.shape}")
+        return X[:, selected]
+    if selected.size and not np.issubdtype(selected.dtype, np.integer):
+        raise TypeError(f"selected: must be column indices, a boolean mask or (for a DataFrame) column "
+                        f"names; got dtype {selected.dtype}")
+    if selected.size and (selected.min() < -X.shape[1] or selected.max() >= X.shape[1]):
+        raise ValueError(f"selected: column indices must be in 0..{X.shape[1] - 1}")
+    return X[:, selected.astype(np.intp)]
+
+
+def redundancy_rate(X, selected=None, absolute=True):
+    """Redundancy rate RED(F) of a feature subset (Tao et al. 2016, Eq. 34).
+
+    ``RED(F) = 1 / (|F| (|F| - 1)) sum_{i > j in F} |corr(f_i, f_j)|``, with Pearson's
+    correlation over the samples.  The sum runs over the ``|F| (|F| - 1) / 2`` unordered
+    pairs but is divided by ``|F| (|F| - 1)``, exactly as printed in the paper (and in
+    Zhao et al. 2010): RED is *half* the mean correlation over the pairs, and at most 1/2.
+    Multiply by 2 for the mean over pairs.
+
+    Parameters
+    ----------
+    X : array-like or DataFrame, shape (n_samples, n_features)
+        Numeric, finite.
+    selected : sequence of int, boolean mask, sequence of column names (DataFrame), or None
+        The subset F; None: every column of ``X``.
+    absolute : bool, default True
+        Use ``|corr|`` (a strong negative correlation is as redundant as a positive one).
+        False: the signed correlations, as the formula is printed (positive and negative
+        ones then cancel).
+
+    Returns
+    -------
+    float
+        NaN when F has fewer than 2 columns (no pair), or when a column of F is constant
+        (its correlation is undefined).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.arange(10.0)
+    >>> redundancy_rate(np.column_stack([x, 2 * x, -x]))   # |r| = 1 for all 3 pairs: 3 / (3 * 2)
+    0.5
+    """
+    if not isinstance(absolute, (bool, np.bool_)):
+        raise TypeError(f"absolute: must be True or False; got {absolute!r}")
+    F = _selected_columns(X, selected)
+    m = F.shape[1]
+    if m < 2 or F.shape[0] < 2:
+        return float("nan")
+    if not np.isfinite(F).all():
+        raise ValueError("X: non-finite values (NaN or inf) in the selected columns; allowed: finite numbers")
+    if np.any(np.ptp(F, axis=0) == 0):
+        return float("nan")
+    Z = F - F.mean(axis=0)
+    Z /= np.sqrt(np.einsum("ij,ij->j", Z, Z))
+    total = 0.0
+    step = max(1, _REDUNDANCY_BLOCK_CELLS // m)
+    for start in range(0, m, step):
+        stop = min(m, start + step)
+        block = Z[:, start:stop].T @ Z[:, :stop]              # rows i in start..stop, columns j < stop
+        block = np.clip(block, -1.0, 1.0)
+        lower = np.arange(start, stop)[:, None] > np.arange(stop)[None, :]   # i > j
+        values = block[lower]
+        total += float(np.sum(np.abs(values) if absolute else values))
+    return total / (m * (m - 1))
+
+
+# ---- multi-label classification: Zhang & Zhou (2014, IEEE TKDE 26(8), section 2.2); ELC paper, section 5.1 ----
+# y_true is an (n, l) 0/1 matrix, y_pred an (n, l) 0/1 prediction and y_score an (n, l) matrix of
+# real-valued confidences (higher = more likely relevant; e.g. ML-kNN's posteriors).  Y_i is the set
+# of relevant labels of instance i and Ybar_i its complement.  An instance is *degenerate* for the
+# ranking metrics when Y_i or Ybar_i is empty (their definitions divide by |Y_i| or |Y_i||Ybar_i|).
+
+__all__ += ["hamming_loss", "one_error", "ranking_loss", "average_precision", "macro_auc"]
+
+#: Cells of the (rows x labels x labels) comparison blocks of the ranking metrics (~4 MB of booleans).
+_RANKING_BLOCK_CELLS = 1 << 22
+
+
+def _label_indicator(y_true, name="y_true"):
+    """An (n, l) 0/1 matrix as bool; ValueError naming ``name`` otherwise."""
+    values = np.asarray(y_true)
+    if values.ndim != 2:
+        raise ValueError(f"{name}: must be a 2-D 0/1 label matrix (samples x labels); got shape {values.shape}")
+    if values.shape[0] == 0 or values.shape[1] == 0:
+        raise ValueError(f"{name}: is empty (shape {values.shape})")
+    if values.dtype == object or not (np.issubdtype(values.dtype, np.number) or values.dtype == bool):
+        raise ValueError(f"{name}: must hold 0/1 (or False/True); got dtype {values.dtype}")
+    numeric = values.astype(np.float64)
+    if not np.all((numeric == 0) | (numeric == 1)):
+        found = np.unique(numeric[~((numeric == 0) | (numeric == 1))])
+        raise ValueError(f"{name}: must hold only 0 and 1 (or False/True); found {found[:5].tolist()}")
+    return numeric.astype(bool)
+
+
+def _scores_like(y_score, shape, name="y_score"):
+    scores = np.asarray(y_score, dtype=np.float64)
+    if scores.shape != shape:
+        raise ValueError(f"{name}: must have the shape of y_true {shape}; got {scores.shape}")
+    if not np.isfinite(scores).all():
+        raise ValueError(f"{name}: non-finite values (NaN or inf); allowed: finite numbers")
+    return scores
+
+
+def _check_skip(skip_degenerate):
+    if not isinstance(skip_degenerate, (bool, np.bool_)):
+        raise TypeError(f"skip_degenerate: must be True or False; got {skip_degenerate!r}")
+
+
+def _mean_over(values, keep):
+    return float(np.mean(values[keep])) if np.any(keep) else float("nan")
+
+
+def hamming_loss(y_true, y_pred):
+    """Hamming loss: the fraction of (instance, label) pairs predicted wrongly.
+
+    ``hloss = 1/n sum_i |h(x_i) Delta Y_i| / l`` (Zhang & Zhou 2014, Eq. 4): symmetric
+    difference between the predicted and the true label sets.  Lower is better; the same
+    as :func:`sklearn.metrics.hamming_loss` on indicator matrices.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n, l), 0/1
+    """
+    truth = _label_indicator(y_true)
+    predicted = _label_indicator(y_pred, "y_pred")
+    if predicted.shape != truth.shape:
+        raise ValueError(f"y_pred: must have the shape of y_true {truth.shape}; got {predicted.shape}")
+    return float(np.mean(truth != predicted))
+
+
+def one_error(y_true, y_score, skip_degenerate=True):
+    """One-error: how often the top-ranked label is not relevant.
+
+    ``one-error = 1/n sum_i [argmax_y f(x_i, y) not in Y_i]`` (Zhang & Zhou 2014, Eq. 6).
+    Lower is better.  Ties for the top score go to the lowest label index (as ``max`` in
+    Zhang's MATLAB code).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n, l), 0/1
+    y_score : array-like of shape (n, l)
+    skip_degenerate : bool, default True
+        Leave out instances with no relevant or no irrelevant label (as Zhang's code and
+        MULAN do for all ranking metrics).  False: count them (the top label of an instance
+        with no relevant label is always an error, of one with all labels relevant never).
+        NaN when every instance is left out.
+    """
+    _check_skip(skip_degenerate)
+    truth = _label_indicator(y_true)
+    scores = _scores_like(y_score, truth.shape)
+    top = np.argmax(scores, axis=1)
+    errors = ~truth[np.arange(truth.shape[0]), top]
+    keep = _non_degenerate(truth) if skip_degenerate else np.ones(truth.shape[0], dtype=bool)
+    return _mean_over(errors.astype(np.float64), keep)
+
+
+def _non_degenerate(truth):
+    count = truth.sum(axis=1)
+    return (count > 0) & (count < truth.shape[1])
+
+
+def _ranking_blocks(truth, scores):
+    """Yield (rows, at_least) with at_least[i, j, m] = score[i, m] >= score[i, j], by blocks of rows."""
+    n, l = truth.shape
+    step = max(1, _RANKING_BLOCK_CELLS // max(l * l, 1))
+    for start in range(0, n, step):
+        rows = slice(start, min(n, start + step))
+        block = scores[rows]
+        yield rows, block[:, None, :] >= block[:, :, None]
+
+
+def ranking_loss(y_true, y_score, skip_degenerate=True):
+    """Ranking loss: the fraction of (relevant, irrelevant) label pairs ordered wrongly.
+
+    ``rloss = 1/n sum_i |{(y', y'') in Y_i x Ybar_i : f(x_i, y') <= f(x_i, y'')}| / (|Y_i| |Ybar_i|)``
+    (Zhang & Zhou 2014, Eq. 8).  A tie counts as an error (``<=``), as in the definition and in
+    :func:`sklearn.metrics.label_ranking_loss`.  Lower is better.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n, l), 0/1
+    y_score : array-like of shape (n, l)
+    skip_degenerate : bool, default True
+        Leave out instances with no relevant or no irrelevant label (no pair; Zhang's code,
+        MULAN).  False: count them as loss 0, as scikit-learn does.  NaN when every
+        instance is left out.
+    """
+    _check_skip(skip_degenerate)
+    truth = _label_indicator(y_true)
+    scores = _scores_like(y_score, truth.shape)
+    losses = np.zeros(truth.shape[0])
+    for rows, at_least in _ranking_blocks(truth, scores):
+        relevant = truth[rows]
+        # wrong[i] = #{(j relevant, m irrelevant): s_m >= s_j}
+        wrong = np.einsum("ijm,ij,im->i", at_least, relevant, ~relevant, dtype=np.float64)
+        pairs = relevant.sum(axis=1) * (~relevant).sum(axis=1)
+        losses[rows] = np.divide(wrong, pairs, out=np.zeros_like(wrong), where=pairs > 0)
+    keep = _non_degenerate(truth) if skip_degenerate else np.ones(truth.shape[0], dtype=bool)
+    return _mean_over(losses, keep)
+
+
+def average_precision(y_true, y_score, skip_degenerate=True):
+    """Average precision of the label ranking (the ELC paper's "precision", Table 2a).
+
+    ``avgprec = 1/n sum_i 1/|Y_i| sum_{y in Y_i} |{y' in Y_i : rank(y') <= rank(y)}| / rank(y)``
+    (Zhang & Zhou 2014, Eq. 9), with ``rank(y) = |{y'' : f(x_i, y'') >= f(x_i, y)}|``: tied labels
+    share the worst rank of their group, as in
+    :func:`sklearn.metrics.label_ranking_average_precision_score`.  Higher is better.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n, l), 0/1
+    y_score : array-like of shape (n, l)
+    skip_degenerate : bool, default True
+        Leave out instances with no relevant or no irrelevant label (Zhang's code, MULAN).
+        False: count them as precision 1, as scikit-learn does.  NaN when every instance is
+        left out.
+    """
+    _check_skip(skip_degenerate)
+    truth = _label_indicator(y_true)
+    scores = _scores_like(y_score, truth.shape)
+    precision = np.ones(truth.shape[0])
+    for rows, at_least in _ranking_blocks(truth, scores):
+        relevant = truth[rows]
+        rank = at_least.sum(axis=2)                                     # rank(y_j)
+        relevant_above = np.einsum("ijm,im->ij", at_least, relevant, dtype=np.float64)
+        ratio = np.where(relevant, relevant_above / rank, 0.0)
+        count = relevant.sum(axis=1)
+        block = np.ones(count.shape[0])
+        has = count > 0
+        block[has] = ratio[has].sum(axis=1) / count[has]
+        precision[rows] = block
+    # Instances with every label relevant have precision 1 by the formula; with none it is 0/0 (set to 1).
+    keep = _non_degenerate(truth) if skip_degenerate else np.ones(truth.shape[0], dtype=bool)
+    return _mean_over(precision, keep)
+
+
+def macro_auc(y_true, y_score):
+    """Macro-averaged AUC: the mean over labels of the area under each label's ROC curve.
+
+    ``AUC_j = |{(x', x'') : f(x', y_j) > f(x'', y_j), x' in P_j, x'' in N_j}| / (|P_j| |N_j|)`` with
+    ties counted 1/2 (the Mann-Whitney statistic; Zhang & Zhou 2014, Eq. 11 count a tie as a
+    success -- 1/2 is the usual convention and scikit-learn's), P_j / N_j the instances with /
+    without label j.  Higher is better; equals ``roc_auc_score(y_true, y_score, average='macro')``.
+
+    Labels whose column in ``y_true`` has only one value (AUC undefined) are left out of the mean;
+    NaN when that is every label.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n, l), 0/1
+    y_score : array-like of shape (n, l)
+    """
+    from scipy.stats import rankdata
+
+    truth = _label_indicator(y_true)
+    scores = _scores_like(y_score, truth.shape)
+    values = []
+    for j in range(truth.shape[1]):
+        positive = truth[:, j]
+        n_positive = int(positive.sum())
+        n_negative = truth.shape[0] - n_positive
+        if n_positive == 0 or n_negative == 0:
+            continue
+        ranks = rankdata(scores[:, j])                 # average ranks: ties count 1/2
+        values.append((ranks[positive].sum() - n_positive * (n_positive + 1) / 2.0) / (n_positive * n_negative))
+    return float(np.mean(values)) if values else float("nan")
+
+
+# ---- the ELC paper's diagnostics of a selected set F (Wang et al. 2020, section 5.2-5.3) ----
+
+__all__ += ["residual_redundancy", "residual_label_correlation"]
+
+
+def _feature_label_correlations(F, Y):
+    """Pearson correlations (k', l) of the columns of F with the columns of Y; 0 for a constant column."""
+    Fc = F - F.mean(axis=0)
+    Yc = Y - Y.mean(axis=0)
+    f_norm = np.sqrt(np.einsum("ij,ij->j", Fc, Fc))
+    y_norm = np.sqrt(np.einsum("ij,ij->j", Yc, Yc))
+    numerator = Fc.T @ Yc
+    denominator = np.outer(f_norm, y_norm)
+    return np.clip(np.divide(numerator, denominator, out=np.zeros_like(numerator), where=denominator > 0),
+                   -1.0, 1.0)
+
+
+def _multilabel_inputs(X, Y, selected):
+    F = _selected_columns(X, selected)
+    Y = np.asarray(Y, dtype=np.float64)
+    if Y.ndim == 1:
+        Y = Y[:, None]
+    if Y.ndim != 2 or Y.shape[0] != F.shape[0]:
+        raise ValueError(f"Y: must be a label matrix with one row per sample ({F.shape[0]}); got shape {Y.shape}")
+    if not (np.isfinite(F).all() and np.isfinite(Y).all()):
+        raise ValueError("X, Y: non-finite values (NaN or inf); allowed: finite numbers")
+    return F, Y
+
+
+def residual_redundancy(X, Y, selected=None):
+    """Residual feature redundancy R(F) of a selected set (the ELC paper, Eq. 16).
+
+    ``R(F) = 1 / (k' (k' - 1) l) sum_{f_i, f_j in F, i != j} sum_c rho(f_i, y_c)^2 rho(f_j, y_c)^2``
+    with rho Pearson's correlation, k' = |F| and l labels.  The sum runs over the ordered pairs
+    i != j (the k'(k' - 1) of the normalisation), so R(F) is the mean over pairs and labels of
+    the product of the two squared correlations: the label-specific redundancy of Property 2.
+    Lower is better (the paper's Fig. 1).
+
+    Parameters
+    ----------
+    X : array-like or DataFrame, shape (n, d)
+    Y : array-like, shape (n, l)
+        Label matrix (0/1; any numeric columns are accepted).
+    selected : column indices, boolean mask, column names (DataFrame) or None (every column)
+
+    Returns
+    -------
+    float
+        NaN when F has fewer than 2 features.  A constant feature or label has correlation 0
+        (0/0 := 0: no linear association).
+    """
+    F, Y = _multilabel_inputs(X, Y, selected)
+    k = F.shape[1]
+    if k < 2:
+        return float("nan")
+    Q = _feature_label_correlations(F, Y) ** 2                  # (k', l)
+    total = float(np.sum(Q.sum(axis=0) ** 2 - np.sum(Q * Q, axis=0)))   # sum_c sum_{i != j} Q_ic Q_jc
+    return total / (k * (k - 1) * Y.shape[1])
+
+
+def residual_label_correlation(X, Y, selected=None, S=None, standardize="variance"):
+    """Residual label correlation C(F) of a selected set (the ELC paper, Eq. 17).
+
+    ``C(F) = 1 / (k' (k' - 1)) || (1/n^2) Y^T X_F X_F^T Y - S ||_F`` (the norm not squared, as
+    printed): how much of the label correlation S the selected features do not reproduce.
+    Lower is better (the paper's Fig. 2).
+
+    Parameters
+    ----------
+    X : array-like or DataFrame, shape (n, d)
+    Y : array-like, shape (n, l), 0/1
+    selected : column indices, boolean mask, column names (DataFrame) or None (every column)
+    S : array-like, shape (l, l), optional
+        The label correlation of the original data; default the masked RBF of the paper's
+        Appendix B (:func:`fstools.methods.multilabel.label_correlation`).
+    standardize : {'variance', 'length', 'none'}, default 'variance'
+        Scaling of the centred features before the product: unit variance (the scale at which
+        ELC compares ``Y^T X_F X_F^T Y / n^2`` with S; see :mod:`fstools.methods.multilabel`),
+        unit length (the paper's section 3.2), or the data as given.
+
+    Returns
+    -------
+    float
+        NaN when F has fewer than 2 features (k'(k' - 1) = 0).
+    """
+    from fstools.methods.multilabel import label_correlation, standardize_features
+
+    if standardize not in ("variance", "length", "none"):
+        raise ValueError(f"standardize: must be one of 'variance', 'length', 'none'; got {standardize!r}")
+    F, Y = _multilabel_inputs(X, Y, selected)
+    n, k = F.shape
+    if S is None:
+        S = label_correlation(Y, "rbf")
+    S = np.asarray(S, dtype=np.float64)
+    if S.shape != (Y.shape[1], Y.shape[1]):
+        raise ValueError(f"S: must be {Y.shape[1]} x {Y.shape[1]} (labels x labels); got shape {S.shape}")
+    if k < 2:
+        return float("nan")
+    if standardize != "none":
+        F, _ = standardize_features(F, standardize)
+    A = Y.T @ F                                                  # l x k'
+    M = (A @ A.T) / float(n) ** 2 - S
+    return float(np.sqrt(np.sum(M * M))) / (k * (k - 1))

@@ -1,7 +1,7 @@
 """Plots (matplotlib, imported only when a plot is asked for)."""
 import numpy as np
 
-__all__ = ["plot_scores", "plot_path", "plot_feature_vector_graph"]
+__all__ = ["plot_scores", "plot_path", "plot_convergence", "plot_feature_vector_graph"]
 
 
 def _axes(ax, figsize):
@@ -75,6 +75,69 @@ def plot_path(steps, column, title=None, ax=None):
     return ax
 
 
+#: Labels of the per-iteration records that plot_convergence knows (others are shown by name).
+_CONVERGENCE_LABELS = {
+    "objective": "objective",
+    "divergence": "Div(k) (Eq. 33)",
+    "trace_ratio": "trace ratio",
+}
+
+
+def plot_convergence(iterations, columns=None, title=None, ax=None):
+    """Per-iteration records of an iterative method, one panel each (the DFS paper's Fig. 6).
+
+    Parameters
+    ----------
+    iterations : pandas.DataFrame
+        One row per iteration, with ``iteration``.
+    columns : sequence of str, optional
+        The records to draw; default ``objective`` and ``divergence`` where present
+        (DFS), else every other numeric column.
+    title : str, optional
+    ax : sequence of matplotlib Axes, optional
+        One per column.
+
+    Returns
+    -------
+    ndarray of matplotlib Axes
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    if columns is None:
+        columns = [c for c in ("objective", "divergence") if c in iterations.columns]
+        if not columns:
+            columns = [c for c in iterations.columns
+                       if c != "iteration" and np.issubdtype(iterations[c].dtype, np.number)]
+    columns = list(columns)
+    unknown = [c for c in columns if c not in iterations.columns]
+    if unknown:
+        raise ValueError(f"columns: {', '.join(map(repr, unknown))} not recorded; allowed: "
+                         f"{', '.join(repr(c) for c in iterations.columns if c != 'iteration')}")
+    if ax is None:
+        _, axes = plt.subplots(1, len(columns), figsize=(4.2 * len(columns), 3.4), squeeze=False)
+        axes = axes.ravel()
+    else:
+        axes = np.atleast_1d(np.asarray(ax, dtype=object))
+        if axes.size != len(columns):
+            raise ValueError(f"ax: needs {len(columns)} Axes (one per column: {', '.join(columns)}); "
+                             f"got {axes.size}")
+    steps = iterations["iteration"].to_numpy()
+    for axis, column in zip(axes, columns):
+        values = iterations[column].to_numpy(dtype=float)
+        shown = np.isfinite(values)
+        axis.plot(steps[shown], values[shown], marker="o", markersize=3, color="tab:blue")
+        axis.set_xlabel("iteration")
+        axis.xaxis.set_major_locator(MaxNLocator(integer=True))
+        axis.set_ylabel(_CONVERGENCE_LABELS.get(column, column))
+        if len(steps):
+            axis.set_xlim(steps.min() - 0.5, steps.max() + 0.5)
+    if title:
+        axes[0].figure.suptitle(title)
+    axes[0].figure.tight_layout()
+    return axes
+
+
 def plot_feature_vector_graph(x, y, edges, ax=None, class_names=None, title=None):
     """Draw a feature vector graph as in the CMQFS paper's Fig. 4.
 
@@ -140,4 +203,185 @@ def plot_feature_vector_graph(x, y, edges, ax=None, class_names=None, title=None
     if title:
         ax.set_title(title)
     plt.setp(ax.spines.values(), linewidth=0.5)
+    return ax
+
+
+# ---- comparisons of methods (fs.compare), critical difference diagrams, selection stability ----
+
+__all__ += ["plot_comparison", "plot_critical_difference", "plot_selection_heatmap"]
+
+_METHOD_MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*", "<", ">", "h", "p")
+
+
+def plot_comparison(frames, methods, ylabel="metric", band="sd", n_repeats=2, scale=1.0, title_suffix=None,
+                    ax=None, offset=True):
+    """A metric against the number of features, one line per method, with error bands.
+
+    Parameters
+    ----------
+    frames : dict of str -> pandas.DataFrame
+        Per data set, rows = feature counts, columns (method, 'mean' | 'sd') as
+        :meth:`ComparisonResult.summary_frame` gives them.
+    methods : list of str
+        Line order.
+    band : {'sd', 'ci', None}
+        +- sd, a 95 % t-interval of the mean of ``n_repeats`` values (sd / sqrt(n) x t), or none.
+    scale : float
+        Multiplies the values (100 for percent).
+    ax : Axes or sequence of Axes, optional
+        One per data set.
+    offset : bool
+        Shift methods slightly along x so that equal points stay visible.
+
+    Returns
+    -------
+    matplotlib Axes (one data set) or ndarray of Axes
+    """
+    import matplotlib.pyplot as plt
+    from scipy import stats
+
+    names = list(frames)
+    if ax is None:
+        columns = min(len(names), 2)
+        rows = (len(names) + columns - 1) // columns
+        _, axes = plt.subplots(rows, columns, figsize=(6.5 * columns, 4.2 * rows), squeeze=False)
+        axes = axes.ravel()
+        for extra in axes[len(names):]:
+            extra.set_visible(False)
+        axes = axes[:len(names)]
+    else:
+        axes = np.atleast_1d(np.asarray(ax, dtype=object))
+        if axes.size != len(names):
+            raise ValueError(f"ax: needs {len(names)} Axes (one per data set: {', '.join(names)}); got {axes.size}")
+    factor = 1.0
+    if band == "ci":
+        factor = stats.t.ppf(0.975, n_repeats - 1) / np.sqrt(n_repeats) if n_repeats > 1 else np.nan
+    for axis, name in zip(axes, names):
+        frame = frames[name]
+        ks = np.asarray(frame.index, dtype=float)
+        step = np.min(np.diff(ks)) if len(ks) > 1 else 1.0
+        shifts = np.linspace(-0.12, 0.12, len(methods)) * step if offset and len(methods) > 1 else \
+            np.zeros(len(methods))
+        for index, (method, shift) in enumerate(zip(methods, shifts)):
+            mean = scale * frame[(method, "mean")].to_numpy(dtype=float)
+            line, = axis.plot(ks + shift, mean, marker=_METHOD_MARKERS[index % len(_METHOD_MARKERS)], markersize=4,
+                              linewidth=1.3, label=method)
+            if band is not None:
+                half = factor * scale * frame[(method, "sd")].to_numpy(dtype=float)
+                if np.any(np.isfinite(half)):
+                    axis.fill_between(ks + shift, mean - half, mean + half, color=line.get_color(), alpha=0.15,
+                                      linewidth=0)
+        if len(ks) <= 20:
+            axis.set_xticks(ks)
+            axis.set_xticklabels([str(int(k)) for k in ks])
+        axis.set_xlabel("number of features (top of each ranking)")
+        axis.set_ylabel(ylabel)
+        title = name if not title_suffix else f"{name}: {title_suffix}"
+        if band is not None:
+            title += " (band: " + ("+- sd over repeats" if band == "sd" else "95% CI of the mean") + ")"
+        axis.set_title(title, fontsize=10)
+        axis.grid(alpha=0.3)
+        axis.legend(fontsize=8, ncol=2 if len(methods) > 4 else 1)
+    axes[0].figure.tight_layout()
+    return axes[0] if len(axes) == 1 else axes
+
+
+def plot_critical_difference(mean_ranks, critical_difference, alpha=0.05, ax=None, title=None):
+    """Critical difference diagram (Demsar 2006, Fig. 1).
+
+    The methods on an axis of mean ranks (1 = best, on the left); methods whose mean ranks
+    differ by less than the critical difference are joined by a thick bar; the CD is drawn
+    above the axis.
+
+    Parameters
+    ----------
+    mean_ranks : pandas.Series
+        Method -> mean rank.
+    critical_difference : float
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    import pandas as pd
+
+    ranks = pd.Series(mean_ranks, dtype=float).sort_values(kind="stable")
+    k = len(ranks)
+    ax = _axes(ax, (7.0, 1.2 + 0.32 * k))
+    low, high = 1.0, float(max(k, 2))
+    ax.hlines(0.0, low, high, color="black", linewidth=1.0)
+    for tick in range(1, int(high) + 1):
+        ax.vlines(tick, 0.0, 0.12, color="black", linewidth=0.8)
+        ax.text(tick, 0.2, str(tick), ha="center", va="bottom", fontsize=8)
+    # Critical difference, above the axis.
+    ax.hlines(0.75, low, low + critical_difference, color="tab:red", linewidth=2.0)
+    ax.text(low + critical_difference / 2, 0.85, f"CD = {critical_difference:.3g} (alpha = {alpha:g})",
+            ha="center", va="bottom", fontsize=8, color="tab:red")
+    # Methods: the better half labelled on the left, the rest on the right.
+    half = (k + 1) // 2
+    for i, (method, rank) in enumerate(ranks.items()):
+        left = i < half
+        depth = -0.5 - 0.35 * (i if left else k - 1 - i)
+        x_text = low - 0.3 if left else high + 0.3
+        ax.plot([rank, rank, x_text], [0.0, depth, depth], color="0.3", linewidth=0.8)
+        ax.text(x_text + (-0.05 if left else 0.05), depth, f"{method} ({rank:.2f})", ha="right" if left else "left",
+                va="center", fontsize=8)
+    # Groups not told apart: maximal runs whose span is below the CD.
+    values = ranks.to_numpy()
+    groups = []
+    for i in range(k):
+        j = i
+        while j + 1 < k and values[j + 1] - values[i] < critical_difference:
+            j += 1
+        if j > i and not any(a <= i and j <= b for a, b in groups):
+            groups.append((i, j))
+    for level, (i, j) in enumerate(groups):
+        y = -0.2 - 0.12 * level
+        ax.hlines(y, values[i] - 0.03, values[j] + 0.03, color="black", linewidth=3.0)
+    ax.set_xlim(low - 1.6, high + 1.6)
+    ax.set_ylim(-0.6 - 0.35 * half, 1.2)
+    ax.axis("off")
+    ax.set_title(title or "Mean ranks (1 = best); bars join methods not significantly different (Nemenyi)",
+                 fontsize=9)
+    return ax
+
+
+def plot_selection_heatmap(selections, frequency=None, ax=None, max_features=40, title=None):
+    """Which features each bootstrap run selected: features (rows) x runs (columns).
+
+    Parameters
+    ----------
+    selections : pandas.DataFrame of bool
+        Runs x features (as :attr:`StabilityResult.selections`).
+    frequency : pandas.Series, optional
+        Feature -> selection frequency, used to order the rows (most often selected on top);
+        default computed from ``selections``.
+    max_features : int
+        Show at most this many features (the most often selected).
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    from matplotlib.colors import ListedColormap
+
+    if frequency is None:
+        frequency = selections.mean(axis=0).sort_values(ascending=False, kind="stable")
+    shown = list(frequency.index[:max_features])
+    matrix = selections[shown].to_numpy(dtype=float).T
+    created = ax is None
+    ax = _axes(ax, (min(12.0, 3.0 + 0.06 * matrix.shape[1]) + 2.0, 1.2 + 0.24 * len(shown)))
+    ax.imshow(matrix, aspect="auto", interpolation="nearest", cmap=ListedColormap(["white", "tab:blue"]),
+              vmin=0, vmax=1, extent=(0.5, matrix.shape[1] + 0.5, len(shown) - 0.5, -0.5))
+    ax.set_yticks(np.arange(len(shown)))
+    ax.set_yticklabels([f"{name} ({frequency[name]:.0%})" for name in shown], fontsize=7)
+    ax.set_xlabel(f"bootstrap run (1..{matrix.shape[1]})")
+    ax.set_ylabel("feature (selection frequency)")
+    if len(frequency) > len(shown):
+        ax.text(1.0, -0.12, f"{len(frequency) - len(shown)} less often selected features not shown",
+                transform=ax.transAxes, ha="right", va="top", fontsize=7, color="0.4")
+    if title:
+        ax.set_title(title, fontsize=9)
+    if created:
+        ax.figure.tight_layout()
     return ax

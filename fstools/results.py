@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from fstools.formula import format_formula, term_frame
+from fstools.metrics import redundancy_rate
 from fstools.summary import (SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value,
                              significance_stars)
 from fstools.univariate import benjamini_hochberg, class_separation_test
@@ -50,10 +51,21 @@ class SelectionResult:
     response : str
     notes : list of str
         Facts about this run (constant columns, ...), shown in the summary.
+    iterations : pandas.DataFrame or None
+        For iterative methods (DFS, trace ratio), one row per iteration: ``iteration`` and
+        the method's records (DFS: ``objective``, ``divergence``, ...); drawn by
+        ``plot(kind="convergence")``.
+    tables : dict of str -> pandas.DataFrame
+        Further tables of the method (DFS with ``gamma='cv'``: ``gamma_cv``, the grid
+        searched), printed under the summary.
+    redundancy : float
+        RED of the selected features (Tao et al. 2016, Eq. 34; see
+        :func:`fstools.metrics.redundancy_rate`) on their design columns: NaN with fewer
+        than 2 columns or a constant one.  Shown in the summary.
     """
 
     def __init__(self, *, call, spec, params, model_frame, y, class_names, scores, steps,
-                 selected, notes):
+                 selected, notes, iterations=None, tables=None):
         self.call = call
         self.method = spec.name
         self._spec = spec
@@ -68,6 +80,8 @@ class SelectionResult:
         self.steps = steps
         self.selected = list(selected)
         self.notes = list(notes)
+        self.iterations = None if iterations is None else pd.DataFrame(iterations)
+        self.tables = {name: pd.DataFrame(table) for name, table in (tables or {}).items()}
         self.n = int(model_frame.X.shape[0])
         self.n_dropped = int(model_frame.n_dropped)
         self.formula = format_formula(model_frame.response_names, self.selected)
@@ -102,6 +116,34 @@ class SelectionResult:
         table["p_adjusted"] = benjamini_hochberg(table["p_value"].to_numpy())
         return table
 
+    @cached_property
+    def _redundancy(self):
+        """(RED, number of design columns, why it is NA or None) for the selected features."""
+        chosen = set(self.selected)
+        columns = [j for j, term in enumerate(self._frame.column_terms) if term in chosen]
+        if len(columns) < 2:
+            return float("nan"), len(columns), "fewer than 2 selected design columns"
+        X = self._frame.X[:, columns]
+        constant = [self._frame.column_names[j] for j, flat in zip(columns, np.ptp(X, axis=0) == 0) if flat]
+        if constant:
+            return float("nan"), len(columns), f"constant selected column(s) {', '.join(constant[:3])}" \
+                                               f"{', ...' if len(constant) > 3 else ''}: correlation undefined"
+        return redundancy_rate(X), len(columns), None
+
+    @property
+    def redundancy(self):
+        """RED (Eq. 34) of the selected features' design columns; NaN when undefined."""
+        return self._redundancy[0]
+
+    def _redundancy_line(self):
+        value, n_columns, reason = self._redundancy
+        if reason is not None:
+            return f"RED = NA ({reason})"
+        pairs = n_columns * (n_columns - 1) // 2
+        return (f"RED = {format_number(value)} on the {n_columns} design column(s) of the selected features "
+                f"(Eq. 34: sum over the {pairs} pairs of |Pearson r| / (|F| (|F| - 1)); mean |r| = "
+                f"{format_number(2 * value)})")
+
     def univariate_tests(self):
         """Per-feature test of class separation for every candidate feature.
 
@@ -110,6 +152,13 @@ class SelectionResult:
         candidate features (the family the selection looked at).
         """
         return self._univariate.copy()
+
+    def summary_frame(self, all_features=False):
+        """The numbers of :meth:`summary` as a DataFrame: per selected feature (every candidate
+        with ``all_features``) its rank, score columns and univariate test (statistic, df,
+        p_value, p_adjusted)."""
+        shown = self.scores if all_features else self.scores.loc[self.selected]
+        return shown.join(self._univariate.loc[shown.index])
 
     # ---------------------------------------------------------- presentation
     def _score_columns(self):
@@ -149,11 +198,18 @@ class SelectionResult:
             ("Candidates", f"{len(self.scores)} features"),
             ("Response", f"{self.response}, {len(self.classes)} classes: {counts}"),
             ("Selected", f"{len(self.selected)} features"),
+            ("Redundancy", self._redundancy_line()),
         ]
         notes = [SIGNIFICANCE_LEGEND,
                  f"score = {self._spec.score_name} ({'higher' if self._spec.higher_is_better else 'lower'} "
                  f"is better); p.adj: Benjamini-Hochberg over all {len(self.scores)} candidates"]
         notes += self.notes
+        if self._redundancy[2] is None:
+            notes.append("Redundancy: Tao et al. (2016) Eq. 34 with |Pearson r| (Zhao et al. 2010), "
+                         "fs.metrics.redundancy_rate")
+        for name, frame in self.tables.items():
+            notes.append(f"{name}:")
+            notes += ["  " + line for line in _format_table(frame).to_string(index=False).split("\n")]
         return Summary(f"Feature selection ({self.method})", header, table, notes)
 
     def plot(self, kind="scores", ax=None, **kwargs):
@@ -161,17 +217,21 @@ class SelectionResult:
 
         Parameters
         ----------
-        kind : {'scores', 'path'}
+        kind : {'scores', 'path', 'convergence'}
             ``'scores'``: bar chart of the score of every feature by rank,
             selected features marked.  ``'path'``: the greedy criterion of the
-            feature chosen at each step (greedy methods only).
+            feature chosen at each step (greedy methods only).  ``'convergence'``:
+            the per-iteration records against the iteration, one panel each
+            (iterative methods only; DFS: the objective and the divergence
+            Div(k) of Eq. 33, as the paper's Fig. 6).
         ax : matplotlib Axes, optional
+            For ``'convergence'``, a sequence of Axes, one per panel.
 
         Returns
         -------
-        matplotlib Axes
+        matplotlib Axes (``'convergence'``: an array of Axes, one per panel)
         """
-        from fstools.plotting import plot_path, plot_scores
+        from fstools.plotting import plot_convergence, plot_path, plot_scores
 
         if kind == "scores":
             return plot_scores(self, ax=ax, **kwargs)
@@ -181,7 +241,14 @@ class SelectionResult:
                                  f"(allowed for it: 'scores')")
             return plot_path(self.steps, self._spec.path_column, title=f"{self.method}: selection path",
                              ax=ax, **kwargs)
-        raise ValueError(f"kind: must be 'scores' or 'path'; got {kind!r}")
+        if kind == "convergence":
+            if self.iterations is None:
+                allowed = "'scores', 'path'" if self.steps is not None and self._spec.path_column else "'scores'"
+                raise ValueError(f"kind: 'convergence' needs an iterative method; {self.method!r} records no "
+                                 f"iterations (allowed for it: {allowed})")
+            return plot_convergence(self.iterations, title=f"{self.method}: convergence", ax=ax, **kwargs)
+        raise ValueError(f"kind: must be 'scores' or 'path' (greedy methods) or 'convergence' (iterative "
+                         f"methods); got {kind!r}")
 
     def __repr__(self):
         shown = ", ".join(self.selected[:10]) + (", ..." if len(self.selected) > 10 else "")
@@ -193,3 +260,12 @@ class SelectionResult:
 
     def _repr_html_(self):
         return self.summary()._repr_html_()
+
+
+def _format_table(frame):
+    """A copy of ``frame`` with floats as in the summary table (4 significant digits, NaN as NA)."""
+    shown = frame.copy()
+    for column in shown.columns:
+        if pd.api.types.is_float_dtype(shown[column].dtype):
+            shown[column] = [format_number(v) for v in shown[column]]
+    return shown

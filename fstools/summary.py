@@ -59,20 +59,43 @@ class Summary:
         Already formatted as strings (see :func:`format_number`).
     notes : list of str
         Footnotes shown under the table.
+    highlight : pandas.DataFrame of bool, optional
+        Cells to emphasise (same shape as ``table``): bold in HTML and LaTeX, followed by
+        ``highlight_marker`` in text (e.g. the best method in each row).
+    highlight_marker : str
+        Appended to highlighted cells in text, default ``" *"``.
+    frame : pandas.DataFrame, optional
+        The numbers behind the table, returned by :meth:`summary_frame`.
     """
 
-    def __init__(self, title, header, table, notes=()):
+    def __init__(self, title, header, table, notes=(), highlight=None, highlight_marker=" *", frame=None):
         self.title = title
         self.header = list(header)
         self.table = table
         self.notes = list(notes)
+        self.highlight = None if highlight is None else pd.DataFrame(highlight).astype(bool)
+        if self.highlight is not None and self.highlight.shape != table.shape:
+            raise ValueError(f"highlight: must have the table's shape {table.shape}; got {self.highlight.shape}")
+        self.highlight_marker = highlight_marker
+        self.frame = frame
+
+    def _marked(self, wrap, table=None):
+        """``table`` (default the table) as strings, ``wrap(text)`` applied to the highlighted cells."""
+        shown = (self.table if table is None else table).astype(str)
+        if self.highlight is None:
+            return shown
+        values = shown.to_numpy(dtype=object).copy()
+        mask = self.highlight.to_numpy()
+        values[mask] = [wrap(v) for v in values[mask]]
+        return pd.DataFrame(values, columns=shown.columns)
 
     def as_text(self):
         width = max((len(label) for label, _ in self.header), default=0)
         lines = [self.title, "=" * len(self.title)]
         lines += [f"{label + ':':<{width + 1}} {value}" for label, value in self.header]
         lines.append("")
-        lines.append(self.table.to_string(index=False))
+        table = self.table if self.highlight is None else self._marked(lambda v: v + self.highlight_marker)
+        lines.append(table.to_string(index=False))
         if self.notes:
             lines.append("---")
             lines += self.notes
@@ -83,8 +106,15 @@ class Summary:
                          f"<td style='text-align:left'>{html.escape(str(value))}</td></tr>"
                          for label, value in self.header)
         notes = "".join(f"<p style='margin:0'><small>{html.escape(note)}</small></p>" for note in self.notes)
+        if self.highlight is None:
+            body = self.table.to_html(index=False, escape=True)
+        else:
+            shown = self.table.astype(str).map(html.escape)
+            marked = self._marked(lambda v: f"<b>{v}</b>", table=shown)
+            marked.columns = [html.escape(str(c)) for c in marked.columns]
+            body = marked.to_html(index=False, escape=False)
         return (f"<div><h4>{html.escape(self.title)}</h4><table>{header}</table>"
-                f"{self.table.to_html(index=False, escape=True)}{notes}</div>")
+                f"{body}{notes}</div>")
 
     def as_latex(self):
         """A LaTeX tabular (booktabs) with the header as a caption-like block."""
@@ -103,8 +133,12 @@ class Summary:
         lines.append(r"\toprule")
         lines.append(" & ".join(escape(str(c)) for c in columns) + r" \\")
         lines.append(r"\midrule")
-        for row in self.table.itertuples(index=False):
-            lines.append(" & ".join(escape(str(v)) for v in row) + r" \\")
+        mask = None if self.highlight is None else self.highlight.to_numpy()
+        for i, row in enumerate(self.table.itertuples(index=False)):
+            cells = [escape(str(v)) for v in row]
+            if mask is not None:
+                cells = [r"\textbf{" + cell + "}" if mask[i, j] else cell for j, cell in enumerate(cells)]
+            lines.append(" & ".join(cells) + r" \\")
         lines.append(r"\bottomrule")
         lines.append(r"\end{tabular}")
         return "\n".join(lines)
@@ -121,3 +155,7 @@ class Summary:
     def to_frame(self):
         """The table as a DataFrame (strings)."""
         return self.table.copy()
+
+    def summary_frame(self):
+        """The numbers behind the table as a DataFrame (the strings of :meth:`to_frame` when none were given)."""
+        return self.frame.copy() if self.frame is not None else self.to_frame()

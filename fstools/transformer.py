@@ -35,7 +35,9 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
     scores_ : ndarray of float
         The method's per-feature score.
     classes_ : ndarray
-        Class labels seen at fit.
+        Class labels seen at fit; for a multi-label method (``elc``, ``llsf``, ...), whose ``y``
+        is a 0/1 label matrix (n, l) or a DataFrame of 0/1 label columns, the label names
+        (DataFrame columns) or 0..l-1.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` was a DataFrame with string column names.
@@ -87,6 +89,8 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
                               reset=True)
         names = list(getattr(self, "feature_names_in_", [f"x{j}" for j in range(array.shape[1])]))
         check_finite_matrix(array, names, name="X")
+        if "multilabel" in spec.capabilities:
+            return self._fit_multilabel(spec, values, array, y)
         y_array = np.asarray(y)
         if y_array.ndim != 1:
             if y_array.ndim == 2 and y_array.shape[1] == 1:
@@ -104,6 +108,29 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         self.ranking_ = np.asarray(output.ranking[:k], dtype=np.intp)
         self.scores_ = np.asarray(output.scores, dtype=np.float64)
         self.classes_ = np.unique(y_array)
+        return self
+
+    def _fit_multilabel(self, spec, values, array, Y):
+        """fit for a multi-label method: ``Y`` is a 0/1 label matrix (n, l) or a DataFrame of labels."""
+        from fstools.methods.multilabel import check_label_matrix
+
+        if isinstance(Y, pd.DataFrame):
+            from fstools.multilabel_results import label_matrix
+
+            if len(Y) != array.shape[0]:
+                raise ValueError(f"Y: has {len(Y)} rows but X has {array.shape[0]} samples")
+            labels = label_matrix(Y)
+            names = [str(name) for name in Y.columns]
+        else:
+            labels = check_label_matrix(Y, array.shape[0])
+            names = list(range(labels.shape[1]))
+        k = check_k(self.k, array.shape[1])
+        if k is None:
+            raise ValueError(f"k: must be an integer in 1..{array.shape[1]} for the transformer; got None")
+        output = run_method(spec, array, labels, k, values, self.n_jobs)
+        self.ranking_ = np.asarray(output.ranking[:k], dtype=np.intp)
+        self.scores_ = np.asarray(output.scores, dtype=np.float64)
+        self.classes_ = np.asarray(names)
         return self
 
     def _get_support_mask(self):

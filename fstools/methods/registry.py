@@ -91,6 +91,13 @@ class MethodOutput:
         For greedy methods, one entry per step (same length as ``ranking``).
     notes : list of str
         Facts the user should see in the summary (e.g. constant columns given the lowest score).
+    iterations : dict of str -> ndarray or None
+        For iterative methods, one entry per iteration (equal lengths; e.g. DFS's
+        ``objective`` and ``divergence``): ``SelectionResult.iterations``, drawn by
+        ``plot(kind="convergence")``.
+    tables : dict of str -> dict of str -> ndarray
+        Further small tables to show with the result (e.g. DFS's ``gamma_cv`` grid):
+        ``SelectionResult.tables`` (DataFrames), printed under the summary.
     """
 
     ranking: np.ndarray
@@ -98,6 +105,8 @@ class MethodOutput:
     columns: dict = field(default_factory=dict)
     steps: dict | None = None
     notes: list = field(default_factory=list)
+    iterations: dict | None = None
+    tables: dict = field(default_factory=dict)
 
 
 _REGISTRY: dict[str, MethodSpec] = {}
@@ -118,7 +127,10 @@ def _ensure_loaded():
     # Importing the method modules registers their methods.
     from fstools.methods import graph  # noqa: F401
     from fstools.methods import information  # noqa: F401
+    from fstools.methods import multilabel  # noqa: F401
+    from fstools.methods import online  # noqa: F401
     from fstools.methods import similarity  # noqa: F401
+    from fstools.methods import discriminant, hsic  # noqa: F401
 
 
 def method_names():

@@ -1,0 +1,1243 @@
+# cython: language_level=3
+"""Online passive-aggressive updates with truncated gradient (PA, PA-I, PA-II, MBPA, ONPA, CS).
+
+Han, Tan, Zhu, Guo, Chen and Wu (2016), "Online feature selection of class
+imbalance via PA algorithm", J. Comput. Sci. Technol. 31(4): the per-example
+updates of Algorithms 1 (MBPA) and 2 (ONPA), the PA family of Crammer et al.
+(2006) they extend, the cost-sensitive online baseline (Wang, Zhao and Hoi
+2014) and the truncated gradient of Langford, Li and Zhang (2009).
+
+Labels are +1 (majority, "positive") and -1 (minority, "negative").  One call
+runs a whole pass over the rows given by ``order`` without the GIL, on dense
+float64 rows or CSR rows (data / indices / indptr; indices sorted within each
+row).  The learner's state lives in arrays owned by the caller and carries
+over from call to call: the weights ``w``, the counters (rounds t, the class
+counters p and n of the paper, which start at 1, the negatives offered to the
+memory and the memory slots filled), the random generator and ONPA's memory of
+earlier negatives.
+
+One round t (one real example x, y), in this order:
+
+1. prediction margins before any update: ``f = w . x`` (the learner) and, for
+   every budget M in ``budgets``, ``f_M = sum_{j in S_M} w_j x_j`` where S_M
+   holds the M largest |w_j| (ties to the lower index; all nonzero weights
+   when there are at most M of them) -- the M-feature classifier of the moment.
+   S_M is kept up to date as a heap (O(log M) per changed weight, an O(d)
+   scan when needed);
+2. t += 1; p += 1 if y = +1 else n += 1 (Algorithms 1-2, lines 5-9);
+3. the loss, with the margin m = y f:
+
+   * HINGE (Eq. 1):            l = max(0, 1 - m)
+   * MARGIN_BASED (MBPA, Eq. 7): y = +1: l = -m if m <= 0, else 0;
+                                 y = -1: l = max(0, rho - m) if m <= 1, else 0; rho = p / n
+     (the max(0, .) is ours: with rho < 1 the paper's rho - m is negative for
+     rho < m <= 1, which would step *away* from the label; there is no step);
+   * COST_SENSITIVE (type-I loss of Wang, Zhao and Hoi 2014, mirrored so that
+     the minority is -1): l = max(0, r_y - m), r_{-1} = rho, r_{+1} = 1, with
+     rho = ``cost_ratio`` if it is > 0, else p / n;
+
+4. if l > 0 and ||x||^2 > 0: w <- w + tau y x with
+
+   * PA (Eq. 3):   tau = l / ||x||^2
+   * PA1 (Eq. 6):  tau = min(C, l / ||x||^2)
+   * PA2:          tau = l / (||x||^2 + 1 / (2 C))
+   * OGD (CS):     tau = C / sqrt(t)   (online gradient descent of the type-I loss);
+
+5. ONPA (``synthesis`` != NONE) and y = -1: N = floor(beta p / n) times, if the
+   memory holds an earlier negative: draw a slot uniformly, draw alpha uniform
+   in (0, 1), build x_q = x + alpha (x - x_p) (EXTRAPOLATE, Algorithm 2 line
+   15) or x + alpha (x_p - x) (INTERPOLATE, the paper's prose), and apply the
+   hinge-loss update of step 4 to (x_q, -1).  Then x is offered to the memory:
+   reservoir sampling (Vitter's algorithm R) over the negatives, so the memory
+   is a uniform sample of all earlier negatives of at most ``capacity`` rows
+   (a slot is filled while there is room; afterwards the k-th negative replaces
+   slot j = uniform{0..k-1} when j < capacity).  The memory stores the nonzero
+   entries of a row (sorted indices) in fixed-width slots;
+6. if t % K == 0, truncation (Algorithm 1 line 12, Algorithm 2 line 18):
+
+   * GRADIENT: w_j <- T(w_j, a, theta) with a = gravity = eta K g (Eq. 9-10):
+     T(v, a, theta) = max(0, v - a) if 0 < v <= theta; min(0, v + a) if
+     -theta <= v < 0; v otherwise (Langford et al.'s closed intervals; the
+     paper's Eq. 10 writes them open, which differs only at |v| = theta);
+   * TOPK: keep the ``topk`` largest |w_j| (ties to the lower index), zero the
+     rest (the truncation of OFS, Wang et al. 2014, when K = 1);
+   * NONE.
+
+Random numbers come from SplitMix64 (Steele, Lea and Flood 2014) whose 64-bit
+state is one of the caller's arrays: an integer below m by rejection
+(``z >= (2^64 - m) mod m``, then ``z mod m``), a real in (0, 1) as
+``((z >> 12) + 0.5) / 2^52``.  Draws per negative ONPA round: (slot, alpha)
+per synthetic example, then one draw for the reservoir when it is full.
+
+Every sum runs over the row's entries in increasing feature index, so a dense
+row and the same row in CSR give the same floating-point results (zeros add
+nothing).  Errors are flags returned by the nogil core and raised after it.
+
+Bounds checking and wraparound are switched off by ``setup.py`` (and on again
+with ``FSTOOLS_BOUNDSCHECK=1``).
+"""
+import numpy as np
+
+cimport numpy as cnp
+from libc.math cimport copysign, fabs, floor, sqrt
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdlib cimport free, malloc
+
+cnp.import_array()
+
+ctypedef fused index_t:
+    int32_t
+    int64_t
+
+# Loss (step 3).
+cdef enum:
+    HINGE = 0
+    MARGIN_BASED = 1
+    COST_SENSITIVE = 2
+
+# Step size (step 4).
+cdef enum:
+    STEP_PA = 0
+    STEP_PA1 = 1
+    STEP_PA2 = 2
+    STEP_OGD = 3
+
+# Truncation (step 6).
+cdef enum:
+    TRUNCATE_NONE = 0
+    TRUNCATE_GRADIENT = 1
+    TRUNCATE_TOPK = 2
+
+# Synthetic negatives (step 5).
+cdef enum:
+    SYNTHESIS_NONE = 0
+    SYNTHESIS_EXTRAPOLATE = 1
+    SYNTHESIS_INTERPOLATE = 2
+
+# Layout of the counters array.
+cdef enum:
+    ROUNDS = 0
+    POSITIVE_COUNTER = 1
+    NEGATIVE_COUNTER = 2
+    NEGATIVES_OFFERED = 3
+    MEMORY_FILLED = 4
+    N_COUNTER_SLOTS = 5
+
+# Error flags returned by the nogil core.
+cdef enum:
+    OK = 0
+    OUT_OF_MEMORY = 1
+    BAD_LABEL = 2
+    ROW_TOO_WIDE = 3
+
+LOSS_HINGE = HINGE
+LOSS_MARGIN_BASED = MARGIN_BASED
+LOSS_COST_SENSITIVE = COST_SENSITIVE
+STEPS = {"pa": STEP_PA, "pa1": STEP_PA1, "pa2": STEP_PA2, "ogd": STEP_OGD}
+TRUNCATIONS = {"none": TRUNCATE_NONE, "gradient": TRUNCATE_GRADIENT, "topk": TRUNCATE_TOPK}
+SYNTHESES = {"none": SYNTHESIS_NONE, "extrapolate": SYNTHESIS_EXTRAPOLATE,
+             "interpolate": SYNTHESIS_INTERPOLATE}
+COUNTER_ROUNDS = ROUNDS
+COUNTER_POSITIVE = POSITIVE_COUNTER
+COUNTER_NEGATIVE = NEGATIVE_COUNTER
+COUNTER_NEGATIVES_OFFERED = NEGATIVES_OFFERED
+COUNTER_MEMORY_FILLED = MEMORY_FILLED
+N_COUNTERS = N_COUNTER_SLOTS
+
+cdef uint64_t SPLITMIX_INCREMENT = 0x9E3779B97F4A7C15
+cdef uint64_t SPLITMIX_MULTIPLIER_1 = 0xBF58476D1CE4E5B9
+cdef uint64_t SPLITMIX_MULTIPLIER_2 = 0x94D049BB133111EB
+cdef double TWO_TO_MINUS_52 = 1.0 / 4503599627370496.0
+
+
+cdef struct Learner:
+    # settings
+    int loss
+    int step
+    int truncate
+    int synthesis
+    double C
+    double gravity          # a = eta K g
+    double theta
+    double beta
+    double cost_ratio       # <= 0: rho = p / n
+    int64_t period          # K
+    Py_ssize_t topk
+    Py_ssize_t n_features
+    # state, owned by the caller
+    double* w
+    int64_t* counters
+    uint64_t* random_state
+    int32_t* memory_indices     # capacity x width
+    double* memory_values       # capacity x width
+    int32_t* memory_nnz         # capacity
+    Py_ssize_t memory_capacity
+    Py_ssize_t memory_width
+    # scratch, owned by the pass
+    Py_ssize_t nonzero          # number of nonzero weights
+    double* work                # n_features: |w| for the selection
+    double* synthetic_values    # n_features
+    int32_t* synthetic_indices  # n_features
+    # prediction budgets, each with its top-M set S (see _track_change): row b of
+    # ``heap`` (n_budgets x d) holds S as a min-heap in its first M entries,
+    # ``position`` is j's place in it, ``member`` says whether j is in S and
+    # ``top_outside[b]`` is the largest key outside S (-1: not known).
+    Py_ssize_t n_budgets
+    const Py_ssize_t* budgets
+    Py_ssize_t* heap
+    Py_ssize_t* position
+    char* member
+    Py_ssize_t* top_outside
+    char* top_exact             # top_outside is the largest key (not only size) outside S
+    char* active                # S is kept up to date (only while more than M weights are nonzero)
+    double* outside_bound       # >= |w_j| for every j outside S
+
+
+# --------------------------------------------------------------------------
+# Random numbers: SplitMix64.
+# --------------------------------------------------------------------------
+
+cdef inline uint64_t _next_random(uint64_t* state) noexcept nogil:
+    """The next 64-bit output of SplitMix64; advances ``state``."""
+    cdef uint64_t z
+    state[0] = state[0] + SPLITMIX_INCREMENT
+    z = state[0]
+    z = (z ^ (z >> 30)) * SPLITMIX_MULTIPLIER_1
+    z = (z ^ (z >> 27)) * SPLITMIX_MULTIPLIER_2
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t _random_below(uint64_t* state, uint64_t bound) noexcept nogil:
+    """Uniform integer in 0..bound-1 (bound >= 1), unbiased by rejection."""
+    cdef uint64_t threshold = ((<uint64_t> 0) - bound) % bound
+    cdef uint64_t z
+    while True:
+        z = _next_random(state)
+        if z >= threshold:
+            return z % bound
+
+
+cdef inline double _random_open_unit(uint64_t* state) noexcept nogil:
+    """Uniform real in the open interval (0, 1): ((z >> 12) + 0.5) / 2^52."""
+    return (<double> (_next_random(state) >> 12) + 0.5) * TWO_TO_MINUS_52
+
+
+# --------------------------------------------------------------------------
+# Row arithmetic.  ``indices == NULL`` means a dense row of ``nnz`` entries.
+# --------------------------------------------------------------------------
+
+cdef inline double _dot(const double* w, const double* values, const index_t* indices,
+                        Py_ssize_t nnz) noexcept nogil:
+    """w . x, summed in increasing feature index."""
+    cdef double total = 0.0
+    cdef Py_ssize_t k
+    if indices == NULL:
+        for k in range(nnz):
+            total += w[k] * values[k]
+    else:
+        for k in range(nnz):
+            total += w[indices[k]] * values[k]
+    return total
+
+
+cdef inline double _squared_norm(const double* values, Py_ssize_t nnz) noexcept nogil:
+    """||x||^2, summed in increasing feature index."""
+    cdef double total = 0.0
+    cdef Py_ssize_t k
+    for k in range(nnz):
+        total += values[k] * values[k]
+    return total
+
+
+
+
+# --------------------------------------------------------------------------
+# Selection of the M largest |w_j|.
+# --------------------------------------------------------------------------
+
+cdef double _kth_largest(double* values, Py_ssize_t n, Py_ssize_t k) noexcept nogil:
+    """The k-th largest (k = 1..n) of ``values[0:n]`` (quickselect; reorders ``values``)."""
+    cdef Py_ssize_t left = 0
+    cdef Py_ssize_t right = n - 1
+    cdef Py_ssize_t target = k - 1
+    cdef Py_ssize_t i, j, middle
+    cdef double pivot, a, b, c, swap
+    while right > left:
+        middle = left + (right - left) // 2
+        a = values[left]
+        b = values[middle]
+        c = values[right]
+        # median of three
+        if (a >= b) == (b >= c):
+            pivot = b
+        elif (b >= a) == (a >= c):
+            pivot = a
+        else:
+            pivot = c
+        i = left
+        j = right
+        # Hoare partition in decreasing order: [left, j] >= pivot >= [i, right]
+        while i <= j:
+            while values[i] > pivot:
+                i += 1
+            while values[j] < pivot:
+                j -= 1
+            if i <= j:
+                swap = values[i]
+                values[i] = values[j]
+                values[j] = swap
+                i += 1
+                j -= 1
+        if target <= j:
+            right = j
+        elif target >= i:
+            left = i
+        else:
+            return values[target]
+    return values[target]
+
+
+cdef void _top_threshold(const double* w, Py_ssize_t d, Py_ssize_t M, double* work,
+                         double* threshold, Py_ssize_t* last_tie) noexcept nogil:
+    """The M-th largest |w_j| and the index of the last weight of that size kept.
+
+    The kept set is {j : |w_j| > threshold} plus the weights with |w_j| ==
+    threshold and j <= last_tie: the M largest, ties to the lower index.
+    Needs 1 <= M <= d.
+    """
+    cdef Py_ssize_t j, greater, need
+    cdef double value
+    for j in range(d):
+        work[j] = fabs(w[j])
+    value = _kth_largest(work, d, M)
+    greater = 0
+    for j in range(d):
+        if fabs(w[j]) > value:
+            greater += 1
+    need = M - greater
+    last_tie[0] = -1
+    for j in range(d):
+        if fabs(w[j]) == value:
+            need -= 1
+            if need == 0:
+                last_tie[0] = j
+                break
+    threshold[0] = value
+
+
+cdef inline bint _kept(double weight, Py_ssize_t j, double threshold, Py_ssize_t last_tie) noexcept nogil:
+    cdef double size = fabs(weight)
+    return size > threshold or (size == threshold and j <= last_tie)
+
+
+# The top-M set S of every budget: the M largest keys (|w_j|, -j) (larger |w_j|
+# first, then the lower index; zero weights all equivalent).  S is a min-heap
+# (its root is its smallest key); the rest R is not ordered: only an index of
+# its largest size |w_j| is remembered when known (``top_outside``, -1 when not;
+# ``top_exact`` when it is also the lowest index of that size, i.e. the largest
+# key), and an upper bound of its sizes (``outside_bound``).  The invariant is
+# S.min >= R.max.  A changed weight costs O(1) in R and O(log M) in S; R is
+# scanned (O(d)) for its largest key only when S's smallest size is not above
+# R's largest size (or its bound).
+
+cdef inline bint _above(const double* w, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+    """key(a) > key(b): |w_a| > |w_b|, or equal nonzero sizes and a < b.
+
+    Zero weights are all equivalent: S matters only while more than M weights
+    are nonzero, and then it holds no zero; and a truncation that clips weights
+    to 0 leaves the order valid (T is monotone in |v|).
+    """
+    cdef double size_a = fabs(w[a])
+    cdef double size_b = fabs(w[b])
+    return size_a > size_b or (size_a == size_b and size_a != 0.0 and a < b)
+
+
+cdef void _sift_up(const double* w, Py_ssize_t* heap, Py_ssize_t* position, Py_ssize_t i) noexcept nogil:
+    """Move heap[i] towards the root of the min-heap while its key is below its parent's."""
+    cdef Py_ssize_t item = heap[i]
+    cdef Py_ssize_t parent
+    while i > 0:
+        parent = (i - 1) // 2
+        if not _above(w, heap[parent], item):
+            break
+        heap[i] = heap[parent]
+        position[heap[i]] = i
+        i = parent
+    heap[i] = item
+    position[item] = i
+
+
+cdef void _sift_down(const double* w, Py_ssize_t* heap, Py_ssize_t* position, Py_ssize_t size,
+                     Py_ssize_t i) noexcept nogil:
+    """Move heap[i] away from the root of the min-heap while a child's key is below its own."""
+    cdef Py_ssize_t item = heap[i]
+    cdef Py_ssize_t child
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        if child + 1 < size and _above(w, heap[child], heap[child + 1]):
+            child += 1
+        if not _above(w, item, heap[child]):
+            break
+        heap[i] = heap[child]
+        position[heap[i]] = i
+        i = child
+    heap[i] = item
+    position[item] = i
+
+
+cdef void _heapify(const double* w, Py_ssize_t* heap, Py_ssize_t* position, Py_ssize_t size) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(size):
+        position[heap[i]] = i
+    i = size // 2 - 1
+    while i >= 0:
+        _sift_down(w, heap, position, size, i)
+        i -= 1
+
+
+cdef bint _valid_heap(const double* w, const Py_ssize_t* heap, Py_ssize_t size) noexcept nogil:
+    """Whether no key of the min-heap is below its parent's."""
+    cdef Py_ssize_t i
+    for i in range(1, size):
+        if _above(w, heap[(i - 1) // 2], heap[i]):
+            return False
+    return True
+
+
+cdef Py_ssize_t _largest_outside(const Learner* L, Py_ssize_t b) noexcept nogil:
+    """Index of the largest key outside S (O(d)); -1 when S holds every weight.
+
+    Two passes: the largest |w_j| outside S (four running maxima, so that the
+    comparisons do not wait on each other), then the first j outside S of that
+    size: the lower index among equal sizes (some zero weight when all are 0).
+    """
+    cdef Py_ssize_t d = L.n_features
+    cdef const char* member = L.member + b * d
+    cdef const double* w = L.w
+    cdef Py_ssize_t j = 0
+    cdef double m0 = -1.0
+    cdef double m1 = -1.0
+    cdef double m2 = -1.0
+    cdef double m3 = -1.0
+    cdef double v0, v1, v2, v3
+    while j + 4 <= d:
+        v0 = -1.0 if member[j] else fabs(w[j])
+        v1 = -1.0 if member[j + 1] else fabs(w[j + 1])
+        v2 = -1.0 if member[j + 2] else fabs(w[j + 2])
+        v3 = -1.0 if member[j + 3] else fabs(w[j + 3])
+        m0 = v0 if v0 > m0 else m0
+        m1 = v1 if v1 > m1 else m1
+        m2 = v2 if v2 > m2 else m2
+        m3 = v3 if v3 > m3 else m3
+        j += 4
+    while j < d:
+        v0 = -1.0 if member[j] else fabs(w[j])
+        m0 = v0 if v0 > m0 else m0
+        j += 1
+    m0 = m1 if m1 > m0 else m0
+    m0 = m2 if m2 > m0 else m0
+    m0 = m3 if m3 > m0 else m0
+    if m0 < 0.0:
+        return -1
+    for j in range(d):
+        if fabs(w[j]) == m0 and not member[j]:
+            return j
+    return -1
+
+
+cdef Py_ssize_t _exchange_root(Learner* L, Py_ssize_t b, Py_ssize_t r) noexcept nogil:
+    """Put r (outside S) into S in place of S's smallest key; returns the key moved out."""
+    cdef Py_ssize_t d = L.n_features
+    cdef Py_ssize_t* small = L.heap + b * d
+    cdef Py_ssize_t* position = L.position + b * d
+    cdef char* member = L.member + b * d
+    cdef Py_ssize_t s = small[0]
+    small[0] = r
+    position[r] = 0
+    member[r] = 1
+    member[s] = 0
+    _sift_down(L.w, small, position, L.budgets[b], 0)
+    return s
+
+
+cdef bint _restore_boundary(Learner* L, Py_ssize_t b, bint one_change) noexcept nogil:
+    """Exchange keys until S.min >= R.max; returns whether anything was exchanged.
+
+    With ``one_change`` (one weight of S decreased and nothing else changed) one
+    exchange is enough: S's other keys were >= R's largest, which moves in.
+    """
+    cdef Py_ssize_t d = L.n_features
+    cdef Py_ssize_t r, smallest
+    cdef double size
+    cdef bint exchanged = False
+    while True:
+        smallest = L.heap[b * d]
+        size = fabs(L.w[smallest])
+        if size > L.outside_bound[b]:
+            return exchanged
+        r = L.top_outside[b]
+        if r >= 0 and fabs(L.w[r]) < size:
+            return exchanged
+        if r < 0 or not L.top_exact[b]:
+            r = _largest_outside(L, b)
+            L.top_outside[b] = r
+            L.top_exact[b] = 1
+            L.outside_bound[b] = fabs(L.w[r]) if r >= 0 else -1.0
+        if r < 0 or not _above(L.w, r, smallest):
+            return exchanged
+        _exchange_root(L, b, r)
+        L.top_outside[b] = -1  # the bound stays: every size left outside is <= |w_r|
+        exchanged = True
+        if one_change:
+            return exchanged
+
+
+cdef void _repair_top_sets(Learner* L) noexcept nogil:
+    """After many weights changed (a truncation).  T is monotone in |v|, so the order of the keys
+    survives except where two weights became equal: check S's heap (O(M)), rebuild it if broken,
+    and restore the boundary."""
+    cdef Py_ssize_t d = L.n_features
+    cdef Py_ssize_t b, M
+    for b in range(L.n_budgets):
+        M = L.budgets[b]
+        if M == d or not L.active[b]:
+            continue
+        if not _valid_heap(L.w, L.heap + b * d, M):
+            _heapify(L.w, L.heap + b * d, L.position + b * d, M)
+        if L.truncate == TRUNCATE_GRADIENT:
+            # The sizes outside S were truncated like every other weight and T is monotone
+            # in |v|: the largest size outside S is still the largest, the bound still a bound.
+            if L.top_outside[b] >= 0:
+                L.outside_bound[b] = fabs(L.w[L.top_outside[b]])
+                L.top_exact[b] = 0  # two sizes may have been rounded together
+            else:
+                L.outside_bound[b] = fabs(_truncated(L.outside_bound[b], L.gravity, L.theta))
+        else:
+            # TOPK only set weights to 0: the bound is still a bound
+            L.top_outside[b] = -1
+        _restore_boundary(L, b, False)
+
+
+cdef void _build_top_set(Learner* L, Py_ssize_t b) noexcept nogil:
+    """S = the M largest keys of the current w (a selection, O(d)); the budget becomes active."""
+    cdef Py_ssize_t d = L.n_features
+    cdef Py_ssize_t M = L.budgets[b]
+    cdef Py_ssize_t j, filled, last_tie
+    cdef double threshold
+    _top_threshold(L.w, d, M, L.work, &threshold, &last_tie)
+    filled = 0
+    for j in range(d):
+        L.member[b * d + j] = _kept(L.w[j], j, threshold, last_tie)
+        if L.member[b * d + j]:
+            L.heap[b * d + filled] = j
+            filled += 1
+    _heapify(L.w, L.heap + b * d, L.position + b * d, M)
+    L.top_outside[b] = -1
+    L.outside_bound[b] = threshold
+    L.active[b] = 1
+
+
+cdef inline void _track_change(Learner* L, Py_ssize_t j, double old, double new) noexcept nogil:
+    """Book-keeping of one changed weight: the nonzero count and every budget's top set."""
+    cdef Py_ssize_t b, d, M, r
+    cdef bint increased
+    cdef double size_old = fabs(old)
+    cdef double size_new = fabs(new)
+    L.nonzero += (new != 0.0) - (old != 0.0)
+    if L.n_budgets == 0 or size_old == size_new:
+        return
+    increased = size_new > size_old
+    d = L.n_features
+    for b in range(L.n_budgets):
+        M = L.budgets[b]
+        if M == d or not L.active[b]:
+            continue
+        if L.member[b * d + j]:
+            if increased:
+                _sift_down(L.w, L.heap + b * d, L.position + b * d, M, L.position[b * d + j])
+            else:
+                _sift_up(L.w, L.heap + b * d, L.position + b * d, L.position[b * d + j])
+                _restore_boundary(L, b, True)
+        else:
+            r = L.top_outside[b]
+            if increased:
+                if size_new > L.outside_bound[b]:
+                    L.outside_bound[b] = size_new
+                if r >= 0 and r != j:
+                    if size_new > fabs(L.w[r]):
+                        L.top_outside[b] = j
+                        L.top_exact[b] = 1
+                    elif L.top_exact[b] and _above(L.w, j, r):
+                        L.top_outside[b] = j
+                if _above(L.w, j, L.heap[b * d]):
+                    # S.min was >= every other key outside S before this change,
+                    # so the key moved out now has the largest size outside S
+                    r = _exchange_root(L, b, j)
+                    L.top_outside[b] = r
+                    L.top_exact[b] = 1
+                    L.outside_bound[b] = fabs(L.w[r])
+            elif r == j:
+                L.top_outside[b] = -1
+
+
+cdef inline void _add_scaled(Learner* L, double scale, const double* values, const index_t* indices,
+                             Py_ssize_t nnz) noexcept nogil:
+    """w <- w + scale x, with the book-keeping of :func:`_track_change`."""
+    cdef Py_ssize_t k, j
+    cdef double old, new
+    cdef double* w = L.w
+    if indices == NULL:
+        for k in range(nnz):
+            old = w[k]
+            new = old + scale * values[k]
+            w[k] = new
+            _track_change(L, k, old, new)
+    else:
+        for k in range(nnz):
+            j = indices[k]
+            old = w[j]
+            new = old + scale * values[k]
+            w[j] = new
+            _track_change(L, j, old, new)
+
+
+cdef double _budget_margin(Learner* L, Py_ssize_t b, double full, const double* values,
+                           const index_t* indices, Py_ssize_t nnz) noexcept nogil:
+    """Margin of the M-feature classifier (M = budgets[b]) of the current w: the sum of
+    w_j x_j over the row's entries j in the top set S (in increasing j)."""
+    cdef Py_ssize_t M = L.budgets[b]
+    cdef Py_ssize_t k, j
+    cdef double total = 0.0
+    cdef const char* member = L.member + b * L.n_features
+    if L.nonzero <= M:
+        # S holds every nonzero weight: stop keeping it up to date until more are nonzero
+        L.active[b] = 0
+        return full
+    if not L.active[b]:
+        _build_top_set(L, b)
+    for k in range(nnz):
+        j = k if indices == NULL else indices[k]
+        if member[j]:
+            total += L.w[j] * values[k]
+    return total
+
+
+# --------------------------------------------------------------------------
+# Truncation.
+# --------------------------------------------------------------------------
+
+cdef inline double _truncated(double v, double a, double theta) noexcept nogil:
+    """T(v, a, theta) of Eq. 10 (closed intervals at +-theta)."""
+    if v > 0.0 and v <= theta:
+        return v - a if v - a > 0.0 else 0.0
+    if v < 0.0 and v >= -theta:
+        return v + a if v + a < 0.0 else 0.0
+    return v
+
+
+cdef Py_ssize_t _count_nonzero(const double* w, Py_ssize_t d) noexcept nogil:
+    cdef Py_ssize_t j
+    cdef Py_ssize_t count = 0
+    for j in range(d):
+        if w[j] != 0.0:
+            count += 1
+    return count
+
+
+cdef void _truncate_gradient(double* w, Py_ssize_t d, double a, double theta) noexcept nogil:
+    """T on every weight, written without sign branches: copysign(max(|v| - a, 0), v) where
+    |v| <= theta.  Equal to :func:`_truncated` (round-to-nearest is symmetric: v + a = -(|v| - a)
+    for v < 0) except that a negative weight shrunk to zero becomes -0.0 (== 0.0)."""
+    cdef Py_ssize_t j
+    cdef double v, size, shrunk
+    for j in range(d):
+        v = w[j]
+        size = fabs(v)
+        shrunk = size - a
+        shrunk = shrunk if shrunk > 0.0 else 0.0
+        w[j] = copysign(shrunk, v) if size <= theta else v
+
+
+cdef void _keep_top(double* w, Py_ssize_t d, Py_ssize_t M, double* work) noexcept nogil:
+    """Zero every weight but the M largest |w_j| (ties to the lower index)."""
+    cdef double threshold
+    cdef Py_ssize_t last_tie, j
+    _top_threshold(w, d, M, work, &threshold, &last_tie)
+    for j in range(d):
+        if not _kept(w[j], j, threshold, last_tie):
+            w[j] = 0.0
+
+
+cdef void _truncate(Learner* L) noexcept nogil:
+    if L.truncate == TRUNCATE_GRADIENT:
+        if L.gravity > 0.0:
+            _truncate_gradient(L.w, L.n_features, L.gravity, L.theta)
+            L.nonzero = _count_nonzero(L.w, L.n_features)
+            _repair_top_sets(L)
+    elif L.truncate == TRUNCATE_TOPK:
+        if L.nonzero > L.topk:
+            _keep_top(L.w, L.n_features, L.topk, L.work)
+            L.nonzero = _count_nonzero(L.w, L.n_features)
+            _repair_top_sets(L)
+
+
+# --------------------------------------------------------------------------
+# Losses and steps.
+# --------------------------------------------------------------------------
+
+cdef inline double _loss(const Learner* L, double f, double y, int64_t p, int64_t n) noexcept nogil:
+    cdef double margin = y * f
+    cdef double rho, target
+    if L.loss == HINGE:
+        return 1.0 - margin if 1.0 - margin > 0.0 else 0.0
+    if L.loss == MARGIN_BASED:
+        if y > 0.0:
+            return -margin if margin <= 0.0 else 0.0
+        rho = <double> p / <double> n
+        if margin <= 1.0 and rho - margin > 0.0:
+            return rho - margin
+        return 0.0
+    # COST_SENSITIVE
+    rho = L.cost_ratio if L.cost_ratio > 0.0 else <double> p / <double> n
+    target = rho if y < 0.0 else 1.0
+    return target - margin if target - margin > 0.0 else 0.0
+
+
+cdef inline double _step_size(const Learner* L, double loss, double squared_norm, int64_t t) noexcept nogil:
+    cdef double ratio
+    if L.step == STEP_PA:
+        return loss / squared_norm
+    if L.step == STEP_PA1:
+        ratio = loss / squared_norm
+        return L.C if L.C < ratio else ratio
+    if L.step == STEP_PA2:
+        return loss / (squared_norm + 1.0 / (2.0 * L.C))
+    return L.C / sqrt(<double> t)
+
+
+cdef void _hinge_update(Learner* L, const double* values, const int32_t* indices,
+                        Py_ssize_t nnz, double y, int64_t t) noexcept nogil:
+    """The update of step 4 with the hinge loss (ONPA's synthetic examples)."""
+    cdef double f = _dot(L.w, values, indices, nnz)
+    cdef double loss = 1.0 - y * f
+    cdef double squared_norm, tau
+    if loss > 0.0:
+        squared_norm = _squared_norm(values, nnz)
+        if squared_norm > 0.0:
+            tau = _step_size(L, loss, squared_norm, t)
+            _add_scaled(L, tau * y, values, indices, nnz)
+
+
+# --------------------------------------------------------------------------
+# ONPA: synthetic negatives and the memory of earlier negatives.
+# --------------------------------------------------------------------------
+
+cdef inline double _synthetic_value(double x, double x_memory, double alpha, bint extrapolate) noexcept nogil:
+    if extrapolate:
+        return x + alpha * (x - x_memory)
+    return x + alpha * (x_memory - x)
+
+
+cdef Py_ssize_t _synthesise(Learner* L, const double* values, const index_t* indices, Py_ssize_t nnz,
+                            Py_ssize_t slot, double alpha) noexcept nogil:
+    """Write x_q into the synthetic buffers; returns its number of entries (d when dense)."""
+    cdef const int32_t* memory_indices = L.memory_indices + slot * L.memory_width
+    cdef const double* memory_values = L.memory_values + slot * L.memory_width
+    cdef Py_ssize_t m = L.memory_nnz[slot]
+    cdef bint extrapolate = L.synthesis == SYNTHESIS_EXTRAPOLATE
+    cdef Py_ssize_t i = 0
+    cdef Py_ssize_t k = 0
+    cdef Py_ssize_t out = 0
+    cdef Py_ssize_t j, a, b
+    if indices == NULL:
+        for j in range(nnz):
+            L.synthetic_values[j] = _synthetic_value(values[j], 0.0, alpha, extrapolate)
+        for k in range(m):
+            j = memory_indices[k]
+            L.synthetic_values[j] = _synthetic_value(values[j], memory_values[k], alpha, extrapolate)
+        return nnz
+    # merge the two sorted index lists
+    while i < nnz or k < m:
+        a = indices[i] if i < nnz else L.n_features
+        b = memory_indices[k] if k < m else L.n_features
+        if a < b:
+            L.synthetic_indices[out] = <int32_t> a
+            L.synthetic_values[out] = _synthetic_value(values[i], 0.0, alpha, extrapolate)
+            i += 1
+        elif b < a:
+            L.synthetic_indices[out] = <int32_t> b
+            L.synthetic_values[out] = _synthetic_value(0.0, memory_values[k], alpha, extrapolate)
+            k += 1
+        else:
+            L.synthetic_indices[out] = <int32_t> a
+            L.synthetic_values[out] = _synthetic_value(values[i], memory_values[k], alpha, extrapolate)
+            i += 1
+            k += 1
+        out += 1
+    return out
+
+
+cdef int _remember(Learner* L, const double* values, const index_t* indices, Py_ssize_t nnz) noexcept nogil:
+    """Offer a negative row to the memory (reservoir sampling)."""
+    cdef int64_t offered = L.counters[NEGATIVES_OFFERED] + 1
+    cdef int64_t filled = L.counters[MEMORY_FILLED]
+    cdef Py_ssize_t slot, k, count
+    cdef uint64_t drawn
+    cdef int32_t* slot_indices
+    cdef double* slot_values
+    L.counters[NEGATIVES_OFFERED] = offered
+    if L.memory_capacity == 0:
+        return OK
+    if filled < L.memory_capacity:
+        slot = filled
+    else:
+        drawn = _random_below(L.random_state, <uint64_t> offered)
+        if drawn >= <uint64_t> L.memory_capacity:
+            return OK
+        slot = <Py_ssize_t> drawn
+    count = 0
+    for k in range(nnz):
+        if values[k] != 0.0:
+            count += 1
+    if count > L.memory_width:
+        return ROW_TOO_WIDE
+    slot_indices = L.memory_indices + slot * L.memory_width
+    slot_values = L.memory_values + slot * L.memory_width
+    count = 0
+    for k in range(nnz):
+        if values[k] != 0.0:
+            slot_indices[count] = <int32_t> (k if indices == NULL else indices[k])
+            slot_values[count] = values[k]
+            count += 1
+    L.memory_nnz[slot] = <int32_t> count
+    if filled < L.memory_capacity:
+        L.counters[MEMORY_FILLED] = filled + 1
+    return OK
+
+
+# --------------------------------------------------------------------------
+# One round and one pass.
+# --------------------------------------------------------------------------
+
+cdef int _learn_row(Learner* L, const double* values, const index_t* indices, Py_ssize_t nnz,
+                    int label, double* margin, double* budget_margin, double* loss_out,
+                    double* tau_out, int32_t* synthetic_out) noexcept nogil:
+    cdef double y = <double> label
+    cdef double f, loss, tau, squared_norm, alpha
+    cdef int64_t t, p, n, filled
+    cdef Py_ssize_t b, k, n_synthetic, done, slot, synthetic_nnz
+    cdef int status = OK
+
+    # 1. predictions before the update
+    f = _dot(L.w, values, indices, nnz)
+    margin[0] = f
+    for b in range(L.n_budgets):
+        budget_margin[b] = _budget_margin(L, b, f, values, indices, nnz)
+
+    # 2. counters
+    L.counters[ROUNDS] += 1
+    t = L.counters[ROUNDS]
+    if label == 1:
+        L.counters[POSITIVE_COUNTER] += 1
+    else:
+        L.counters[NEGATIVE_COUNTER] += 1
+    p = L.counters[POSITIVE_COUNTER]
+    n = L.counters[NEGATIVE_COUNTER]
+
+    # 3-4. loss and update
+    loss = _loss(L, f, y, p, n)
+    tau = 0.0
+    if loss > 0.0:
+        squared_norm = _squared_norm(values, nnz)
+        if squared_norm > 0.0:
+            tau = _step_size(L, loss, squared_norm, t)
+            _add_scaled(L, tau * y, values, indices, nnz)
+    loss_out[0] = loss
+    tau_out[0] = tau
+
+    # 5. ONPA
+    done = 0
+    if L.synthesis != SYNTHESIS_NONE and label == -1:
+        n_synthetic = <Py_ssize_t> floor(L.beta * <double> p / <double> n)
+        for k in range(n_synthetic):
+            filled = L.counters[MEMORY_FILLED]
+            if filled == 0:
+                break
+            slot = <Py_ssize_t> _random_below(L.random_state, <uint64_t> filled)
+            alpha = _random_open_unit(L.random_state)
+            synthetic_nnz = _synthesise(L, values, indices, nnz, slot, alpha)
+            if indices == NULL:
+                _hinge_update(L, L.synthetic_values, <const int32_t*> NULL, synthetic_nnz, -1.0, t)
+            else:
+                _hinge_update(L, L.synthetic_values, L.synthetic_indices, synthetic_nnz, -1.0, t)
+            done += 1
+        status = _remember(L, values, indices, nnz)
+    synthetic_out[0] = <int32_t> done
+
+    # 6. truncation every K rounds
+    if t % L.period == 0:
+        _truncate(L)
+    return status
+
+
+cdef int _run_pass(Learner* L, const double* data, const index_t* indices, const index_t* indptr,
+                   const int32_t* y, const Py_ssize_t* order, Py_ssize_t n_rows,
+                   double* margins, double* budget_margins, double* losses, double* taus,
+                   int32_t* synthetic) noexcept nogil:
+    """Rows ``order[0:n_rows]`` in turn; ``indices == NULL``: dense rows of n_features values."""
+    cdef Py_ssize_t i, row, start, nnz
+    cdef int label
+    cdef int status
+    cdef Py_ssize_t d = L.n_features
+    cdef double* row_budget
+    for i in range(n_rows):
+        row = order[i]
+        label = y[row]
+        if label != 1 and label != -1:
+            return BAD_LABEL
+        row_budget = budget_margins + i * L.n_budgets if L.n_budgets > 0 else NULL
+        if indices == NULL:
+            status = _learn_row(L, data + row * d, <const int32_t*> NULL, d, label, &margins[i],
+                                row_budget, &losses[i], &taus[i], &synthetic[i])
+        else:
+            start = indptr[row]
+            nnz = indptr[row + 1] - start
+            status = _learn_row(L, data + start, indices + start, nnz, label, &margins[i],
+                                row_budget, &losses[i], &taus[i], &synthetic[i])
+        if status != OK:
+            return status
+    return OK
+
+
+# --------------------------------------------------------------------------
+# Python entry points.
+# --------------------------------------------------------------------------
+
+def _raise_for_status(int status):
+    if status == OUT_OF_MEMORY:
+        raise MemoryError("online pass: could not allocate the scratch buffers")
+    if status == BAD_LABEL:
+        raise ValueError("y: labels must be +1 or -1")
+    if status == ROW_TOO_WIDE:
+        raise ValueError("memory: a negative row has more nonzero entries than the memory slots hold "
+                         "(widen memory_indices / memory_values)")
+
+
+cdef int _allocate_scratch(Learner* L) noexcept nogil:
+    cdef Py_ssize_t d = L.n_features if L.n_features > 0 else 1
+    cdef Py_ssize_t nb = L.n_budgets if L.n_budgets > 0 else 1
+    cdef Py_ssize_t b
+    L.work = <double*> malloc(d * sizeof(double))
+    L.synthetic_values = <double*> malloc(d * sizeof(double))
+    L.synthetic_indices = <int32_t*> malloc(d * sizeof(int32_t))
+    L.heap = <Py_ssize_t*> malloc(nb * d * sizeof(Py_ssize_t))
+    L.position = <Py_ssize_t*> malloc(nb * d * sizeof(Py_ssize_t))
+    L.member = <char*> malloc(nb * d * sizeof(char))
+    L.top_outside = <Py_ssize_t*> malloc(nb * sizeof(Py_ssize_t))
+    L.outside_bound = <double*> malloc(nb * sizeof(double))
+    L.top_exact = <char*> malloc(nb * sizeof(char))
+    L.active = <char*> malloc(nb * sizeof(char))
+    if (L.work == NULL or L.synthetic_values == NULL or L.synthetic_indices == NULL
+            or L.heap == NULL or L.position == NULL or L.member == NULL or L.top_outside == NULL
+            or L.outside_bound == NULL or L.top_exact == NULL or L.active == NULL):
+        return OUT_OF_MEMORY
+    L.nonzero = _count_nonzero(L.w, L.n_features)
+    for b in range(L.n_budgets):
+        L.active[b] = 0  # built when first needed
+    return OK
+
+
+cdef void _free_scratch(Learner* L) noexcept nogil:
+    free(L.work)
+    free(L.synthetic_values)
+    free(L.synthetic_indices)
+    free(L.heap)
+    free(L.position)
+    free(L.member)
+    free(L.top_outside)
+    free(L.outside_bound)
+    free(L.top_exact)
+    free(L.active)
+
+
+cdef _setup(Learner* L, Py_ssize_t n_features, Py_ssize_t n_rows_data, Py_ssize_t n_y,
+            const Py_ssize_t[::1] order, double[::1] weights, int64_t[::1] counters,
+            uint64_t[::1] random_state, int32_t[:, ::1] memory_indices, double[:, ::1] memory_values,
+            int32_t[::1] memory_nnz, const Py_ssize_t[::1] budgets, double[::1] margins,
+            double[:, ::1] budget_margins, double[::1] losses, double[::1] taus, int32_t[::1] synthetic,
+            int loss, int step, int truncate, int synthesis, double C, double gravity, double theta,
+            int64_t period, Py_ssize_t topk, double beta, double cost_ratio):
+    """Check the arguments and fill ``L`` (everything but the scratch buffers)."""
+    cdef Py_ssize_t n_rows = order.shape[0]
+    cdef Py_ssize_t b
+    if n_y != n_rows_data:
+        raise ValueError(f"y: expected {n_rows_data} labels (one per row), got {n_y}")
+    if weights.shape[0] != n_features:
+        raise ValueError(f"weights: expected length {n_features} (the number of features), got {weights.shape[0]}")
+    if counters.shape[0] != N_COUNTER_SLOTS:
+        raise ValueError(f"counters: expected length {N_COUNTER_SLOTS}, got {counters.shape[0]}")
+    if counters[POSITIVE_COUNTER] < 1 or counters[NEGATIVE_COUNTER] < 1 or counters[ROUNDS] < 0:
+        raise ValueError("counters: the class counters start at 1 and the rounds at 0")
+    if random_state.shape[0] != 1:
+        raise ValueError(f"random_state: expected one 64-bit word, got {random_state.shape[0]}")
+    if (memory_values.shape[0] != memory_indices.shape[0] or memory_values.shape[1] != memory_indices.shape[1]
+            or memory_nnz.shape[0] != memory_indices.shape[0]):
+        raise ValueError("memory: memory_indices, memory_values (capacity x width) and memory_nnz (capacity) "
+                         "must agree in shape")
+    if counters[MEMORY_FILLED] > memory_indices.shape[0]:
+        raise ValueError(f"counters: {counters[MEMORY_FILLED]} memory slots filled but the capacity is "
+                         f"{memory_indices.shape[0]}")
+    if n_rows and (np.asarray(order).min() < 0 or np.asarray(order).max() >= n_rows_data):
+        raise ValueError(f"order: row numbers must lie in 0..{n_rows_data - 1}")
+    if (margins.shape[0] != n_rows or losses.shape[0] != n_rows or taus.shape[0] != n_rows
+            or synthetic.shape[0] != n_rows):
+        raise ValueError(f"outputs: margins, losses, taus and synthetic must have length {n_rows} (len(order))")
+    if budget_margins.shape[0] != n_rows or budget_margins.shape[1] != budgets.shape[0]:
+        raise ValueError(f"budget_margins: expected shape ({n_rows}, {budgets.shape[0]})")
+    for b in range(budgets.shape[0]):
+        if budgets[b] < 1 or budgets[b] > n_features:
+            raise ValueError(f"budgets: every budget must lie in 1..{n_features}; got {budgets[b]}")
+    if loss not in (HINGE, MARGIN_BASED, COST_SENSITIVE):
+        raise ValueError(f"loss: must be LOSS_HINGE, LOSS_MARGIN_BASED or LOSS_COST_SENSITIVE; got {loss}")
+    if step not in (STEP_PA, STEP_PA1, STEP_PA2, STEP_OGD):
+        raise ValueError(f"step: must be one of {STEPS}; got {step}")
+    if truncate not in (TRUNCATE_NONE, TRUNCATE_GRADIENT, TRUNCATE_TOPK):
+        raise ValueError(f"truncate: must be one of {TRUNCATIONS}; got {truncate}")
+    if synthesis not in (SYNTHESIS_NONE, SYNTHESIS_EXTRAPOLATE, SYNTHESIS_INTERPOLATE):
+        raise ValueError(f"synthesis: must be one of {SYNTHESES}; got {synthesis}")
+    if not C > 0.0:
+        raise ValueError(f"C: must be > 0; got {C}")
+    if not gravity >= 0.0:
+        raise ValueError(f"gravity: must be >= 0; got {gravity}")
+    if not theta >= 0.0:
+        raise ValueError(f"theta: must be >= 0; got {theta}")
+    if period < 1:
+        raise ValueError(f"period: K must be >= 1; got {period}")
+    if truncate == TRUNCATE_TOPK and not 1 <= topk <= n_features:
+        raise ValueError(f"topk: must lie in 1..{n_features} with truncate TOPK; got {topk}")
+    if synthesis != SYNTHESIS_NONE and not beta > 0.0:
+        raise ValueError(f"beta: must be > 0; got {beta}")
+    L.loss = loss
+    L.step = step
+    L.truncate = truncate
+    L.synthesis = synthesis
+    L.C = C
+    L.gravity = gravity
+    L.theta = theta
+    L.beta = beta
+    L.cost_ratio = cost_ratio
+    L.period = period
+    L.topk = topk
+    L.n_features = n_features
+    L.w = &weights[0] if n_features > 0 else NULL
+    L.counters = &counters[0]
+    L.random_state = &random_state[0]
+    L.memory_capacity = memory_indices.shape[0]
+    L.memory_width = memory_indices.shape[1]
+    if L.memory_capacity > 0 and L.memory_width > 0:
+        L.memory_indices = &memory_indices[0, 0]
+        L.memory_values = &memory_values[0, 0]
+    else:
+        L.memory_indices = NULL
+        L.memory_values = NULL
+    L.memory_nnz = &memory_nnz[0] if L.memory_capacity > 0 else NULL
+    L.n_budgets = budgets.shape[0]
+    L.budgets = &budgets[0] if L.n_budgets > 0 else NULL
+    L.work = NULL
+    L.synthetic_values = NULL
+    L.synthetic_indices = NULL
+    L.heap = NULL
+    L.position = NULL
+    L.member = NULL
+    L.top_outside = NULL
+    L.outside_bound = NULL
+    L.top_exact = NULL
+    L.active = NULL
+
+
+def online_pass_dense(const double[:, ::1] X, const int32_t[::1] y, const Py_ssize_t[::1] order,
+                      double[::1] weights, int64_t[::1] counters, uint64_t[::1] random_state,
+                      int32_t[:, ::1] memory_indices, double[:, ::1] memory_values, int32_t[::1] memory_nnz,
+                      const Py_ssize_t[::1] budgets, double[::1] margins, double[:, ::1] budget_margins,
+                      double[::1] losses, double[::1] taus, int32_t[::1] synthetic, *,
+                      int loss, int step, int truncate, int synthesis, double C, double gravity,
+                      double theta, int64_t period, Py_ssize_t topk=1, double beta=1.0,
+                      double cost_ratio=0.0):
+    """One pass over dense rows ``X[order]`` (labels ``y`` in {+1, -1}); updates the state in place.
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n_rows, n_features), C-contiguous
+    y : ndarray of int32, shape (n_rows,)
+        +1 (majority) or -1 (minority), indexed like the rows of ``X``.
+    order : ndarray of intp
+        The rows to learn from, in turn (a row may appear more than once).
+    weights : ndarray of float64, shape (n_features,)
+        w, updated in place.
+    counters : ndarray of int64, shape (N_COUNTERS,)
+        [rounds t, p, n, negatives offered to the memory, memory slots filled];
+        a fresh learner has [0, 1, 1, 0, 0].
+    random_state : ndarray of uint64, shape (1,)
+        SplitMix64 state, advanced in place.
+    memory_indices, memory_values : ndarrays of int32 / float64, shape (capacity, width)
+        ONPA's memory: slot s holds the nonzero entries of one earlier negative.
+        Width must cover the nonzero entries of any negative row learned from.
+    memory_nnz : ndarray of int32, shape (capacity,)
+    budgets : ndarray of intp
+        Feature budgets M (1..n_features) whose prequential margins are recorded.
+    margins : ndarray of float64, shape (len(order),)
+        Receives w . x before each update.
+    budget_margins : ndarray of float64, shape (len(order), len(budgets))
+        Receives the margin of the M-feature classifier before each update.
+    losses, taus : ndarrays of float64, shape (len(order),)
+        Receive the loss and step size of each real example's update.
+    synthetic : ndarray of int32, shape (len(order),)
+        Receives the number of synthetic negatives learned from (ONPA).
+    loss, step, truncate, synthesis : int
+        Codes: ``LOSS_*``, ``STEPS[...]``, ``TRUNCATIONS[...]``, ``SYNTHESES[...]``.
+    C, gravity, theta, period, topk, beta, cost_ratio
+        C of PA-I/PA-II (and the scale of CS's step), a = eta K g, theta, K,
+        the budget of TOPK truncation, beta of ONPA, rho of CS (<= 0: p / n).
+    """
+    cdef Learner L
+    cdef int status
+    _setup(&L, X.shape[1], X.shape[0], y.shape[0], order, weights, counters, random_state, memory_indices,
+           memory_values, memory_nnz, budgets, margins, budget_margins, losses, taus, synthetic, loss, step,
+           truncate, synthesis, C, gravity, theta, period, topk, beta, cost_ratio)
+    cdef Py_ssize_t n_rows = order.shape[0]
+    if n_rows == 0:
+        return
+    with nogil:
+        status = _allocate_scratch(&L)
+        if status == OK:
+            status = _run_pass(&L, &X[0, 0], <const int32_t*> NULL, <const int32_t*> NULL, &y[0], &order[0],
+                               n_rows, &margins[0], &budget_margins[0, 0] if L.n_budgets > 0 else NULL,
+                               &losses[0], &taus[0], &synthetic[0])
+        _free_scratch(&L)
+    _raise_for_status(status)
+
+
+def online_pass_csr(const double[::1] data, const index_t[::1] indices, const index_t[::1] indptr,
+                    Py_ssize_t n_features, const int32_t[::1] y, const Py_ssize_t[::1] order,
+                    double[::1] weights, int64_t[::1] counters, uint64_t[::1] random_state,
+                    int32_t[:, ::1] memory_indices, double[:, ::1] memory_values, int32_t[::1] memory_nnz,
+                    const Py_ssize_t[::1] budgets, double[::1] margins, double[:, ::1] budget_margins,
+                    double[::1] losses, double[::1] taus, int32_t[::1] synthetic, *,
+                    int loss, int step, int truncate, int synthesis, double C, double gravity,
+                    double theta, int64_t period, Py_ssize_t topk=1, double beta=1.0,
+                    double cost_ratio=0.0):
+    """:func:`online_pass_dense` on CSR rows (``data``, ``indices``, ``indptr``; int32 or int64 indices).
+
+    The column indices of each row must be sorted, without duplicates, and
+    lie in 0..n_features-1 (scipy's canonical format); the caller checks.
+    """
+    cdef Learner L
+    cdef int status
+    cdef Py_ssize_t n_rows_data = indptr.shape[0] - 1
+    if indptr.shape[0] < 1:
+        raise ValueError("indptr: must have length n_rows + 1 >= 1")
+    if indices.shape[0] != data.shape[0] or (n_rows_data >= 0 and indptr[n_rows_data] > data.shape[0]):
+        raise ValueError("indices, data, indptr: inconsistent CSR arrays")
+    _setup(&L, n_features, n_rows_data, y.shape[0], order, weights, counters, random_state, memory_indices,
+           memory_values, memory_nnz, budgets, margins, budget_margins, losses, taus, synthetic, loss, step,
+           truncate, synthesis, C, gravity, theta, period, topk, beta, cost_ratio)
+    cdef Py_ssize_t n_rows = order.shape[0]
+    if n_rows == 0:
+        return
+    cdef const double* data_pointer = &data[0] if data.shape[0] > 0 else NULL
+    cdef const index_t* indices_pointer = &indices[0] if indices.shape[0] > 0 else NULL
+    cdef index_t dummy_index = 0
+    if indices_pointer == NULL:
+        # every row is empty: any non-NULL pointer marks the rows as sparse
+        indices_pointer = &dummy_index
+    with nogil:
+        status = _allocate_scratch(&L)
+        if status == OK:
+            status = _run_pass(&L, data_pointer, indices_pointer, &indptr[0], &y[0], &order[0], n_rows,
+                               &margins[0], &budget_margins[0, 0] if L.n_budgets > 0 else NULL,
+                               &losses[0], &taus[0], &synthetic[0])
+        _free_scratch(&L)
+    _raise_for_status(status)
+
+
+# --------------------------------------------------------------------------
+# Thin wrappers of the helpers, for tests.
+# --------------------------------------------------------------------------
+
+def random_integers(uint64_t[::1] state, uint64_t bound, Py_ssize_t n):
+    """``n`` draws of the uniform integer below ``bound`` (advances ``state``)."""
+    if bound < 1:
+        raise ValueError(f"bound: must be >= 1; got {bound}")
+    out = np.empty(n, dtype=np.uint64)
+    cdef uint64_t[::1] view = out
+    cdef Py_ssize_t i
+    for i in range(n):
+        view[i] = _random_below(&state[0], bound)
+    return out
+
+
+def random_units(uint64_t[::1] state, Py_ssize_t n):
+    """``n`` draws of the uniform real in (0, 1) (advances ``state``)."""
+    out = np.empty(n, dtype=np.float64)
+    cdef double[::1] view = out
+    cdef Py_ssize_t i
+    for i in range(n):
+        view[i] = _random_open_unit(&state[0])
+    return out
+
+
+def random_words(uint64_t[::1] state, Py_ssize_t n):
+    """``n`` raw SplitMix64 outputs (advances ``state``)."""
+    out = np.empty(n, dtype=np.uint64)
+    cdef uint64_t[::1] view = out
+    cdef Py_ssize_t i
+    for i in range(n):
+        view[i] = _next_random(&state[0])
+    return out
+
+
+def kth_largest(const double[::1] values, Py_ssize_t k):
+    """The k-th largest value (k = 1..n) by quickselect."""
+    cdef Py_ssize_t n = values.shape[0]
+    if not 1 <= k <= n:
+        raise ValueError(f"k: must lie in 1..{n}; got {k}")
+    work = np.array(values, dtype=np.float64)
+    cdef double[::1] view = work
+    return _kth_largest(&view[0], n, k)
+
+
+def top_weight_mask(const double[::1] w, Py_ssize_t M):
+    """Boolean mask of the M largest |w_j|, ties to the lower index (1 <= M <= len(w))."""
+    cdef Py_ssize_t d = w.shape[0]
+    cdef Py_ssize_t j, last_tie
+    cdef double threshold
+    if not 1 <= M <= d:
+        raise ValueError(f"M: must lie in 1..{d}; got {M}")
+    work = np.empty(d, dtype=np.float64)
+    cdef double[::1] view = work
+    _top_threshold(&w[0], d, M, &view[0], &threshold, &last_tie)
+    mask = np.zeros(d, dtype=bool)
+    for j in range(d):
+        if _kept(w[j], j, threshold, last_tie):
+            mask[j] = True
+    return mask
+
+
+def truncate_weights(double[::1] w, double gravity, double theta):
+    """Apply T(w_j, gravity, theta) (Eq. 10) to every weight, in place."""
+    if not gravity >= 0.0 or not theta >= 0.0:
+        raise ValueError(f"gravity, theta: must be >= 0; got {gravity}, {theta}")
+    if w.shape[0]:
+        _truncate_gradient(&w[0], w.shape[0], gravity, theta)
+
+
+def keep_top_weights(double[::1] w, Py_ssize_t M):
+    """Zero every weight but the M largest |w_j| (ties to the lower index), in place."""
+    cdef Py_ssize_t d = w.shape[0]
+    if not 1 <= M <= d:
+        raise ValueError(f"M: must lie in 1..{d}; got {M}")
+    work = np.empty(d, dtype=np.float64)
+    cdef double[::1] view = work
+    _keep_top(&w[0], d, M, &view[0])

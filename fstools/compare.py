@@ -1,0 +1,863 @@
+"""``fs.compare``: several selection methods x feature counts x classifiers, cross-validated.
+
+This is the evaluation protocol of the papers (CMQFS: Zhao et al. 2015, section 5): every
+method ranks the features, a classifier is cross-validated on the top-p features for each
+requested p, with the *same* splits for every method (a paired design), repeated with fresh
+splits.  Two protocols:
+
+* ``select_in_fold=False`` (the papers): each method ranks once, on all the data; then the
+  classifier is cross-validated.  Every test fold took part in the selection, so accuracies are
+  optimistic (selection bias; Ambroise & McLachlan 2002).
+* ``select_in_fold=True`` (honest): each method ranks inside every training fold and the
+  classifier is tested on the held-out fold, which the selector never saw.
+
+In both, a method ranks once per data set (per fold when ``select_in_fold``) with ``k`` = the
+largest feature count asked for, and the top-p set for every p is the first p of that ranking
+(for the greedy methods the first p picks do not depend on ``k``).
+
+The result is a :class:`fstools.comparison.ComparisonResult` (tables, paired tests, plots).
+"""
+import numbers
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+from fstools._parallel import effective_n_threads
+from fstools.api import full_column_order, run_method
+from fstools.comparison import ALL_DATASETS, ComparisonResult
+from fstools.exceptions import FormulaError
+from fstools.formula import parse_formula
+from fstools.methods.registry import get_method
+from fstools.validation import check_finite_matrix, check_method_params, encode_classes
+
+__all__ = ["compare", "CLASSIFIERS", "METRICS", "OneNearestNeighbor", "standardize_columns"]
+
+#: Built-in classifiers: name -> description (the estimators are built by _make_classifier).
+CLASSIFIERS = {
+    "1nn": "1-nearest neighbour, Euclidean (ties: the first training row)",
+    "svm": "SVM, RBF kernel, default parameters (SVC(): C = 1, gamma = 1 / n_features on standardised data)",
+    "linear_svm": "linear SVM (SVC(kernel='linear'), C = 1)",
+    "mlknn": "ML-kNN for multi-label data (Zhang & Zhou 2007; k = 10, s = 1), fs.MLkNN",
+}
+
+_ALLOWED_CLASSIFIERS = ("'1nn', 'svm', 'linear_svm', 'mlknn' or a scikit-learn estimator (an object with fit and "
+                        "predict)")
+
+
+def _accuracy(y_true, y_pred, labels, score):
+    return float(np.mean(y_true == y_pred))
+
+
+def _error_rate(y_true, y_pred, labels, score):
+    return float(np.mean(y_true != y_pred))
+
+
+def _balanced_accuracy(y_true, y_pred, labels, score):
+    present = np.unique(y_true)
+    return float(np.mean([np.mean(y_pred[y_true == c] == c) for c in present]))
+
+
+def _f1_macro(y_true, y_pred, labels, score):
+    from sklearn.metrics import f1_score
+
+    return float(f1_score(y_true, y_pred, labels=labels, average="macro", zero_division=0.0))
+
+
+def _g_mean(y_true, y_pred, labels, score):
+    from fstools.metrics import g_mean
+
+    return g_mean(y_true, y_pred, labels=np.unique(y_true))
+
+
+class _MultiLabelMetric:
+    """A multi-label metric of :mod:`fstools.metrics`, of the predictions or the label scores."""
+
+    def __init__(self, name, uses_score):
+        self.name = name
+        self.uses_score = uses_score
+
+    def __call__(self, y_true, y_pred, labels, score):
+        from fstools import metrics
+
+        return float(getattr(metrics, self.name)(y_true, score if self.uses_score else y_pred))
+
+
+class _UserMetric:
+    """A user's ``metric(y_true, y_pred)`` called as the built-in ones (picklable for joblib)."""
+
+    def __init__(self, function):
+        self.function = function
+
+    def __call__(self, y_true, y_pred, labels, score):
+        return float(self.function(y_true, y_pred))
+
+
+#: Built-in metrics: name -> (function(y_true, y_pred, labels, score), higher is better, description,
+#: task ('single': one response; 'multi': a 0/1 label matrix), needs label scores).
+METRICS = {
+    "accuracy": (_accuracy, True, "accuracy", "single", False),
+    "error_rate": (_error_rate, False, "error rate (1 - accuracy)", "single", False),
+    "balanced_accuracy": (_balanced_accuracy, True, "balanced accuracy (mean per-class recall)", "single", False),
+    "f1_macro": (_f1_macro, True, "macro-averaged F1", "single", False),
+    "g_mean": (_g_mean, True, "g-mean (geometric mean of the per-class recalls; fs.metrics.g_mean)", "single",
+               False),
+    "average_precision": (_MultiLabelMetric("average_precision", True), True,
+                          "average precision of the label ranking (fs.metrics.average_precision)", "multi", True),
+    "macro_auc": (_MultiLabelMetric("macro_auc", True), True, "macro-averaged AUC over the labels", "multi", True),
+    "hamming_loss": (_MultiLabelMetric("hamming_loss", False), False, "Hamming loss", "multi", False),
+    "ranking_loss": (_MultiLabelMetric("ranking_loss", True), False, "ranking loss", "multi", True),
+    "one_error": (_MultiLabelMetric("one_error", True), False, "one-error", "multi", True),
+}
+#: The metrics used when ``metrics`` is None.
+DEFAULT_METRICS = {"single": ["accuracy"],
+                   "multi": ["average_precision", "macro_auc", "hamming_loss", "ranking_loss", "one_error"]}
+
+
+# --------------------------------------------------------------------------- validation
+def _check_int(value, name, minimum, what):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name}: must be an integer >= {minimum} ({what}); got {value!r}")
+    if int(value) < minimum:
+        raise ValueError(f"{name}: must be an integer >= {minimum} ({what}); got {int(value)}")
+    return int(value)
+
+
+def _method_label(name, params):
+    if not params:
+        return name
+    return f"{name}(" + ", ".join(f"{key}={value!r}" for key, value in params.items()) + ")"
+
+
+def _normalise_methods(methods):
+    """[(label, name, spec, given params, full params)] from names, (name, params) pairs or a dict."""
+    if isinstance(methods, (str, tuple)):
+        methods = [methods]
+    if isinstance(methods, dict):
+        items = list(methods.items())
+    else:
+        try:
+            items = [(None, entry) for entry in methods]
+        except TypeError:
+            raise TypeError(f"methods: must be a list of method names or (name, params) pairs, or a dict "
+                            f"label -> name or (name, params); got {type(methods).__name__}") from None
+    if not items:
+        raise ValueError("methods: is empty; give at least one method (see fs.list_methods())")
+    normalised = []
+    for label, entry in items:
+        if isinstance(entry, str):
+            name, params = entry, {}
+        elif (isinstance(entry, (tuple, list)) and len(entry) == 2 and isinstance(entry[0], str)
+              and isinstance(entry[1], dict)):
+            name, params = entry[0], dict(entry[1])
+        else:
+            raise TypeError(f"methods: each entry must be a method name or a (name, params) pair with params "
+                            f"a dict; got {entry!r}")
+        spec = get_method(name)
+        values = check_method_params(spec, params)
+        if label is not None and not isinstance(label, str):
+            raise TypeError(f"methods: labels (the dict keys) must be strings; got {label!r}")
+        normalised.append([label, name, spec, params, values])
+    # Labels: as given; else the name, with the parameters when a name repeats.
+    names = [entry[1] for entry in normalised if entry[0] is None]
+    for entry in normalised:
+        if entry[0] is None:
+            entry[0] = entry[1] if names.count(entry[1]) == 1 else _method_label(entry[1], entry[3])
+    labels = [entry[0] for entry in normalised]
+    duplicates = sorted({label for label in labels if labels.count(label) > 1})
+    if duplicates:
+        raise ValueError(f"methods: the same method and parameters given more than once "
+                         f"({', '.join(duplicates)}); give each once, or label them with a dict")
+    return [tuple(entry) for entry in normalised]
+
+
+def _mlknn_error():
+    return NotImplementedError(
+        "classifier: 'mlknn' (ML-kNN, Zhang & Zhou 2007, for multi-label data) is not available in this "
+        "installation of fstools (no fstools.mlknn). Allowed: '1nn', 'svm', 'linear_svm' or a scikit-learn "
+        "estimator")
+
+
+def _mlknn():
+    try:
+        from fstools.mlknn import MLkNN
+    except ImportError:
+        raise _mlknn_error() from None
+    return MLkNN()
+
+
+class OneNearestNeighbor(ClassifierMixin, BaseEstimator):
+    """1-nearest-neighbour classifier with Euclidean distance (the papers' 1-NN).
+
+    Squared distances are computed pair by pair (``scipy.spatial.distance.cdist``,
+    'sqeuclidean': no expansion that could break exact ties); among equally near training
+    rows the first (lowest row index) wins, so predictions are deterministic.  The same as
+    ``KNeighborsClassifier(n_neighbors=1)`` except where distances tie (which scikit-learn
+    leaves unspecified), and much faster for the thousands of small fits of a comparison.
+    """
+
+    def fit(self, X, y):
+        self.X_ = np.ascontiguousarray(X, dtype=np.float64)
+        self.classes_, self.y_ = np.unique(np.asarray(y), return_inverse=True)
+        return self
+
+    def predict(self, X):
+        from scipy.spatial.distance import cdist
+
+        distances = cdist(np.ascontiguousarray(X, dtype=np.float64), self.X_, "sqeuclidean")
+        return self.classes_[self.y_[np.argmin(distances, axis=1)]]
+
+
+def _make_classifier(name):
+    from sklearn.svm import SVC
+
+    if name == "1nn":
+        return OneNearestNeighbor()
+    if name == "svm":
+        return SVC()
+    if name == "linear_svm":
+        return SVC(kernel="linear")
+    return _mlknn()
+
+
+def _describe_estimator(estimator):
+    text = repr(estimator)
+    return " ".join(text.split())
+
+
+def _normalise_classifiers(classifier):
+    """[(label, estimator prototype, description, built in)] from a name, an estimator, a list or a dict."""
+    if isinstance(classifier, dict):
+        items = list(classifier.items())
+        if not items:
+            raise ValueError(f"classifier: is empty; allowed: {_ALLOWED_CLASSIFIERS}")
+    elif isinstance(classifier, (list, tuple)):
+        items = [(None, entry) for entry in classifier]
+        if not items:
+            raise ValueError(f"classifier: is empty; allowed: {_ALLOWED_CLASSIFIERS}")
+    else:
+        items = [(None, classifier)]
+    out = []
+    for label, entry in items:
+        if isinstance(entry, str):
+            if entry not in CLASSIFIERS:
+                raise ValueError(f"classifier: unknown classifier {entry!r}; allowed: {_ALLOWED_CLASSIFIERS}")
+            out.append((label or entry, _make_classifier(entry), CLASSIFIERS[entry], True))
+        elif isinstance(entry, type):
+            raise TypeError(f"classifier: got the class {entry.__name__}; pass an instance such as "
+                            f"{entry.__name__}()")
+        elif hasattr(entry, "fit") and hasattr(entry, "predict"):
+            from sklearn.base import clone
+
+            try:
+                clone(entry)
+            except Exception as error:
+                raise TypeError(f"classifier: {type(entry).__name__} cannot be cloned by scikit-learn "
+                                f"({error}); allowed: {_ALLOWED_CLASSIFIERS}") from None
+            out.append((label or type(entry).__name__, entry, _describe_estimator(entry), False))
+        else:
+            raise TypeError(f"classifier: got {entry!r}; allowed: {_ALLOWED_CLASSIFIERS}")
+    labels = [entry[0] for entry in out]
+    duplicates = sorted({label for label in labels if labels.count(label) > 1})
+    if duplicates:
+        raise ValueError(f"classifier: label(s) {', '.join(duplicates)} given more than once; name them "
+                         f"with a dict, e.g. {{'rf100': RandomForestClassifier(100), ...}}")
+    return out
+
+
+def _normalise_metrics(metrics, task):
+    """[(name, function, higher_is_better, description, task, needs_score)] for data of ``task``."""
+    if metrics is None:
+        metrics = DEFAULT_METRICS[task]
+    if isinstance(metrics, str) or callable(metrics):
+        metrics = [metrics]
+    if isinstance(metrics, dict):
+        items = list(metrics.items())
+    else:
+        items = [(None, entry) for entry in metrics]
+    if not items:
+        raise ValueError(f"metrics: is empty; allowed: {', '.join(METRICS)} or functions metric(y_true, y_pred)")
+    out = []
+    for name, entry in items:
+        if isinstance(entry, str):
+            if entry not in METRICS:
+                raise ValueError(f"metrics: unknown metric {entry!r}; allowed: {', '.join(map(repr, METRICS))} "
+                                 f"or functions metric(y_true, y_pred) (higher is better)")
+            function, higher, description, metric_task, needs_score = METRICS[entry]
+            if metric_task != task:
+                allowed = [m for m, spec in METRICS.items() if spec[3] == task]
+                what = "multi-label data (several responses)" if task == "multi" else "one response"
+                raise ValueError(f"metrics: {entry!r} does not apply to {what}; allowed: "
+                                 f"{', '.join(map(repr, allowed))} or functions metric(y_true, y_pred)")
+            out.append((name or entry, function, higher, description, metric_task, needs_score))
+        elif callable(entry):
+            label = name or getattr(entry, "__name__", None)
+            if not label or label == "<lambda>":
+                raise ValueError("metrics: give functions a name with a dict, e.g. metrics={'kappa': "
+                                 "cohen_kappa_score}")
+            out.append((label, _UserMetric(entry), True, f"{label} (user function; higher is better)", task,
+                        False))
+        else:
+            raise TypeError(f"metrics: got {entry!r}; allowed: {', '.join(map(repr, METRICS))} or functions "
+                            f"metric(y_true, y_pred)")
+    names = [entry[0] for entry in out]
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise ValueError(f"metrics: {', '.join(duplicates)} given more than once")
+    return out
+
+
+def _check_feature_counts(k, n_terms, dataset):
+    """Sorted unique feature counts in 1..n_terms, from None, an int, a range or a list."""
+    where = (f" (the number of features of data set {dataset!r})" if dataset is not None
+             else " (the number of features)")
+    if k is None:
+        return list(range(1, n_terms + 1))
+    if isinstance(k, bool):
+        raise TypeError(f"k: must be an integer, a range or a list of integers in 1..{n_terms}; got {k!r}")
+    if isinstance(k, numbers.Integral):
+        values = [k]
+    else:
+        try:
+            values = list(k)
+        except TypeError:
+            raise TypeError(f"k: must be an integer, a range or a list of integers in 1..{n_terms}; "
+                            f"got {k!r}") from None
+    if not values:
+        raise ValueError(f"k: is empty; give feature counts in 1..{n_terms}{where}")
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"k: feature counts must be integers in 1..{n_terms}; got {value!r}")
+    bad = [int(v) for v in values if not 1 <= int(v) <= n_terms]
+    if bad:
+        raise ValueError(f"k: feature counts must be in 1..{n_terms}{where}; got {bad[0]}")
+    return sorted({int(v) for v in values})
+
+
+def _check_task(datasets, methods):
+    """'single' or 'multi' (several 0/1 responses): the same for every data set, and methods that fit it."""
+    tasks = {dataset.task for dataset in datasets}
+    if len(tasks) > 1:
+        multi = [dataset.name for dataset in datasets if dataset.multilabel]
+        raise ValueError(f"data: mixes multi-label data sets ({', '.join(multi)}) with single-response ones; "
+                         f"compare them separately")
+    task = tasks.pop()
+    for label, name, spec, _, _ in methods:
+        multilabel_method = "multilabel" in spec.capabilities
+        if task == "multi" and not multilabel_method:
+            from fstools.methods.registry import method_names, get_method as lookup
+
+            allowed = [m for m in method_names() if "multilabel" in lookup(m).capabilities]
+            dataset = datasets[0]
+            raise ValueError(f"methods: {label!r} ({name}) takes one response, but data set {dataset.name!r} has "
+                             f"{len(dataset.class_names)} labels ({', '.join(dataset.class_names)}); multi-label "
+                             f"methods: {', '.join(allowed) or 'none registered'}")
+        if task == "single" and multilabel_method:
+            raise ValueError(f"methods: {label!r} ({name}) is a multi-label method and needs several 0/1 "
+                             f"responses ('y1 + y2 + y3 ~ .'); the formula has one")
+    return task
+
+
+def _check_classifier_task(classifiers, given, task):
+    single_only = {"1nn", "svm", "linear_svm"}
+    names = ([given] if isinstance(given, str) else list(given.values()) if isinstance(given, dict)
+             else list(given) if isinstance(given, (list, tuple)) else [given])
+    for label, name in zip([entry[0] for entry in classifiers], names):
+        if not isinstance(name, str):
+            continue
+        if task == "multi" and name in single_only:
+            raise ValueError(f"classifier: {name!r} predicts one response; for multi-label data (several "
+                             f"responses) use 'mlknn' or an estimator that predicts a label matrix")
+        if task == "single" and name == "mlknn":
+            raise ValueError("classifier: 'mlknn' is for multi-label data (several 0/1 responses, "
+                             "'y1 + y2 ~ .'); for one response use '1nn', 'svm', 'linear_svm' or an estimator")
+
+
+def _format_call(formula, methods, k, classifier, cv, repeats, metrics, random_state, n_jobs, select_in_fold,
+                 standardize):
+    def show_methods():
+        shown = []
+        for label, name, _, params, _ in methods:
+            shown.append(repr(name) if not params else repr((name, params)))
+        return "[" + ", ".join(shown) + "]"
+
+    def show_k(value):
+        if isinstance(value, range):
+            return repr(value)
+        if isinstance(value, dict):
+            return "{" + ", ".join(f"{key!r}: {show_k(item)}" for key, item in value.items()) + "}"
+        if isinstance(value, (list, tuple, np.ndarray)):
+            return repr([int(v) if isinstance(v, numbers.Integral) else v for v in value])
+        return repr(value)
+
+    parts = [repr(formula), "data", f"methods={show_methods()}", f"k={show_k(k)}"]
+    if isinstance(classifier, str):
+        parts.append(f"classifier={classifier!r}")
+    elif isinstance(classifier, dict):
+        parts.append("classifier={" + ", ".join(f"{key!r}: {value!r}" if isinstance(value, str) else
+                                                f"{key!r}: {type(value).__name__}(...)"
+                                                for key, value in classifier.items()) + "}")
+    elif isinstance(classifier, (list, tuple)):
+        parts.append("classifier=[" + ", ".join(repr(value) if isinstance(value, str) else
+                                                f"{type(value).__name__}(...)" for value in classifier) + "]")
+    else:
+        parts.append(f"classifier={type(classifier).__name__}(...)")
+    parts += [f"cv={cv}", f"repeats={repeats}"]
+    if metrics is not None:
+        parts.append(f"metrics={[m if isinstance(m, str) else getattr(m, '__name__', 'f') for m in metrics]!r}"
+                     if isinstance(metrics, (list, tuple)) else f"metrics={metrics!r}")
+    parts.append(f"random_state={random_state!r}")
+    if n_jobs is not None:
+        parts.append(f"n_jobs={n_jobs!r}")
+    if select_in_fold:
+        parts.append("select_in_fold=True")
+    if not standardize:
+        parts.append("standardize=False")
+    return f"compare({', '.join(parts)})"
+
+
+# --------------------------------------------------------------------------- data
+def standardize_columns(X, reference=None):
+    """``X`` with every column at zero mean and unit variance (population sd, as StandardScaler).
+
+    The means and sds come from ``reference`` (default ``X`` itself); constant columns are
+    centred only (sd taken as 1).
+    """
+    reference = X if reference is None else reference
+    mean = reference.mean(axis=0)
+    sd = reference.std(axis=0)
+    sd[sd == 0] = 1.0
+    return np.ascontiguousarray((X - mean) / sd)
+
+
+class _Dataset:
+    """One data set, ready for the protocol: arrays, term map, feature counts, splits."""
+
+    def __init__(self, name, formula, frame, na_action, k):
+        if not isinstance(frame, pd.DataFrame):
+            where = f"data[{name!r}]" if name is not None else "data"
+            raise TypeError(f"{where}: must be a pandas DataFrame; got {type(frame).__name__}")
+        model = parse_formula(formula, frame, na_action=na_action)
+        self.name = name if name is not None else "data"
+        self.multilabel = len(model.response_names) > 1
+        if self.multilabel:
+            # Several 0/1 responses: a label matrix (multi-label methods, ML-kNN, multi-label metrics).
+            try:
+                from fstools.multilabel_results import label_matrix
+            except ImportError:  # pragma: no cover - multi-label support not installed
+                raise FormulaError(f"formula {formula!r}: fs.compare takes one response in this installation "
+                                   f"(no multi-label support); the formula has {len(model.response_names)}") from None
+            self.y = label_matrix(model.response)
+            self.class_names = list(model.response_names)
+            self.class_counts = self.y.sum(axis=0).astype(int)
+            response = " + ".join(model.response_names)
+        else:
+            response = model.response_names[0]
+            self.y, self.class_names, self.class_counts = encode_classes(model.response[response],
+                                                                         name=f"response {response!r}")
+        check_finite_matrix(model.X, model.column_names, name="data" if name is None else f"data[{name!r}]")
+        self.X = np.ascontiguousarray(model.X, dtype=np.float64)
+        self.response = response
+        self.n_dropped = int(model.n_dropped)
+        self.column_names = list(model.column_names)
+        column_terms = list(model.column_terms)
+        self.terms = list(dict.fromkeys(column_terms))
+        if not self.terms:
+            raise FormulaError(f"formula {formula!r}: no predictor has any design column")
+        index = {term: t for t, term in enumerate(self.terms)}
+        self.column_term_index = [index[term] for term in column_terms]
+        self.term_columns = [[] for _ in self.terms]
+        for j, t in enumerate(self.column_term_index):
+            self.term_columns[t].append(j)
+        # Columns to request from a method so that k distinct terms are surely among them.
+        self.extra_columns = sum(len(columns) - 1 for columns in self.term_columns)
+        self.ks = _check_feature_counts(k, len(self.terms), name)
+
+    @property
+    def n(self):
+        return int(self.X.shape[0])
+
+    def info(self):
+        return {"n": self.n, "n_dropped": self.n_dropped, "n_features": len(self.terms),
+                "n_columns": len(self.column_names), "classes": list(self.class_names),
+                "class_counts": [int(c) for c in self.class_counts], "response": self.response,
+                "multilabel": self.multilabel, "k": list(self.ks)}
+
+    @property
+    def task(self):
+        return "multi" if self.multilabel else "single"
+
+    def top_columns(self, term_ranking, p):
+        """Design columns of the first ``p`` terms of ``term_ranking`` (sorted)."""
+        return tuple(sorted(j for t in term_ranking[:p] for j in self.term_columns[t]))
+
+
+def _make_splits(dataset, cv, repeat_seeds):
+    """(repeat, fold, train, test) for every repeat: stratified folds (shuffled folds for multi-label data)."""
+    from sklearn.model_selection import KFold, StratifiedKFold
+
+    if dataset.multilabel:
+        if cv > dataset.n:
+            raise ValueError(f"cv: {cv} folds but data set {dataset.name!r} has only {dataset.n} rows; "
+                             f"allowed: 2..{dataset.n}")
+        return [(repeat, fold, train, test) for repeat, seed in enumerate(repeat_seeds)
+                for fold, (train, test) in enumerate(KFold(n_splits=cv, shuffle=True, random_state=int(seed))
+                                                     .split(dataset.X))]
+    largest = int(np.max(dataset.class_counts))
+    if cv > dataset.n:
+        raise ValueError(f"cv: {cv} folds but data set {dataset.name!r} has only {dataset.n} rows; "
+                         f"allowed: 2..{dataset.n}")
+    if cv > largest:
+        raise ValueError(f"cv: {cv} folds but no class of data set {dataset.name!r} has that many rows (largest "
+                         f"class: {largest}); stratified folds need cv <= {largest}")
+    smallest = int(np.min(dataset.class_counts))
+    if cv > smallest:
+        warnings.warn(f"cv: data set {dataset.name!r} has a class with only {smallest} rows, fewer than the "
+                      f"{cv} folds: some test folds miss that class", UserWarning, stacklevel=3)
+    splits = []
+    dummy = np.zeros((dataset.n, 1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # said above, in our words
+        for repeat, seed in enumerate(repeat_seeds):
+            folds = StratifiedKFold(n_splits=cv, shuffle=True, random_state=int(seed))
+            for fold, (train, test) in enumerate(folds.split(dummy, dataset.y)):
+                splits.append((repeat, fold, train, test))
+    return splits
+
+
+# --------------------------------------------------------------------------- the work
+class _MethodFailed(RuntimeError):
+    pass
+
+
+def _rank_terms(dataset, label, spec, values, X, y, n_threads, where):
+    """Term indices in the method's order, as many as the largest feature count; and the seconds."""
+    k_max = max(dataset.ks)
+    n_columns = min(len(dataset.column_names), k_max + dataset.extra_columns)
+    run_values = dict(values)
+    if "streaming" in spec.capabilities:
+        run_values["class_names"] = dataset.class_names
+    started = time.perf_counter()
+    try:
+        output = run_method(spec, X, y, n_columns, run_values, n_threads)
+    except Exception as error:
+        raise _MethodFailed(f"method {label!r} ({spec.name}) failed on data set {dataset.name!r}{where}: "
+                            f"{type(error).__name__}: {error}") from error
+    seconds = time.perf_counter() - started
+    order = full_column_order(output, spec.higher_is_better)
+    seen = set()
+    terms = []
+    for j in order:
+        t = dataset.column_term_index[int(j)]
+        if t not in seen:
+            seen.add(t)
+            terms.append(t)
+            if len(terms) == k_max:
+                break
+    return terms, seconds
+
+
+def _prepare_estimator(prototype, seed):
+    from sklearn.base import clone
+
+    estimator = clone(prototype)
+    params = estimator.get_params(deep=False)
+    if "random_state" in params and params["random_state"] is None:
+        estimator.set_params(random_state=int(seed))
+    return estimator
+
+
+def _evaluate_fold(task):
+    """One (data set, repeat, fold): (optionally) select, then every classifier x method x p.
+
+    Returns (rows, timings, rankings): rows are (classifier, method, k, metric, value) tuples.
+    """
+    import sklearn
+
+    (dataset, repeat, fold, train, test, methods, classifiers, metrics, rankings, standardize, select_threads,
+     classifier_seed) = task
+    rows = []
+    timings = []
+    fold_rankings = {}
+    where = f" (repeat {repeat + 1}, fold {fold + 1})"
+    if rankings is None:  # select inside the training fold
+        X_train = dataset.X[train]
+        X_select = standardize_columns(X_train) if standardize else np.ascontiguousarray(X_train)
+        y_train = np.ascontiguousarray(dataset.y[train])
+        rankings = {}
+        for label, _, spec, _, values in methods:
+            rankings[label], seconds = _rank_terms(dataset, label, spec, values, X_select, y_train,
+                                                   select_threads, where)
+            timings.append((label, seconds))
+        fold_rankings = rankings
+    y_train = dataset.y[train]
+    y_test = dataset.y[test]
+    # Standardisation fitted on the training fold: column by column, so standardising all the
+    # columns once and then taking the top-p ones is Pipeline(StandardScaler(), classifier) on them.
+    X_train = dataset.X[train]
+    X_test = dataset.X[test]
+    if standardize:
+        X_test = standardize_columns(X_test, reference=X_train)
+        X_train = standardize_columns(X_train)
+    labels = None if dataset.multilabel else np.arange(len(dataset.class_names))
+    needs_score = any(entry[5] for entry in metrics)
+    cache = {}
+    # One clone per classifier and fold (fit starts afresh; cloning costs more than small fits).
+    models = {entry[0]: _prepare_estimator(entry[1], classifier_seed) for entry in classifiers}
+    for classifier_label, _, _, builtin in classifiers:
+        # The data are finite (checked), and the built-in classifiers' parameters are ours:
+        # skip scikit-learn's per-call checks for them (speed only).
+        with sklearn.config_context(assume_finite=True, skip_parameter_validation=builtin):
+            for label, _, _, _, _ in methods:
+                for p in dataset.ks:
+                    columns = dataset.top_columns(rankings[label], p)
+                    key = (classifier_label, columns)
+                    if key not in cache:
+                        model = models[classifier_label]
+                        try:
+                            model.fit(X_train[:, columns], y_train)
+                            predicted = np.asarray(model.predict(X_test[:, columns]))
+                            score = _label_scores(model, X_test[:, columns]) if needs_score else None
+                        except Exception as error:
+                            raise RuntimeError(f"classifier {classifier_label!r} failed on data set "
+                                               f"{dataset.name!r}{where} with the top {p} features of method "
+                                               f"{label!r}: {type(error).__name__}: {error}") from error
+                        cache[key] = [entry[1](y_test, predicted, labels, score) for entry in metrics]
+                    for (name, *_), value in zip(metrics, cache[key]):
+                        rows.append((classifier_label, label, p, name, value))
+    return rows, timings, fold_rankings
+
+
+def _label_scores(model, X):
+    """Label scores (n x labels) for the ranking metrics: predict_proba, else decision_function."""
+    if hasattr(model, "predict_proba"):
+        scores = model.predict_proba(X)
+        if isinstance(scores, list):  # scikit-learn's multi-output classifiers: one (n, 2) array per label
+            columns = []
+            for classes, proba in zip(getattr(model, "classes_", [None] * len(scores)), scores):
+                present = list(classes) if classes is not None else [0, 1]
+                columns.append(proba[:, present.index(1)] if 1 in present else np.zeros(len(proba)))
+            scores = np.column_stack(columns)
+        return np.asarray(scores, dtype=np.float64)
+    if hasattr(model, "decision_function"):
+        return np.asarray(model.decision_function(X), dtype=np.float64)
+    raise TypeError(f"metrics: the ranking metrics need label scores, and {type(model).__name__} has neither "
+                    f"predict_proba nor decision_function; use 'hamming_loss' or a function of the predictions")
+
+
+def _run_tasks(function, tasks, n_jobs, bar):
+    """Results of ``function`` over ``tasks`` in task order (joblib when n_jobs is not None/1)."""
+    if n_jobs is None or n_jobs == 1:
+        for task in tasks:
+            result = function(task)
+            bar.update(1)
+            yield result
+        return
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=n_jobs, return_as="generator", prefer="threads")
+    for result in parallel(delayed(function)(task) for task in tasks):
+        bar.update(1)
+        yield result
+
+
+def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=10, metrics=None,
+            random_state=None, n_jobs=None, select_in_fold=False, standardize=True, na_action="drop",
+            progress=True):
+    """Compare feature-selection methods by the cross-validated accuracy of their top-p features.
+
+    The protocol of the papers (CMQFS: Zhao et al. 2015, section 5.2): features standardised,
+    each method ranks the features, a classifier is trained on the top-p features for each
+    requested p, ``cv``-fold stratified cross-validation repeated ``repeats`` times, the same
+    splits for every method within a repeat (paired design).
+
+    Parameters
+    ----------
+    formula : str
+        ``"class ~ ."`` etc., as for :func:`fstools.select`; several 0/1 responses
+        (``"y1 + y2 + y3 ~ ."``) make a multi-label comparison (multi-label methods, ML-kNN,
+        folds shuffled but not stratified).
+    data : pandas.DataFrame or dict of str -> DataFrame
+        One data set, or several by name (the formula applies to each): per-data-set tables
+        and tests pooled across data sets (as the CMQFS paper's Tables 7-8).  Not modified.
+    methods : list or dict
+        Method names (``"cmqfs"``), ``(name, params)`` pairs (``("mifs", {"beta": 1.0})``),
+        or a dict ``label -> name or (name, params)`` to choose the labels shown.
+    k : int, range, list of int, dict of data set -> those, or None
+        The feature counts p to evaluate (``range(1, 11)`` for the papers' p = 1..lambda); an
+        int is one count; None: every count 1..n_features.  Each must be in 1..n_features.
+    classifier : str, estimator, list or dict, optional
+        ``'1nn'`` (1-nearest neighbour, Euclidean; the default), ``'svm'`` (RBF SVM with default
+        parameters, the papers' SVM), ``'linear_svm'``, ``'mlknn'`` (ML-kNN, for multi-label data:
+        the default when the formula has several 0/1 responses, ``"y1 + y2 + y3 ~ ."``) or any
+        scikit-learn classifier (cloned for each fold; a ``random_state`` left at None is fixed
+        from ``random_state``); several as a list or a dict ``label -> classifier``.
+    cv : int, default 10
+        Folds (stratified by class for one response), at least 2.
+    repeats : int, default 10
+        Repetitions of the cross-validation with fresh splits (the papers' 10 runs).
+    metrics : str, function or list, optional
+        One response: ``'accuracy'`` (the default), ``'error_rate'``, ``'balanced_accuracy'``,
+        ``'f1_macro'``, ``'g_mean'``.  Multi-label: ``'average_precision'``, ``'macro_auc'``,
+        ``'hamming_loss'``, ``'ranking_loss'``, ``'one_error'`` (all five by default; the ranking
+        ones use the classifier's ``predict_proba``).  Or functions ``metric(y_true, y_pred)``
+        (higher is better; name them with a dict ``{'kappa': cohen_kappa_score}``).
+    random_state : int or None
+        Seeds the splits (and classifiers' ``random_state`` left at None): the same value gives
+        the same result, for any ``n_jobs``.
+    n_jobs : int or None
+        Folds evaluated in parallel through joblib, in threads (the kernels release the GIL; a
+        ``joblib.parallel_backend`` context, e.g. Dask's, overrides the choice).  None: one fold
+        at a time, the methods' kernels using all cores; -1: all cores.  The results do not
+        depend on it; the selection times recorded do (the work shares the cores).
+    select_in_fold : bool, default False
+        False: select on all the data, then cross-validate the classifier (the papers' protocol;
+        optimistic).  True: select inside each training fold (honest: the selector never sees
+        the test fold).  The summary says which was used.
+    standardize : bool, default True
+        Standardise the features as the papers do: for the selection, with the means and sds of
+        the rows the method sees (all rows, or the training fold); for the classifier, by a
+        ``StandardScaler`` fitted on each training fold inside the pipeline.
+    na_action : {'drop', 'raise'}
+        Rows with missing values, as in :func:`fstools.select`.
+    progress : bool, default True
+        A tqdm progress bar over the selections and folds.
+
+    Returns
+    -------
+    ComparisonResult
+        ``results`` (long table: dataset, classifier, method, k, repeat, fold, metric, value),
+        ``summary()``, ``ttest()``, ``wilcoxon()``, ``friedman()``, ``plot()``, ``timing``.
+
+    Examples
+    --------
+    >>> import fstools as fs
+    >>> cmp = fs.compare("class ~ .", fs.datasets.load("wine"), ["cmqfs", "fisher"], k=range(1, 4),
+    ...                  cv=5, repeats=2, random_state=0, progress=False)
+    >>> cmp.ttest("cmqfs")["p_value"].shape
+    (1,)
+    """
+    from tqdm.auto import tqdm
+
+    if not isinstance(formula, str):
+        raise TypeError(f"formula: must be a string such as 'class ~ .'; got {type(formula).__name__}")
+    if isinstance(data, pd.DataFrame):
+        frames = {None: data}
+    elif isinstance(data, dict):
+        if not data:
+            raise ValueError("data: the dict of data sets is empty")
+        bad = [name for name in data if not isinstance(name, str)]
+        if bad:
+            raise TypeError(f"data: data set names (the dict keys) must be strings; got {bad[0]!r}")
+        if ALL_DATASETS in data:
+            raise ValueError(f"data: {ALL_DATASETS!r} is reserved (the summary row over every data set); rename "
+                             f"that data set")
+        frames = dict(data)
+    else:
+        raise TypeError(f"data: must be a pandas DataFrame or a dict of name -> DataFrame; got "
+                        f"{type(data).__name__}")
+    method_list = _normalise_methods(methods)
+    cv = _check_int(cv, "cv", 2, "the number of cross-validation folds")
+    repeats = _check_int(repeats, "repeats", 1, "the number of repetitions of the cross-validation")
+    if not isinstance(select_in_fold, (bool, np.bool_)):
+        raise TypeError(f"select_in_fold: must be True or False; got {select_in_fold!r}")
+    if not isinstance(standardize, (bool, np.bool_)):
+        raise TypeError(f"standardize: must be True or False; got {standardize!r}")
+    effective_n_threads(n_jobs)  # validate early
+    if random_state is not None and (isinstance(random_state, bool)
+                                     or not isinstance(random_state, (numbers.Integral, np.random.RandomState))):
+        raise TypeError(f"random_state: must be None, an integer or a numpy RandomState; got {random_state!r}")
+    if isinstance(k, dict):
+        unknown = sorted(set(k) - set(frames))
+        if None in frames or unknown:
+            raise ValueError(f"k: a dict of feature counts needs data as a dict with the same names; unknown "
+                             f"data set(s) {unknown or list(k)}; allowed: {[n for n in frames if n is not None]}")
+        missing = [name for name in frames if name not in k]
+        if missing:
+            raise ValueError(f"k: no feature counts for data set(s) {missing}; give one entry per data set")
+    datasets = []
+    for name, frame in frames.items():
+        dataset_k = k[name] if isinstance(k, dict) else k
+        datasets.append(_Dataset(name, formula, frame, na_action, dataset_k))
+    task = _check_task(datasets, method_list)
+    if classifier is None:
+        classifier = "mlknn" if task == "multi" else "1nn"
+    classifier_list = _normalise_classifiers(classifier)
+    _check_classifier_task(classifier_list, classifier, task)
+    metric_list = _normalise_metrics(metrics, task)
+    scored = [entry[0] for entry in metric_list if entry[5]]
+    for label, prototype, _, _ in classifier_list:
+        if scored and not (hasattr(prototype, "predict_proba") or hasattr(prototype, "decision_function")):
+            raise TypeError(f"metrics: {', '.join(map(repr, scored))} rank the labels by score, and classifier "
+                            f"{label!r} has neither predict_proba nor decision_function; choose other metrics "
+                            f"(e.g. 'hamming_loss') or another classifier")
+
+    call = _format_call(formula, method_list, k, classifier, cv, repeats, metrics, random_state, n_jobs,
+                        select_in_fold, standardize)
+    rng = random_state if isinstance(random_state, np.random.RandomState) else np.random.RandomState(random_state)
+    repeat_seeds = rng.randint(0, 2**31 - 1, size=repeats)
+    classifier_seed = int(rng.randint(0, 2**31 - 1))
+    splits = {dataset.name: _make_splits(dataset, cv, repeat_seeds) for dataset in datasets}
+
+    parallel = n_jobs is not None and effective_n_threads(n_jobs) > 1
+    n_units = len(datasets) * (repeats * cv + (0 if select_in_fold else len(method_list)))
+    bar = tqdm(total=n_units, desc="fs.compare", unit="step", disable=not progress, leave=False)
+    timing_rows = []
+    ranking_rows = []
+    result_parts = []
+    try:
+        for dataset in datasets:
+            all_data_rankings = None
+            if not select_in_fold:
+                X_select = standardize_columns(dataset.X) if standardize else dataset.X
+                all_data_rankings = {}
+                for label, _, spec, _, values in method_list:
+                    terms, seconds = _rank_terms(dataset, label, spec, values, X_select, dataset.y, n_jobs, "")
+                    all_data_rankings[label] = terms
+                    timing_rows.append((dataset.name, label, pd.NA, pd.NA, seconds))
+                    ranking_rows += [(dataset.name, label, pd.NA, pd.NA, rank + 1, dataset.terms[t])
+                                     for rank, t in enumerate(terms)]
+                    bar.update(1)
+            select_threads = 1 if parallel else n_jobs
+            tasks = [(dataset, repeat, fold, train, test, method_list, classifier_list, metric_list,
+                      all_data_rankings, standardize, select_threads, classifier_seed)
+                     for repeat, fold, train, test in splits[dataset.name]]
+            jobs = effective_n_threads(n_jobs) if parallel else None
+            for (repeat, fold, _, _), (rows, timings, fold_rankings) in zip(
+                    splits[dataset.name], _run_tasks(_evaluate_fold, tasks, jobs, bar)):
+                frame = pd.DataFrame(rows, columns=["classifier", "method", "k", "metric", "value"])
+                frame.insert(0, "dataset", dataset.name)
+                frame.insert(4, "repeat", repeat + 1)
+                frame.insert(5, "fold", fold + 1)
+                result_parts.append(frame)
+                timing_rows += [(dataset.name, label, repeat + 1, fold + 1, seconds) for label, seconds in timings]
+                for label, terms in fold_rankings.items():
+                    ranking_rows += [(dataset.name, label, repeat + 1, fold + 1, rank + 1, dataset.terms[t])
+                                     for rank, t in enumerate(terms)]
+    except _MethodFailed as error:
+        raise RuntimeError(str(error)) from error.__cause__
+    finally:
+        bar.close()
+
+    results = pd.concat(result_parts, ignore_index=True)
+    results = results[["dataset", "classifier", "method", "k", "repeat", "fold", "metric", "value"]]
+    results["k"] = results["k"].astype(np.int64)
+    timing = pd.DataFrame(timing_rows, columns=["dataset", "method", "repeat", "fold", "seconds"])
+    timing[["repeat", "fold"]] = timing[["repeat", "fold"]].astype("Int64")
+    rankings = pd.DataFrame(ranking_rows, columns=["dataset", "method", "repeat", "fold", "rank", "feature"])
+    rankings[["repeat", "fold"]] = rankings[["repeat", "fold"]].astype("Int64")
+    split_table = {dataset.name: [(repeat + 1, fold + 1, train, test)
+                                  for repeat, fold, train, test in splits[dataset.name]] for dataset in datasets}
+    return ComparisonResult(
+        call=call, results=results, timing=timing, rankings=rankings, splits=split_table,
+        datasets={dataset.name: dataset.info() for dataset in datasets},
+        methods={label: {"method": name, "params": dict(values), "given": dict(params)}
+                 for label, name, _, params, values in method_list},
+        classifiers={entry[0]: entry[2] for entry in classifier_list},
+        metrics={name: {"higher_is_better": higher, "description": description, "task": metric_task}
+                 for name, _, higher, description, metric_task, _ in metric_list},
+        cv=cv, repeats=repeats, select_in_fold=bool(select_in_fold), standardize=bool(standardize),
+        random_state=random_state if not isinstance(random_state, np.random.RandomState) else "RandomState",
+        single_dataset=None in frames)

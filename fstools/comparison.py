@@ -1,0 +1,861 @@
+"""The result of :func:`fstools.compare`: tables, paired tests and plots of a comparison.
+
+:class:`ComparisonResult` holds the long table of every fold's score and presents it as the
+papers do: a methods x feature-count table of mean +- sd with the best method of each row marked
+and an "Avg." row (the CMQFS paper's Tables 4-5), paired t-tests of one method against the others
+(Tables 7-8), non-parametric alternatives (Wilcoxon signed-rank; Friedman with the Nemenyi post-hoc
+test, Demsar 2006) and a plot of the metric against the number of features.
+
+The test statistics are module-level functions (:func:`paired_t_test`, :func:`friedman_test`,
+:func:`nemenyi_critical_difference`, :func:`nemenyi_test`, ...) so that they can be used and
+checked on their own.
+"""
+import numbers
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from fstools.summary import SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value, significance_stars
+
+__all__ = ["ComparisonResult", "FriedmanResult", "paired_t_test", "wilcoxon_signed_rank", "friedman_test",
+           "friedman_statistic", "iman_davenport", "nemenyi_q", "nemenyi_critical_difference", "nemenyi_test",
+           "adjust_p_values", "P_ADJUST_METHODS"]
+
+#: Multiple-testing corrections accepted by ``p_adjust`` (statsmodels' ``multipletests`` names) and 'none'.
+P_ADJUST_METHODS = ("holm", "bonferroni", "sidak", "holm-sidak", "simes-hochberg", "hommel", "fdr_bh", "fdr_by",
+                    "fdr_tsbh", "fdr_tsbky", "none")
+_ALTERNATIVES = ("greater", "two-sided", "less")
+#: The data-set key of the summary row that averages over every data set and k (the papers' Avg.).
+ALL_DATASETS = "(all)"
+_PAIRED_OVER = ("k", "folds")
+_BLOCKS = ("datasets", "k", "folds")
+
+
+# --------------------------------------------------------------------------- statistics
+def _check_choice(value, name, allowed):
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"{name}: must be one of {', '.join(map(repr, allowed))}; got {value!r}")
+    return value
+
+
+def adjust_p_values(p_values, method="holm"):
+    """Adjusted p-values by statsmodels' ``multipletests`` (NaN entries stay NaN and are not counted)."""
+    from statsmodels.stats.multitest import multipletests
+
+    if method is None:
+        method = "none"
+    _check_choice(method, "p_adjust", P_ADJUST_METHODS)
+    p_values = np.asarray(p_values, dtype=float)
+    adjusted = np.full(p_values.shape, np.nan)
+    finite = np.isfinite(p_values)
+    if method == "none":
+        adjusted[finite] = p_values[finite]
+    elif finite.any():
+        adjusted[finite] = multipletests(p_values[finite], method=method)[1]
+    return adjusted
+
+
+def paired_t_test(a, b, alternative="two-sided"):
+    """Paired t-test of mean(a - b) = 0 (scipy's ``ttest_rel``), with the pieces of the statistic.
+
+    ``alternative='greater'``: the mean of ``a`` is greater (the CMQFS paper's one-tailed test).
+
+    Returns
+    -------
+    dict with ``n``, ``mean_a``, ``mean_b``, ``mean_diff``, ``sd_diff``, ``t``, ``df``, ``p_value``.
+    """
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    _check_choice(alternative, "alternative", _ALTERNATIVES)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError(f"a, b: must be 1-D of the same length; got shapes {a.shape} and {b.shape}")
+    n = len(a)
+    diff = a - b
+    out = {"n": n, "mean_a": float(a.mean()) if n else np.nan, "mean_b": float(b.mean()) if n else np.nan,
+           "mean_diff": float(diff.mean()) if n else np.nan,
+           "sd_diff": float(diff.std(ddof=1)) if n > 1 else np.nan, "df": n - 1}
+    if n < 2 or not np.any(diff):
+        # Fewer than two pairs, or no difference at all: the statistic is undefined (scipy: NaN).
+        out.update(t=np.nan, p_value=np.nan)
+        return out
+    if not np.any(diff != diff[0]):
+        # The same non-zero difference in every pair: t is infinite (as scipy gives it, without
+        # its warning about the zero variance).
+        sign = np.sign(diff[0])
+        agrees = alternative == "two-sided" or (alternative == "greater") == (sign > 0)
+        out.update(t=float(sign * np.inf), p_value=0.0 if agrees else 1.0)
+        return out
+    result = stats.ttest_rel(a, b, alternative=alternative)
+    out.update(t=float(result.statistic), p_value=float(result.pvalue))
+    return out
+
+
+def wilcoxon_signed_rank(a, b, alternative="two-sided", zero_method="wilcox"):
+    """Wilcoxon signed-rank test of the differences ``a - b`` (scipy's ``wilcoxon``).
+
+    Returns
+    -------
+    dict with ``n`` (pairs), ``n_nonzero``, ``mean_diff``, ``median_diff``, ``statistic``, ``p_value``.
+    """
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    _check_choice(alternative, "alternative", _ALTERNATIVES)
+    _check_choice(zero_method, "zero_method", ("wilcox", "pratt", "zsplit"))
+    diff = a - b
+    out = {"n": len(diff), "n_nonzero": int(np.sum(diff != 0)),
+           "mean_diff": float(diff.mean()) if len(diff) else np.nan,
+           "median_diff": float(np.median(diff)) if len(diff) else np.nan}
+    if out["n_nonzero"] == 0:
+        out.update(statistic=np.nan, p_value=np.nan)
+        return out
+    result = stats.wilcoxon(a, b, alternative=alternative, zero_method=zero_method)
+    out.update(statistic=float(result.statistic), p_value=float(result.pvalue))
+    return out
+
+
+def friedman_statistic(mean_ranks, n_blocks):
+    """Friedman's chi-square from the mean ranks of k methods over N blocks, without ties.
+
+    chi2_F = 12 N / (k (k + 1)) [sum_j R_j^2 - k (k + 1)^2 / 4]  (Demsar 2006, section 3.2.2).
+    """
+    mean_ranks = np.asarray(mean_ranks, dtype=float)
+    k = len(mean_ranks)
+    return float(12.0 * n_blocks / (k * (k + 1)) * (np.sum(mean_ranks ** 2) - k * (k + 1) ** 2 / 4.0))
+
+
+def iman_davenport(chi2, n_blocks, n_methods):
+    """Iman and Davenport's F from Friedman's chi-square: (F, df1, df2, p).
+
+    F_F = (N - 1) chi2_F / (N (k - 1) - chi2_F), F-distributed with k - 1 and (k - 1)(N - 1)
+    degrees of freedom (Demsar 2006, section 3.2.2).
+    """
+    N, k = n_blocks, n_methods
+    df1, df2 = k - 1, (k - 1) * (N - 1)
+    denominator = N * (k - 1) - chi2
+    if denominator <= 0:
+        return np.inf, df1, df2, 0.0
+    F = (N - 1) * chi2 / denominator
+    return float(F), df1, df2, float(stats.f.sf(F, df1, df2))
+
+
+def nemenyi_q(n_methods, alpha=0.05):
+    """Critical value q_alpha of the Nemenyi test: the studentized range quantile / sqrt(2).
+
+    The upper-alpha quantile of the studentized range of ``n_methods`` means with infinite
+    degrees of freedom (scipy.stats.studentized_range), divided by sqrt(2) (Demsar 2006, Table 5).
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha: must be in (0, 1); got {alpha!r}")
+    return float(stats.studentized_range.ppf(1.0 - alpha, n_methods, np.inf) / np.sqrt(2.0))
+
+
+def nemenyi_critical_difference(n_methods, n_blocks, alpha=0.05):
+    """CD = q_alpha sqrt(k (k + 1) / (6 N)): mean ranks further apart differ significantly."""
+    return nemenyi_q(n_methods, alpha) * np.sqrt(n_methods * (n_methods + 1) / (6.0 * n_blocks))
+
+
+def nemenyi_test(mean_ranks, n_blocks):
+    """Pairwise Nemenyi p-values from mean ranks (Series or dict: method -> mean rank).
+
+    z_ij = |R_i - R_j| / sqrt(k (k + 1) / (6 N)); p_ij = P(Q_k > sqrt(2) z_ij) with Q_k the
+    studentized range of k means, infinite degrees of freedom.  p_ij <= alpha exactly when
+    |R_i - R_j| >= :func:`nemenyi_critical_difference`.
+
+    Returns
+    -------
+    pandas.DataFrame (methods x methods), 1 on the diagonal.
+    """
+    mean_ranks = pd.Series(mean_ranks, dtype=float)
+    k = len(mean_ranks)
+    scale = np.sqrt(k * (k + 1) / (6.0 * n_blocks))
+    diff = np.abs(mean_ranks.to_numpy()[:, None] - mean_ranks.to_numpy()[None, :]) / scale
+    p = stats.studentized_range.sf(np.sqrt(2.0) * diff, k, np.inf)
+    p = np.clip(np.where(diff == 0, 1.0, p), 0.0, 1.0)
+    return pd.DataFrame(p, index=mean_ranks.index, columns=mean_ranks.index)
+
+
+def friedman_test(values, higher_is_better=True):
+    """Friedman's test on a blocks x methods table (rank 1 = best in each block, ties averaged).
+
+    The chi-square has the usual correction for ties (as R's ``friedman.test`` and scipy's
+    ``friedmanchisquare``); without ties it equals :func:`friedman_statistic`.
+
+    Returns
+    -------
+    dict with ``ranks`` (DataFrame), ``mean_ranks`` (Series), ``statistic``, ``df``, ``p_value``,
+    ``F``, ``F_df`` (df1, df2), ``F_p_value`` (Iman-Davenport).
+    """
+    values = pd.DataFrame(values)
+    N, k = values.shape
+    if k < 2 or N < 2:
+        raise ValueError(f"values: Friedman's test needs at least 2 methods and 2 blocks; got {k} methods, "
+                         f"{N} blocks")
+    data = values.to_numpy(dtype=float)
+    ranks = np.vstack([stats.rankdata(-row if higher_is_better else row) for row in data])
+    mean_ranks = ranks.mean(axis=0)
+    chi2 = friedman_statistic(mean_ranks, N)
+    ties = sum(np.sum(counts ** 3 - counts) for counts in
+               (np.unique(row, return_counts=True)[1].astype(float) for row in ranks))
+    correction = 1.0 - ties / (N * k * (k * k - 1.0))
+    chi2 = chi2 / correction if correction > 0 else np.nan
+    p = float(stats.chi2.sf(chi2, k - 1)) if np.isfinite(chi2) else np.nan
+    F, df1, df2, p_F = iman_davenport(chi2, N, k) if np.isfinite(chi2) else (np.nan, k - 1, (k - 1) * (N - 1), np.nan)
+    return {"ranks": pd.DataFrame(ranks, index=values.index, columns=values.columns),
+            "mean_ranks": pd.Series(mean_ranks, index=values.columns, name="mean_rank"),
+            "statistic": chi2, "df": k - 1, "p_value": p, "F": F, "F_df": (df1, df2), "F_p_value": p_F}
+
+
+class FriedmanResult:
+    """Friedman's test across methods with the Nemenyi post-hoc test (Demsar 2006).
+
+    Attributes
+    ----------
+    values : pandas.DataFrame
+        Blocks (data sets, feature counts or folds) x methods: the metric averaged within a block.
+    ranks : pandas.DataFrame
+        Rank of each method in each block (1 = best; ties averaged).
+    mean_ranks : pandas.Series
+    statistic, df, p_value : float
+        Friedman's chi-square (corrected for ties) with k - 1 degrees of freedom.
+    F, F_df, F_p_value :
+        Iman and Davenport's F (less conservative), its degrees of freedom and p-value.
+    alpha : float
+    critical_difference : float
+        Nemenyi's CD at ``alpha``.
+    nemenyi : pandas.DataFrame
+        Pairwise Nemenyi p-values.
+    """
+
+    def __init__(self, values, higher_is_better, alpha, blocks, description):
+        test = friedman_test(values, higher_is_better=higher_is_better)
+        self.values = pd.DataFrame(values)
+        self.blocks = blocks
+        self.n_blocks, self.n_methods = self.values.shape
+        self.ranks = test["ranks"]
+        self.mean_ranks = test["mean_ranks"]
+        self.statistic = test["statistic"]
+        self.df = test["df"]
+        self.p_value = test["p_value"]
+        self.F = test["F"]
+        self.F_df = test["F_df"]
+        self.F_p_value = test["F_p_value"]
+        self.alpha = float(alpha)
+        self.critical_difference = float(nemenyi_critical_difference(self.n_methods, self.n_blocks, alpha))
+        self.nemenyi = nemenyi_test(self.mean_ranks, self.n_blocks)
+        self._description = description
+
+    def summary_frame(self):
+        """Mean rank and the Nemenyi p-values against every method, sorted by mean rank."""
+        order = self.mean_ranks.sort_values(kind="stable").index
+        frame = self.nemenyi.loc[order, order].copy()
+        frame.insert(0, "mean_rank", self.mean_ranks.loc[order])
+        frame.index.name = "method"
+        return frame
+
+    def summary(self):
+        frame = self.summary_frame()
+        order = list(frame.index)
+        table = pd.DataFrame({"method": order, "mean rank": [format_number(v, 4) for v in frame["mean_rank"]]})
+        for other in order:
+            table[other] = ["-" if method == other else
+                            f"{format_p_value(frame.loc[method, other])} "
+                            f"{significance_stars(frame.loc[method, other])}".rstrip() for method in order]
+        header = [("Data", self._description),
+                  ("Blocks", f"{self.n_blocks} ({self.blocks}); {self.n_methods} methods ranked in each, "
+                             f"1 = best"),
+                  ("Friedman", f"chi-squared = {format_number(self.statistic)}, df = {self.df}, "
+                               f"p-value = {format_p_value(self.p_value)}"),
+                  ("Iman-Davenport", f"F = {format_number(self.F)}, df = {self.F_df[0]}, {self.F_df[1]}, "
+                                     f"p-value = {format_p_value(self.F_p_value)}"),
+                  ("Nemenyi", f"critical difference of mean ranks at alpha = {self.alpha:g}: "
+                              f"{format_number(self.critical_difference)} (q = "
+                              f"{format_number(nemenyi_q(self.n_methods, self.alpha))})")]
+        notes = ["Cells: Nemenyi p-values of the pairwise differences of mean ranks (Demsar 2006).",
+                 SIGNIFICANCE_LEGEND]
+        if self.blocks != "datasets":
+            notes.append(f"Blocks are {self.blocks} of the same data, not independent data sets: read the "
+                         f"p-values as descriptive (Demsar's tests assume independent data sets).")
+        return Summary("Friedman test with the Nemenyi post-hoc test", header, table, notes,
+                       frame=frame)
+
+    def plot(self, ax=None, **kwargs):
+        """Critical difference diagram (Demsar 2006, Fig. 1): mean ranks, groups not told apart joined."""
+        from fstools.plotting import plot_critical_difference
+
+        return plot_critical_difference(self.mean_ranks, self.critical_difference, alpha=self.alpha, ax=ax,
+                                        **kwargs)
+
+    def __repr__(self):
+        return self.summary().as_text()
+
+    def _repr_html_(self):
+        return self.summary().as_html()
+
+
+# --------------------------------------------------------------------------- the result
+class ComparisonResult:
+    """The outcome of :func:`fstools.compare`.
+
+    Attributes
+    ----------
+    results : pandas.DataFrame
+        One row per data set x classifier x method x feature count x repeat x fold x metric:
+        columns ``dataset``, ``classifier``, ``method``, ``k``, ``repeat``, ``fold`` (1-based),
+        ``metric``, ``value``.
+    timing : pandas.DataFrame
+        Seconds of every selection: ``dataset``, ``method``, ``repeat``, ``fold`` (NA for the
+        selection on all the data), ``seconds``.
+    rankings : pandas.DataFrame
+        The ranking each selection produced (up to the largest k): ``dataset``, ``method``,
+        ``repeat``, ``fold``, ``rank``, ``feature``.
+    splits : dict of str -> list of (repeat, fold, train, test)
+        The cross-validation splits of each data set (row positions after dropping missing
+        values), the same for every method.
+    datasets : dict
+        Per data set: rows, features, classes, the feature counts evaluated.
+    methods : dict
+        Label -> method name and every parameter used.
+    classifiers, metrics : dict
+    cv, repeats : int
+    select_in_fold, standardize : bool
+    call : str
+    """
+
+    def __init__(self, *, call, results, timing, rankings, splits, datasets, methods, classifiers, metrics, cv,
+                 repeats, select_in_fold, standardize, random_state, single_dataset=False):
+        self.call = call
+        self.results = results
+        self.timing = timing
+        self.rankings = rankings
+        self.splits = splits
+        self.datasets = datasets
+        self.methods = methods
+        self.classifiers = classifiers
+        self.metrics = metrics
+        self.cv = cv
+        self.repeats = repeats
+        self.select_in_fold = select_in_fold
+        self.standardize = standardize
+        self.random_state = random_state
+        self._single_dataset = single_dataset
+
+    # ------------------------------------------------------------ choices
+    @property
+    def method_labels(self):
+        return list(self.methods)
+
+    def _metric(self, metric):
+        if metric is None:
+            return next(iter(self.metrics))
+        if metric not in self.metrics:
+            raise ValueError(f"metric: {metric!r} was not computed; allowed: {', '.join(map(repr, self.metrics))}")
+        return metric
+
+    def _classifier(self, classifier):
+        if classifier is None:
+            return next(iter(self.classifiers))
+        if classifier not in self.classifiers:
+            raise ValueError(f"classifier: {classifier!r} was not used; allowed: "
+                             f"{', '.join(map(repr, self.classifiers))}")
+        return classifier
+
+    def _datasets(self, dataset):
+        names = list(self.datasets)
+        if dataset is None:
+            return names
+        chosen = [dataset] if isinstance(dataset, str) else list(dataset)
+        unknown = [name for name in chosen if name not in self.datasets]
+        if unknown or not chosen:
+            raise ValueError(f"dataset: unknown data set {unknown[0] if unknown else dataset!r}; allowed: "
+                             f"{', '.join(map(repr, names))}")
+        return chosen
+
+    def _method(self, method, name="reference"):
+        if method not in self.methods:
+            raise ValueError(f"{name}: {method!r} is not a compared method; allowed: "
+                             f"{', '.join(map(repr, self.methods))}")
+        return method
+
+    def _ks(self, k, datasets):
+        """Feature counts to use per data set (all evaluated ones, or the subset ``k``)."""
+        if k is None:
+            return {name: list(self.datasets[name]["k"]) for name in datasets}
+        if isinstance(k, bool) or not (isinstance(k, numbers.Integral) or
+                                       all(isinstance(v, numbers.Integral) for v in k)):
+            raise TypeError(f"k: must be None, an integer or a list of integers; got {k!r}")
+        wanted = [int(k)] if isinstance(k, numbers.Integral) else [int(v) for v in k]
+        out = {}
+        for name in datasets:
+            evaluated = self.datasets[name]["k"]
+            missing = [v for v in wanted if v not in evaluated]
+            if missing:
+                raise ValueError(f"k: {missing[0]} was not evaluated on data set {name!r}; allowed: {evaluated}")
+            out[name] = sorted(set(wanted))
+        return out
+
+    def _part(self, metric, classifier, datasets, ks=None):
+        results = self.results
+        mask = (results["metric"] == metric) & (results["classifier"] == classifier) & \
+            results["dataset"].isin(datasets)
+        part = results[mask]
+        if ks is not None:
+            keep = np.zeros(len(part), dtype=bool)
+            for name, values in ks.items():
+                keep |= ((part["dataset"] == name) & part["k"].isin(values)).to_numpy()
+            part = part[keep]
+        return part
+
+    def _percent(self, metric, percent):
+        if percent is None:
+            return metric in ("accuracy", "error_rate", "balanced_accuracy", "f1_macro", "g_mean")
+        return bool(percent)
+
+    # ------------------------------------------------------------ tables
+    @property
+    def _sd_unit(self):
+        """The sd of a cell is over repeats (of the per-repeat mean), or over folds with one repeat."""
+        return "repeat" if self.repeats > 1 else "fold"
+
+    def _per_repeat(self, part, by):
+        """Means per repeat (over folds and whatever is not in ``by``) -> mean and sd over the
+        repeats (with one repeat: per fold, sd over the folds)."""
+        per_unit = part.groupby(by + [self._sd_unit], sort=False)["value"].mean()
+        grouped = per_unit.groupby(level=list(range(len(by))), sort=False)
+        return grouped.mean(), grouped.std(ddof=1)
+
+    def summary_frame(self, metric=None, classifier=None, dataset=None):
+        """The numbers of :meth:`summary`: rows (dataset, k | 'Avg.' | 'Time (s)'), columns
+        (method, mean | sd | best), in the metric's units (proportions, not percent).
+
+        With several data sets a last row ('(all)', 'Avg.') averages over every data set and k, as
+        the papers' "Avg." row.
+        """
+        metric = self._metric(metric)
+        classifier = self._classifier(classifier)
+        datasets = self._datasets(dataset)
+        higher = self.metrics[metric]["higher_is_better"]
+        part = self._part(metric, classifier, datasets)
+        labels = self.method_labels
+        cell_mean, cell_sd = self._per_repeat(part, ["dataset", "k", "method"])
+        avg_mean, avg_sd = self._per_repeat(part, ["dataset", "method"])
+        rows = []
+        index = []
+
+        def add_row(key, means, sds, mark=True):
+            row = {}
+            values = np.array([means[label] for label in labels], dtype=float)
+            best = (values >= np.nanmax(values) - 1e-12) if higher else (values <= np.nanmin(values) + 1e-12)
+            for label, value, sd, is_best in zip(labels, values, [sds[label] for label in labels], best):
+                row[(label, "mean")] = value
+                row[(label, "sd")] = sd
+                row[(label, "best")] = bool(is_best) if mark else False
+            rows.append(row)
+            index.append(key)
+
+        timing = self.timing[self.timing["dataset"].isin(datasets)]
+        for name in datasets:
+            for p in self.datasets[name]["k"]:
+                add_row((name, p), {label: cell_mean[(name, p, label)] for label in labels},
+                        {label: cell_sd[(name, p, label)] for label in labels})
+            add_row((name, "Avg."), {label: avg_mean[(name, label)] for label in labels},
+                    {label: avg_sd[(name, label)] for label in labels})
+            seconds = timing[timing["dataset"] == name].groupby("method")["seconds"]
+            sd = seconds.std(ddof=1) if self.select_in_fold else pd.Series(np.nan, index=labels)
+            add_row((name, "Time (s)"), seconds.mean().to_dict(), sd.to_dict(), mark=False)
+        if len(datasets) > 1:
+            # The papers' Avg.: over every (data set, k) cell; sd over repeats of that average.
+            unit = self._sd_unit
+            per_unit = part.groupby(["dataset", "k", "method", unit], sort=False)["value"].mean()
+            pooled = per_unit.groupby(level=["method", unit], sort=False).mean()
+            grouped = pooled.groupby(level="method", sort=False)
+            sds = grouped.std(ddof=1) if self.repeats > 1 else pd.Series(np.nan, index=labels)
+            add_row((ALL_DATASETS, "Avg."), grouped.mean().to_dict(), sds.to_dict())
+        frame = pd.DataFrame(rows, index=pd.MultiIndex.from_tuples(index, names=["dataset", "k"]))
+        frame.columns = pd.MultiIndex.from_tuples(frame.columns, names=["method", "statistic"])
+        return frame
+
+    def summary(self, metric=None, classifier=None, dataset=None, percent=None, digits=2):
+        """Methods x feature counts: mean +- sd, the best method of each row marked, an "Avg." row
+        and the selection time (the CMQFS paper's Tables 4-6 in one table).
+
+        Parameters
+        ----------
+        metric, classifier : str, optional
+            Default: the first computed / used.
+        dataset : str or list of str, optional
+            Default: every data set.
+        percent : bool, optional
+            Show proportions as percentages (default for the built-in metrics).
+        digits : int
+            Decimals.
+
+        Returns
+        -------
+        Summary
+            ``print`` it, ``as_html()``, ``as_latex()``, ``summary_frame()`` for the numbers.
+        """
+        metric = self._metric(metric)
+        classifier = self._classifier(classifier)
+        datasets = self._datasets(dataset)
+        percent = self._percent(metric, percent)
+        digits = int(digits)
+        frame = self.summary_frame(metric, classifier, datasets)
+        labels = self.method_labels
+        scale = 100.0 if percent else 1.0
+        several = len(datasets) > 1
+
+        def cell(mean, sd):
+            if not np.isfinite(mean):
+                return "NA"
+            text = f"{scale * mean:.{digits}f}"
+            return text + (f" +- {scale * sd:.{digits}f}" if np.isfinite(sd) else "")
+
+        table_rows = []
+        previous = None
+        for (name, row), values in frame.iterrows():
+            first = {"data": name if name != previous else ""} if several else {}
+            previous = name
+            if row == "Time (s)":
+                cells = {label: format_number(values[(label, "mean")], 3)
+                         + (f" +- {format_number(values[(label, 'sd')], 2)}" if np.isfinite(values[(label, "sd")])
+                            else "") for label in labels}
+            else:
+                cells = {label: cell(values[(label, "mean")], values[(label, "sd")]) for label in labels}
+            label_k = "Avg. (all)" if name == ALL_DATASETS else str(row)
+            table_rows.append({**first, "k": label_k, **cells})
+        table = pd.DataFrame(table_rows)
+        highlight = pd.DataFrame(False, index=table.index, columns=table.columns)
+        for label in labels:
+            highlight[label] = frame[(label, "best")].to_numpy()
+
+        def describe(name):
+            info = self.datasets[name]
+            dropped = f", {info['n_dropped']} dropped for missing values" if info["n_dropped"] else ""
+            kind = "labels" if info.get("multilabel") else "classes"
+            return f"{info['n']} rows{dropped}, {info['n_features']} features, {len(info['classes'])} {kind}"
+
+        data_text = describe(datasets[0]) if self._single_dataset else \
+            "; ".join(f"{name} ({describe(name)})" for name in datasets)
+        sd_over = (f"sd over the {self.repeats} repeats of the per-repeat mean" if self.repeats > 1
+                   else f"sd over the {self.cv} folds")
+        header = [
+            ("Call", self.call),
+            ("Data", data_text),
+            ("Protocol", self._protocol_text()),
+            ("Classifier", f"{classifier}: {self.classifiers[classifier]}"
+                           + ("; features standardised in the pipeline (StandardScaler fitted on each training "
+                              "fold)" if self.standardize else "")),
+            ("Validation", f"{self.cv}-fold {'shuffled' if self._multilabel else 'stratified'} cross-validation "
+                           f"x {self.repeats} repeat"
+                           f"{'s' if self.repeats > 1 else ''}, the same splits for every method (paired); "
+                           f"random_state = {self.random_state!r}"),
+            ("Metric", f"{self.metrics[metric]['description']}{', in %' if percent else ''}: mean over the "
+                       f"{self.repeats * self.cv} test folds +- {sd_over}"),
+            ("Methods", "; ".join(self._method_text(label) for label in labels)),
+        ]
+        best = "highest" if self.metrics[metric]["higher_is_better"] else "lowest"
+        notes = [f"* best ({best} mean) in the row; ties all marked. Avg.: mean over the values of k of the data "
+                 f"set" + ("; Avg. (all): over every data set and k, as the papers' Avg. row" if several else "")
+                 + ", sd over the repeats.",
+                 "Time (s): mean wall time of one selection by the method (" +
+                 ("inside a training fold, over the folds; +- sd" if self.select_in_fold else "on all the rows")
+                 + "), ranking up to the largest k."]
+        others = [c for c in self.classifiers if c != classifier]
+        if others:
+            notes.append(f"Other classifiers: {', '.join(others)} (summary(classifier=...)).")
+        other_metrics = [m for m in self.metrics if m != metric]
+        if other_metrics:
+            notes.append(f"Other metrics: {', '.join(other_metrics)} (summary(metric=...)).")
+        return Summary("Comparison of feature selection methods", header, table, notes, highlight=highlight,
+                       frame=frame)
+
+    @property
+    def _multilabel(self):
+        return any(info.get("multilabel") for info in self.datasets.values())
+
+    def _protocol_text(self):
+        if self.select_in_fold:
+            return ("selection inside each training fold, the classifier tested on the held-out fold "
+                    "(select_in_fold=True: honest)")
+        return ("selection on all the data, then cross-validation of the classifier (select_in_fold=False: the "
+                "papers' protocol; optimistic, every test fold took part in the selection)")
+
+    def _method_text(self, label):
+        entry = self.methods[label]
+        given = entry["given"]
+        text = entry["method"] + (f"({', '.join(f'{k}={v!r}' for k, v in given.items())})" if given else "")
+        return text if text == label else f"{label} = {text}"
+
+    def timing_table(self, dataset=None):
+        """Mean seconds per selection: data sets x methods (the CMQFS paper's Table 6)."""
+        datasets = self._datasets(dataset)
+        timing = self.timing[self.timing["dataset"].isin(datasets)]
+        table = timing.groupby(["dataset", "method"], sort=False)["seconds"].mean().unstack("method")
+        return table.loc[datasets, self.method_labels]
+
+    # ------------------------------------------------------------ paired tests
+    def _paired_units(self, metric, classifier, datasets, ks, paired_over):
+        """Units x methods: the metric averaged within each unit ((dataset, k) or (dataset, repeat, fold))."""
+        part = self._part(metric, classifier, datasets, ks)
+        by = ["dataset", "k"] if paired_over == "k" else ["dataset", "repeat", "fold"]
+        table = part.groupby(by + ["method"], sort=False)["value"].mean().unstack("method")
+        return table[self.method_labels]
+
+    def _test_rows(self, test, reference, alternative, paired_over, p_adjust, metric, classifier, dataset, k,
+                   **options):
+        metric = self._metric(metric)
+        classifier = self._classifier(classifier)
+        datasets = self._datasets(dataset)
+        reference = self._method(reference)
+        _check_choice(alternative, "alternative", _ALTERNATIVES)
+        _check_choice(paired_over, "paired_over", _PAIRED_OVER)
+        _check_choice("none" if p_adjust is None else p_adjust, "p_adjust", P_ADJUST_METHODS)
+        if len(self.methods) < 2:
+            raise ValueError("reference: a paired test needs at least two compared methods")
+        ks = self._ks(k, datasets)
+        units = self._paired_units(metric, classifier, datasets, ks, paired_over)
+        rows = []
+        for other in self.method_labels:
+            if other == reference:
+                continue
+            out = test(units[reference].to_numpy(), units[other].to_numpy(), alternative=alternative, **options)
+            rows.append({"comparison": f"{reference} vs {other}", "reference": reference, "method": other, **out})
+        frame = pd.DataFrame(rows)
+        frame["p_adjusted"] = adjust_p_values(frame["p_value"].to_numpy(), p_adjust)
+        frame.attrs.update({"metric": metric, "classifier": classifier, "datasets": datasets,
+                            "k": ks, "alternative": alternative, "paired_over": paired_over,
+                            "p_adjust": "none" if p_adjust is None else p_adjust, "n_units": len(units)})
+        return frame
+
+    def ttest(self, reference, alternative="greater", paired_over="k", p_adjust="holm", *, metric=None,
+              classifier=None, dataset=None, k=None):
+        """Paired t-tests of ``reference`` against every other method (the CMQFS paper's Tables 7-8).
+
+        Parameters
+        ----------
+        reference : str
+            A compared method (its label).
+        alternative : {'greater', 'two-sided', 'less'}
+            'greater': the reference's mean metric is higher (the paper's one-tailed H1:
+            mu_reference > mu_other).  For metrics where lower is better use 'less'.
+        paired_over : {'k', 'folds'}
+            The paired units.  'k' (the paper's): one pair per data set and feature count, each
+            the metric averaged over every fold and repeat; with several data sets they are
+            pooled into one test per method, as the paper pools its 12 data sets.  'folds': one
+            pair per data set, repeat and fold (the metric averaged over the feature counts);
+            folds share training rows, so this test is liberal (Dietterich 1998; Nadeau & Bengio 2003).
+        p_adjust : str
+            Multiple-testing correction over the comparisons (statsmodels' ``multipletests``):
+            'holm' (default), 'bonferroni', 'fdr_bh', ... or 'none'.
+        metric, classifier : str, optional
+        dataset : str or list, optional
+            Restrict to these data sets (default: all, pooled).
+        k : int or list, optional
+            Restrict to these feature counts (default: all evaluated).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per other method: ``comparison``, ``reference``, ``method``, ``n`` (pairs),
+            ``mean_a`` (reference), ``mean_b`` (method), ``mean_diff``, ``sd_diff``, ``t``, ``df``,
+            ``p_value``, ``p_adjusted``; the settings in ``.attrs``.
+        """
+        frame = self._test_rows(paired_t_test, reference, alternative, paired_over, p_adjust, metric, classifier,
+                                dataset, k)
+        frame = frame.rename(columns={"mean_a": "mean_reference", "mean_b": "mean_method"})
+        frame.attrs["test"] = "paired t-test"
+        return frame[["comparison", "reference", "method", "n", "mean_reference", "mean_method", "mean_diff",
+                      "sd_diff", "t", "df", "p_value", "p_adjusted"]]
+
+    def wilcoxon(self, reference, alternative="greater", paired_over="k", p_adjust="holm", *, metric=None,
+                 classifier=None, dataset=None, k=None, zero_method="wilcox"):
+        """Wilcoxon signed-rank tests of ``reference`` against every other method.
+
+        The same pairs as :meth:`ttest`; ``zero_method`` as scipy's ``wilcoxon`` ('wilcox' drops
+        zero differences).  Returns ``comparison``, ``reference``, ``method``, ``n``,
+        ``n_nonzero``, ``mean_diff``, ``median_diff``, ``statistic``, ``p_value``, ``p_adjusted``.
+        """
+        frame = self._test_rows(wilcoxon_signed_rank, reference, alternative, paired_over, p_adjust, metric,
+                                classifier, dataset, k, zero_method=zero_method)
+        frame.attrs["test"] = "Wilcoxon signed-rank test"
+        return frame
+
+    def test_summary(self, test="ttest", reference=None, **kwargs):
+        """A test table as a :class:`~fstools.summary.Summary` (text, HTML, LaTeX, ``summary_frame()``).
+
+        ``test``: 'ttest' or 'wilcoxon' (``reference`` and ``kwargs`` as for that method), or
+        'friedman' (``kwargs`` as :meth:`friedman`).
+        """
+        _check_choice(test, "test", ("ttest", "wilcoxon", "friedman"))
+        if test == "friedman":
+            return self.friedman(**kwargs).summary()
+        if reference is None:
+            raise ValueError(f"reference: name the method to test against the others; allowed: "
+                             f"{', '.join(map(repr, self.methods))}")
+        frame = self.ttest(reference, **kwargs) if test == "ttest" else self.wilcoxon(reference, **kwargs)
+        attrs = frame.attrs
+        percent = self._percent(attrs["metric"], None)
+        scale = 100.0 if percent else 1.0
+        table = pd.DataFrame({"comparison": frame["comparison"], "n": frame["n"],
+                              "mean diff" + (" (points)" if percent else ""):
+                                  [format_number(scale * v) for v in frame["mean_diff"]]})
+        if test == "ttest":
+            table["t"] = [format_number(v) for v in frame["t"]]
+            table["df"] = frame["df"].to_numpy()
+        else:
+            table["V"] = [format_number(v) for v in frame["statistic"]]
+        table["p.value"] = [format_p_value(v) for v in frame["p_value"]]
+        table["p.adj"] = [format_p_value(v) for v in frame["p_adjusted"]]
+        table[""] = [significance_stars(v) for v in frame["p_adjusted"]]
+        units = ("data set x feature count (each averaged over the folds and repeats)" if attrs["paired_over"] == "k"
+                 else "data set x repeat x fold (each averaged over the feature counts)")
+        hypothesis = {"greater": f"H1: mean {attrs['metric']} of {reference} > the other's (one-tailed)",
+                      "less": f"H1: mean {attrs['metric']} of {reference} < the other's (one-tailed)",
+                      "two-sided": "H1: means differ (two-sided)"}[attrs["alternative"]]
+        header = [("Call", self.call), ("Test", attrs["test"]), ("Hypothesis", hypothesis),
+                  ("Pairs", f"{attrs['n_units']}, one per {units}"),
+                  ("Data", ", ".join(attrs["datasets"]) + (" (pooled)" if len(attrs["datasets"]) > 1 else "")),
+                  ("Classifier", attrs["classifier"]), ("Protocol", self._protocol_text()),
+                  ("Adjustment", f"{attrs['p_adjust']} over the {len(frame)} comparisons")]
+        notes = [SIGNIFICANCE_LEGEND + " (on p.adj)"]
+        if attrs["paired_over"] == "folds":
+            notes.append("Folds share training rows: a t-test over folds is liberal (Dietterich 1998; Nadeau & "
+                         "Bengio 2003).")
+        return Summary(f"{attrs['test'].capitalize()}: {reference} against the other methods", header, table, notes,
+                       frame=frame)
+
+    def friedman(self, metric=None, classifier=None, blocks=None, alpha=0.05, *, dataset=None, k=None):
+        """Friedman's test over the methods with the Nemenyi post-hoc test (Demsar 2006).
+
+        Parameters
+        ----------
+        blocks : {'datasets', 'k', 'folds'}, optional
+            What is ranked: each data set (the metric averaged over k and folds; the default with
+            several data sets, as Demsar recommends), each (data set, k) (the default with one data
+            set) or each (data set, repeat, fold).  Blocks other than data sets are not
+            independent: the p-values are then descriptive.
+        alpha : float
+            Level of the Nemenyi critical difference.
+
+        Returns
+        -------
+        FriedmanResult
+            ``summary()``, ``plot()`` (critical difference diagram), ``nemenyi``, ``mean_ranks``.
+        """
+        metric = self._metric(metric)
+        classifier = self._classifier(classifier)
+        datasets = self._datasets(dataset)
+        if blocks is None:
+            blocks = "datasets" if len(datasets) > 1 else "k"
+        _check_choice(blocks, "blocks", _BLOCKS)
+        if not 0 < float(alpha) < 1:
+            raise ValueError(f"alpha: must be in (0, 1); got {alpha!r}")
+        if len(self.methods) < 2:
+            raise ValueError("friedman: needs at least two compared methods")
+        if blocks == "datasets" and len(datasets) < 2:
+            raise ValueError(f"blocks: 'datasets' needs at least 2 data sets; this comparison has "
+                             f"{len(datasets)} ({', '.join(datasets)}); use blocks='k' or 'folds', or compare "
+                             f"several data sets (data as a dict)")
+        ks = self._ks(k, datasets)
+        part = self._part(metric, classifier, datasets, ks)
+        by = {"datasets": ["dataset"], "k": ["dataset", "k"], "folds": ["dataset", "repeat", "fold"]}[blocks]
+        values = part.groupby(by + ["method"], sort=False)["value"].mean().unstack("method")[self.method_labels]
+        description = (f"{', '.join(datasets)}; classifier {classifier}; {metric}; "
+                       f"{'selection in fold' if self.select_in_fold else 'selection on all data'}")
+        return FriedmanResult(values, self.metrics[metric]["higher_is_better"], float(alpha), blocks, description)
+
+    # ------------------------------------------------------------ stability of in-fold selections
+    def stability(self, k=None, dataset=None, alpha=0.05):
+        """Nogueira's stability of the in-fold selections (``select_in_fold=True`` only).
+
+        For each data set and method, the top-k sets chosen in the ``repeats x cv`` training
+        folds are compared with :func:`fstools.stability.nogueira_stability`.
+
+        Returns
+        -------
+        pandas.DataFrame: dataset, method, k, stability, variance, lower, upper, M (sets), d (features).
+        """
+        from fstools.stability import nogueira_stability
+
+        if not self.select_in_fold:
+            raise ValueError("stability: needs select_in_fold=True (one selection per training fold); this "
+                             "comparison selected once on all the data. Use fs.stability for a bootstrap estimate")
+        datasets = self._datasets(dataset)
+        rows = []
+        for name in datasets:
+            ks = self._ks(k, [name])[name] if k is not None else [max(self.datasets[name]["k"])]
+            part = self.rankings[self.rankings["dataset"] == name]
+            features = None
+            for label in self.method_labels:
+                ranked = part[part["method"] == label]
+                for p in ks:
+                    chosen = ranked[ranked["rank"] <= p]
+                    sets = chosen.groupby(["repeat", "fold"])["feature"].apply(list)
+                    if features is None:
+                        features = sorted(set(self.rankings[self.rankings["dataset"] == name]["feature"]))
+                    d = self.datasets[name]["n_features"]
+                    Z = np.zeros((len(sets), d), dtype=bool)
+                    index = {f: j for j, f in enumerate(features)}
+                    for i, members in enumerate(sets):
+                        Z[i, [index[f] for f in members]] = True
+                    out = nogueira_stability(Z, alpha=alpha)
+                    rows.append({"dataset": name, "method": label, "k": p, "stability": out["stability"],
+                                 "variance": out["variance"], "lower": out["lower"], "upper": out["upper"],
+                                 "M": len(sets), "d": d})
+        return pd.DataFrame(rows)
+
+    # ------------------------------------------------------------ plot
+    def plot(self, metric=None, classifier=None, dataset=None, band="sd", ax=None, percent=None, **kwargs):
+        """The metric against the number of features, one line per method, with error bands.
+
+        Parameters
+        ----------
+        band : {'sd', 'ci', None}
+            Shaded band: +- the sd over the repeats (as in the summary), a 95 % t-interval of the
+            mean over the repeats, or none.
+        dataset : str, optional
+            Several data sets give one panel each (then ``ax`` is a sequence of Axes).
+        ax : matplotlib Axes or sequence of Axes, optional
+
+        Returns
+        -------
+        matplotlib Axes (one data set) or ndarray of Axes
+        """
+        from fstools.plotting import plot_comparison
+
+        metric = self._metric(metric)
+        classifier = self._classifier(classifier)
+        datasets = self._datasets(dataset)
+        if band is not None:
+            _check_choice(band, "band", ("sd", "ci"))
+        percent = self._percent(metric, percent)
+        frames = {}
+        for name in datasets:
+            frame = self.summary_frame(metric, classifier, name)
+            frame = frame.loc[name]
+            frame = frame.loc[[row for row in frame.index if isinstance(row, (int, np.integer))]]
+            frames[name] = frame
+        n_repeats = self.repeats if self.repeats > 1 else self.cv
+        label = f"{metric}{' (%)' if percent else ''}, {classifier}, {self.cv}-fold CV x {self.repeats}"
+        protocol = "selection in fold" if self.select_in_fold else "selection on all data"
+        return plot_comparison(frames, self.method_labels, ylabel=label, band=band, n_repeats=n_repeats,
+                               scale=100.0 if percent else 1.0, title_suffix=protocol, ax=ax, **kwargs)
+
+    # ------------------------------------------------------------ printing
+    def __repr__(self):
+        metric = self._metric(None)
+        classifier = self._classifier(None)
+        frame = self.summary_frame(metric, classifier)
+        key = (ALL_DATASETS, "Avg.") if len(self.datasets) > 1 else (next(iter(self.datasets)), "Avg.")
+        averages = ", ".join(f"{label} {format_number(frame.loc[key, (label, 'mean')], 4)}"
+                             for label in self.method_labels)
+        return (f"Comparison of {len(self.methods)} methods on {len(self.datasets)} data set"
+                f"{'s' if len(self.datasets) > 1 else ''} ({', '.join(self.datasets)})\n"
+                f"Call: {self.call}\n"
+                f"Protocol: {'selection in each training fold' if self.select_in_fold else 'selection on all data'}; "
+                f"{self.cv}-fold CV x {self.repeats}; classifier(s): {', '.join(self.classifiers)}\n"
+                f"Avg. {metric} ({classifier}): {averages}")
+
+    def _repr_html_(self):
+        return self.summary()._repr_html_()

@@ -1,0 +1,342 @@
+"""Multi-label selection: the path of :func:`fstools.select` for multi-label methods, and its result.
+
+A multi-label method (capability ``"multilabel"``: ELC, LLSF, ...) takes a 0/1
+label matrix Y, one column per label.  :func:`select_multilabel` builds Y from
+the responses of the formula (``"y1 + y2 + y3 ~ ."``) or from a DataFrame of
+label columns (``response=``), refuses columns that are not 0/1 or are
+constant, runs the method and returns a :class:`MultiLabelResult`.
+
+The result's summary replaces the class-separation tests of single-label
+results (meaningless with several labels) by a per-feature test of
+association with the labels -- the label with the strongest correlation and an
+F test Bonferroni-adjusted over the labels -- and shows the ELC paper's
+diagnostics of the selected set: the residual redundancy R(F) (Eq. 16) and the
+residual label correlation C(F) (Eq. 17).
+"""
+import warnings
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from fstools.exceptions import FormulaError
+from fstools.formula import format_formula, parse_formula, term_frame
+from fstools.metrics import residual_label_correlation, residual_redundancy
+from fstools.methods.multilabel import check_label_matrix, label_correlation
+from fstools.summary import SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value, significance_stars
+from fstools.univariate import benjamini_hochberg
+from fstools.validation import check_finite_matrix, constant_columns
+
+__all__ = ["MultiLabelResult", "select_multilabel", "label_matrix"]
+
+
+def label_matrix(responses):
+    """The 0/1 label matrix (float64, n x l) of a DataFrame of label columns.
+
+    Each column must be boolean, or numeric with only the values 0 and 1, and must
+    hold both values.  ValueError naming the column otherwise.
+    """
+    columns = []
+    names = [str(name) for name in responses.columns]
+    for name, label in zip(names, responses.columns):
+        series = responses[label]
+        if pd.api.types.is_bool_dtype(series.dtype):
+            columns.append(series.to_numpy(dtype=np.float64))
+            continue
+        if not pd.api.types.is_numeric_dtype(series.dtype):
+            values = pd.unique(series.dropna())
+            shown = ", ".join(repr(v) for v in values[:5]) + (", ..." if len(values) > 5 else "")
+            raise ValueError(f"response {name!r}: a label column must hold only 0 and 1 (or False/True); got a "
+                             f"{series.dtype} column with the values {shown}")
+        columns.append(series.to_numpy(dtype=np.float64))
+    return check_label_matrix(np.column_stack(columns), names=[f"response {name!r}" for name in names])
+
+
+def _with_response(formula, data, response):
+    """The two-sided formula and the combined frame for ``response=`` (a DataFrame of labels)."""
+    if not isinstance(response, pd.DataFrame):
+        raise TypeError(f"response: must be a pandas DataFrame of 0/1 label columns; got "
+                        f"{type(response).__name__}")
+    if response.shape[1] == 0:
+        raise ValueError("response: has no columns; give one 0/1 column per label")
+    if not formula.strip().startswith("~"):
+        raise FormulaError(f"formula {formula!r}: with response= the formula has no left-hand side; "
+                           f"write it one-sided, e.g. '~ .'")
+    names = list(response.columns)
+    if not all(isinstance(name, str) for name in names):
+        raise TypeError("response: column names must be strings (they name the labels)")
+    clash = [name for name in names if name in data.columns]
+    if clash:
+        raise ValueError(f"response: column(s) {', '.join(map(repr, clash[:5]))} are also columns of data; "
+                         f"rename them")
+    if len(response) != len(data) or not response.index.equals(data.index):
+        raise ValueError(f"response: must have the rows of data (same index); got {len(response)} rows "
+                         f"for {len(data)}")
+    left = format_formula(names, []).rsplit(" ~ ", 1)[0]
+    return f"{left} {formula.strip()}", pd.concat([data, response], axis=1)
+
+
+def select_multilabel(formula, data, spec, k, *, values, response=None, na_action="drop", n_jobs=None,
+                      call=""):
+    """The multi-label path of :func:`fstools.select` (see there); returns a :class:`MultiLabelResult`."""
+    from fstools.api import _columns_for_k_terms, _term_scores, run_method
+    from fstools.validation import check_k
+
+    if response is not None:
+        formula_used, frame_data = _with_response(formula, data, response)
+    else:
+        formula_used, frame_data = formula, data
+    frame = parse_formula(formula_used, frame_data, na_action=na_action)
+    Y = label_matrix(frame.response)
+    check_finite_matrix(frame.X, frame.column_names, name="data")
+    column_terms = list(frame.column_terms)
+    candidate_terms = list(dict.fromkeys(column_terms))
+    empty_terms = [term for term in frame.terms if term not in candidate_terms]
+    if empty_terms:
+        warnings.warn(f"data: term(s) {', '.join(empty_terms)} have no design column (a categorical "
+                      f"with one level) and are not candidates", UserWarning, stacklevel=3)
+    if not candidate_terms:
+        raise FormulaError(f"formula {formula_used!r}: no predictor has any design column")
+    k = check_k(k, len(candidate_terms))
+    constants = constant_columns(frame.X, frame.column_names)
+    if constants:
+        shown = ", ".join(constants[:5]) + (", ..." if len(constants) > 5 else "")
+        warnings.warn(f"data: {len(constants)} constant column(s) ({shown}) carry no information about "
+                      f"the labels; see the method's documentation for how it scores them",
+                      UserWarning, stacklevel=3)
+    output = run_method(spec, frame.X, Y, _columns_for_k_terms(column_terms, k), values, n_jobs)
+    scores, selected = _term_scores(output, spec, list(frame.column_names), column_terms, k)
+    used = dict(values)
+    used["k"] = k
+    return MultiLabelResult(call=call, spec=spec, params=used, model_frame=frame, Y=Y, scores=scores,
+                            selected=selected, notes=output.notes, iterations=output.iterations,
+                            tables=output.tables)
+
+
+class MultiLabelResult:
+    """The outcome of :func:`fstools.select` with a multi-label method.
+
+    Attributes
+    ----------
+    selected : list of str
+        Selected features (terms), in rank order.
+    scores : pandas.DataFrame
+        One row per candidate feature, sorted by ``rank``: ``rank``, ``score`` and the
+        method's own columns (ELC: ``gain``, ``alone``, ``row_norm``, ``selected``).
+    formula : str
+        ``y1 + y2 + ... ~ selected features``.
+    method, call : str
+    params : dict
+        Every parameter of the method with the value used, plus ``k``.
+    n, n_dropped : int
+    labels : list of str
+        The label (response) names.
+    label_counts : pandas.Series
+        Rows with each label.
+    classes, class_counts
+        Aliases of ``labels`` and ``label_counts`` (the names of :class:`SelectionResult`).
+    label_correlation : pandas.DataFrame
+        S, the masked RBF label correlation of Appendix B of the ELC paper (the one R(F) /
+        C(F) are measured against); for ELC with ``correlation='pearson'`` the method's S is
+        in ``tables['label_correlation']``.
+    iterations : pandas.DataFrame or None
+        For iterative methods, one row per iteration (ELC: ``objective``,
+        ``relaxed_objective``, ``w_change``, ``tau``, ``p_changes``).
+    tables : dict of str -> DataFrame
+    notes : list of str
+    residual_redundancy, residual_label_correlation : float
+        R(F) (Eq. 16) and C(F) (Eq. 17) of the selected features' design columns.
+    """
+
+    def __init__(self, *, call, spec, params, model_frame, Y, scores, selected, notes,
+                 iterations=None, tables=None):
+        self.call = call
+        self.method = spec.name
+        self._spec = spec
+        self.params = dict(params)
+        self._frame = model_frame
+        self._Y = np.asarray(Y, dtype=np.float64)
+        self.labels = list(model_frame.response_names)
+        self.response = self.labels
+        self.label_counts = pd.Series(self._Y.sum(axis=0).astype(int), index=self.labels, name="n")
+        # The names single-label results use (code written for SelectionResult, e.g. the CLI's json).
+        self.classes = self.labels
+        self.class_counts = self.label_counts
+        self.scores = scores
+        self.steps = None
+        self.selected = list(selected)
+        self.notes = list(notes)
+        self.iterations = None if iterations is None else pd.DataFrame(iterations)
+        self.tables = {}
+        for name, table in (tables or {}).items():
+            frame = pd.DataFrame(table)
+            if name == "label_correlation" and "label" in frame.columns:
+                frame = frame.drop(columns="label")
+                frame.index = self.labels
+                frame.columns = self.labels
+            self.tables[name] = frame
+        self.n = int(model_frame.X.shape[0])
+        self.n_dropped = int(model_frame.n_dropped)
+        self.formula = format_formula(self.labels, self.selected)
+
+    # ------------------------------------------------------------------ data
+    @cached_property
+    def label_correlation(self):
+        S = label_correlation(self._Y, "rbf")
+        return pd.DataFrame(S, index=self.labels, columns=self.labels)
+
+    def _selected_columns(self):
+        chosen = set(self.selected)
+        return [j for j, term in enumerate(self._frame.column_terms) if term in chosen]
+
+    @cached_property
+    def residual_redundancy(self):
+        """R(F), Eq. 16 of the ELC paper, on the selected design columns (NaN with fewer than 2)."""
+        return residual_redundancy(self._frame.X, self._Y, self._selected_columns())
+
+    @cached_property
+    def residual_label_correlation(self):
+        """C(F), Eq. 17 of the ELC paper (unit-variance features, masked RBF S; NaN with fewer than 2)."""
+        return residual_label_correlation(self._frame.X, self._Y, self._selected_columns(),
+                                          S=self.label_correlation.to_numpy())
+
+    def transform(self, data):
+        """The reduced DataFrame: the selected features (rank order), then the label columns present."""
+        features = term_frame(self._frame, self.selected, data)
+        present = [name for name in self.labels if name in data.columns]
+        if not present:
+            return features
+        return pd.concat([features, data.loc[:, present]], axis=1)
+
+    @cached_property
+    def _associations(self):
+        rows = []
+        column_terms = np.asarray(self._frame.column_terms)
+        n, n_labels = self._Y.shape
+        for term in self.scores.index:
+            columns = self._frame.X[:, column_terms == term]
+            rows.append(_label_association(columns, self._Y, self.labels))
+        table = pd.DataFrame(rows, index=self.scores.index)
+        table["p_adjusted"] = benjamini_hochberg(table["p_value"].to_numpy())
+        return table
+
+    def label_tests(self):
+        """Per candidate feature: its association with each label, summarised.
+
+        For every label c an F test of the regression of ``y_c`` on the feature's design
+        column(s) (for one column: the test of Pearson's r, F = t^2); shown are the label
+        with the largest R^2, ``r`` (signed Pearson r for one column, the multiple
+        correlation R otherwise), F with its degrees of freedom, ``p_value`` = the smallest
+        p over the labels, Bonferroni-adjusted for the l labels, and ``p_adjusted`` =
+        Benjamini-Hochberg of those over all candidate features.
+        """
+        return self._associations.copy()
+
+    # ---------------------------------------------------------- presentation
+    def _score_columns(self):
+        extra = [c for c in self.scores.columns if c not in ("rank", "score", "term_column", "step", "selected")]
+        return extra if extra else ["score"]
+
+    def summary(self, all_features=False):
+        """Header (call, method, labels, R(F), C(F)), then per selected feature its rank, scores and
+        the label test of :meth:`label_tests`.
+
+        Parameters
+        ----------
+        all_features : bool
+            Show every candidate feature, not only the selected ones.
+        """
+        shown = self.scores if all_features else self.scores.loc[self.selected]
+        tests = self._associations.loc[shown.index]
+        table = pd.DataFrame({"rank": shown["rank"].astype(int).to_numpy(), "feature": shown.index.to_numpy()})
+        for column in self._score_columns():
+            table[column] = [format_number(v) for v in shown[column]]
+        table["label"] = tests["label"].to_numpy()
+        table["r"] = [format_number(v) for v in tests["r"]]
+        table["F"] = [format_number(v) for v in tests["F"]]
+        table["df"] = tests["df"].to_numpy()
+        table["p.value"] = [format_p_value(v) for v in tests["p_value"]]
+        table["p.adj"] = [format_p_value(v) for v in tests["p_adjusted"]]
+        table[""] = [significance_stars(v) for v in tests["p_adjusted"]]
+        params = ", ".join(f"{name} = {value!r}" for name, value in self.params.items())
+        cardinality = float(self._Y.sum(axis=1).mean())
+        counts = ", ".join(f"{name} ({count})" for name, count in self.label_counts.items())
+        header = [
+            ("Call", self.call),
+            ("Method", f"{self.method}: {self._spec.description}"),
+            ("Criterion", self._spec.criterion or "see the method's documentation"),
+            ("Reference", self._spec.reference),
+            ("Parameters", params or "none"),
+            ("Observations", f"{self.n} ({self.n_dropped} dropped for missing values)"),
+            ("Candidates", f"{len(self.scores)} features"),
+            ("Labels", f"{len(self.labels)}, label cardinality {cardinality:.3g}: {counts}"),
+            ("Selected", f"{len(self.selected)} features"),
+            ("R(F)", f"{format_number(self.residual_redundancy)}  (residual redundancy, Eq. 16; lower is better)"),
+            ("C(F)", f"{format_number(self.residual_label_correlation)}  (residual label correlation, Eq. 17; "
+                     f"lower is better)"),
+        ]
+        notes = [SIGNIFICANCE_LEGEND,
+                 f"score = {self._spec.score_name} ({'higher' if self._spec.higher_is_better else 'lower'} is "
+                 f"better); label / r / F: the label most associated with the feature; p.value: the smallest "
+                 f"over the {len(self.labels)} labels, times {len(self.labels)} (Bonferroni); p.adj: "
+                 f"Benjamini-Hochberg over all {len(self.scores)} candidates"]
+        notes += self.notes
+        return Summary(f"Multi-label feature selection ({self.method})", header, table, notes)
+
+    def plot(self, kind="scores", ax=None, **kwargs):
+        """``'scores'``: bar chart of the scores by rank; ``'convergence'``: the per-iteration records
+        (iterative methods: ELC's objective, relaxed objective and ||W_(t+1) - W_t||)."""
+        from fstools.plotting import plot_convergence, plot_scores
+
+        if kind == "scores":
+            return plot_scores(self, ax=ax, **kwargs)
+        if kind == "convergence":
+            if self.iterations is None:
+                raise ValueError(f"kind: 'convergence' needs an iterative method; {self.method!r} records no "
+                                 f"iterations (allowed for it: 'scores')")
+            columns = kwargs.pop("columns", None)
+            if columns is None:
+                columns = [c for c in ("objective", "relaxed_objective", "w_change") if c in self.iterations]
+            return plot_convergence(self.iterations, columns=columns, title=f"{self.method}: convergence",
+                                    ax=ax, **kwargs)
+        raise ValueError(f"kind: must be 'scores' or 'convergence'; got {kind!r}")
+
+    def __repr__(self):
+        shown = ", ".join(self.selected[:10]) + (", ..." if len(self.selected) > 10 else "")
+        return (f"Multi-label feature selection: {self.method}\n"
+                f"Call: {self.call}\n"
+                f"n = {self.n} ({self.n_dropped} dropped), {len(self.scores)} candidate features, "
+                f"{len(self.labels)} labels\n"
+                f"Selected ({len(self.selected)}): {shown}")
+
+    def _repr_html_(self):
+        return self.summary()._repr_html_()
+
+
+def _label_association(columns, Y, labels):
+    """F test of y_c ~ columns for every label c; the strongest label and the Bonferroni p."""
+    n = columns.shape[0]
+    centred = columns - columns.mean(axis=0)
+    keep = np.ptp(columns, axis=0) > 0
+    centred = centred[:, keep]
+    m = centred.shape[1]
+    if m == 0 or n - m - 1 < 1:
+        return {"label": "", "r": np.nan, "F": np.nan, "df": "NA", "p_value": np.nan}
+    Yc = Y - Y.mean(axis=0)
+    coefficients, *_ = np.linalg.lstsq(centred, Yc, rcond=None)
+    explained = np.einsum("ij,ij->j", centred @ coefficients, centred @ coefficients)
+    total = np.einsum("ij,ij->j", Yc, Yc)
+    r_squared = np.clip(np.divide(explained, total, out=np.zeros_like(total), where=total > 0), 0.0, 1.0)
+    df2 = n - m - 1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        F = (r_squared / m) / ((1.0 - r_squared) / df2)
+    p_values = stats.f.sf(F, m, df2)
+    best = int(np.nanargmax(r_squared))
+    if m == 1:
+        r = float(np.sign(coefficients[0, best]) * np.sqrt(r_squared[best]))
+    else:
+        r = float(np.sqrt(r_squared[best]))
+    p_min = float(np.nanmin(p_values)) if np.isfinite(p_values).any() else np.nan
+    return {"label": labels[best], "r": r, "F": float(F[best]), "df": f"{m}, {df2}",
+            "p_value": min(1.0, p_min * Y.shape[1]) if np.isfinite(p_min) else np.nan}

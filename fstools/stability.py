@@ -1,0 +1,358 @@
+"""Selection stability: how much a method's selection changes when the data change.
+
+:func:`stability` reruns a method on bootstrap samples of the rows and measures the agreement
+of the selected sets with the stability index of Nogueira, Sechidis and Brown (2018, *On the
+stability of feature selection algorithms*, JMLR 18(174)), :func:`nogueira_stability`, which
+comes with an asymptotic variance and confidence interval.
+
+The index for M selected sets of d features (a binary M x d matrix Z, row i the set of run i)::
+
+    Phi = 1 - [ (1/d) sum_f s_f^2 ] / [ (kbar/d) (1 - kbar/d) ]          (Definition 4)
+
+with p_f the selection frequency of feature f, s_f^2 = M/(M-1) p_f (1 - p_f) its unbiased
+variance and kbar the mean set size.  Phi = 1 when every run selects the same set; its expected
+value is 0 for sets drawn at random (of the observed sizes); its minimum is -1/(M-1).
+"""
+import numbers
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from fstools._parallel import effective_n_threads
+from fstools.api import full_column_order, run_method
+from fstools.exceptions import FormulaError
+from fstools.formula import parse_formula
+from fstools.methods.registry import get_method
+from fstools.summary import Summary, format_number
+from fstools.validation import check_finite_matrix, check_k, check_method_params, encode_classes
+
+__all__ = ["stability", "nogueira_stability", "StabilityResult"]
+
+
+def nogueira_stability(Z, alpha=0.05):
+    """Nogueira, Sechidis and Brown's (2018) stability index of M selections, with its variance
+    and a (1 - alpha) confidence interval.
+
+    Parameters
+    ----------
+    Z : array-like of bool, shape (M, d)
+        Row i marks the features selected in run i (M >= 2 runs, d >= 2 features).
+    alpha : float
+        For the interval Phi +- z_{1-alpha/2} sqrt(var) (their Corollary 9).
+
+    Returns
+    -------
+    dict with ``stability``, ``variance``, ``lower``, ``upper``, ``M``, ``d``, ``kbar``
+        The variance is the asymptotic one of their Theorem 7:
+        var = 4 / M^2 sum_i (phi_i - mean phi)^2, with
+        phi_i = [ (1/d) sum_f Z_if p_f - k_i kbar / d^2
+                  + Phi/2 (2 k_i kbar / d^2 - k_i / d - kbar / d + 1) ] / [ (kbar/d)(1 - kbar/d) ].
+        NaN (with the reason under ``note``) when every run selects nothing or everything.
+    """
+    Z = np.asarray(Z)
+    if Z.ndim != 2:
+        raise ValueError(f"Z: must be 2-D (runs x features); got {Z.ndim}-D")
+    if Z.size and not np.isin(Z, (0, 1)).all():
+        raise ValueError("Z: must be binary (1 = selected)")
+    Z = Z.astype(float)
+    M, d = Z.shape
+    if M < 2 or d < 2:
+        raise ValueError(f"Z: needs at least 2 runs and 2 features; got {M} x {d}")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha: must be in (0, 1); got {alpha!r}")
+    p = Z.mean(axis=0)
+    sizes = Z.sum(axis=1)
+    kbar = p.sum()
+    denominator = (kbar / d) * (1.0 - kbar / d)
+    out = {"M": M, "d": d, "kbar": float(kbar)}
+    if denominator <= 0:
+        out.update(stability=np.nan, variance=np.nan, lower=np.nan, upper=np.nan,
+                   note="undefined: every run selected no feature or every feature")
+        return out
+    phi_hat = 1.0 - (M / (M - 1.0)) * np.mean(p * (1.0 - p)) / denominator
+    phi = ((Z @ p) / d - sizes * kbar / d ** 2
+           + phi_hat / 2.0 * (2.0 * sizes * kbar / d ** 2 - sizes / d - kbar / d + 1.0)) / denominator
+    variance = 4.0 / M ** 2 * np.sum((phi - phi.mean()) ** 2)
+    half = stats.norm.ppf(1.0 - alpha / 2.0) * np.sqrt(variance)
+    out.update(stability=float(phi_hat), variance=float(variance), lower=float(phi_hat - half),
+               upper=float(phi_hat + half))
+    return out
+
+
+def _stratified_bootstrap(y, rng):
+    """Row indices of a bootstrap sample drawn within each class (class sizes kept)."""
+    parts = []
+    for c in np.unique(y):
+        members = np.flatnonzero(y == c)
+        parts.append(rng.choice(members, size=len(members), replace=True))
+    return np.sort(np.concatenate(parts))
+
+
+def _run_bootstrap(task):
+    spec, values, X, y, n_columns, column_term_index, k, n_threads = task
+    output = run_method(spec, X, y, n_columns, values, n_threads)
+    chosen = []
+    for j in full_column_order(output, spec.higher_is_better):
+        t = column_term_index[int(j)]
+        if t not in chosen:
+            chosen.append(t)
+            if len(chosen) == k:
+                break
+    return chosen
+
+
+class StabilityResult:
+    """The outcome of :func:`fstools.stability`.
+
+    Attributes
+    ----------
+    selections : pandas.DataFrame of bool
+        Bootstrap runs (1..B) x features: True where the run selected the feature.
+    frequency : pandas.DataFrame
+        Per feature, most often selected first: ``frequency`` (share of runs selecting it),
+        ``count``, ``selected_all_data`` (selected by the method on all the rows).
+    stability : float
+        Nogueira's index; ``variance``, ``lower``, ``upper`` its variance and confidence interval.
+    alpha : float
+    method : str
+    params : dict
+    k, n_bootstrap : int
+    call : str
+    """
+
+    def __init__(self, *, call, method, spec, params, k, selections, full_selection, index, alpha, n, classes,
+                 random_state):
+        self.call = call
+        self.method = method
+        self._spec = spec
+        self.params = dict(params)
+        self.k = k
+        self.n_bootstrap = len(selections)
+        self.selections = selections
+        counts = selections.sum(axis=0)
+        frame = pd.DataFrame({"frequency": counts / len(selections), "count": counts.astype(int),
+                              "selected_all_data": [name in full_selection for name in selections.columns]},
+                             index=pd.Index(selections.columns, name="feature"))
+        position = {name: j for j, name in enumerate(selections.columns)}
+        order = sorted(frame.index, key=lambda name: (-frame.loc[name, "frequency"], position[name]))
+        self.frequency = frame.loc[order]
+        self.full_selection = list(full_selection)
+        self.stability = index["stability"]
+        self.variance = index["variance"]
+        self.lower = index["lower"]
+        self.upper = index["upper"]
+        self.alpha = alpha
+        self.n = n
+        self.classes = list(classes)
+        self.random_state = random_state
+        self._note = index.get("note")
+
+    def summary_frame(self):
+        """The per-feature selection frequencies (numbers), most often selected first."""
+        return self.frequency.copy()
+
+    def summary(self, all_features=False):
+        """Stability index with its interval, and the features by selection frequency.
+
+        Parameters
+        ----------
+        all_features : bool
+            List every feature; default the ones selected at least once.
+        """
+        shown = self.frequency if all_features else self.frequency[self.frequency["count"] > 0]
+        table = pd.DataFrame({"feature": shown.index,
+                              "frequency": [f"{100 * v:.1f}%" for v in shown["frequency"]],
+                              "runs": [f"{c}/{self.n_bootstrap}" for c in shown["count"]],
+                              "all data": ["yes" if v else "" for v in shown["selected_all_data"]]})
+        level = f"{100 * (1 - self.alpha):g}%"
+        index_text = (f"{format_number(self.stability)} ({level} CI {format_number(self.lower)} to "
+                      f"{format_number(self.upper)}; sd {format_number(np.sqrt(self.variance))})"
+                      if np.isfinite(self.stability) else f"NA ({self._note})")
+        params = ", ".join(f"{name} = {value!r}" for name, value in self.params.items())
+        header = [("Call", self.call),
+                  ("Method", f"{self.method}: {self._spec.description}"),
+                  ("Parameters", params or "none"),
+                  ("Data", f"{self.n} rows, {self.selections.shape[1]} features, {len(self.classes)} classes"),
+                  ("Resampling", f"{self.n_bootstrap} bootstrap samples (rows drawn with replacement within each "
+                                 f"class); random_state = {self.random_state!r}"),
+                  ("Selected", f"top {self.k} features in each run"),
+                  ("Stability", f"Nogueira's Phi = {index_text}")]
+        notes = ["Phi (Nogueira, Sechidis & Brown 2018, JMLR 18(174), Def. 4): 1 = the same features in every run; "
+                 "0 = the agreement expected of random sets of the same size; minimum -1/(B-1). Interval: "
+                 "asymptotic normal (their Corollary 9).",
+                 "frequency: share of the runs that selected the feature; all data: selected by the method on "
+                 "all the rows."]
+        if not all_features:
+            never = int((self.frequency["count"] == 0).sum())
+            if never:
+                notes.append(f"{never} feature(s) never selected are not listed (summary(all_features=True)).")
+        return Summary("Selection stability", header, table, notes, frame=shown.copy())
+
+    def plot(self, kind="heatmap", ax=None, **kwargs):
+        """``'heatmap'``: features x bootstrap runs (selected marked); ``'frequency'``: bar chart of the
+        selection frequencies.  Returns a matplotlib Axes."""
+        from fstools.plotting import _axes, plot_selection_heatmap
+
+        if kind == "heatmap":
+            title = (f"{self.method}, top {self.k}: Nogueira's Phi = {self.stability:.3f} "
+                     f"[{self.lower:.3f}, {self.upper:.3f}]")
+            return plot_selection_heatmap(self.selections, self.frequency["frequency"], ax=ax, title=title, **kwargs)
+        if kind == "frequency":
+            max_features = kwargs.pop("max_features", 40)
+            shown = self.frequency.iloc[:max_features]
+            ax = _axes(ax, (max(5.0, 0.28 * len(shown) + 2.0), 4.0))
+            colors = ["tab:red" if flag else "tab:blue" for flag in shown["selected_all_data"]]
+            ax.bar(np.arange(len(shown)), shown["frequency"], color=colors, **kwargs)
+            ax.set_xticks(np.arange(len(shown)))
+            ax.set_xticklabels(shown.index, rotation=60, ha="right", fontsize=8)
+            ax.set_ylim(0, 1.05)
+            ax.set_ylabel(f"selection frequency ({self.n_bootstrap} bootstrap runs)")
+            ax.set_title(f"{self.method}, top {self.k} (red: selected on all data); Phi = {self.stability:.3f}")
+            ax.figure.tight_layout()
+            return ax
+        raise ValueError(f"kind: must be 'heatmap' or 'frequency'; got {kind!r}")
+
+    def __repr__(self):
+        return (f"Selection stability: {self.method}, top {self.k} of {self.selections.shape[1]} features, "
+                f"{self.n_bootstrap} bootstrap runs\n"
+                f"Call: {self.call}\n"
+                f"Nogueira's Phi = {self.stability:.4g} ({100 * (1 - self.alpha):g}% CI {self.lower:.4g} to "
+                f"{self.upper:.4g})")
+
+    def _repr_html_(self):
+        return self.summary()._repr_html_()
+
+
+def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, alpha=0.05, n_jobs=None,
+              standardize=False, na_action="drop", progress=True, **params):
+    """Stability of a method's selection over bootstrap samples (Nogueira et al. 2018).
+
+    The method selects its top ``k`` features on ``n_bootstrap`` bootstrap samples of the rows
+    (drawn with replacement within each class, so every class keeps its size); the selections
+    give the per-feature selection frequency and Nogueira's stability index with its confidence
+    interval.
+
+    Parameters
+    ----------
+    formula : str
+    data : pandas.DataFrame
+        Not modified.
+    method : str or (str, dict)
+        A registered method, or a ``(name, params)`` pair.
+    k : int
+        Features selected in each run (1..n_features - 1: the index needs a proper subset).
+    n_bootstrap : int, default 100
+        Bootstrap runs (at least 2).
+    random_state : int or None
+        Seeds the bootstrap samples; the same value gives the same result for any ``n_jobs``.
+    alpha : float
+        The interval is (1 - alpha).
+    n_jobs : int or None
+        Runs in parallel (joblib threads); None: one at a time.
+    standardize : bool, default False
+        Standardise the columns of each sample before the method sees them (as fs.compare).
+    progress : bool
+        A tqdm progress bar.
+    **params
+        The method's parameters.
+
+    Returns
+    -------
+    StabilityResult
+    """
+    from tqdm.auto import tqdm
+
+    from fstools.compare import standardize_columns
+
+    if not isinstance(formula, str):
+        raise TypeError(f"formula: must be a string such as 'class ~ .'; got {type(formula).__name__}")
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"data: must be a pandas DataFrame; got {type(data).__name__}")
+    if isinstance(method, (tuple, list)) and len(method) == 2 and isinstance(method[1], dict):
+        name, given = method[0], dict(method[1])
+        overlap = sorted(set(given) & set(params))
+        if overlap:
+            raise TypeError(f"method: parameter(s) {', '.join(overlap)} given twice (in the pair and as keywords)")
+        given.update(params)
+    else:
+        name, given = method, dict(params)
+    spec = get_method(name)
+    values = check_method_params(spec, given)
+    if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, numbers.Integral) or n_bootstrap < 2:
+        raise ValueError(f"n_bootstrap: must be an integer >= 2 (the index compares runs); got {n_bootstrap!r}")
+    n_bootstrap = int(n_bootstrap)
+    if not isinstance(alpha, numbers.Real) or not 0 < alpha < 1:
+        raise ValueError(f"alpha: must be in (0, 1); got {alpha!r}")
+    if random_state is not None and (isinstance(random_state, bool) or not isinstance(random_state, numbers.Integral)):
+        raise TypeError(f"random_state: must be None or an integer; got {random_state!r}")
+    effective_n_threads(n_jobs)
+
+    frame = parse_formula(formula, data, na_action=na_action)
+    if len(frame.response_names) != 1:
+        raise FormulaError(f"formula {formula!r}: fs.stability takes one response; the formula has "
+                           f"{len(frame.response_names)}")
+    y, class_names, _ = encode_classes(frame.response[frame.response_names[0]],
+                                       name=f"response {frame.response_names[0]!r}")
+    check_finite_matrix(frame.X, frame.column_names, name="data")
+    terms = list(dict.fromkeys(frame.column_terms))
+    if len(terms) < 2:
+        raise ValueError(f"data: the stability index needs at least 2 candidate features; the formula gives "
+                         f"{len(terms)}")
+    if k is None:
+        raise ValueError(f"k: must be an integer in 1..{len(terms) - 1} (selecting every feature is always "
+                         f"stable); got None")
+    k = check_k(k, len(terms))
+    if k == len(terms):
+        raise ValueError(f"k: must be in 1..{len(terms) - 1}: selecting all {len(terms)} features is always the "
+                         f"same set (the index is undefined); got {k}")
+    term_index = {term: t for t, term in enumerate(terms)}
+    column_term_index = [term_index[term] for term in frame.column_terms]
+    extra = len(frame.column_terms) - len(terms)
+    n_columns = min(len(frame.column_terms), k + extra)
+    run_values = dict(values)
+    if "streaming" in spec.capabilities:
+        run_values["class_names"] = class_names
+    X = np.ascontiguousarray(frame.X, dtype=np.float64)
+
+    rng = np.random.RandomState(random_state)
+    samples = [_stratified_bootstrap(y, rng) for _ in range(n_bootstrap)]
+    parallel = n_jobs is not None and effective_n_threads(n_jobs) > 1
+    threads = 1 if parallel else n_jobs
+
+    def task(rows):
+        X_sample = standardize_columns(X[rows]) if standardize else X[rows]
+        return spec, run_values, X_sample, y[rows], n_columns, column_term_index, k, threads
+
+    full = _run_bootstrap(task(np.arange(len(y))))
+    bar = tqdm(total=n_bootstrap, desc="fs.stability", unit="run", disable=not progress, leave=False)
+    chosen = []
+    try:
+        if parallel:
+            from joblib import Parallel, delayed
+
+            runner = Parallel(n_jobs=effective_n_threads(n_jobs), return_as="generator", prefer="threads")
+            for result in runner(delayed(_run_bootstrap)(task(rows)) for rows in samples):
+                chosen.append(result)
+                bar.update(1)
+        else:
+            for rows in samples:
+                chosen.append(_run_bootstrap(task(rows)))
+                bar.update(1)
+    except Exception as error:
+        raise RuntimeError(f"method {name!r} failed on a bootstrap sample: {type(error).__name__}: {error}") from error
+    finally:
+        bar.close()
+    Z = np.zeros((n_bootstrap, len(terms)), dtype=bool)
+    for i, members in enumerate(chosen):
+        Z[i, members] = True
+    selections = pd.DataFrame(Z, columns=terms, index=pd.RangeIndex(1, n_bootstrap + 1, name="run"))
+    index = nogueira_stability(Z, alpha=alpha)
+    shown = {key: value for key, value in given.items()}
+    call_parts = [repr(formula), "data", f"method={name!r}", f"k={k}", f"n_bootstrap={n_bootstrap}",
+                  f"random_state={random_state!r}"] + [f"{key}={value!r}" for key, value in shown.items()]
+    if standardize:
+        call_parts.append("standardize=True")
+    return StabilityResult(call=f"stability({', '.join(call_parts)})", method=name, spec=spec, params=values, k=k,
+                           selections=selections, full_selection=[terms[t] for t in full], index=index,
+                           alpha=float(alpha), n=len(y), classes=class_names, random_state=random_state)
