@@ -91,7 +91,6 @@ feature until the ratio no longer increases: Dinkelbach's iteration then
 reaches the globally optimal subset (Nie et al. 2008, section 3), whatever
 the start value.
 """
-import numbers
 import warnings
 from dataclasses import dataclass, field
 
@@ -100,6 +99,8 @@ from scipy import linalg
 from scipy.sparse.linalg import ArpackError
 from threadpoolctl import threadpool_limits
 
+from fstools.methods.checks import (is_bool, is_integer_at_least, is_none_or, is_nonnegative_number, is_number,
+                                    is_one_of, is_positive_integer, is_positive_number, is_seed, none_or_int)
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 from fstools.methods.similarity import _as_classes, _as_matrix, _constant_columns, _ranking, fisher_scores
 
@@ -162,24 +163,12 @@ def scatter_factors(Z, y, n_classes):
     return H, Xw
 
 
-def _is_number(value):
-    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
-
-
-def _is_positive_number(value):
-    return _is_number(value) and bool(np.isfinite(value)) and float(value) > 0.0
-
-
-def _is_positive_integer(value):
-    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)) and int(value) >= 1
-
-
 def _is_exponent(value):
-    return _is_number(value) and bool(np.isfinite(value)) and 0.0 < float(value) <= 2.0
+    return is_number(value) and 0.0 < float(value) <= 2.0
 
 
 def _is_gamma(value):
-    return (isinstance(value, str) and value == "cv") or _is_positive_number(value)
+    return (isinstance(value, str) and value == "cv") or is_positive_number(value)
 
 
 def _grid_values(value):
@@ -199,32 +188,7 @@ _GRID_ALLOWED = "a non-empty sequence of finite numbers > 0 (or a comma-separate
 
 def _is_gamma_grid(value):
     values = _grid_values(value)
-    return bool(values) and all(_is_positive_number(v) for v in values)
-
-
-def _is_none_or_positive_integer(value):
-    return value is None or _is_positive_integer(value)
-
-
-def _is_nonnegative_number(value):
-    return _is_number(value) and bool(np.isfinite(value)) and float(value) >= 0.0
-
-
-def _is_bool(value):
-    return isinstance(value, (bool, np.bool_))
-
-
-def _is_solver(value):
-    return isinstance(value, str) and value in SOLVERS
-
-
-def _is_folds(value):
-    return _is_positive_integer(value) and int(value) >= 2
-
-
-def _is_seed(value):
-    return value is None or (isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
-                             and int(value) >= 0)
+    return bool(values) and all(is_positive_number(v) for v in values)
 
 
 def _check(name, value, ok, allowed):
@@ -235,13 +199,13 @@ def _check(name, value, ok, allowed):
 def _check_dfs_parameters(gamma, p, n_components, alpha, zeta, max_iter, tol, standardize, solver):
     _check("gamma", gamma, _is_gamma, "a finite number > 0 or 'cv'")
     _check("p", p, _is_exponent, "a number in (0, 2]")
-    _check("n_components", n_components, _is_none_or_positive_integer, "None (c - 1) or an integer >= 1")
-    _check("alpha", alpha, _is_positive_number, "a finite number > 0")
-    _check("zeta", zeta, _is_positive_number, "a finite number > 0")
-    _check("max_iter", max_iter, _is_positive_integer, "an integer >= 1")
-    _check("tol", tol, _is_nonnegative_number, "a finite number >= 0")
-    _check("standardize", standardize, _is_bool, "True or False")
-    _check("solver", solver, _is_solver, "one of 'auto', 'dense', 'lanczos'")
+    _check("n_components", n_components, is_none_or(is_positive_integer), "None (c - 1) or an integer >= 1")
+    _check("alpha", alpha, is_positive_number, "a finite number > 0")
+    _check("zeta", zeta, is_positive_number, "a finite number > 0")
+    _check("max_iter", max_iter, is_positive_integer, "an integer >= 1")
+    _check("tol", tol, is_nonnegative_number, "a finite number >= 0")
+    _check("standardize", standardize, is_bool, "True or False")
+    _check("solver", solver, is_one_of(SOLVERS), "one of 'auto', 'dense', 'lanczos'")
 
 
 # --------------------------------------------------------------------------
@@ -717,9 +681,9 @@ def dfs(X, y, k=None, n_threads=1, gamma=1.0, p=1.0, n_components=None, alpha=1.
     """
     _check_dfs_parameters(gamma, p, n_components, alpha, zeta, max_iter, tol, standardize, solver)
     _check("gamma_grid", gamma_grid, _is_gamma_grid, _GRID_ALLOWED)
-    _check("cv_folds", cv_folds, _is_folds, "an integer >= 2")
-    _check("cv_within_folds", cv_within_folds, _is_bool, "True or False")
-    _check("random_state", random_state, _is_seed, "None or an integer >= 0")
+    _check("cv_folds", cv_folds, is_integer_at_least(2), "an integer >= 2")
+    _check("cv_within_folds", cv_within_folds, is_bool, "True or False")
+    _check("random_state", random_state, is_seed, "None or an integer >= 0")
     X = _as_matrix(X)
     y, n_classes, counts = _as_classes(y, X.shape[0])
     params = dict(p=p, n_components=n_components, alpha=alpha, zeta=zeta, max_iter=max_iter, tol=tol,
@@ -867,7 +831,7 @@ def trace_ratio(X, y, k=None, n_threads=1, standardize=True):
         ``ranking`` = every column by decreasing score, ties to the lower index, constant
         columns last; ``iterations`` = ``trace_ratio`` (``lambda_t``) per iteration.
     """
-    _check("standardize", standardize, _is_bool, "True or False")
+    _check("standardize", standardize, is_bool, "True or False")
     X = _as_matrix(X)
     constant = _constant_columns(X)
     if standardize and X.shape[0] > 1:
@@ -910,10 +874,6 @@ def _gamma_value(value):
     return value if isinstance(value, str) else float(value)
 
 
-def _none_or_int(value):
-    return None if value is None else int(value)
-
-
 register(MethodSpec(
     name="dfs",
     description="DFS: uncorrelated LDA with an l2,p row-sparsity penalty; rank by row norms of A",
@@ -926,29 +886,29 @@ register(MethodSpec(
                   "(section VI-C); convergence proved for 0 < p <= 2 (Theorem 1)",
                   "a number in (0, 2]", _is_exponent, float),
         Parameter("n_components", None, "l, columns of A: None = c - 1 as in LDA (section V-C)",
-                  "None or an integer >= 1", _is_none_or_positive_integer, _none_or_int),
+                  "None or an integer >= 1", is_none_or(is_positive_integer), none_or_int),
         Parameter("alpha", 1.0, "ridge of S_t + alpha I (Remark 1; no value in the paper)",
-                  "a finite number > 0", _is_positive_number, float),
+                  "a finite number > 0", is_positive_number, float),
         Parameter("zeta", 1e-12, "smoothing in D_ii = (p/2)(a^i.a^i + zeta)^(p/2-1) (Remark 2; 'small')",
-                  "a finite number > 0", _is_positive_number, float),
+                  "a finite number > 0", is_positive_number, float),
         Parameter("max_iter", 20, "iteration limit (the paper converges within 20 iterations, section VI-F)",
-                  "an integer >= 1", _is_positive_integer, int),
+                  "an integer >= 1", is_positive_integer, int),
         Parameter("tol", 1e-6, "stop when the objective changes by at most tol relative (Algorithm 1 iterates "
                   "'until converges'; the objective is non-increasing, Theorem 1)",
-                  "a finite number >= 0", _is_nonnegative_number, float),
+                  "a finite number >= 0", is_nonnegative_number, float),
         Parameter("standardize", True, "zero mean, unit sample sd per column first (section VI-A)",
-                  "True or False", _is_bool, bool),
+                  "True or False", is_bool, bool),
         Parameter("solver", "auto", "eigensolver of Eq. 23: 'dense' (O(d^3), section V-B), 'lanczos' (the l "
                   "wanted eigenpairs only; no d x d matrix when n < d), 'auto'", "one of 'auto', 'dense', 'lanczos'",
-                  _is_solver),
+                  is_one_of(SOLVERS)),
         Parameter("gamma_grid", GAMMA_GRID, "grid of gamma='cv' (section VI-E)", _GRID_ALLOWED, _is_gamma_grid,
                   lambda v: tuple(float(x) for x in _grid_values(v))),
-        Parameter("cv_folds", 5, "folds of gamma='cv' (5-fold, section VI-A)", "an integer >= 2", _is_folds, int),
+        Parameter("cv_folds", 5, "folds of gamma='cv' (5-fold, section VI-A)", "an integer >= 2", is_integer_at_least(2), int),
         Parameter("cv_within_folds", False, "gamma='cv': re-run DFS in each training fold (True) or select on "
-                  "all data as the paper does (False, section VI-C)", "True or False", _is_bool, bool),
+                  "all data as the paper does (False, section VI-C)", "True or False", is_bool, bool),
         Parameter("random_state", 0, "seed of the stratified folds of gamma='cv' (5-fold CV, section VI-A)",
-                  "None or an integer >= 0", _is_seed,
-                  _none_or_int),
+                  "None or an integer >= 0", is_seed,
+                  none_or_int),
     ),
     capabilities=frozenset({"supervised", "multiclass"}),
     score_name="||a^i||",
@@ -964,7 +924,7 @@ register(MethodSpec(
     function=trace_ratio,
     parameters=(
         Parameter("standardize", True, "standardise the columns first, as the DFS paper does for every "
-                  "method (section VI-A)", "True or False", _is_bool, bool),
+                  "method (section VI-A)", "True or False", is_bool, bool),
     ),
     capabilities=frozenset({"supervised", "multiclass"}),
     score_name="b_i - lambda* w_i",

@@ -35,6 +35,7 @@ paper (section VI-A), the data are standardised by default.
 """
 import numpy as np
 
+from fstools.methods.checks import is_bool
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 from fstools.methods.similarity import _as_classes, _as_matrix, _constant_columns, _ranking
 
@@ -149,10 +150,6 @@ def _is_estimator(value):
     return isinstance(value, str) and value in ESTIMATORS
 
 
-def _is_bool(value):
-    return isinstance(value, (bool, np.bool_))
-
-
 register(MethodSpec(
     name="bahsic",
     description="BAHSIC: backward elimination by HSIC, linear kernels on data and labels",
@@ -162,7 +159,7 @@ register(MethodSpec(
                   "authors' BAHSIC code) or 'biased' (tr(KHLH)/(m-1)^2)", "one of 'unbiased', 'biased'",
                   _is_estimator),
         Parameter("standardize", True, "standardise the columns first (DFS paper, section VI-A)",
-                  "True or False", _is_bool, bool),
+                  "True or False", is_bool, bool),
     ),
     capabilities=frozenset({"supervised", "multiclass"}),
     score_name="HSIC contribution",

@@ -71,6 +71,8 @@ import numpy as np
 from scipy import sparse
 
 from fstools._ext import load_kernel
+from fstools.methods.checks import (is_bool, is_none_or, is_nonnegative_number, is_one_of, is_positive_integer,
+                                    is_positive_number, is_seed, none_or_float, none_or_int)
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
 __all__ = ["OnlineLearner", "OnlineOutput", "ONLINE_METHODS", "ONLINE_PARAMETERS", "check_online_params",
@@ -134,56 +136,13 @@ _SYNTHESES = ("extrapolate", "interpolate")
 # Parameters: one definition, used by the registry (fs.select) and OnlineSelector.
 # --------------------------------------------------------------------------
 
-def _is_positive_number(value):
-    return isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value) \
-        and float(value) > 0.0
-
-
-def _is_nonnegative_number(value):
-    return isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value) \
-        and float(value) >= 0.0
-
-
 def _is_threshold(value):
     return isinstance(value, numbers.Real) and not isinstance(value, bool) and not math.isnan(value) \
         and float(value) > 0.0
 
 
-def _is_positive_integer(value):
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool) and int(value) >= 1
-
-
-def _is_none_or_positive_integer(value):
-    return value is None or _is_positive_integer(value)
-
-
-def _is_none_or_positive_number(value):
-    return value is None or _is_positive_number(value)
-
-
-def _is_seed(value):
-    return value is None or (isinstance(value, numbers.Integral) and not isinstance(value, bool)
-                             and int(value) >= 0)
-
-
 def _is_label(value):
     return value is None or isinstance(value, (str, numbers.Integral, np.integer, np.str_))
-
-
-def _is_bool(value):
-    return isinstance(value, (bool, np.bool_))
-
-
-def _none_or_int(value):
-    return None if value is None else int(value)
-
-
-def _none_or_float(value):
-    return None if value is None else float(value)
-
-
-def _one_of(values):
-    return lambda value: isinstance(value, str) and value in values
 
 
 def _words(values):
@@ -197,54 +156,54 @@ ONLINE_PARAMETERS = {
     "C": Parameter(
         "C", 1.0, "aggressiveness C: PA-I tau = min(C, l/||x||^2) (Eq. 4, 6; MBPA's Eq. 8), PA-II "
         "tau = l/(||x||^2 + 1/(2C)) (Eq. 5); for cs the step scale C/sqrt(t) (Wang, Zhao & Hoi 2014). "
-        "C = 1 as in LIBOL (the paper gives no value)", "a finite number > 0", _is_positive_number, float),
+        "C = 1 as in LIBOL (the paper gives no value)", "a finite number > 0", is_positive_number, float),
     "eta": Parameter(
         "eta", 0.1, "learning rate eta of the truncated gradient (Eq. 9): the gravity applied every K rounds "
-        "is a = eta K g (section 3.3); the paper gives no value", "a finite number > 0", _is_positive_number,
+        "is a = eta K g (section 3.3); the paper gives no value", "a finite number > 0", is_positive_number,
         float),
     "g": Parameter(
         "g", DEFAULT_GRAVITY, "gravity g >= 0 of the truncated gradient: g_t = K g when t % K == 0 (section "
         "3.3), shrink a = eta K g (Eq. 9-10); 0 switches the shrinking off; the paper gives no value",
-        "a finite number >= 0", _is_nonnegative_number, float),
+        "a finite number >= 0", is_nonnegative_number, float),
     "theta": Parameter(
         "theta", float("inf"), "threshold theta of T(v, a, theta) (Eq. 10): only weights with |w_j| <= theta "
         "shrink; inf shrinks every weight (Langford et al. 2009, the L1 case)", "a number > 0 (inf allowed)",
         _is_threshold, float),
     "K": Parameter(
         "K", 10, "truncate every K rounds (t % K == 0; Algorithm 1 line 11, Algorithm 2 line 17; section 3.3: "
-        "'we should not take K = 1'); the paper gives no value", "an integer >= 1", _is_positive_integer, int),
+        "'we should not take K = 1'); the paper gives no value", "an integer >= 1", is_positive_integer, int),
     "truncate": Parameter(
         "truncate", "gradient", "every K rounds: 'gradient' = T(w, eta K g, theta) (Eq. 9-10, the paper); "
         "'topk' = keep the k largest |w_j| (OFS, Wang et al. 2014, with K = 1); 'none'",
-        _words(_TRUNCATIONS), _one_of(_TRUNCATIONS)),
+        _words(_TRUNCATIONS), is_one_of(_TRUNCATIONS)),
     "update": Parameter(
         "update", None, "step rule: None = the method's own (mbpa: 'pa1', Eq. 8; onpa: 'pa', Eq. 3 in "
         "Algorithm 2 lines 10 and 16); 'pa', 'pa1' or 'pa2'", "None or " + _words(_UPDATES),
         lambda value: value is None or (isinstance(value, str) and value in _UPDATES)),
     "beta": Parameter(
         "beta", 1.0, "ONPA scale beta: N = floor(beta p / n) synthetic negatives per negative (section 3.2.2)",
-        "a finite number > 0", _is_positive_number, float),
+        "a finite number > 0", is_positive_number, float),
     "synthesis": Parameter(
         "synthesis", "extrapolate", "ONPA synthetic negative: 'extrapolate' = x + alpha (x - x_p) (Algorithm "
         "2 line 15, the paper's formula); 'interpolate' = x + alpha (x_p - x) (its prose)",
-        _words(_SYNTHESES), _one_of(_SYNTHESES)),
+        _words(_SYNTHESES), is_one_of(_SYNTHESES)),
     "memory": Parameter(
         "memory", 1000, "ONPA: earlier negatives remembered, a uniform reservoir sample of at most this many "
         "rows; None keeps all of them (the paper's D, unbounded)", "None or an integer >= 1",
-        _is_none_or_positive_integer, _none_or_int),
+        is_none_or(is_positive_integer), none_or_int),
     "cost_ratio": Parameter(
         "cost_ratio", None, "cs: margin rho of the minority class in the type-I loss; None = p / n estimated "
         "online (Wang, Zhao & Hoi 2014, 'sum' with equal weights)", "None or a finite number > 0",
-        _is_none_or_positive_number, _none_or_float),
+        is_none_or(is_positive_number), none_or_float),
     "passes": Parameter(
         "passes", 1, "passes over the rows (the stream metrics are those of the first pass)",
-        "an integer >= 1", _is_positive_integer, int),
+        "an integer >= 1", is_positive_integer, int),
     "shuffle": Parameter(
         "shuffle", False, "stream the rows in a random order (a new one each pass) drawn with random_state",
-        "True or False", _is_bool, bool),
+        "True or False", is_bool, bool),
     "random_state": Parameter(
         "random_state", 0, "seed of the row order (shuffle) and of ONPA's draws (same inputs, same outputs)",
-        "None or an integer >= 0", _is_seed, _none_or_int),
+        "None or an integer >= 0", is_seed, none_or_int),
     "positive": Parameter(
         "positive", None, "the class coded +1 (the paper's positive = majority class); None = the majority "
         "class (a tie: the label that sorts last)", "None or one of the response's class labels", _is_label),
@@ -396,9 +355,9 @@ class OnlineLearner:
         values = check_online_params(method, C=C, eta=eta, g=g, theta=theta, K=K, truncate=truncate,
                                      update=update, beta=beta, synthesis=synthesis, memory=memory,
                                      cost_ratio=cost_ratio)
-        if not _is_positive_integer(n_features_in):
+        if not is_positive_integer(n_features_in):
             raise ValueError(f"n_features_in: must be an integer >= 1; got {n_features_in!r}")
-        if not _is_positive_integer(n_selected) or int(n_selected) > int(n_features_in):
+        if not is_positive_integer(n_selected) or int(n_selected) > int(n_features_in):
             raise ValueError(f"n_features: must be an integer in 1..{n_features_in} (the number of features); "
                              f"got {n_selected!r}")
         self._kernel = load_kernel("_online")
