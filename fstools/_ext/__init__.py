@@ -12,6 +12,9 @@ _entropy
     relevant-independency terms of CMQFS.
 _neighbours
     Nearest-neighbour kernels of the similarity filters (ReliefF, Laplacian score).
+_online
+    Passive-aggressive updates (PA, PA-I, PA-II, MBPA, ONPA, cost-sensitive) with
+    truncated gradient, a whole pass over dense or CSR rows without the GIL.
 
 The kernels know nothing about pandas or formulas: typed memoryviews in,
 arrays out.  Use :func:`load_kernel` to import one with a helpful error when the
