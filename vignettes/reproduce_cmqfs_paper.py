@@ -401,9 +401,9 @@ save_text("cmqfs_paper_reading.txt", reading)
 # offline, so a different verdict on four data sets does not contradict it; it only fails to
 # confirm it. Two cautions apply to the paper's protocol and therefore to any reproduction of
 # it. First, selection on all the data is optimistic; section 6 measures by how much for each
-# data set (the bias is expected to be largest where many noise features compete, as in the
-# Madelon-style set). Second, the pooled t-test treats every (data set, p) cell as an
-# independent pair, which they are not; the rank tests of section 5, which treat data sets as
+# data set (the size depends on how many rows the selection sees and how many noise features
+# compete, so it is measured, not assumed). Second, the pooled t-test treats every (data set,
+# p) cell as an independent pair, which they are not; the rank tests of section 5, which treat data sets as
 # the units, are the safer summary and, with four data sets, cannot establish a ranking.
 # Finally, section 7 adds what the accuracy tables cannot show: how much each method's choice
 # moves when the rows change.
