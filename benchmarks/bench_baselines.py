@@ -37,7 +37,6 @@ predicted time exceeds ``--skfeature-max-seconds``.
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -54,6 +53,7 @@ import pandas as pd  # noqa: E402
 from sklearn.datasets import make_classification  # noqa: E402
 
 import fstools as fs  # noqa: E402
+from _harness import SUMMARY, interleaved_best, load_average, print_machine_info, usable_cores, verdict  # noqa: E402
 from fstools.discretize import information_codes  # noqa: E402
 from fstools.methods import information, similarity  # noqa: E402
 
@@ -79,57 +79,14 @@ SKF_TIMED = {"mrmr": "lcsi_mrmr", "jmi": "lcsi_jmi", "cmim": "cmim", "mifs": "lc
 SKF_AGREEMENT = {"mrmr": "lcsi_upstream_mrmr", "jmi": "lcsi_upstream_jmi", "cmim": "cmim", "mifs": "lcsi_mifs"}
 SKF_PARAMS = {"mifs": {"beta": 1.0}}  # fstools' (and FEAST's, the CMQFS paper's) beta; skfeature's default is 0.5
 
-summary = []
-
-
-def verdict(ok, label):
-    word = "PASS" if ok else "FAIL"
-    summary.append(f"{word}  {label}")
-    return word
 
 
 # --------------------------------------------------------------------------- machine
 
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as handle:
-            for line in handle:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def load_average():
-    try:
-        return "%.2f %.2f %.2f" % os.getloadavg()
-    except (AttributeError, OSError):
-        return "n/a"
-
-
-def usable_cores():
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-
-
 def machine_info(args, sizes):
     import sklearn
-    print("=" * 78)
-    print("Baselines benchmark: fstools vs scikit-feature"
-          + ("  [--quick: reduced sizes, targets indicative only]" if args.quick else ""))
-    print("=" * 78)
-    print(f"date              {time.strftime('%Y-%m-%d %H:%M:%S %Z')}")
-    print(f"machine           {platform.machine()}  {cpu_model()}")
-    print(f"cores             {os.cpu_count()} logical, {usable_cores()} usable by this process"
-          f"  (OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')})")
-    print(f"load average      {load_average()}  (1/5/15 min, at start)")
-    print(f"python            {platform.python_version()}  ({platform.system()} {platform.release()})")
-    print(f"numpy             {np.__version__}")
-    print(f"scikit-learn      {sklearn.__version__}")
-    print(f"pandas            {pd.__version__}")
-    print(f"fstools           {fs.__version__}  from {os.path.dirname(fs.__file__)}")
-    print(f"timing            best of {args.repeat} (time.perf_counter), compared runs interleaved")
-    print(f"sizes             {sizes}")
+    print_machine_info("Baselines benchmark: fstools vs scikit-feature", args.quick, args.repeat, sizes,
+                       packages=[("scikit-learn", sklearn.__version__), ("pandas", pd.__version__)])
 
 
 # --------------------------------------------------------------------------- scikit-feature worker
@@ -220,33 +177,6 @@ def madelon_data(m, n, informative, seed=0):
     frame = pd.DataFrame(X, columns=[f"x{j + 1}" for j in range(n)])
     frame["class"] = pd.Categorical.from_codes(y, categories=["c0", "c1"])
     return X, y.astype(np.int32), frame
-
-
-def interleaved_best(functions, repeat):
-    """Best-of-``repeat`` time of each callable, runs interleaved round-robin.
-
-    A callable returns either a result (timed here with perf_counter) or, for the
-    scikit-feature worker, a dict with its own ``seconds``.  An exception is kept as the
-    result (time inf) and reported by the caller.
-    """
-    best = {name: float("inf") for name in functions}
-    results = {}
-    for _ in range(repeat):
-        for name, function in functions.items():
-            if isinstance(results.get(name), Exception):
-                continue
-            start = time.perf_counter()
-            try:
-                result = function()
-            except Exception as error:  # noqa: BLE001 - reported, not hidden
-                results[name] = error
-                continue
-            elapsed = time.perf_counter() - start
-            if isinstance(result, dict) and "seconds" in result:
-                elapsed = result["seconds"]
-            results[name] = result
-            best[name] = min(best[name], elapsed)
-    return best, results
 
 
 def describe_error(error):
@@ -654,7 +584,7 @@ def main(argv=None):
     print_table(rows, usable_cores())
     print()
     print("Summary")
-    for line in summary:
+    for line in SUMMARY:
         print(f"  {line}")
     if worker is None:
         print("  (scikit-feature not available: no ratios; see above for how to install it)")

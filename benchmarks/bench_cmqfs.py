@@ -25,7 +25,6 @@ See ``benchmarks/README.md``.
 """
 import argparse
 import os
-import platform
 import sys
 import time
 import traceback
@@ -42,6 +41,7 @@ import pandas as pd  # noqa: E402
 from sklearn.datasets import make_classification  # noqa: E402
 
 import fstools as fs  # noqa: E402
+from _harness import SUMMARY, interleaved_best, load_average, print_machine_info, verdict  # noqa: E402
 from fstools.methods.graph import cmqfs, modularity_scores  # noqa: E402
 
 import _reference as reference  # noqa: E402
@@ -59,67 +59,12 @@ CHECK_CASES = (  # (n_samples, n_features, n_classes, k, seed) for the MATCH che
     (300, 30, 3, 10, 1),
 )
 
-summary = []
-
-
-def verdict(ok, label):
-    word = "PASS" if ok else "FAIL"
-    summary.append(f"{word}  {label}")
-    return word
-
-
-def interleaved_best(functions, repeat):
-    """Best-of-``repeat`` wall time of each callable, runs interleaved round-robin.
-
-    Returns ({name: seconds}, {name: result of the last run}).
-    """
-    best = {name: float("inf") for name in functions}
-    results = {}
-    for _ in range(repeat):
-        for name, function in functions.items():
-            start = time.perf_counter()
-            results[name] = function()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best, results
-
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as handle:
-            for line in handle:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def load_average():
-    try:
-        return "%.2f %.2f %.2f" % os.getloadavg()
-    except (AttributeError, OSError):
-        return "n/a"
 
 
 def machine_info(args, sizes):
     import sklearn
-    cores = os.cpu_count()
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cores
-    print("=" * 78)
-    print("CMQFS benchmark" + ("  [--quick: reduced sizes, targets indicative only]" if args.quick else ""))
-    print("=" * 78)
-    print(f"date              {time.strftime('%Y-%m-%d %H:%M:%S %Z')}")
-    print(f"machine           {platform.machine()}  {cpu_model()}")
-    print(f"cores             {cores} logical, {usable} usable by this process"
-          f"  (OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')})")
-    print(f"load average      {load_average()}  (1/5/15 min, at start)")
-    print(f"python            {platform.python_version()}  ({platform.system()} {platform.release()})")
-    print(f"numpy             {np.__version__}")
-    print(f"scikit-learn      {sklearn.__version__}")
-    print(f"pandas            {pd.__version__}")
-    print(f"fstools           {fs.__version__}  from {os.path.dirname(fs.__file__)}")
-    print(f"timing            best of {args.repeat} (time.perf_counter), compared runs interleaved")
-    print(f"sizes             {sizes}")
+    print_machine_info("CMQFS benchmark", args.quick, args.repeat, sizes,
+                       packages=[("scikit-learn", sklearn.__version__), ("pandas", pd.__version__)])
 
 
 # --------------------------------------------------------------------------- section 1
@@ -275,7 +220,7 @@ def section_brute(sizes, repeat, X, y, times_full, results_full):
         lib_ranking = [int(j) for j in lib.ranking]
         match = lib_ranking == ref["ranking"]
         word = "MATCH" if match else "MISMATCH"
-        summary.append(f"{'PASS' if match else 'FAIL'}  [3] brute-force reference vs cmqfs ranking, "
+        SUMMARY.append(f"{'PASS' if match else 'FAIL'}  [3] brute-force reference vs cmqfs ranking, "
                        f"{cm} x {cn}, {ncl} classes, k={ck}: {word}")
         print(f"       {cm} x {cn}, {ncl} classes, k = {ck} (every 3rd column rounded): {word}"
               f"   max |Q_ref - Q| = {q_diff:.1e}")
@@ -344,7 +289,7 @@ def main(argv=None):
     section_brute(sizes, args.repeat, X, y, times_full, results_full)
     print()
     print("Summary")
-    for line in summary:
+    for line in SUMMARY:
         print(f"  {line}")
     print(f"load average at end {load_average()};  total wall time {time.perf_counter() - start:.1f} s")
 

@@ -34,7 +34,6 @@ See ``benchmarks/README.md``.
 """
 import argparse
 import os
-import platform
 import sys
 import time
 import tracemalloc
@@ -47,7 +46,7 @@ if ROOT not in sys.path:  # run from a source checkout: use the in-place build
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-import fstools as fs  # noqa: E402
+from _harness import SUMMARY, interleaved_best, load_average, print_machine_info, verdict  # noqa: E402
 from fstools.methods.discriminant import GAMMA_GRID, dfs, dfs_fit  # noqa: E402
 
 TIME_TARGET = 5.0      # seconds, sections 1 and 2
@@ -57,46 +56,6 @@ DENSE_SAMPLE_ITERATIONS = 3
 FULL_SIZES = dict(colon=(62, 2000), coil=(1440, 1024, 20), lung=(203, 12600), lung_classes=(139, 21, 20, 6, 17))
 QUICK_SIZES = dict(colon=(62, 500), coil=(400, 256, 10), lung=(60, 3000), lung_classes=(30, 10, 10, 5, 5))
 
-summary = []
-
-
-def verdict(ok, label):
-    word = "PASS" if ok else "FAIL"
-    summary.append(f"{word}  {label}")
-    return word
-
-
-def interleaved_best(functions, repeat):
-    """Best-of-``repeat`` wall time of each callable, runs interleaved round-robin.
-
-    Returns ({name: seconds}, {name: result of the last run}).
-    """
-    best = {name: float("inf") for name in functions}
-    results = {}
-    for _ in range(repeat):
-        for name, function in functions.items():
-            start = time.perf_counter()
-            results[name] = function()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best, results
-
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as handle:
-            for line in handle:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def load_average():
-    try:
-        return "%.2f %.2f %.2f" % os.getloadavg()
-    except (AttributeError, OSError):
-        return "n/a"
 
 
 def machine_info(args, sizes):
@@ -104,23 +63,11 @@ def machine_info(args, sizes):
     import sklearn
     from threadpoolctl import threadpool_info
 
-    cores = os.cpu_count()
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cores
     blas = ", ".join(f"{info.get('internal_api')} {info.get('version')} ({info.get('num_threads')} threads)"
                      for info in threadpool_info() if info.get("user_api") == "blas") or "unknown"
-    print("=" * 78)
-    print("DFS benchmark" + ("  [--quick: reduced sizes, targets indicative only]" if args.quick else ""))
-    print("=" * 78)
-    print(f"date              {time.strftime('%Y-%m-%d %H:%M:%S %Z')}")
-    print(f"machine           {platform.machine()}  {cpu_model()}")
-    print(f"cores             {cores} logical, {usable} usable by this process")
-    print(f"load average      {load_average()}  (1/5/15 min, at start)")
-    print(f"python            {platform.python_version()}  ({platform.system()} {platform.release()})")
-    print(f"numpy / scipy     {np.__version__} / {scipy.__version__};  BLAS: {blas}")
-    print(f"scikit-learn      {sklearn.__version__}")
-    print(f"fstools           {fs.__version__}  from {os.path.dirname(fs.__file__)}")
-    print(f"timing            best of {args.repeat} (time.perf_counter), compared runs interleaved")
-    print(f"sizes             {sizes}")
+    print_machine_info("DFS benchmark", args.quick, args.repeat, sizes, environment=(),
+                       packages=[("scipy / BLAS", f"{scipy.__version__};  BLAS: {blas}"),
+                                 ("scikit-learn", sklearn.__version__)])
 
 
 def two_class_wide(n, d, seed=0):
@@ -189,7 +136,7 @@ def section_colon(sizes, repeat, quick):
     match = same_ranking(results["dense3"], results["lanczos3"])
     gap = np.max(np.abs(results["dense3"].row_norms - results["lanczos3"].row_norms)) / \
         results["dense3"].row_norms.max()
-    summary.append(f"{'PASS' if match else 'FAIL'}  [1] dense and Lanczos solvers, same top-100 ranking after "
+    SUMMARY.append(f"{'PASS' if match else 'FAIL'}  [1] dense and Lanczos solvers, same top-100 ranking after "
                    f"{DENSE_SAMPLE_ITERATIONS} iterations on {n} x {d:,}: {'MATCH' if match else 'MISMATCH'}")
     word = verdict(times["dfs"] < TIME_TARGET, f"[1] DFS {n} x {d:,}, p = 1, {ITERATIONS} iterations: "
                                                 f"{times['dfs']:.3f} s (target < {TIME_TARGET:g} s){tag}")
@@ -227,7 +174,7 @@ def section_coil(sizes, repeat, quick):
         print(f"    {'dfs_fit default (' + results[key].solver + '), n_threads=' + str(threads):44s} "
               f"{times[key]:9.3f} s   ratio {times[key] / base:6.2f} x dense   target < {TIME_TARGET:g} s  {word}")
     match = same_ranking(results["dense"], results["t1"])
-    summary.append(f"{'PASS' if match else 'FAIL'}  [2] dense and default solvers, same top-100 ranking on "
+    SUMMARY.append(f"{'PASS' if match else 'FAIL'}  [2] dense and default solvers, same top-100 ranking on "
                    f"{n:,} x {d:,}: {'MATCH' if match else 'MISMATCH'}")
     print(f"    same top-100 ranking, dense vs default solver: {'MATCH' if match else 'MISMATCH'}")
 
@@ -255,7 +202,7 @@ def section_lung(sizes, repeat, quick, dense_per_iteration, dense_d):
     extrapolated = dense_per_iteration * (d / dense_d) ** 3 * ITERATIONS
     print(f"    dense solver not run: ~{extrapolated / 60:.0f} min for {ITERATIONS} iterations (EXTRAPOLATED from [1] "
           f"by (d ratio)^3 = ({d:,} / {dense_d:,})^3)")
-    summary.append(f"{'PASS' if peak < dense_bytes else 'FAIL'}  [3] {n} x {d:,}: peak traced memory "
+    SUMMARY.append(f"{'PASS' if peak < dense_bytes else 'FAIL'}  [3] {n} x {d:,}: peak traced memory "
                    f"{peak / 1e6:.0f} MB, {'below' if peak < dense_bytes else 'NOT below'} the size of one d x d "
                    f"matrix ({dense_bytes / 1e9:.2f} GB), so none was built; time {times['dfs']:.2f} s (no target)")
     del fit
@@ -294,7 +241,7 @@ def main(argv=None):
     section_cv(sizes, args.repeat, args.quick)
     print()
     print("Summary")
-    for line in summary:
+    for line in SUMMARY:
         print(f"  {line}")
     print(f"load average at end {load_average()};  total wall time {time.perf_counter() - start:.1f} s")
 

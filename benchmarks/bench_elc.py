@@ -26,7 +26,6 @@ See ``benchmarks/README.md``.
 """
 import argparse
 import os
-import platform
 import sys
 import time
 import tracemalloc
@@ -43,6 +42,7 @@ from sklearn.datasets import make_multilabel_classification  # noqa: E402
 from sklearn.exceptions import ConvergenceWarning  # noqa: E402
 
 import fstools as fs  # noqa: E402
+from _harness import SUMMARY, interleaved_best, load_average, print_machine_info, verdict  # noqa: E402
 from fstools.methods.multilabel import elc, elc_fit, llsf, ml_fisher, ml_mi  # noqa: E402
 from fstools.mlknn import MLkNN  # noqa: E402
 
@@ -54,24 +54,6 @@ FULL_SIZES = dict(n=1702, d=1001, l=53, k=100, ref_iterations=3, wide_n=200, wid
 QUICK_SIZES = dict(n=400, d=200, l=15, k=20, ref_iterations=2, wide_n=100, wide_d=10_000, wide_l=10,
                    tall_n=20_000, tall_d=30, tall_l=5)
 
-summary = []
-
-
-def verdict(ok, label):
-    word = "PASS" if ok else "FAIL"
-    summary.append(f"{word}  {label}")
-    return word
-
-
-def interleaved_best(functions, repeat):
-    best = {name: float("inf") for name in functions}
-    results = {}
-    for _ in range(repeat):
-        for name, function in functions.items():
-            start = time.perf_counter()
-            results[name] = function()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best, results
 
 
 def quiet(function):
@@ -83,44 +65,11 @@ def quiet(function):
     return call
 
 
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as handle:
-            for line in handle:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def load_average():
-    try:
-        return "%.2f %.2f %.2f" % os.getloadavg()
-    except (AttributeError, OSError):
-        return "n/a"
-
-
 def machine_info(args, sizes):
     import sklearn
-    cores = os.cpu_count()
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cores
-    print("=" * 78)
-    print("ELC benchmark" + ("  [--quick: reduced sizes, targets indicative only]" if args.quick else ""))
-    print("=" * 78)
-    print(f"date              {time.strftime('%Y-%m-%d %H:%M:%S %Z')}")
-    print(f"machine           {platform.machine()}  {cpu_model()}")
-    print(f"cores             {cores} logical, {usable} usable by this process"
-          f"  (OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}, "
-          f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')})")
-    print(f"load average      {load_average()}  (1/5/15 min, at start)")
-    print(f"python            {platform.python_version()}  ({platform.system()} {platform.release()})")
-    print(f"numpy             {np.__version__}")
-    print(f"scikit-learn      {sklearn.__version__}")
-    print(f"pandas            {pd.__version__}")
-    print(f"fstools           {fs.__version__}  from {os.path.dirname(fs.__file__)}")
-    print(f"timing            best of {args.repeat} (time.perf_counter), compared runs interleaved")
-    print(f"sizes             {sizes}")
+    print_machine_info("ELC benchmark", args.quick, args.repeat, sizes,
+                       packages=[("scikit-learn", sklearn.__version__), ("pandas", pd.__version__)],
+                       environment=("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"))
 
 
 def enron_like(n, d, l, seed=0):
@@ -337,7 +286,7 @@ def main():
     section_scale(sizes, args.quick)
     print()
     print("Summary")
-    for line in summary:
+    for line in SUMMARY:
         print("  " + line)
     print(f"load average at end {load_average()};  total wall time {time.perf_counter() - started:.1f} s")
 

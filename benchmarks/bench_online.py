@@ -23,7 +23,6 @@ See ``benchmarks/README.md``.
 """
 import argparse
 import os
-import platform
 import sys
 import time
 import warnings
@@ -40,6 +39,7 @@ from scipy import sparse  # noqa: E402
 from sklearn.linear_model import SGDClassifier  # noqa: E402
 
 import fstools as fs  # noqa: E402
+from _harness import SUMMARY, interleaved_best, load_average, print_machine_info, verdict  # noqa: E402
 from fstools.methods.online import OnlineLearner  # noqa: E402
 
 try:  # deprecated in scikit-learn 1.8, removed in 1.10
@@ -58,63 +58,15 @@ QUICK_SIZES = dict(w8a_n=5_000, w8a_d=300, w8a_density=0.04, w8a_minority=0.03,
                    wide_n=500, wide_d=5_000, wide_density=0.04, tall_n=5_000, tall_d=300,
                    orders=4, budgets=4, M=30)
 
-summary = []
-
-
-def verdict(ok, label):
-    word = "PASS" if ok else "FAIL"
-    summary.append(f"{word}  {label}")
-    return word
-
-
-def interleaved_best(functions, repeat):
-    """Best-of-``repeat`` wall time of each callable, runs interleaved round-robin."""
-    best = {name: float("inf") for name in functions}
-    results = {}
-    for _ in range(repeat):
-        for name, function in functions.items():
-            start = time.perf_counter()
-            results[name] = function()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best, results
-
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as handle:
-            for line in handle:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def load_average():
-    try:
-        return "%.2f %.2f %.2f" % os.getloadavg()
-    except (AttributeError, OSError):
-        return "n/a"
 
 
 def machine_info(args, sizes):
-    cores = os.cpu_count()
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cores
-    print("=" * 78)
-    print("Online PA benchmark" + ("  [--quick: reduced sizes, targets indicative only]" if args.quick else ""))
-    print("=" * 78)
-    print(f"date              {time.strftime('%Y-%m-%d %H:%M:%S %Z')}")
-    print(f"machine           {platform.machine()}  {cpu_model()}")
-    print(f"cores             {cores} logical, {usable} usable by this process")
-    print(f"load average      {load_average()}  (1/5/15 min, at start)")
-    print(f"python            {platform.python_version()}  ({platform.system()} {platform.release()})")
-    print(f"numpy             {np.__version__}")
-    print(f"scipy             {sparse.__name__.split('.')[0]} {__import__('scipy').__version__}")
-    print(f"scikit-learn      {sklearn.__version__}  (PassiveAggressiveClassifier "
-          f"{'available, deprecated' if PassiveAggressiveClassifier is not None else 'not available'})")
-    print(f"fstools           {fs.__version__}  from {os.path.dirname(fs.__file__)}")
-    print(f"timing            best of {args.repeat} (time.perf_counter), compared runs interleaved")
-    print(f"sizes             {sizes}")
+    import scipy
+    available = "available, deprecated" if PassiveAggressiveClassifier is not None else "not available"
+    print_machine_info("Online PA benchmark", args.quick, args.repeat, sizes, environment=(),
+                       packages=[("scipy", scipy.__version__),
+                                 ("scikit-learn", f"{sklearn.__version__}  (PassiveAggressiveClassifier "
+                                                  f"{available})")])
 
 
 # --------------------------------------------------------------------------- data
@@ -210,7 +162,7 @@ def section_speed(sizes, repeat, quick):
                                                f"{ratio:.2f} (target <= {RATIO_TARGET:g}){tag}")
         print(f"    target: MBPA pass / {name} epoch = {ratio:.2f} <= {RATIO_TARGET:g}  {word}")
         ratio = times["tracked"] / times[b]
-        summary.append(f"info  [1] MBPA+TG pass with M-feature prequential tracking / {name}: {ratio:.2f}")
+        SUMMARY.append(f"info  [1] MBPA+TG pass with M-feature prequential tracking / {name}: {ratio:.2f}")
     # what each side computed (the work is comparable only if it is the same kind of pass)
     learner = results["kernel"]
     selector = results["tracked"]
@@ -247,7 +199,7 @@ def section_streams(sizes, repeat, quick):
             print(f"      {method:5s} {seconds * 1e3:9.1f} ms   ({seconds / n * 1e6:6.2f} us / row)   "
                   f"prequential {sizes['M']}-feature g-mean {metrics['g_mean']:.3f}, "
                   f"specificity {metrics['specificity']:.3f}")
-        summary.append(f"info  [2] {name} {n:,} x {d:,} sparse stream: all four methods ran "
+        SUMMARY.append(f"info  [2] {name} {n:,} x {d:,} sparse stream: all four methods ran "
                        f"(mbpa {times['mbpa'] * 1e3:.0f} ms)")
 
 
@@ -288,7 +240,7 @@ def main(argv=None):
     section_protocol(sizes, args.repeat, args.quick)
     print()
     print("Summary")
-    for line in summary:
+    for line in SUMMARY:
         print(f"  {line}")
     print(f"load average at end {load_average()};  total wall time {time.perf_counter() - start:.1f} s")
 

@@ -1,0 +1,94 @@
+"""Shared plumbing of the benchmarks: machine description, interleaved timing, PASS/FAIL lines.
+
+Every benchmark prints the machine it ran on, times the runs it compares
+interleaved (A, B, C, A, B, C, ...) keeping the best of N, and ends with the
+list of PASS/FAIL verdicts collected by :func:`verdict`.
+"""
+import os
+import platform
+import time
+
+#: The verdict lines of this run, printed at the end by each benchmark.
+SUMMARY = []
+
+
+def verdict(ok, label):
+    """Record a PASS/FAIL line for the summary; returns the word."""
+    word = "PASS" if ok else "FAIL"
+    SUMMARY.append(f"{word}  {label}")
+    return word
+
+
+def interleaved_best(functions, repeat):
+    """Best-of-``repeat`` wall time of each callable, runs interleaved round-robin.
+
+    Returns ({name: seconds}, {name: result of the last run}).
+    """
+    best = {name: float("inf") for name in functions}
+    results = {}
+    for _ in range(repeat):
+        for name, function in functions.items():
+            start = time.perf_counter()
+            results[name] = function()
+            best[name] = min(best[name], time.perf_counter() - start)
+    return best, results
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def load_average():
+    try:
+        return "%.2f %.2f %.2f" % os.getloadavg()
+    except (AttributeError, OSError):
+        return "n/a"
+
+
+def usable_cores():
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count()
+
+
+def print_machine_info(title, quick, repeat, sizes, packages=(), environment=("OMP_NUM_THREADS",)):
+    """The header every benchmark prints.
+
+    Parameters
+    ----------
+    title : str
+    quick : bool
+    repeat : int
+    sizes : dict
+    packages : sequence of (label, text)
+        Versions of the libraries the benchmark compares against.
+    environment : sequence of str
+        Environment variables that change the timings (thread counts).
+    """
+    import numpy as np
+
+    import fstools as fs
+
+    settings = ", ".join(f"{name}={os.environ.get(name, 'unset')}" for name in environment)
+    print("=" * 78)
+    print(title + ("  [--quick: reduced sizes, targets indicative only]" if quick else ""))
+    print("=" * 78)
+    print(f"date              {time.strftime('%Y-%m-%d %H:%M:%S %Z')}")
+    print(f"machine           {platform.machine()}  {cpu_model()}")
+    print(f"cores             {os.cpu_count()} logical, {usable_cores()} usable by this process"
+          + (f"  ({settings})" if settings else ""))
+    print(f"load average      {load_average()}  (1/5/15 min, at start)")
+    print(f"python            {platform.python_version()}  ({platform.system()} {platform.release()})")
+    print(f"numpy             {np.__version__}")
+    for label, text in packages:
+        print(f"{label:<17} {text}")
+    print(f"fstools           {fs.__version__}  from {os.path.dirname(fs.__file__)}")
+    print(f"timing            best of {repeat} (time.perf_counter), compared runs interleaved")
+    print(f"sizes             {sizes}")
