@@ -111,6 +111,32 @@ def _steps_table(output, column_terms, selected):
     return steps.iloc[: last + 1].reset_index(drop=True)
 
 
+def check_design(frame, k, response_word="response", stacklevel=2):
+    """Checks of the design matrix shared by every entry point that takes a formula.
+
+    Refuses non-finite values and a formula whose terms have no design column,
+    validates ``k`` against the number of candidate terms, and warns about terms
+    without columns and constant columns.  Returns (column_terms, k).
+    """
+    check_finite_matrix(frame.X, frame.column_names, name="data")
+    column_terms = list(frame.column_terms)
+    candidate_terms = list(dict.fromkeys(column_terms))
+    empty_terms = [term for term in frame.terms if term not in candidate_terms]
+    if empty_terms:
+        warnings.warn(f"data: term(s) {', '.join(empty_terms)} have no design column (a categorical "
+                      f"with one level) and are not candidates", UserWarning, stacklevel=stacklevel)
+    if not candidate_terms:
+        raise FormulaError(f"formula {frame.formula!r}: no predictor has any design column")
+    k = check_k(k, len(candidate_terms))
+    constants = constant_columns(frame.X, frame.column_names)
+    if constants:
+        shown = ", ".join(constants[:5]) + (", ..." if len(constants) > 5 else "")
+        warnings.warn(f"data: {len(constants)} constant column(s) ({shown}) carry no information about "
+                      f"the {response_word}; see the method's documentation for how it scores them",
+                      UserWarning, stacklevel=stacklevel)
+    return column_terms, k
+
+
 def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=None, response=None, **params):
     """Select features with a formula and a DataFrame.
 
@@ -180,22 +206,7 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
                            f"{len(frame.response_names)} ({', '.join(frame.response_names)})")
     response_name = frame.response_names[0]
     y, class_names, _ = encode_classes(frame.response[response_name], name=f"response {response_name!r}")
-    check_finite_matrix(frame.X, frame.column_names, name="data")
-    column_terms = list(frame.column_terms)
-    candidate_terms = list(dict.fromkeys(column_terms))
-    empty_terms = [term for term in frame.terms if term not in candidate_terms]
-    if empty_terms:
-        warnings.warn(f"data: term(s) {', '.join(empty_terms)} have no design column (a categorical "
-                      f"with one level) and are not candidates", UserWarning, stacklevel=2)
-    if not candidate_terms:
-        raise FormulaError(f"formula {formula!r}: no predictor has any design column")
-    k = check_k(k, len(candidate_terms))
-    constants = constant_columns(frame.X, frame.column_names)
-    if constants:
-        shown = ", ".join(constants[:5]) + (", ..." if len(constants) > 5 else "")
-        warnings.warn(f"data: {len(constants)} constant column(s) ({shown}) carry no information about "
-                      f"the response; see the method's documentation for how it scores them",
-                      UserWarning, stacklevel=2)
+    column_terms, k = check_design(frame, k, stacklevel=3)
 
     run_values = dict(values)
     if "streaming" in spec.capabilities:

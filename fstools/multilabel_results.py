@@ -13,7 +13,6 @@ F test Bonferroni-adjusted over the labels -- and shows the ELC paper's
 diagnostics of the selected set: the residual redundancy R(F) (Eq. 16) and the
 residual label correlation C(F) (Eq. 17).
 """
-import warnings
 from functools import cached_property
 
 import numpy as np
@@ -26,7 +25,6 @@ from fstools.metrics import residual_label_correlation, residual_redundancy
 from fstools.methods.multilabel import check_label_matrix, label_correlation
 from fstools.summary import SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value, significance_stars
 from fstools.univariate import benjamini_hochberg
-from fstools.validation import check_finite_matrix, constant_columns
 
 __all__ = ["MultiLabelResult", "select_multilabel", "label_matrix"]
 
@@ -80,8 +78,7 @@ def _with_response(formula, data, response):
 def select_multilabel(formula, data, spec, k, *, values, response=None, na_action="drop", n_jobs=None,
                       call=""):
     """The multi-label path of :func:`fstools.select` (see there); returns a :class:`MultiLabelResult`."""
-    from fstools.api import _columns_for_k_terms, _term_scores, run_method
-    from fstools.validation import check_k
+    from fstools.api import _columns_for_k_terms, _term_scores, check_design, run_method
 
     if response is not None:
         formula_used, frame_data = _with_response(formula, data, response)
@@ -89,22 +86,7 @@ def select_multilabel(formula, data, spec, k, *, values, response=None, na_actio
         formula_used, frame_data = formula, data
     frame = parse_formula(formula_used, frame_data, na_action=na_action)
     Y = label_matrix(frame.response)
-    check_finite_matrix(frame.X, frame.column_names, name="data")
-    column_terms = list(frame.column_terms)
-    candidate_terms = list(dict.fromkeys(column_terms))
-    empty_terms = [term for term in frame.terms if term not in candidate_terms]
-    if empty_terms:
-        warnings.warn(f"data: term(s) {', '.join(empty_terms)} have no design column (a categorical "
-                      f"with one level) and are not candidates", UserWarning, stacklevel=3)
-    if not candidate_terms:
-        raise FormulaError(f"formula {formula_used!r}: no predictor has any design column")
-    k = check_k(k, len(candidate_terms))
-    constants = constant_columns(frame.X, frame.column_names)
-    if constants:
-        shown = ", ".join(constants[:5]) + (", ..." if len(constants) > 5 else "")
-        warnings.warn(f"data: {len(constants)} constant column(s) ({shown}) carry no information about "
-                      f"the labels; see the method's documentation for how it scores them",
-                      UserWarning, stacklevel=3)
+    column_terms, k = check_design(frame, k, response_word="labels", stacklevel=4)
     output = run_method(spec, frame.X, Y, _columns_for_k_terms(column_terms, k), values, n_jobs)
     scores, selected = _term_scores(output, spec, list(frame.column_names), column_terms, k)
     used = dict(values)
