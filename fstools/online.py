@@ -212,6 +212,11 @@ class OnlineSelector(SelectorMixin, ClassifierMixin, BaseEstimator):
         if y.dtype.kind in "fc" or y.dtype == object:
             if pd.isna(pd.Series(y)).any():
                 raise ValueError("y: has missing values; remove them first")
+        if y.dtype == object:
+            kinds = {type(v) for v in y.tolist()}
+            if len(kinds) > 1 and not all(issubclass(kind, numbers.Number) for kind in kinds):
+                raise TypeError(f"y: labels of mixed types {sorted(k.__name__ for k in kinds)}; "
+                                f"allowed: labels of one type")
         return y
 
     def _start_mapping(self, y, classes):

@@ -85,8 +85,14 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
                 raise TypeError(f"X: must be numeric; column(s) {', '.join(non_numeric)} are not. Encode them "
                                 f"first, or use fs.select with a formula (strings become categorical terms)")
         # scikit-learn's own checks: sparse and complex input refused, feature names recorded.
-        array = validate_data(self, X, dtype=np.float64, accept_sparse=False, ensure_all_finite=False,
-                              reset=True)
+        try:
+            array = validate_data(self, X, dtype=np.float64, accept_sparse=False, ensure_all_finite=False,
+                                  reset=True)
+        except ValueError as error:
+            if "could not convert" not in str(error):
+                raise
+            raise ValueError(f"X: must be numeric ({error}); encode non-numeric columns first, or use "
+                             f"fs.select with a formula (strings become categorical terms)") from None
         names = list(getattr(self, "feature_names_in_", [f"x{j}" for j in range(array.shape[1])]))
         check_finite_matrix(array, names, name="X")
         if "multilabel" in spec.capabilities:

@@ -1,0 +1,748 @@
+"""Bad input at every public entry point (issue 9): a clear error or a documented result, never a
+crash deep in NumPy/Cython, never a silently changed input.
+
+Entry points: ``fs.select`` (every registered method, grouped by ``fs.list_methods()``
+capabilities), ``fs.FeatureSelector``, ``fs.OnlineSelector``, ``fs.compare``, ``fs.stability`` and
+the CLI (``fstools.cli.main``).  Each error test names the exception type and a message that names
+the argument and what is allowed.  Every call on a DataFrame goes through :func:`unchanged`, which
+asserts that the caller's data is left exactly as it was.
+"""
+import contextlib
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import fstools as fs
+from fstools.cli import main
+
+# ------------------------------------------------------------------ the registry, by capability
+_METHODS = fs.list_methods()
+_CAPS = {row.name: {c.strip() for c in row.capabilities.split(",")} for row in _METHODS.itertuples()}
+MULTILABEL = sorted(name for name, caps in _CAPS.items() if "multilabel" in caps)
+STREAMING = sorted(name for name, caps in _CAPS.items() if "streaming" in caps)
+SINGLE = sorted(name for name in _CAPS if name not in MULTILABEL and name not in STREAMING)
+ALL = sorted(_CAPS)
+LABELS = ("y", "y1", "y2")
+
+# A parameter value out of range for every method that has parameters.
+OUT_OF_RANGE = {
+    "bahsic": ("estimator", "x", "one of 'unbiased', 'biased'"),
+    "cmim": ("discretization", "x", "one of 'mu_sigma'"),
+    "cmqfs": ("beta", 1.5, r"a number in \[0, 1\]"),
+    "cs": ("C", -1, "a finite number > 0"),
+    "dfs": ("p", 0, r"a number in \(0, 2\]"),
+    "elc": ("lam", -1, "a finite number > 0"),
+    "jmi": ("n_bins", 1, "None or an integer >= 2"),
+    "laplacian": ("n_neighbors", 0, "an integer >= 1"),
+    "llsf": ("alpha", -1, "a finite number >= 0"),
+    "mbpa": ("C", 0, "a finite number > 0"),
+    "mifs": ("beta", -1, "a number >= 0"),
+    "mifs_u": ("beta", float("nan"), "a number >= 0"),
+    "mim": ("n_bins", 0, "None or an integer >= 2"),
+    "ml_mi": ("discretization", "x", "one of 'mu_sigma'"),
+    "mrmr": ("n_bins", 2.5, "None or an integer >= 2"),
+    "onpa": ("beta", -1, "a finite number > 0"),
+    "pa": ("eta", -1, "a finite number > 0"),
+    "pa1": ("K", 0, "an integer >= 1"),
+    "pa2": ("passes", 0, "an integer >= 1"),
+    "relieff": ("n_neighbors", 0, "an integer >= 1"),
+    "trace_ratio": ("standardize", "x", "True or False"),
+}
+
+
+def kind(method):
+    return "multilabel" if method in MULTILABEL else "streaming" if method in STREAMING else "single"
+
+
+def make_frame(method, n=40, seed=0):
+    """Four numeric predictors a..d and the response(s) the method takes: three classes (single-label),
+    two (streaming, binary) or two 0/1 labels y1, y2 (multi-label)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4))
+    df = pd.DataFrame(X, columns=list("abcd"))
+    if kind(method) == "multilabel":
+        df["y1"] = (X[:, 0] + 0.5 * rng.normal(size=n) > 0).astype(int)
+        df["y2"] = (X[:, 1] + 0.5 * rng.normal(size=n) > 0).astype(int)
+    elif kind(method) == "streaming":
+        df["y"] = np.where(X[:, 0] > 0.3, "rare", "common")
+    else:
+        df["y"] = np.array(["p", "q", "r"])[np.arange(n) % 3]
+    return df
+
+
+def lhs(method):
+    return "y1 + y2" if kind(method) == "multilabel" else "y"
+
+
+@contextlib.contextmanager
+def unchanged(*frames):
+    """Assert that the DataFrames/arrays are exactly as they were, whatever the block does."""
+    copies = [f.copy(deep=True) if isinstance(f, pd.DataFrame) else np.array(f, copy=True) for f in frames]
+    flags = [f.flags.c_contiguous if isinstance(f, np.ndarray) else None for f in frames]
+    try:
+        yield
+    finally:
+        for frame, copy, flag in zip(frames, copies, flags):
+            if isinstance(frame, pd.DataFrame):
+                pd.testing.assert_frame_equal(frame, copy)
+            else:
+                np.testing.assert_array_equal(frame, copy)
+                assert frame.flags.c_contiguous == flag
+
+
+def select(method, df, formula=None, **kwargs):
+    kwargs.setdefault("k", 2)
+    with unchanged(df):
+        return fs.select(formula or f"{lhs(method)} ~ .", df, method=method, **kwargs)
+
+
+def select_quietly(method, df, **kwargs):
+    """select, ignoring warnings that are not the subject of the test (e.g. a constant column)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return select(method, df, **kwargs)
+
+
+# ------------------------------------------------------------------ fs.select: every method
+@pytest.mark.parametrize("method", ALL)
+@pytest.mark.parametrize("value", [np.inf, -np.inf])
+def test_select_infinite_value_names_the_column(method, value):
+    df = make_frame(method)
+    df.loc[3, "c"] = value
+    with pytest.raises(ValueError, match=r"data: non-finite values \(NaN or inf\) in column\(s\) 'c'; "
+                                         r"allowed: finite numbers"):
+        select(method, df)
+
+
+@pytest.mark.parametrize("method", ALL)
+def test_select_nan_is_dropped_and_counted_or_refused(method):
+    df = make_frame(method)
+    df.loc[[3, 7], "b"] = np.nan
+    result = select_quietly(method, df)
+    assert result.n_dropped == 2 and result.n == len(df) - 2
+    with pytest.raises(ValueError, match=r"2 of 40 rows have missing values \(in column\(s\) 'b'\).*na_action"):
+        select(method, df, na_action="raise")
+
+
+@pytest.mark.parametrize("method", ALL)
+def test_select_all_nan_column_is_refused_with_its_name(method):
+    df = make_frame(method).assign(b=np.nan)
+    with pytest.raises(ValueError, match=r"all 40 rows have missing values in the columns used \(.*'b'"):
+        select(method, df)
+    # Leaving the column out of the formula is the documented way round.
+    result = select_quietly(method, df, formula=f"{lhs(method)} ~ . - b")
+    assert "b" not in result.scores.index and result.n == 40
+
+
+@pytest.mark.parametrize("method", ALL)
+def test_select_constant_column_warns_and_is_still_ranked(method):
+    df = make_frame(method).assign(c=2.5)
+    with pytest.warns(UserWarning, match=r"1 constant column\(s\) \(c\)"):
+        result = select(method, df, k=4)
+    assert sorted(result.scores.index) == ["a", "b", "c", "d"]
+
+
+@pytest.mark.parametrize("method", ALL)
+def test_select_duplicated_column_is_a_separate_candidate(method):
+    df = make_frame(method)
+    df["a_copy"] = df["a"]
+    result = select_quietly(method, df, k=5)
+    assert sorted(result.scores.index) == ["a", "a_copy", "b", "c", "d"]
+    assert len(result.selected) == 5
+
+
+@pytest.mark.parametrize("method", SINGLE + STREAMING)
+def test_select_single_class_is_refused(method):
+    df = make_frame(method).assign(y="q")
+    with pytest.raises(ValueError, match=r"response 'y': only one class \('q'\); .*at least 2 classes"):
+        select(method, df)
+
+
+@pytest.mark.parametrize("method", MULTILABEL)
+def test_select_constant_label_is_refused(method):
+    df = make_frame(method).assign(y2=1)
+    with pytest.raises(ValueError, match=r"response 'y2': is constant \(all 1\).*needs both 0 and 1"):
+        select(method, df)
+
+
+@pytest.mark.parametrize("method", SINGLE)
+def test_select_class_with_one_sample_is_kept(method):
+    df = make_frame(method)
+    df.loc[0, "y"] = "z"
+    result = select_quietly(method, df)
+    assert result.classes == ["p", "q", "r", "z"]
+    assert list(result.class_counts) == [13, 13, 13, 1]
+    assert len(result.selected) == 2
+
+
+@pytest.mark.parametrize("method", STREAMING)
+def test_select_third_class_of_one_sample_is_refused_by_streaming_methods(method):
+    df = make_frame(method)
+    df.loc[0, "y"] = "z"
+    with pytest.raises(ValueError, match=r"online methods are binary.*3 class\(es\).*Make it binary"):
+        select(method, df)
+
+
+@pytest.mark.parametrize("method", ALL)
+@pytest.mark.parametrize("k", [5, 100, 0, -1])
+def test_select_k_out_of_range(method, k):
+    with pytest.raises(ValueError, match=rf"k: must be in 1\.\.4 \(the number of features\); got {k}"):
+        select(method, make_frame(method), k=k)
+
+
+@pytest.mark.parametrize("method", ALL)
+@pytest.mark.parametrize("k", [2.5, "2", True])
+def test_select_k_not_an_integer(method, k):
+    with pytest.raises(TypeError, match=r"k: must be None or an integer in 1\.\.4"):
+        select(method, make_frame(method), k=k)
+
+
+@pytest.mark.parametrize("method", ALL)
+def test_select_empty_dataframe(method):
+    df = make_frame(method)
+    with pytest.raises(ValueError, match="data has no rows"):
+        select(method, df.iloc[:0])
+    with pytest.raises(ValueError, match="data has no rows"):
+        select(method, pd.DataFrame())
+
+
+@pytest.mark.parametrize("method", SINGLE + STREAMING)
+def test_select_one_row(method):
+    with pytest.raises(ValueError, match=r"response 'y': only one class"):
+        select(method, make_frame(method).iloc[:1])
+
+
+@pytest.mark.parametrize("method", MULTILABEL)
+def test_select_one_row_multilabel(method):
+    with pytest.raises(ValueError, match=r"response 'y1': is constant .* in the 1 rows used"):
+        select(method, make_frame(method).iloc[:1])
+
+
+@pytest.mark.parametrize("method", ALL)
+def test_select_string_predictor_is_one_categorical_term(method):
+    df = make_frame(method)
+    df["s"] = np.array(["u", "v", "w"])[np.arange(len(df)) % 3]
+    result = select_quietly(method, df, k=5)
+    assert sorted(result.scores.index) == ["a", "b", "c", "d", "s"]
+
+
+@pytest.mark.parametrize("method", ALL)
+def test_select_datetime_predictor_is_refused(method):
+    df = make_frame(method).assign(t=pd.date_range("2020-01-01", periods=40))
+    with pytest.raises(TypeError, match=r"column 't' has dtype datetime64.*cannot be a predictor; "
+                                        r"allowed kinds: numeric, boolean, categorical/string"):
+        select(method, df)
+
+
+@pytest.mark.parametrize("method", ALL)
+def test_select_boolean_column_is_a_predictor(method):
+    df = make_frame(method)
+    df["flag"] = df["a"] > 0
+    result = select_quietly(method, df, k=5)
+    assert "flag" in result.scores.index
+    # Coded 0/1: the same ranking as the 0/1 integer column (deterministic methods and seeds).
+    as_int = select_quietly(method, df.assign(flag=df["flag"].astype(int)), k=5)
+    assert result.selected == as_int.selected
+
+
+@pytest.mark.parametrize("method", SINGLE)
+def test_select_integer_response_with_many_values_warns(method):
+    df = make_frame(method).assign(y=np.arange(40))
+    with pytest.warns(UserWarning, match=r"response 'y': 40 distinct values in 40 rows: this looks like a "
+                                         r"regression response"):
+        try:
+            select(method, df)
+        except ValueError:
+            pass  # some methods cannot work with one row per class; the warning is the point
+
+
+@pytest.mark.parametrize("method", STREAMING)
+def test_select_integer_response_with_many_values_streaming(method):
+    df = make_frame(method).assign(y=np.arange(40))
+    with pytest.warns(UserWarning, match="looks like a regression response"):
+        with pytest.raises(ValueError, match="online methods are binary"):
+            select(method, df)
+
+
+@pytest.mark.parametrize("method", SINGLE + STREAMING)
+def test_select_float_response_is_refused(method):
+    df = make_frame(method).assign(y=np.linspace(0.1, 3.9, 40))
+    with pytest.raises(ValueError, match=r"response 'y': is a float response with non-integer values.*"
+                                         r"allowed: class labels"):
+        select(method, df)
+
+
+@pytest.mark.parametrize("method", SINGLE + STREAMING)
+def test_select_float_response_with_integral_values_is_classes(method):
+    df = make_frame(method)
+    df["y"] = np.where(df["y"] == df["y"].iloc[0], 1.0, 0.0)
+    result = select_quietly(method, df)
+    assert result.classes == ["0.0", "1.0"]
+
+
+@pytest.mark.parametrize("method", SINGLE + STREAMING)
+def test_select_mixed_type_labels_are_refused(method):
+    df = make_frame(method)
+    df["y"] = np.array(["p", 1], dtype=object)[np.arange(40) % 2]
+    with pytest.raises(TypeError, match=r"response 'y': labels of mixed types \['int', 'str'\]; "
+                                        r"allowed: labels of one type"):
+        select(method, df)
+
+
+@pytest.mark.parametrize("method", MULTILABEL)
+def test_select_multilabel_response_not_zero_one_is_refused(method):
+    df = make_frame(method).assign(y2=np.arange(40) % 3)
+    with pytest.raises(ValueError, match=r"must hold only 0 and 1"):
+        select(method, df)
+
+
+def test_select_unknown_method_lists_the_methods():
+    df = make_frame("cmqfs")
+    with pytest.raises(ValueError, match=r"method: unknown method 'magic'; allowed values: .*cmqfs"):
+        select("magic", df)
+
+
+@pytest.mark.parametrize("method", ALL)
+def test_select_unknown_parameter_lists_the_parameters(method):
+    with pytest.raises(TypeError, match=rf"method '{method}': unknown parameter\(s\) nonsense; its parameters "
+                                        rf"are: "):
+        select(method, make_frame(method), nonsense=1)
+
+
+@pytest.mark.parametrize("method", sorted(OUT_OF_RANGE))
+def test_select_parameter_out_of_range(method):
+    name, value, allowed = OUT_OF_RANGE[method]
+    with pytest.raises(ValueError, match=rf"^{name}: must be {allowed}.* for method '{method}'; got "):
+        select(method, make_frame(method), **{name: value})
+
+
+def test_every_method_with_parameters_has_an_out_of_range_case():
+    with_params = {row.name for row in _METHODS.itertuples() if row.parameters}
+    assert with_params == set(OUT_OF_RANGE)
+
+
+@pytest.mark.parametrize("method", ALL)
+def test_select_formula_naming_a_missing_column(method):
+    with pytest.raises(fs.FormulaError, match=r"unknown column 'nope'"):
+        select(method, make_frame(method), formula=f"{lhs(method)} ~ a + nope")
+
+
+@pytest.mark.parametrize("method", SINGLE + STREAMING)
+def test_select_two_responses_for_a_single_label_method(method):
+    df = make_frame(method).assign(y2=0)
+    with pytest.raises(fs.FormulaError, match=rf"method '{method}' takes one response"):
+        select(method, df, formula="y + y2 ~ a + b")
+
+
+@pytest.mark.parametrize("method", MULTILABEL)
+def test_select_response_frame_of_the_wrong_length(method):
+    df = make_frame(method)
+    labels = df[["y1", "y2"]].iloc[:-5]
+    with pytest.raises(ValueError, match=r"response: must have the rows of data \(same index\); got 35 rows for 40"):
+        select(method, df.drop(columns=["y1", "y2"]), formula="~ .", response=labels)
+
+
+@pytest.mark.parametrize("method", ALL)
+def test_select_float32_columns_equal_float64(method):
+    df = make_frame(method)
+    df32 = df.astype({c: np.float32 for c in "abcd"})
+    as64 = df32.astype({c: np.float64 for c in "abcd"})   # the same numbers, in float64
+    r32 = select_quietly(method, df32, k=4)
+    r64 = select_quietly(method, as64, k=4)
+    assert r32.selected == r64.selected
+    np.testing.assert_array_equal(r32.scores["score"].to_numpy(), r64.scores["score"].to_numpy())
+
+
+def test_select_data_not_a_dataframe():
+    df = make_frame("cmqfs")
+    with pytest.raises(TypeError, match="data: must be a pandas DataFrame; got ndarray"):
+        fs.select("y ~ .", df.to_numpy())
+
+
+# ------------------------------------------------------------------ FeatureSelector
+FS_METHODS = ["cmqfs", "mim", "fisher", "relieff", "laplacian", "mbpa", "elc"]
+
+
+def xy(method, n=40, seed=0):
+    df = make_frame(method, n=n, seed=seed)
+    X = df[list("abcd")].to_numpy(copy=True)
+    if kind(method) == "multilabel":
+        return X, df[["y1", "y2"]].to_numpy(copy=True)
+    return X, df["y"].to_numpy(copy=True)
+
+
+def fit(method, X, y, **params):
+    params.setdefault("k", 2)
+    with unchanged(X, y):
+        return fs.FeatureSelector(method=method, **params).fit(X, y)
+
+
+@pytest.mark.parametrize("method", FS_METHODS)
+@pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])
+def test_transformer_non_finite(method, value):
+    X, y = xy(method)
+    X[5, 2] = value
+    with pytest.raises(ValueError, match=r"X: non-finite values \(NaN or inf\) in column\(s\) 'x2'; allowed"):
+        fit(method, X, y)
+
+
+@pytest.mark.parametrize("method", FS_METHODS)
+def test_transformer_non_contiguous_and_float32_give_the_same_answer(method):
+    X, y = xy(method)
+    reference = fit(method, X, y, k=4)
+    wide = np.asfortranarray(np.repeat(X, 2, axis=1))
+    strided = wide[:, ::2]                      # a Fortran-ordered, strided view: the same numbers
+    assert not strided.flags.c_contiguous and not strided.flags.f_contiguous
+    np.testing.assert_array_equal(fit(method, strided, y, k=4).ranking_, reference.ranking_)
+    X32 = X.astype(np.float32)
+    np.testing.assert_array_equal(fit(method, X32, y, k=4).ranking_,
+                                  fit(method, X32.astype(np.float64), y, k=4).ranking_)
+
+
+@pytest.mark.parametrize("method", FS_METHODS)
+@pytest.mark.parametrize("k, error, pattern", [
+    (0, ValueError, r"k: must be in 1\.\.4"), (5, ValueError, r"k: must be in 1\.\.4"),
+    (-3, ValueError, r"k: must be in 1\.\.4"), (2.0, TypeError, r"k: must be None or an integer"),
+    (None, ValueError, r"k: must be an integer in 1\.\.4 for the transformer; got None"),
+])
+def test_transformer_bad_k(method, k, error, pattern):
+    X, y = xy(method)
+    with pytest.raises(error, match=pattern):
+        fit(method, X, y, k=k)
+
+
+@pytest.mark.parametrize("method", FS_METHODS)
+def test_transformer_wrong_shapes(method):
+    X, y = xy(method)
+    with pytest.raises(ValueError, match="0 sample"):
+        fit(method, X[:0], y[:0])
+    with pytest.raises(ValueError, match="Expected 2D array, got 1D array"):
+        fit(method, X[:, 0].copy(), y)
+    with pytest.raises(ValueError, match="dim 3"):
+        fit(method, X[:, :, None].copy(), y)
+    with pytest.raises(ValueError, match=r"(y|Y): has 39 (labels|rows) but X has 40 samples"):
+        fit(method, X, y[:-1].copy())
+
+
+@pytest.mark.parametrize("method", [m for m in FS_METHODS if kind(m) != "multilabel"])
+def test_transformer_labels(method):
+    X, y = xy(method)
+    with pytest.raises(ValueError, match=r"y: only one class"):
+        fit(method, X, np.full(40, "p"))
+    with pytest.raises(ValueError, match=r"y: only one class"):
+        fit(method, X[:1].copy(), y[:1].copy())
+    with pytest.raises(ValueError, match=r"y: is a float response with non-integer values"):
+        fit(method, X, np.linspace(0.1, 3.9, 40))
+    with pytest.raises(TypeError, match=r"y: labels of mixed types \['int', 'str'\]"):
+        fit(method, X, np.array(["a", 1] * 20, dtype=object))
+    with pytest.raises(ValueError, match=r"y should be a 1d array .* got shape \(40, 2\)"):
+        fit(method, X, np.c_[y, y])
+    with pytest.warns(UserWarning, match=r"y: 40 distinct values in 40 rows: this looks like a regression"):
+        try:
+            fit(method, X, np.arange(40))
+        except ValueError:
+            pass  # e.g. a binary streaming method; the warning is the point
+
+
+@pytest.mark.parametrize("method", FS_METHODS)
+def test_transformer_non_numeric_x(method):
+    X, y = xy(method)
+    frame = pd.DataFrame(X, columns=list("abcd"))
+    with unchanged(frame):
+        with pytest.raises(TypeError, match=r"X: must be numeric; column\(s\) s are not"):
+            fit(method, frame.assign(s="u"), y)
+        with pytest.raises(TypeError, match=r"X: must be numeric; column\(s\) t are not"):
+            fit(method, frame.assign(t=pd.Timestamp("2020-01-01")), y)
+    words = np.array([["u", "v", "w", "x"]] * 40, dtype=object)
+    with pytest.raises(ValueError, match=r"X: must be numeric \(could not convert string to float"):
+        fit(method, words, y)
+
+
+@pytest.mark.parametrize("method", FS_METHODS)
+def test_transformer_boolean_x_is_zero_one(method):
+    X, y = xy(method)
+    B = X > 0
+    np.testing.assert_array_equal(fit(method, B, y, k=4).ranking_, fit(method, B.astype(float), y, k=4).ranking_)
+
+
+def test_transformer_unknown_method_and_parameters():
+    X, y = xy("cmqfs")
+    with pytest.raises(ValueError, match=r"method: unknown method 'nope'; allowed values: .*cmqfs"):
+        fit("nope", X, y)
+    with pytest.raises(TypeError, match=r"unknown parameter\(s\) zzz; its parameters are: beta"):
+        fit("cmqfs", X, y, zzz=1)
+    with pytest.raises(ValueError, match=r"beta: must be a number in \[0, 1\]"):
+        fit("cmqfs", X, y, beta=1.5)
+    with pytest.raises(ValueError, match=r"p: must be a number in \(0, 2\]"):
+        fit("dfs", X, y, p=0)
+
+
+# ------------------------------------------------------------------ OnlineSelector
+def stream(n=60, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, 5))
+    y = np.where(X[:, 0] + 0.1 * rng.normal(size=n) > 0.7, "rare", "common")
+    return X, y
+
+
+def partial_fit(X, y, method="mbpa", selector=None, **kwargs):
+    selector = selector or fs.OnlineSelector(method=method, n_features=kwargs.pop("n_features", 2), **kwargs)
+    with unchanged(X, y):
+        return selector.partial_fit(X, y)
+
+
+@pytest.mark.parametrize("method", STREAMING)
+@pytest.mark.parametrize("value", [np.nan, np.inf])
+def test_online_non_finite(method, value):
+    X, y = stream()
+    X[3, 1] = value
+    with pytest.raises(ValueError, match=r"X: non-finite values \(NaN or inf\); allowed: finite numbers"):
+        partial_fit(X, y, method)
+
+
+@pytest.mark.parametrize("method", STREAMING)
+def test_online_non_contiguous_and_float32_give_the_same_weights(method):
+    X, y = stream()
+    reference = partial_fit(X, y, method, random_state=0)
+    strided = np.asfortranarray(np.repeat(X, 2, axis=1))[:, ::2]
+    np.testing.assert_array_equal(partial_fit(strided, y, method, random_state=0).weights_, reference.weights_)
+    X32 = X.astype(np.float32)
+    np.testing.assert_array_equal(partial_fit(X32, y, method, random_state=0).weights_,
+                                  partial_fit(X32.astype(np.float64), y, method, random_state=0).weights_)
+
+
+@pytest.mark.parametrize("method", STREAMING)
+def test_online_shapes_and_budget(method):
+    X, y = stream()
+    for n_features in (0, 6, -1, 2.0):
+        with pytest.raises(ValueError, match=r"n_features: must be an integer in 1\.\.5"):
+            partial_fit(X, y, method, n_features=n_features)
+    with pytest.raises(ValueError, match=r"X: is empty \(shape \(0, 5\)\)"):
+        partial_fit(X[:0], y[:0], method)
+    with pytest.raises(ValueError, match="X: must be 2-D"):
+        partial_fit(X[:, 0].copy(), y, method)
+    with pytest.raises(ValueError, match=r"y: must be 1-D with one label per row of X \(60\)"):
+        partial_fit(X, y[:-1].copy(), method)
+    selector = partial_fit(X, y, method)
+    with pytest.raises(ValueError, match="X: has 4 features, but OnlineSelector is expecting 5"):
+        partial_fit(X[:, :4].copy(), y, selector=selector)
+
+
+@pytest.mark.parametrize("method", STREAMING)
+def test_online_labels(method):
+    X, y = stream()
+    with pytest.raises(ValueError, match=r"y: 3 classes .*OnlineSelector is binary"):
+        partial_fit(X, np.arange(60) % 3, method)
+    with pytest.raises(TypeError, match=r"y: labels of mixed types \['int', 'str'\]; allowed: labels of one type"):
+        partial_fit(X, np.array(["a", 1] * 30, dtype=object), method)
+    with pytest.raises(ValueError, match="y: has missing values"):
+        partial_fit(X, np.r_[np.nan, np.ones(59)], method)
+
+
+@pytest.mark.parametrize("method", STREAMING)
+def test_online_non_numeric_and_boolean_x(method):
+    X, y = stream()
+    frame = pd.DataFrame(X, columns=list("abcde"))
+    with unchanged(frame):
+        with pytest.raises(TypeError, match=r"X: must be numeric; column\(s\) s are not"):
+            partial_fit(frame.assign(s="u"), y, method)
+        with pytest.raises(TypeError, match=r"X: must be numeric; column\(s\) t are not"):
+            partial_fit(frame.assign(t=pd.Timestamp("2020-01-01")), y, method)
+    with pytest.raises(TypeError, match="X: must be numeric; got dtype <U1"):
+        partial_fit(np.array([list("abcde")] * 60), y, method)
+    B = X > 0.5
+    np.testing.assert_array_equal(partial_fit(B, y, method, random_state=0).weights_,
+                                  partial_fit(B.astype(float), y, method, random_state=0).weights_)
+
+
+def test_online_unknown_method_and_parameter_out_of_range():
+    X, y = stream()
+    with pytest.raises(ValueError, match=r"method: must be one of 'pa', 'pa1', 'pa2', 'mbpa', 'onpa', 'cs'"):
+        partial_fit(X, y, "nope")
+    with pytest.raises(ValueError, match=r"C: must be a finite number > 0 for method 'mbpa'; got -1"):
+        partial_fit(X, y, "mbpa", C=-1)
+
+
+@pytest.mark.parametrize("method", STREAMING)
+def test_online_first_batch_with_one_class(method):
+    X, y = stream()
+    first = fs.OnlineSelector(method=method, n_features=2)
+    partial_fit(X[:5], np.full(5, "common"), selector=first)
+    assert first.class_mapping_ == {"common": 1}
+    with pytest.raises(ValueError, match=r"predict: only the class 'common' has been seen.*classes="):
+        first.predict(X[:3])
+    partial_fit(X, y, selector=first)             # the other class arrives later: it becomes -1
+    assert first.class_mapping_ == {"common": 1, "rare": -1}
+    assert list(first.predict(X[:3])) != [] and set(first.predict(X)) <= {"common", "rare"}
+    third = fs.OnlineSelector(method=method, n_features=2)
+    partial_fit(X[:5], np.full(5, "common"), selector=third)
+    with pytest.raises(ValueError, match="OnlineSelector is binary"):
+        partial_fit(X[:4], np.array(["rare", "other", "rare", "other"]), selector=third)
+
+
+# ------------------------------------------------------------------ compare and stability
+def small_frame(n=40, seed=0):
+    return make_frame("cmqfs", n=n, seed=seed)
+
+
+def compare(df, formula="y ~ .", **kwargs):
+    options = {"methods": ["cmqfs", "fisher"], "k": 2, "cv": 2, "repeats": 1, "progress": False}
+    options.update(kwargs)
+    with unchanged(df):
+        return fs.compare(formula, df, **options)
+
+
+def stability(df, formula="y ~ .", **kwargs):
+    options = {"method": "cmqfs", "k": 2, "n_bootstrap": 3, "progress": False}
+    options.update(kwargs)
+    with unchanged(df):
+        return fs.stability(formula, df, **options)
+
+
+BAD_FRAMES = {
+    "inf": (lambda df: df.assign(a=np.r_[np.inf, df.a[1:]]), ValueError, r"data: non-finite values.*'a'"),
+    "all-NaN column": (lambda df: df.assign(b=np.nan), ValueError, r"all 40 rows have missing values.*'b'"),
+    "one class": (lambda df: df.assign(y="p"), ValueError, r"response 'y': only one class"),
+    "empty": (lambda df: df.iloc[:0], ValueError, "data has no rows"),
+    "one row": (lambda df: df.iloc[:1], ValueError, "only one class"),
+    "datetime": (lambda df: df.assign(t=pd.date_range("2020", periods=40)), TypeError,
+                 r"column 't' has dtype datetime64.*allowed kinds"),
+    "float response": (lambda df: df.assign(y=np.linspace(0.1, 3.9, 40)), ValueError, "float response"),
+    "mixed labels": (lambda df: df.assign(y=np.array(["p", 1], dtype=object)[np.arange(40) % 2]), TypeError,
+                     "labels of mixed types"),
+}
+
+
+@pytest.mark.parametrize("entry", [compare, stability], ids=["compare", "stability"])
+@pytest.mark.parametrize("case", list(BAD_FRAMES), ids=list(BAD_FRAMES))
+def test_compare_and_stability_bad_frames(entry, case):
+    change, error, pattern = BAD_FRAMES[case]
+    with pytest.raises(error, match=pattern):
+        entry(change(small_frame()))
+
+
+@pytest.mark.parametrize("entry", [compare, stability], ids=["compare", "stability"])
+def test_compare_and_stability_bad_k_and_missing_column(entry):
+    df = small_frame()
+    for k in (0, -1, 5):
+        with pytest.raises(ValueError, match=r"k: .*1\.\.4.*; got"):
+            entry(df, k=k)
+    with pytest.raises(fs.FormulaError, match="unknown column 'zz'"):
+        entry(df, formula="y ~ a + zz")
+
+
+@pytest.mark.parametrize("entry", [compare, stability], ids=["compare", "stability"])
+def test_compare_and_stability_odd_but_valid_frames(entry):
+    df = small_frame()
+    df["flag"] = df["a"] > 0
+    df["s"] = np.array(["u", "v"])[np.arange(40) % 2]
+    df["a_copy"] = df["a"]
+    df["const"] = 1.0
+    df = df.astype({c: np.float32 for c in "bcd"})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        assert entry(df) is not None
+
+
+def test_compare_unknown_method_and_bad_cv():
+    df = small_frame()
+    with pytest.raises(ValueError, match=r"method: unknown method 'nope'; allowed values"):
+        compare(df, methods=["nope"])
+    with pytest.raises(ValueError, match=r"cv: must be an integer >= 2"):
+        compare(df, cv=1)
+    with pytest.raises(ValueError, match=r"cv: 100 folds but .* only 40 rows; allowed: 2\.\.40"):
+        compare(df, cv=100)
+    with pytest.raises(ValueError, match=r"repeats: must be an integer >= 1"):
+        compare(df, repeats=0)
+
+
+@pytest.mark.xfail(strict=True, reason="fs.compare wraps a method's input error (a binary streaming method on "
+                                       "three classes) in RuntimeError instead of refusing the input up front "
+                                       "(fstools/compare.py, owned by another developer)")
+def test_compare_streaming_method_on_three_classes_is_an_input_error():
+    with pytest.raises(ValueError, match="binary"):
+        compare(small_frame(), methods=["mbpa"])
+
+
+def test_stability_bad_parameters():
+    df = small_frame()
+    with pytest.raises(ValueError, match=r"method: unknown method 'nope'; allowed values"):
+        stability(df, method="nope")
+    with pytest.raises(TypeError, match=r"unknown parameter\(s\) zzz; its parameters are: beta"):
+        stability(df, zzz=1)
+    with pytest.raises(ValueError, match=r"beta: must be a number in \[0, 1\]"):
+        stability(df, beta=1.5)
+    with pytest.raises(ValueError, match=r"n_bootstrap: must be an integer >= 2"):
+        stability(df, n_bootstrap=0)
+    with pytest.raises(ValueError, match=r"alpha: must be in \(0, 1\)"):
+        stability(df, alpha=2)
+
+
+# ------------------------------------------------------------------ CLI (tests/test_cli.py has the rest)
+@pytest.fixture
+def csv_files(tmp_path):
+    good = small_frame()
+    files = {}
+
+    def write(name, frame):
+        path = tmp_path / f"{name}.csv"
+        frame.to_csv(path, index=False)
+        files[name] = str(path)
+
+    write("one_class", good.assign(y="p"))
+    write("infinite", good.assign(a=["inf"] + list(good.a[1:])))
+    write("float_response", good.assign(y=np.linspace(0.1, 3.9, 40)))
+    write("all_nan", good.assign(b=np.nan))
+    ragged = tmp_path / "ragged.csv"
+    ragged.write_text("a,b,y\n1,2,p\n3,4,q,5,6\n7,8,p\n")
+    files["ragged"] = str(ragged)
+    return files
+
+
+CLI_BAD = {
+    "ragged csv": ["select", "y ~ .", "--data", "ragged"],
+    "one class": ["select", "y ~ .", "--data", "one_class"],
+    "infinite value": ["select", "y ~ .", "--data", "infinite"],
+    "float response": ["select", "y ~ .", "--data", "float_response"],
+    "all-NaN column": ["select", "y ~ .", "--data", "all_nan"],
+    "unknown column": ["select", "y ~ a + nope", "--data", "one_class"],
+    "unknown method": ["select", "y ~ .", "--data", "float_response", "--method", "magic"],
+    "parameter out of range": ["select", "class ~ .", "--data", "wine", "--method", "dfs", "--param", "p=0"],
+}
+
+
+@pytest.mark.parametrize("argv", list(CLI_BAD.values()), ids=list(CLI_BAD))
+def test_cli_bad_input_is_one_error_line_and_status_2(capsys, csv_files, argv):
+    status = main([csv_files.get(a, a) for a in argv])
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("fstools: error: ") and "Traceback" not in err, err
+
+
+def test_cli_version_is_the_package_version(capsys):
+    from fstools._version import __version__
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"fstools {__version__}"
+    assert fs.__version__ is __version__
+
+
+def test_version_lives_in_one_place():
+    """pyproject reads the version from fstools/_version.py; no other file spells it out."""
+    import pathlib
+    import re
+    import tomllib
+
+    root = pathlib.Path(fs.__file__).resolve().parents[1]
+    pyproject = root / "pyproject.toml"
+    if not pyproject.exists():
+        pytest.skip("installed package: no source tree")
+    config = tomllib.loads(pyproject.read_text())
+    assert "version" not in config["project"] and "version" in config["project"]["dynamic"]
+    assert config["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "fstools._version.__version__"}
+    assert re.fullmatch(r"\d+\.\d+\.\d+([.-]?\w+)?", fs.__version__)
+    assert "version=" not in (root / "setup.py").read_text().replace("--version", "")
