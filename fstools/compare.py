@@ -357,6 +357,11 @@ def _check_task(datasets, methods):
         if task == "single" and multilabel_method:
             raise ValueError(f"methods: {label!r} ({name}) is a multi-label method and needs several 0/1 "
                              f"responses ('y1 + y2 + y3 ~ .'); the formula has one")
+        if "streaming" in spec.capabilities:
+            for dataset in datasets:
+                if len(dataset.class_names) != 2:
+                    raise ValueError(f"methods: {label!r} ({name}) is an online method for a binary response, "
+                                     f"but data set {dataset.name!r} has {len(dataset.class_names)} classes")
     return task
 
 

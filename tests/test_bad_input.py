@@ -658,9 +658,6 @@ def test_compare_unknown_method_and_bad_cv():
         compare(df, repeats=0)
 
 
-@pytest.mark.xfail(strict=True, reason="fs.compare wraps a method's input error (a binary streaming method on "
-                                       "three classes) in RuntimeError instead of refusing the input up front "
-                                       "(fstools/compare.py, owned by another developer)")
 def test_compare_streaming_method_on_three_classes_is_an_input_error():
     with pytest.raises(ValueError, match="binary"):
         compare(small_frame(), methods=["mbpa"])
