@@ -10,13 +10,14 @@ import pandas as pd
 
 from fstools._parallel import effective_n_threads
 from fstools.exceptions import FormulaError
-from fstools.formula import parse_formula
+from fstools.formula import format_formula, parse_formula
 from fstools.methods.registry import get_method
+from fstools.multilabel_results import MultiLabelResult
 from fstools.results import SelectionResult
 from fstools.validation import (check_finite_matrix, check_k, check_method_params, constant_columns,
-                                encode_classes)
+                                encode_classes, label_matrix)
 
-__all__ = ["select", "run_method", "full_column_order"]
+__all__ = ["select", "select_multilabel", "run_method", "full_column_order", "check_design"]
 
 
 def _format_call(formula, method, k, na_action, n_jobs, params):
@@ -190,8 +191,6 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     call = _format_call(formula, method, k, na_action, n_jobs, params)
     if "multilabel" in spec.capabilities:
         # Several 0/1 responses (or response=): the label-matrix path and its own result object.
-        from fstools.multilabel_results import select_multilabel
-
         if response is not None:
             call = call[:-1] + ", response=<DataFrame>)"
         return select_multilabel(formula, data, spec, k, values=values, response=response,
@@ -227,3 +226,46 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         result.class_mapping = dict(output.class_mapping)
         result.stream_metrics = pd.DataFrame(output.stream_metrics).T
     return result
+
+
+def _with_response(formula, data, response):
+    """The two-sided formula and the combined frame for ``response=`` (a DataFrame of labels)."""
+    if not isinstance(response, pd.DataFrame):
+        raise TypeError(f"response: must be a pandas DataFrame of 0/1 label columns; got "
+                        f"{type(response).__name__}")
+    if response.shape[1] == 0:
+        raise ValueError("response: has no columns; give one 0/1 column per label")
+    if not formula.strip().startswith("~"):
+        raise FormulaError(f"formula {formula!r}: with response= the formula has no left-hand side; "
+                           f"write it one-sided, e.g. '~ .'")
+    names = list(response.columns)
+    if not all(isinstance(name, str) for name in names):
+        raise TypeError("response: column names must be strings (they name the labels)")
+    clash = [name for name in names if name in data.columns]
+    if clash:
+        raise ValueError(f"response: column(s) {', '.join(map(repr, clash[:5]))} are also columns of data; "
+                         f"rename them")
+    if len(response) != len(data) or not response.index.equals(data.index):
+        raise ValueError(f"response: must have the rows of data (same index); got {len(response)} rows "
+                         f"for {len(data)}")
+    left = format_formula(names, []).rsplit(" ~ ", 1)[0]
+    return f"{left} {formula.strip()}", pd.concat([data, response], axis=1)
+
+
+def select_multilabel(formula, data, spec, k, *, values, response=None, na_action="drop", n_jobs=None,
+                      call=""):
+    """The multi-label path of :func:`fstools.select` (see there); returns a :class:`MultiLabelResult`."""
+    if response is not None:
+        formula_used, frame_data = _with_response(formula, data, response)
+    else:
+        formula_used, frame_data = formula, data
+    frame = parse_formula(formula_used, frame_data, na_action=na_action)
+    Y = label_matrix(frame.response)
+    column_terms, k = check_design(frame, k, response_word="labels", stacklevel=4)
+    output = run_method(spec, frame.X, Y, _columns_for_k_terms(column_terms, k), values, n_jobs)
+    scores, selected = _term_scores(output, spec, list(frame.column_names), column_terms, k)
+    used = dict(values)
+    used["k"] = k
+    return MultiLabelResult(call=call, spec=spec, params=used, model_frame=frame, Y=Y, scores=scores,
+                            selected=selected, notes=output.notes, iterations=output.iterations,
+                            tables=output.tables)

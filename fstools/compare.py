@@ -450,7 +450,7 @@ class _Dataset:
         if self.multilabel:
             # Several 0/1 responses: a label matrix (multi-label methods, ML-kNN, multi-label metrics).
             try:
-                from fstools.multilabel_results import label_matrix
+                from fstools.validation import label_matrix
             except ImportError:  # pragma: no cover - multi-label support not installed
                 raise FormulaError(f"formula {formula!r}: fs.compare takes one response in this installation "
                                    f"(no multi-label support); the formula has {len(model.response_names)}") from None

@@ -1,10 +1,8 @@
-"""Multi-label selection: the path of :func:`fstools.select` for multi-label methods, and its result.
+"""The result of multi-label selection (:func:`fstools.select` with a multi-label method).
 
 A multi-label method (capability ``"multilabel"``: ELC, LLSF, ...) takes a 0/1
-label matrix Y, one column per label.  :func:`select_multilabel` builds Y from
-the responses of the formula (``"y1 + y2 + y3 ~ ."``) or from a DataFrame of
-label columns (``response=``), refuses columns that are not 0/1 or are
-constant, runs the method and returns a :class:`MultiLabelResult`.
+label matrix Y, one column per label; :func:`fstools.api.select_multilabel`
+builds it and returns a :class:`MultiLabelResult`.
 
 The result's summary replaces the class-separation tests of single-label
 results (meaningless with several labels) by a per-feature test of
@@ -19,81 +17,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from fstools.exceptions import FormulaError
-from fstools.formula import format_formula, parse_formula, term_frame
+from fstools.formula import format_formula, term_frame
 from fstools.metrics import residual_label_correlation, residual_redundancy
-from fstools.methods.multilabel import check_label_matrix, label_correlation
+from fstools.methods.multilabel import label_correlation
 from fstools.summary import SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value, significance_stars
 from fstools.univariate import benjamini_hochberg
 
-__all__ = ["MultiLabelResult", "select_multilabel", "label_matrix"]
-
-
-def label_matrix(responses):
-    """The 0/1 label matrix (float64, n x l) of a DataFrame of label columns.
-
-    Each column must be boolean, or numeric with only the values 0 and 1, and must
-    hold both values.  ValueError naming the column otherwise.
-    """
-    columns = []
-    names = [str(name) for name in responses.columns]
-    for name, label in zip(names, responses.columns):
-        series = responses[label]
-        if pd.api.types.is_bool_dtype(series.dtype):
-            columns.append(series.to_numpy(dtype=np.float64))
-            continue
-        if not pd.api.types.is_numeric_dtype(series.dtype):
-            values = pd.unique(series.dropna())
-            shown = ", ".join(repr(v) for v in values[:5]) + (", ..." if len(values) > 5 else "")
-            raise ValueError(f"response {name!r}: a label column must hold only 0 and 1 (or False/True); got a "
-                             f"{series.dtype} column with the values {shown}")
-        columns.append(series.to_numpy(dtype=np.float64))
-    return check_label_matrix(np.column_stack(columns), names=[f"response {name!r}" for name in names])
-
-
-def _with_response(formula, data, response):
-    """The two-sided formula and the combined frame for ``response=`` (a DataFrame of labels)."""
-    if not isinstance(response, pd.DataFrame):
-        raise TypeError(f"response: must be a pandas DataFrame of 0/1 label columns; got "
-                        f"{type(response).__name__}")
-    if response.shape[1] == 0:
-        raise ValueError("response: has no columns; give one 0/1 column per label")
-    if not formula.strip().startswith("~"):
-        raise FormulaError(f"formula {formula!r}: with response= the formula has no left-hand side; "
-                           f"write it one-sided, e.g. '~ .'")
-    names = list(response.columns)
-    if not all(isinstance(name, str) for name in names):
-        raise TypeError("response: column names must be strings (they name the labels)")
-    clash = [name for name in names if name in data.columns]
-    if clash:
-        raise ValueError(f"response: column(s) {', '.join(map(repr, clash[:5]))} are also columns of data; "
-                         f"rename them")
-    if len(response) != len(data) or not response.index.equals(data.index):
-        raise ValueError(f"response: must have the rows of data (same index); got {len(response)} rows "
-                         f"for {len(data)}")
-    left = format_formula(names, []).rsplit(" ~ ", 1)[0]
-    return f"{left} {formula.strip()}", pd.concat([data, response], axis=1)
-
-
-def select_multilabel(formula, data, spec, k, *, values, response=None, na_action="drop", n_jobs=None,
-                      call=""):
-    """The multi-label path of :func:`fstools.select` (see there); returns a :class:`MultiLabelResult`."""
-    from fstools.api import _columns_for_k_terms, _term_scores, check_design, run_method
-
-    if response is not None:
-        formula_used, frame_data = _with_response(formula, data, response)
-    else:
-        formula_used, frame_data = formula, data
-    frame = parse_formula(formula_used, frame_data, na_action=na_action)
-    Y = label_matrix(frame.response)
-    column_terms, k = check_design(frame, k, response_word="labels", stacklevel=4)
-    output = run_method(spec, frame.X, Y, _columns_for_k_terms(column_terms, k), values, n_jobs)
-    scores, selected = _term_scores(output, spec, list(frame.column_names), column_terms, k)
-    used = dict(values)
-    used["k"] = k
-    return MultiLabelResult(call=call, spec=spec, params=used, model_frame=frame, Y=Y, scores=scores,
-                            selected=selected, notes=output.notes, iterations=output.iterations,
-                            tables=output.tables)
+__all__ = ["MultiLabelResult"]
 
 
 class MultiLabelResult:

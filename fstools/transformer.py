@@ -121,7 +121,7 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         from fstools.methods.multilabel import check_label_matrix
 
         if isinstance(Y, pd.DataFrame):
-            from fstools.multilabel_results import label_matrix
+            from fstools.validation import label_matrix
 
             if len(Y) != array.shape[0]:
                 raise ValueError(f"Y: has {len(Y)} rows but X has {array.shape[0]} samples")

@@ -8,7 +8,9 @@ import warnings
 import numpy as np
 import pandas as pd
 
-__all__ = ["check_k", "check_method_params", "encode_classes", "check_finite_matrix",
+from fstools.methods.multilabel import check_label_matrix
+
+__all__ = ["label_matrix", "check_k", "check_method_params", "encode_classes", "check_finite_matrix",
            "constant_columns", "check_numeric_matrix"]
 
 
@@ -116,3 +118,25 @@ def constant_columns(X, column_names):
     if X.shape[0] == 0:
         return list(column_names)
     return [column_names[j] for j in np.flatnonzero(np.ptp(X, axis=0) == 0)]
+
+
+def label_matrix(responses):
+    """The 0/1 label matrix (float64, n x l) of a DataFrame of label columns.
+
+    Each column must be boolean, or numeric with only the values 0 and 1, and must
+    hold both values.  ValueError naming the column otherwise.
+    """
+    columns = []
+    names = [str(name) for name in responses.columns]
+    for name, label in zip(names, responses.columns):
+        series = responses[label]
+        if pd.api.types.is_bool_dtype(series.dtype):
+            columns.append(series.to_numpy(dtype=np.float64))
+            continue
+        if not pd.api.types.is_numeric_dtype(series.dtype):
+            values = pd.unique(series.dropna())
+            shown = ", ".join(repr(v) for v in values[:5]) + (", ..." if len(values) > 5 else "")
+            raise ValueError(f"response {name!r}: a label column must hold only 0 and 1 (or False/True); got a "
+                             f"{series.dtype} column with the values {shown}")
+        columns.append(series.to_numpy(dtype=np.float64))
+    return check_label_matrix(np.column_stack(columns), names=[f"response {name!r}" for name in names])
