@@ -9,7 +9,9 @@ Public names: :func:`select`, :func:`compare`, :func:`stability`, :class:`Featur
 :func:`list_methods`, :mod:`datasets`, :class:`SelectionResult`, :class:`ComparisonResult`,
 :class:`StabilityResult`, :class:`FormulaError`; streaming: :class:`OnlineSelector`,
 :func:`evaluate_online`, :class:`OnlineEvaluation`; multi-label: :class:`MultiLabelResult`
-(what ``select`` returns for ``elc``, ``llsf``, ``ml_fisher``, ``ml_mi``), :class:`MLkNN`.
+(what ``select`` returns for ``elc``, ``llsf``, ``ml_fisher``, ``ml_mi``), :class:`MLkNN`;
+out of core (dask input, larger than memory): ``select`` on a dask DataFrame, :func:`select_dask_array`,
+:class:`OutOfCoreResult` (see :mod:`fstools.out_of_core`).
 """
 from fstools import datasets, metrics
 from fstools._version import __version__
@@ -22,10 +24,12 @@ from fstools.methods.registry import list_methods
 from fstools.mlknn import MLkNN
 from fstools.multilabel_results import MultiLabelResult
 from fstools.online import OnlineSelector
+from fstools.out_of_core import OutOfCoreResult, select_dask_array
 from fstools.results import SelectionResult
 from fstools.stability import StabilityResult, stability
 from fstools.transformer import FeatureSelector
 
 __all__ = ["__version__", "datasets", "metrics", "select", "FeatureSelector", "FormulaError", "list_methods",
            "SelectionResult", "compare", "ComparisonResult", "stability", "StabilityResult",
-           "OnlineSelector", "evaluate_online", "OnlineEvaluation", "MLkNN", "MultiLabelResult"]
+           "OnlineSelector", "evaluate_online", "OnlineEvaluation", "MLkNN", "MultiLabelResult",
+           "select_dask_array", "OutOfCoreResult"]

@@ -1,5 +1,11 @@
-"""How many threads a kernel may use, from ``n_jobs`` (scikit-learn's convention)."""
+"""How many threads a kernel may use, from ``n_jobs`` (scikit-learn's convention), and when
+per-feature scoring fans out through joblib instead (a joblib backend chosen by the user, such
+as ``joblib.parallel_backend("dask")``; see :func:`score_features` and docs/dask.md)."""
+import contextlib
 import os
+import threading
+
+import numpy as np
 
 
 def available_cores():
@@ -51,3 +57,126 @@ def threads_for_work(work, n_threads, greedy_step=False):
     """
     minimum = MIN_PARALLEL_STEP_WORK if greedy_step else MIN_PARALLEL_WORK
     return 1 if work < minimum else int(n_threads)
+
+
+# --------------------------------------------------------------------------- joblib backends
+#: Set (per thread) while fs.compare evaluates one fold as a joblib task: the per-feature
+#: scoring inside it then runs in place instead of fanning out again.
+_local_only = threading.local()
+
+
+@contextlib.contextmanager
+def local_scoring():
+    """Within this block :func:`score_features` never dispatches through joblib."""
+    previous = getattr(_local_only, "active", False)
+    _local_only.active = True
+    try:
+        yield
+    finally:
+        _local_only.active = previous
+
+
+def external_backend():
+    """The joblib backend the user chose with ``joblib.parallel_backend`` / ``parallel_config``.
+
+    ``(backend, n_jobs)`` inside such a context (``with joblib.parallel_backend("dask"): ...``),
+    ``None`` outside one, inside :func:`local_scoring`, for the ``'sequential'`` backend, and
+    inside a task that joblib itself is running (where joblib sets a nested backend).
+    """
+    if getattr(_local_only, "active", False):
+        return None
+    try:
+        from joblib import parallel as joblib_parallel
+    except ImportError:  # pragma: no cover - joblib is a dependency
+        return None
+    config = getattr(joblib_parallel._backend, "config", None)
+    if config is None:
+        return None
+    chosen = config.get("backend", joblib_parallel.default_parallel_config["backend"])
+    if chosen is joblib_parallel.default_parallel_config["backend"] or chosen is None:
+        return None  # no backend chosen: the default (a context that sets only n_jobs does not count)
+    backend, n_jobs = joblib_parallel.get_active_backend()
+    if isinstance(backend, joblib_parallel.SequentialBackend) or (getattr(backend, "nesting_level", 0) or 0) > 0:
+        return None
+    return backend, n_jobs
+
+
+def _column_blocks(n_features, n_blocks):
+    """``n_blocks`` consecutive index ranges covering 0..n_features-1, sizes differing by at most one."""
+    edges = np.linspace(0, n_features, n_blocks + 1).round().astype(np.intp)
+    return [np.arange(start, stop, dtype=np.intp) for start, stop in zip(edges[:-1], edges[1:]) if stop > start]
+
+
+def _take_features(X, features, feature_axis):
+    """The given features of ``X`` (a NumPy array or a SciPy sparse matrix)."""
+    if hasattr(X, "tocsr"):  # SciPy sparse: keeps its format
+        return X[:, features] if feature_axis == 1 else X[features]
+    return np.ascontiguousarray(np.take(X, features, axis=feature_axis))
+
+
+def _score_one_block(score_block, X_block, per_feature_blocks, args, n_threads):
+    if n_threads is None:
+        return score_block(X_block, *per_feature_blocks, *args)
+    return score_block(X_block, *per_feature_blocks, *args, n_threads=n_threads)
+
+
+def _concatenate(parts):
+    if isinstance(parts[0], tuple):
+        return tuple(np.concatenate([part[i] for part in parts]) for i in range(len(parts[0])))
+    return np.concatenate(parts)
+
+
+def score_features(score_block, X, n_threads, *args, feature_axis=1, per_feature=(), n_blocks=None):
+    """Per-feature scores of ``X``, through joblib when the user chose a joblib backend.
+
+    Outside a joblib context this is ``score_block(X, *per_feature, *args, n_threads=n_threads)``
+    (the kernel's own OpenMP threads).  Inside ``with joblib.parallel_backend(name): ...``
+    (e.g. ``"dask"``, see :func:`external_backend`) the features are split into consecutive
+    blocks, each block is scored by one joblib task (``n_threads=1``; on a Dask cluster, on a
+    worker) and the blocks' results are concatenated in feature order.  Every feature is
+    scored independently of the others, so the result is identical either way.
+
+    Parameters
+    ----------
+    score_block : callable
+        ``score_block(X_block, *per_feature_blocks, *args[, n_threads=...])`` returning an
+        array with one entry per feature, or a tuple of such arrays.  Must be picklable
+        (a module-level function) to run in other processes.
+    X : ndarray
+        The data; features along ``feature_axis``.
+    n_threads : int or None
+        Threads of a local call; None: ``score_block`` takes no ``n_threads``.
+    *args
+        Passed to every call unchanged (e.g. the class codes).
+    feature_axis : int
+        Axis of ``X`` that indexes the features (1: columns of a samples x features
+        matrix; 0: rows of a feature-major code matrix).
+    per_feature : tuple of ndarray
+        Arrays with one entry per feature (e.g. the number of levels), split with ``X``.
+    n_blocks : int, optional
+        Number of tasks; default: the backend's number of workers (at most one per feature).
+
+    Returns
+    -------
+    ndarray or tuple of ndarray
+    """
+    chosen = external_backend()
+    n_features = X.shape[feature_axis]
+    if chosen is None or n_features < 2:
+        return _score_one_block(score_block, X, per_feature, args, n_threads)
+    from joblib import Parallel, delayed
+
+    backend, n_jobs = chosen
+    n_jobs = -1 if n_jobs is None else n_jobs
+    if n_blocks is None:
+        n_blocks = max(1, backend.effective_n_jobs(n_jobs))
+    blocks = _column_blocks(n_features, min(int(n_blocks), n_features))
+    if len(blocks) == 1:
+        return _score_one_block(score_block, X, per_feature, args, n_threads)
+    tasks = []
+    for columns in blocks:
+        X_block = _take_features(X, columns, feature_axis)
+        per_feature_blocks = tuple(np.ascontiguousarray(np.take(values, columns)) for values in per_feature)
+        tasks.append(delayed(_score_one_block)(score_block, X_block, per_feature_blocks, args,
+                                               None if n_threads is None else 1))
+    return _concatenate(Parallel(n_jobs=n_jobs)(tasks))

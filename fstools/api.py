@@ -183,6 +183,9 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     """
     if not isinstance(formula, str):
         raise TypeError(f"formula: must be a string such as 'class ~ .'; got {type(formula).__name__}")
+    if type(data).__module__.partition(".")[0] in ("dask", "dask_expr"):  # larger than memory: out of core
+        from fstools.out_of_core import select_dask
+        return select_dask(formula, data, method, k, na_action=na_action, n_jobs=n_jobs, response=response, **params)
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data: must be a pandas DataFrame; got {type(data).__name__}")
     spec = get_method(method)

@@ -25,13 +25,13 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from fstools._parallel import effective_n_threads
+from fstools._parallel import effective_n_threads, external_backend, local_scoring
 from fstools.api import full_column_order, run_method
 from fstools.comparison import ALL_DATASETS, ComparisonResult
 from fstools.exceptions import FormulaError
 from fstools.formula import parse_formula
 from fstools.methods.registry import get_method
-from fstools.validation import check_finite_matrix, check_method_params, encode_classes
+from fstools.validation import check_finite_matrix, check_method_params, constant_columns, encode_classes
 
 __all__ = ["compare", "CLASSIFIERS", "METRICS", "OneNearestNeighbor", "standardize_columns"]
 
@@ -462,7 +462,14 @@ class _Dataset:
             response = model.response_names[0]
             self.y, self.class_names, self.class_counts = encode_classes(model.response[response],
                                                                          name=f"response {response!r}")
-        check_finite_matrix(model.X, model.column_names, name="data" if name is None else f"data[{name!r}]")
+        where = "data" if name is None else f"data[{name!r}]"
+        check_finite_matrix(model.X, model.column_names, name=where)
+        constants = constant_columns(model.X, list(model.column_names))
+        if constants:  # as fs.select (api.check_design) says it
+            shown = ", ".join(constants[:5]) + (", ..." if len(constants) > 5 else "")
+            warnings.warn(f"{where}: {len(constants)} constant column(s) ({shown}) carry no information about "
+                          f"the {'labels' if self.multilabel else 'response'}; see the method's documentation "
+                          f"for how it scores them", UserWarning, stacklevel=3)
         self.X = np.ascontiguousarray(model.X, dtype=np.float64)
         self.response = response
         self.n_dropped = int(model.n_dropped)
@@ -574,14 +581,22 @@ def _prepare_estimator(prototype, seed):
     return estimator
 
 
-def _evaluate_fold(task):
+def _evaluate_fold(dataset, task):
     """One (data set, repeat, fold): (optionally) select, then every classifier x method x p.
 
-    Returns (rows, timings, rankings): rows are (classifier, method, k, metric, value) tuples.
+    The data set is an argument of its own, so that joblib's Dask backend sends it to the
+    cluster once, not once per fold.  The per-feature scoring inside runs in place (the folds
+    are the tasks).  Returns (rows, timings, rankings): rows are (classifier, method, k,
+    metric, value) tuples.
     """
+    with local_scoring():
+        return _evaluate_fold_here(dataset, task)
+
+
+def _evaluate_fold_here(dataset, task):
     import sklearn
 
-    (dataset, repeat, fold, train, test, methods, classifiers, metrics, rankings, standardize, select_threads,
+    (repeat, fold, train, test, methods, classifiers, metrics, rankings, standardize, select_threads,
      classifier_seed) = task
     rows = []
     timings = []
@@ -653,17 +668,28 @@ def _label_scores(model, X):
 
 
 def _run_tasks(function, tasks, n_jobs, bar):
-    """Results of ``function`` over ``tasks`` in task order (joblib when n_jobs is not None/1)."""
-    if n_jobs is None or n_jobs == 1:
-        for task in tasks:
-            result = function(task)
+    """``function(*arguments)`` for every tuple of ``tasks``, results in task order.
+
+    Through joblib inside a joblib backend context (``with joblib.parallel_backend("dask"):``:
+    one task per fold on the cluster; ``n_jobs``, if given, else the context's number of jobs),
+    or on ``n_jobs`` threads when ``n_jobs`` is not None/1; otherwise in place.
+    """
+    chosen = external_backend()
+    if chosen is None and (n_jobs is None or n_jobs == 1):
+        for arguments in tasks:
+            result = function(*arguments)
             bar.update(1)
             yield result
         return
     from joblib import Parallel, delayed
 
-    parallel = Parallel(n_jobs=n_jobs, return_as="generator", prefer="threads")
-    for result in parallel(delayed(function)(task) for task in tasks):
+    if chosen is not None:
+        context_jobs = chosen[1]
+        jobs = n_jobs if n_jobs is not None else (-1 if context_jobs is None else context_jobs)
+        parallel = Parallel(n_jobs=jobs, return_as="generator")
+    else:
+        parallel = Parallel(n_jobs=n_jobs, return_as="generator", prefer="threads")
+    for result in parallel(delayed(function)(*arguments) for arguments in tasks):
         bar.update(1)
         yield result
 
@@ -806,7 +832,9 @@ def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=1
     classifier_seed = int(rng.randint(0, 2**31 - 1))
     splits = {dataset.name: _make_splits(dataset, cv, repeat_seeds) for dataset in datasets}
 
-    parallel = n_jobs is not None and effective_n_threads(n_jobs) > 1
+    # Folds run as joblib tasks inside a joblib backend context (e.g. Dask) or on n_jobs threads.
+    in_joblib_context = external_backend() is not None
+    parallel = in_joblib_context or (n_jobs is not None and effective_n_threads(n_jobs) > 1)
     n_units = len(datasets) * (repeats * cv + (0 if select_in_fold else len(method_list)))
     bar = tqdm(total=n_units, desc="fs.compare", unit="step", disable=not progress, leave=False)
     timing_rows = []
@@ -826,10 +854,13 @@ def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=1
                                      for rank, t in enumerate(terms)]
                     bar.update(1)
             select_threads = 1 if parallel else n_jobs
-            tasks = [(dataset, repeat, fold, train, test, method_list, classifier_list, metric_list,
-                      all_data_rankings, standardize, select_threads, classifier_seed)
+            tasks = [(dataset, (repeat, fold, train, test, method_list, classifier_list, metric_list,
+                                all_data_rankings, standardize, select_threads, classifier_seed))
                      for repeat, fold, train, test in splits[dataset.name]]
-            jobs = effective_n_threads(n_jobs) if parallel else None
+            if in_joblib_context:
+                jobs = n_jobs  # joblib's own meaning (-1: every worker of the backend)
+            else:
+                jobs = effective_n_threads(n_jobs) if parallel else None
             for (repeat, fold, _, _), (rows, timings, fold_rankings) in zip(
                     splits[dataset.name], _run_tasks(_evaluate_fold, tasks, jobs, bar)):
                 frame = pd.DataFrame(rows, columns=["classifier", "method", "k", "metric", "value"])

@@ -764,3 +764,18 @@ def test_mlknn_missing_is_a_clear_error(wine, monkeypatch):
     monkeypatch.setitem(sys.modules, "fstools.mlknn", None)
     with pytest.raises(NotImplementedError, match="classifier: 'mlknn' .* is not available in this installation"):
         _mlknn()
+
+
+def test_constant_columns_warn_as_select_does(iris):
+    """Issue 9: fs.compare says what fs.select says about constant columns (same words)."""
+    data = iris.assign(flat=1.0)
+    with pytest.warns(UserWarning, match=r"1 constant column\(s\) \(flat\)") as selected:
+        fs.select("class ~ .", data, method="fisher", k=2)
+    with pytest.warns(UserWarning, match=r"data: 1 constant column\(s\) \(flat\)") as compared:
+        fs.compare("class ~ .", data, ["fisher"], k=[1, 2], cv=2, repeats=1, random_state=0, progress=False)
+    assert {str(w.message) for w in compared if "constant" in str(w.message)} == \
+        {str(w.message) for w in selected if "constant" in str(w.message)}
+    assert all(w.filename == __file__ for w in compared if "constant" in str(w.message))
+    with pytest.warns(UserWarning, match=r"data\['b'\]: 1 constant column"):
+        fs.compare("class ~ .", {"a": iris, "b": data}, ["fisher"], k=[1], cv=2, repeats=1, random_state=0,
+                   progress=False)

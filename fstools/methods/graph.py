@@ -16,7 +16,7 @@ formulas are in ``shared/methods/cmqfs.md``:
 import numpy as np
 
 from fstools._ext import load_kernel
-from fstools._parallel import threads_for_work
+from fstools._parallel import score_features, threads_for_work
 from fstools.discretize import mu_sigma_levels
 from fstools.methods._greedy import TIE_TOLERANCE, first_maximum  # noqa: F401 (shared tie rule)
 from fstools.methods.checks import is_unit_interval
@@ -150,7 +150,7 @@ def cmqfs(X, y, k=None, n_threads=1, beta=0.3):
                          "community is undefined)")
     k = n_features if k is None else int(k)
 
-    q = modularity_scores(X, y, n_classes, n_threads)
+    q = score_features(modularity_scores, X, n_threads, y, n_classes)  # per column block under joblib
     nq = min_max_normalise(q)
     notes = []
     constant = np.isnan(q)

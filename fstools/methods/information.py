@@ -82,7 +82,7 @@ import heapq
 import numpy as np
 
 from fstools._ext import load_kernel
-from fstools._parallel import threads_for_work
+from fstools._parallel import score_features, threads_for_work
 from fstools.discretize import MAX_LEVELS_AS_IS, information_codes
 from fstools.methods._greedy import TIE_TOLERANCE, first_maximum
 from fstools.methods.checks import is_integer_at_least, is_none_or, is_nonnegative_number, is_one_of, none_or_int
@@ -161,6 +161,13 @@ def _mifs_u_weight(relevance, entropy):
     return relevance / entropy if entropy > 0.0 else 0.0
 
 
+def _feature_class_information(codes, levels, y, n_classes, n_threads=1):
+    """I(X_j;C) of every row of ``codes`` (all features, or one block of them: see score_features)."""
+    relevance = np.empty(codes.shape[0], dtype=np.float64)
+    load_kernel("_entropy").feature_class_information(codes, levels, y, n_classes, relevance, n_threads)
+    return relevance
+
+
 def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=1, beta=1.0):
     """Greedy forward selection by an information-theoretic criterion, on discrete codes.
 
@@ -203,8 +210,8 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
     n_threads = threads_for_work(codes.size, requested_threads)
     k = n_features if k is None else min(int(k), n_features)
 
-    relevance = np.empty(n_features, dtype=np.float64)
-    kernel.feature_class_information(codes, levels, y, n_classes, relevance, n_threads)
+    relevance = score_features(_feature_class_information, codes, n_threads, y, n_classes,
+                               feature_axis=0, per_feature=(levels,))  # per feature block under joblib
     if criterion == "mim":
         ranking = rank_by_tie_rule(relevance, k)
         return ranking, {"J": relevance[ranking].copy()}, relevance

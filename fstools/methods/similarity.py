@@ -50,6 +50,7 @@ import numpy as np
 from scipy import sparse
 
 from fstools._ext import load_kernel
+from fstools._parallel import score_features
 from fstools.methods.checks import (is_none_or, is_positive_integer, is_positive_number, is_seed,
                                     none_or_int)
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
@@ -226,7 +227,7 @@ def fisher(X, y, k=None, n_threads=1):
         constant columns last.
     """
     X = _as_matrix(X)
-    scores, between, within = fisher_scores(X, y)
+    scores, between, within = score_features(fisher_scores, X, None, y)  # per column block under joblib
     constant = _constant_columns(X)
     notes = []
     if constant.any():
