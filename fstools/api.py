@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 
 from fstools._parallel import effective_n_threads
 from fstools.exceptions import FormulaError
@@ -14,8 +15,8 @@ from fstools.formula import format_formula, parse_formula
 from fstools.methods.registry import get_method
 from fstools.multilabel_results import MultiLabelResult
 from fstools.results import SelectionResult
-from fstools.validation import (check_finite_matrix, check_k, check_method_params, constant_columns,
-                                encode_classes, label_matrix)
+from fstools.validation import (check_finite_matrix, check_k, check_method_params, check_sparse_input,
+                                constant_columns, encode_classes, label_matrix)
 
 __all__ = ["select", "select_multilabel", "run_method", "full_column_order", "check_design"]
 
@@ -35,11 +36,16 @@ def _format_call(formula, method, k, na_action, n_jobs, params):
 def run_method(spec, X, y, k, params, n_jobs):
     """Run a validated method on arrays; returns its :class:`MethodOutput`.
 
-    ``X`` is finite float64, ``y`` class codes, ``k`` None or 1..n_features,
-    ``params`` complete (see :func:`fstools.validation.check_method_params`).
+    ``X`` is finite float64 (dense, or a scipy sparse matrix for a method with the
+    ``sparse`` capability: passed on as CSC, or CSR for streaming methods, never
+    densified; TypeError for the other methods), ``y`` class codes, ``k`` None or
+    1..n_features, ``params`` complete (see :func:`fstools.validation.check_method_params`).
     """
     n_threads = effective_n_threads(n_jobs)
-    X = np.ascontiguousarray(X, dtype=np.float64)
+    if sparse.issparse(X):
+        X = check_sparse_input(spec, X)
+    else:
+        X = np.ascontiguousarray(X, dtype=np.float64)
     y = np.ascontiguousarray(y, dtype=np.int32)
     return spec.function(X, y, k, n_threads, **params)
 
@@ -202,7 +208,8 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         raise TypeError(f"response: only multi-label methods take a DataFrame of labels; {method!r} takes "
                         f"its response from the formula")
 
-    frame = parse_formula(formula, data, na_action=na_action)
+    # Pandas sparse predictors stay sparse (CSC) for the methods that take sparse input.
+    frame = parse_formula(formula, data, na_action=na_action, sparse_design="sparse" in spec.capabilities)
     if len(frame.response_names) != 1 and "multilabel" not in spec.capabilities:
         raise FormulaError(f"formula {formula!r}: method {method!r} takes one response; the formula has "
                            f"{len(frame.response_names)} ({', '.join(frame.response_names)})")

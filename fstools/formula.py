@@ -37,6 +37,7 @@ import pandas as pd
 import patsy
 import patsy.builtins
 from patsy.parse_formula import parse_formula as _patsy_parse_formula
+from scipy import sparse
 
 from fstools.exceptions import FormulaError
 
@@ -79,9 +80,10 @@ class ModelFrame:
         The response column names, in formula order.
     response : pandas.DataFrame
         A copy of the raw response column(s) for the kept rows, original dtypes.
-    X : numpy.ndarray
+    X : numpy.ndarray or scipy.sparse.csc_matrix
         The design matrix without the intercept column: float64, C-contiguous,
-        shape ``(len(row_index), len(column_names))``.
+        shape ``(len(row_index), len(column_names))``; CSC only when asked for
+        with ``parse_formula(..., sparse_design=True)`` on pandas sparse columns.
     column_names : list of str
         patsy's design column names, e.g. ``['alcohol', 'colour[T.red]']``.
     terms : list of str
@@ -759,12 +761,67 @@ def _eval_environment() -> patsy.EvalEnvironment:
     return patsy.EvalEnvironment([dict(_EVAL_NAMESPACE)])
 
 
-def _missing_by_column(data: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
-    """Boolean frame: which values of the used columns are missing."""
-    missing = {}
+def _missing_rows(data: pd.DataFrame, columns: list[str]) -> tuple[np.ndarray, list[str]]:
+    """Which rows have a missing value in the used columns, and which columns have one.
+
+    A pandas sparse column with a non-missing fill value is read from its stored
+    values only (no array of the column's length is built for it).
+    """
+    row_missing = np.zeros(len(data), dtype=bool)
+    columns_with_missing = []
     for column in columns:
-        missing[column] = data[column].isna().to_numpy()
-    return pd.DataFrame(missing, columns=columns)
+        values = data[column].array
+        if isinstance(values, pd.arrays.SparseArray) and not pd.isna(values.fill_value):
+            stored = np.asarray(values.sp_values)
+            missing_positions = np.asarray(values.sp_index.indices)[pd.isna(stored)]
+        else:
+            missing_positions = np.flatnonzero(data[column].isna().to_numpy())
+        if missing_positions.size:
+            row_missing[missing_positions] = True
+            columns_with_missing.append(column)
+    return row_missing, columns_with_missing
+
+
+def _sparse_numeric_columns(patsy_terms: list, data: pd.DataFrame) -> list[str] | None:
+    """The columns, when every term is one plain pandas sparse numeric column with fill value 0."""
+    columns = []
+    for term in patsy_terms:
+        column = _term_plain_column(term)
+        if column is None or column not in data.columns or _is_categorical_code(term.factors[0].code):
+            return None
+        dtype = data[column].dtype
+        if not isinstance(dtype, pd.SparseDtype):
+            return None
+        subtype = dtype.subtype
+        if (not np.issubdtype(subtype, np.number) or np.issubdtype(subtype, np.complexfloating)
+                or pd.isna(dtype.fill_value) or dtype.fill_value != 0):
+            return None
+        columns.append(column)
+    if len(set(columns)) != len(columns):
+        return None
+    return columns
+
+
+def _sparse_design(data: pd.DataFrame, columns: list[str], positions: np.ndarray) -> sparse.csc_matrix:
+    """CSC float64 matrix of the given rows of pandas sparse columns, from their stored values only."""
+    new_row = np.full(len(data), -1, dtype=np.int64)
+    new_row[positions] = np.arange(len(positions))
+    rows, cols, values = [], [], []
+    for j, column in enumerate(columns):
+        array = data[column].array
+        stored_rows = new_row[np.asarray(array.sp_index.indices, dtype=np.int64)]
+        stored_values = np.asarray(array.sp_values, dtype=np.float64)
+        kept = stored_rows >= 0
+        rows.append(stored_rows[kept])
+        values.append(stored_values[kept])
+        cols.append(np.full(int(kept.sum()), j, dtype=np.int64))
+    matrix = sparse.coo_matrix((np.concatenate(values) if values else np.zeros(0),
+                                (np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64),
+                                 np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64))),
+                               shape=(len(positions), len(columns)))
+    matrix = matrix.tocsc()
+    matrix.sum_duplicates()
+    return matrix
 
 
 # ---------------------------------------------------------------------------
@@ -772,7 +829,8 @@ def _missing_by_column(data: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
 # ---------------------------------------------------------------------------
 
 
-def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop") -> ModelFrame:
+def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
+                  sparse_design: bool = False) -> ModelFrame:
     """Evaluate an R-style formula on a DataFrame.
 
     Parameters
@@ -794,6 +852,11 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop") -> 
         What to do with rows that have a missing value (NaN, None, NaT, pd.NA)
         in a response or in a variable used on the right: ``'drop'`` drops them
         and counts them in ``n_dropped`` (R's ``na.omit``); ``'raise'`` raises.
+    sparse_design : bool, default False
+        When True and every term is a plain numeric column of pandas
+        ``SparseDtype`` with fill value 0, ``X`` is a ``scipy.sparse`` CSC
+        matrix built from the columns' stored values (never densified).  For
+        methods with the ``sparse`` capability; otherwise ``X`` is dense as usual.
 
     Returns
     -------
@@ -850,10 +913,8 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop") -> 
     predictors = _predictor_columns(formula, patsy_terms, data, responses)
     used_columns = responses + [column for column in predictors if column not in responses]
 
-    missing = _missing_by_column(data, used_columns)
-    row_missing = missing.any(axis=1).to_numpy()
+    row_missing, columns_with_missing = _missing_rows(data, used_columns)
     if na_action == "raise" and row_missing.any():
-        columns_with_missing = [column for column in used_columns if missing[column].any()]
         raise ValueError(
             f"formula {formula!r}: {int(row_missing.sum())} of {len(data)} rows have "
             f"missing values (in column(s) {_quote_list(columns_with_missing)}); drop "
@@ -866,8 +927,18 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop") -> 
             f"columns used ({_quote_list(used_columns)})"
         )
 
-    plain_columns = _plain_numeric_columns(patsy_terms, data)
-    if plain_columns is not None:
+    sparse_columns = _sparse_numeric_columns(patsy_terms, data) if sparse_design else None
+    plain_columns = None if sparse_columns is not None else _plain_numeric_columns(patsy_terms, data)
+    if sparse_columns is not None:
+        # Every term is a pandas sparse numeric column (fill 0): a CSC matrix of the stored values.
+        kept_positions = complete_positions
+        X = _sparse_design(data, sparse_columns, kept_positions)
+        column_names = [term.name() for term in patsy_terms]
+        terms = list(sparse_columns)
+        column_terms = list(sparse_columns)
+        design_info = None
+        ordered_terms = tuple(patsy_terms)
+    elif plain_columns is not None:
         # Every term is a numeric column: read them directly (same values patsy gives).
         kept_positions = complete_positions
         X = np.ascontiguousarray(data[plain_columns].to_numpy(dtype=np.float64)[kept_positions])

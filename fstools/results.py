@@ -9,6 +9,7 @@ from functools import cached_property
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 
 from fstools.formula import format_formula, term_frame
 from fstools.metrics import redundancy_rate
@@ -101,6 +102,11 @@ class SelectionResult:
         responses = data.loc[:, self._frame.response_names]
         return pd.concat([features, responses], axis=1)
 
+    def _design_columns(self, columns):
+        """Dense values of some design columns (of a sparse design: only these columns densified)."""
+        X = self._frame.X[:, columns]
+        return X.toarray() if sparse.issparse(X) else X
+
     @cached_property
     def _univariate(self):
         rows = []
@@ -110,7 +116,7 @@ class SelectionResult:
             owned = column_terms == term
             # patsy names the columns of a categorical term 'name[level]'.
             categorical = any("[" in name for name in column_names[owned])
-            rows.append(class_separation_test(self._frame.X[:, owned], self._y, len(self.classes),
+            rows.append(class_separation_test(self._design_columns(owned), self._y, len(self.classes),
                                               categorical=categorical))
         table = pd.DataFrame(rows, index=self.scores.index)
         table["p_adjusted"] = benjamini_hochberg(table["p_value"].to_numpy())
@@ -123,7 +129,7 @@ class SelectionResult:
         columns = [j for j, term in enumerate(self._frame.column_terms) if term in chosen]
         if len(columns) < 2:
             return float("nan"), len(columns), "fewer than 2 selected design columns"
-        X = self._frame.X[:, columns]
+        X = self._design_columns(columns)
         constant = [self._frame.column_names[j] for j, flat in zip(columns, np.ptp(X, axis=0) == 0) if flat]
         if constant:
             return float("nan"), len(columns), f"constant selected column(s) {', '.join(constant[:3])}" \

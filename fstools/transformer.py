@@ -1,13 +1,15 @@
 """scikit-learn transformer: :class:`FeatureSelector`, usable in a Pipeline."""
 import numpy as np
 import pandas as pd
+from scipy import sparse
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from fstools.api import run_method
 from fstools.methods.registry import get_method
-from fstools.validation import check_finite_matrix, check_k, check_method_params, encode_classes
+from fstools.validation import (check_finite_matrix, check_k, check_method_params, check_sparse_input,
+                                encode_classes)
 
 __all__ = ["FeatureSelector"]
 
@@ -18,7 +20,10 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
     Parameters
     ----------
     method : str, default 'cmqfs'
-        A registered method (see :func:`fstools.list_methods`).
+        A registered method (see :func:`fstools.list_methods`).  Methods with the
+        ``sparse`` capability (``fs.list_methods()``) take a scipy sparse ``X``
+        without densifying it (``transform`` then returns a sparse matrix); the
+        others refuse it with a TypeError.
     k : int, default 5
         Number of features to keep (1..n_features).
     n_jobs : int or None
@@ -84,17 +89,20 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
             if non_numeric:
                 raise TypeError(f"X: must be numeric; column(s) {', '.join(non_numeric)} are not. Encode them "
                                 f"first, or use fs.select with a formula (strings become categorical terms)")
-        # scikit-learn's own checks: sparse and complex input refused, feature names recorded.
+        if sparse.issparse(X) and "sparse" not in spec.capabilities:
+            check_sparse_input(spec, X)  # raises: the method does not take sparse input
+        # scikit-learn's own checks: complex input refused, feature names recorded; sparse X
+        # (for the methods with the 'sparse' capability) kept sparse as CSR or CSC, never densified.
         try:
-            array = validate_data(self, X, dtype=np.float64, accept_sparse=False, ensure_all_finite=False,
-                                  reset=True)
+            array = validate_data(self, X, dtype=np.float64, accept_sparse=["csr", "csc"],
+                                  ensure_all_finite=False, reset=True)
         except ValueError as error:
             if "could not convert" not in str(error):
                 raise
             raise ValueError(f"X: must be numeric ({error}); encode non-numeric columns first, or use "
                              f"fs.select with a formula (strings become categorical terms)") from None
         names = list(getattr(self, "feature_names_in_", [f"x{j}" for j in range(array.shape[1])]))
-        check_finite_matrix(array, names, name="X")
+        check_finite_matrix(array, names, name="X")   # on the stored values of a sparse X
         if "multilabel" in spec.capabilities:
             return self._fit_multilabel(spec, values, array, y)
         y_array = np.asarray(y)
@@ -148,4 +156,8 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
+        try:
+            tags.input_tags.sparse = "sparse" in get_method(self.method).capabilities
+        except ValueError:  # an unknown method is refused at fit
+            tags.input_tags.sparse = False
         return tags

@@ -7,11 +7,14 @@ import warnings
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 
 from fstools.methods.multilabel import check_label_matrix
+from fstools.methods.registry import sparse_format, sparse_methods
+from fstools.methods.sparse_statistics import column_ranges
 
 __all__ = ["label_matrix", "check_k", "check_method_params", "encode_classes", "check_finite_matrix",
-           "constant_columns", "check_numeric_matrix"]
+           "constant_columns", "check_numeric_matrix", "check_sparse_input"]
 
 
 def _preview(values, limit=5):
@@ -104,20 +107,82 @@ def check_numeric_matrix(X, name="X"):
     return np.ascontiguousarray(array, dtype=np.float64)
 
 
+def _stored_columns(X):
+    """Column index of every stored value of a CSR, CSC or COO matrix (no densifying)."""
+    if X.format == "csc":
+        return np.repeat(np.arange(X.shape[1]), np.diff(X.indptr))
+    if X.format == "csr":
+        return X.indices
+    return X.col
+
+
 def check_finite_matrix(X, column_names, name="X"):
-    """ValueError naming the columns that hold NaN or infinite values."""
-    finite = np.isfinite(X)
-    if not finite.all():
+    """ValueError naming the columns that hold NaN or infinite values.
+
+    ``X`` is a dense array or a scipy sparse matrix (only its stored values are
+    checked, never densified: the implied zeros are finite).
+    """
+    if sparse.issparse(X):
+        if X.format not in ("csr", "csc", "coo"):
+            X = X.tocoo()
+        finite = np.isfinite(X.data)
+        if finite.all():
+            return
+        bad = [column_names[j] for j in np.unique(_stored_columns(X)[~finite])]
+    else:
+        finite = np.isfinite(X)
+        if finite.all():
+            return
         bad = [column_names[j] for j in np.flatnonzero(~finite.all(axis=0))]
-        raise ValueError(f"{name}: non-finite values (NaN or inf) in column(s) {_preview(bad)}; "
-                         f"allowed: finite numbers (drop or impute them first)")
+    raise ValueError(f"{name}: non-finite values (NaN or inf) in column(s) {_preview(bad)}; "
+                     f"allowed: finite numbers (drop or impute them first)")
 
 
 def constant_columns(X, column_names):
-    """Names of the columns of ``X`` with a single value."""
+    """Names of the columns of ``X`` (dense or scipy sparse, zeros implied) with a single value."""
     if X.shape[0] == 0:
         return list(column_names)
+    if sparse.issparse(X):
+        minimum, maximum = column_ranges(X)
+        return [column_names[j] for j in np.flatnonzero(minimum == maximum)]
     return [column_names[j] for j in np.flatnonzero(np.ptp(X, axis=0) == 0)]
+
+
+def check_sparse_input(spec, X, name="X"):
+    """A scipy sparse ``X`` in the form the method reads, or TypeError if it takes no sparse input.
+
+    Methods with the ``sparse`` capability get a float64 matrix in canonical
+    format (sorted indices, no duplicates), CSR for streaming methods and CSC for
+    the others (:func:`fstools.methods.registry.sparse_format`); the conversion
+    copies only when needed and never densifies.  The user's matrix is not modified.
+
+    Raises
+    ------
+    TypeError
+        For a method without the ``sparse`` capability, naming it and the methods that
+        take sparse input, or for a non-numeric matrix.
+    ValueError
+        For a matrix that is not 2-D or holds NaN / infinite values.
+    """
+    if "sparse" not in spec.capabilities:
+        raise TypeError(f"method {spec.name!r} does not take sparse input (allowed for: "
+                        f"{', '.join(sparse_methods())}); convert with {name}.toarray() if it fits in memory")
+    if X.ndim != 2:
+        raise ValueError(f"{name}: must be 2-D (samples x features); got {X.ndim}-D")
+    if np.issubdtype(X.dtype, np.complexfloating) or not (np.issubdtype(X.dtype, np.number)
+                                                          or X.dtype == bool):
+        raise TypeError(f"{name}: must be numeric; got dtype {X.dtype}")
+    wanted = sparse_format(spec)
+    matrix = X if X.format == wanted else X.asformat(wanted)
+    if matrix.dtype != np.float64:
+        matrix = matrix.astype(np.float64)
+    if not matrix.has_canonical_format:
+        if matrix is X:
+            matrix = matrix.copy()
+        matrix.sum_duplicates()
+    if not np.isfinite(matrix.data).all():
+        check_finite_matrix(matrix, [f"x{j}" for j in range(matrix.shape[1])], name=name)
+    return matrix
 
 
 def label_matrix(responses):

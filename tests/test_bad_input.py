@@ -52,6 +52,10 @@ OUT_OF_RANGE = {
 }
 
 
+# Methods for counts / frequencies, which refuse negative predictors (tested in test_sparse.py).
+NON_NEGATIVE = {"chi2"}
+
+
 def kind(method):
     return "multilabel" if method in MULTILABEL else "streaming" if method in STREAMING else "single"
 
@@ -61,6 +65,8 @@ def make_frame(method, n=40, seed=0):
     two (streaming, binary) or two 0/1 labels y1, y2 (multi-label)."""
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, 4))
+    if method in NON_NEGATIVE:
+        X = np.abs(X)
     df = pd.DataFrame(X, columns=list("abcd"))
     if kind(method) == "multilabel":
         df["y1"] = (X[:, 0] + 0.5 * rng.normal(size=n) > 0).astype(int)

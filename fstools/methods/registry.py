@@ -6,6 +6,15 @@ class codes 0..n_classes-1 as int32) and returning a ranking and scores.  The
 registry knows each method's parameters with their defaults and allowed
 values, so that the API layer can validate a call before running it, and
 what the method can do (``capabilities``).
+
+Capabilities: ``supervised`` (uses the class), ``multiclass`` (any number of
+classes), ``multilabel`` (a 0/1 label matrix as ``y``), ``streaming`` (an
+online learner over the rows, binary), ``greedy`` (forward selection with a
+per-step path) and ``sparse``: the function also takes a scipy sparse matrix
+``X`` (float64, canonical format: CSR for ``streaming`` methods, which read
+rows, CSC for the others, which read columns; see :func:`sparse_format`) and
+never densifies it.  The API layer refuses sparse input for the other methods
+(:func:`sparse_methods` lists the ones that take it).
 """
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -14,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["Parameter", "MethodSpec", "MethodOutput", "register", "get_method", "method_names",
-           "list_methods", "CAPABILITIES"]
+           "list_methods", "sparse_methods", "sparse_format", "CAPABILITIES"]
 
 #: Capability flags a method may declare.
 CAPABILITIES = ("supervised", "multiclass", "multilabel", "streaming", "sparse", "greedy")
@@ -130,6 +139,7 @@ def _ensure_loaded():
     from fstools.methods import multilabel  # noqa: F401
     from fstools.methods import online  # noqa: F401
     from fstools.methods import similarity  # noqa: F401
+    from fstools.methods import statistical  # noqa: F401
     from fstools.methods import discriminant, hsic  # noqa: F401
 
 
@@ -145,6 +155,20 @@ def get_method(name):
     if not isinstance(name, str) or name not in _REGISTRY:
         raise ValueError(f"method: unknown method {name!r}; allowed values: {', '.join(sorted(_REGISTRY))}")
     return _REGISTRY[name]
+
+
+def sparse_methods():
+    """Names of the methods that take sparse ``X``: the filters (sorted), then the streaming methods (sorted)."""
+    _ensure_loaded()
+    capable = [spec for spec in _REGISTRY.values() if "sparse" in spec.capabilities]
+    filters = sorted(spec.name for spec in capable if "streaming" not in spec.capabilities)
+    streaming = sorted(spec.name for spec in capable if "streaming" in spec.capabilities)
+    return filters + streaming
+
+
+def sparse_format(spec):
+    """The sparse format a sparse-capable method reads: 'csr' for streaming methods (rows), else 'csc'."""
+    return "csr" if "streaming" in spec.capabilities else "csc"
 
 
 def list_methods():

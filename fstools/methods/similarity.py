@@ -54,6 +54,8 @@ from fstools._parallel import score_features
 from fstools.methods.checks import (is_none_or, is_positive_integer, is_positive_number, is_seed,
                                     none_or_int)
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
+from fstools.methods.sparse_statistics import (as_canonical_csc, centred_sums_of_squares,
+                                                class_column_statistics)
 
 __all__ = ["fisher_scores", "fisher", "knn_graph_arcs", "heat_kernel_graph", "laplacian_scores",
            "laplacian", "relieff_weights", "relieff", "SMALL_PROBLEM_WORK"]
@@ -155,7 +157,11 @@ def fisher_scores(X, y):
 
     Parameters
     ----------
-    X : ndarray of float64, shape (n_samples, n_features)
+    X : ndarray of float64 or scipy sparse matrix, shape (n_samples, n_features)
+        A sparse matrix is used as CSC and never densified: the class means and
+        sums of squared deviations come from its stored values, the other zeros
+        implied (:mod:`fstools.methods.sparse_statistics`); the scores equal the
+        dense ones up to rounding.
     y : ndarray of int, shape (n_samples,)
         Class codes 0..n_classes-1, at least two classes present.
 
@@ -179,6 +185,9 @@ def fisher_scores(X, y):
     * ANOVA relation: the one-way F statistic is ``F_r (n - K) / (K - 1)``
       (K non-empty classes), e.g. :func:`sklearn.feature_selection.f_classif`.
     """
+    if sparse.issparse(X):
+        scores, between, within, _ = _sparse_fisher_scores(X, y)
+        return scores, between, within
     X = _as_matrix(X)
     y, n_classes, counts = _as_classes(y, X.shape[0])
     n_samples, n_features = X.shape
@@ -193,10 +202,14 @@ def fisher_scores(X, y):
         class_ss[np.ptp(members, axis=0) == 0] = 0.0    # exactly constant within the class
         within_ss += class_ss
         between_ss += counts[c] * (class_mean - mean) ** 2
-    constant = _constant_columns(X)
+    return _fisher_ratio(between_ss, within_ss, _constant_columns(X), n_samples)
+
+
+def _fisher_ratio(between_ss, within_ss, constant, n_samples):
+    """Scores and variances from the between- and within-class sums of squares."""
     between_ss[constant] = 0.0
     within_ss[constant] = 0.0
-    scores = np.zeros(n_features)
+    scores = np.zeros(between_ss.shape[0])
     positive = within_ss > 0
     scores[positive] = between_ss[positive] / within_ss[positive]
     separating = ~positive & (between_ss > 0)
@@ -204,18 +217,41 @@ def fisher_scores(X, y):
     return scores, between_ss / n_samples, within_ss / n_samples
 
 
+def _sparse_fisher_scores(X, y):
+    """:func:`fisher_scores` of a sparse matrix (zeros implied); also returns the constant-column mask."""
+    X = as_canonical_csc(X)
+    y, n_classes, counts = _as_classes(y, X.shape[0])
+    n_samples, n_features = X.shape
+    statistics = class_column_statistics(X, y, n_classes)
+    class_means = statistics.means()
+    mean = statistics.sums.sum(axis=0) / n_samples
+    centred = centred_sums_of_squares(X, y, np.nan_to_num(class_means))
+    between_ss = np.zeros(n_features)
+    within_ss = np.zeros(n_features)
+    for c in np.flatnonzero(counts):
+        class_ss = centred[c].copy()
+        class_ss[statistics.minimum[c] == statistics.maximum[c]] = 0.0   # exactly constant within the class
+        within_ss += class_ss
+        between_ss += counts[c] * (class_means[c] - mean) ** 2
+    present = counts > 0
+    constant = (statistics.minimum[present].min(axis=0) == statistics.maximum[present].max(axis=0))
+    scores, between, within = _fisher_ratio(between_ss, within_ss, constant, n_samples)
+    return scores, between, within, constant
+
+
 def fisher(X, y, k=None, n_threads=1):
     """Fisher score filter (Duda, Hart and Stork 2001; Gu, Li and Han 2011, Eq. 1).
 
     Parameters
     ----------
-    X : ndarray of float64, shape (n_samples, n_features)
+    X : ndarray of float64 or scipy sparse matrix, shape (n_samples, n_features)
+        Sparse input (any format, used as CSC) is never densified.
     y : ndarray of int32, shape (n_samples,)
         Class codes 0..n_classes-1, at least two classes present.
     k : int or None
         Unused (every column is scored and ranked); accepted for the registry.
     n_threads : int
-        Unused (O(n p) NumPy).
+        Unused (O(n p) NumPy; O(nnz + n_classes p) on sparse input).
 
     Returns
     -------
@@ -226,9 +262,13 @@ def fisher(X, y, k=None, n_threads=1):
         ``ranking`` = every column by decreasing score, ties to the lower index,
         constant columns last.
     """
-    X = _as_matrix(X)
-    scores, between, within = score_features(fisher_scores, X, None, y)  # per column block under joblib
-    constant = _constant_columns(X)
+    # Per column block under a joblib backend (fstools._parallel.score_features).
+    if sparse.issparse(X):
+        scores, between, within, constant = score_features(_sparse_fisher_scores, X, None, y)
+    else:
+        X = _as_matrix(X)
+        scores, between, within = score_features(fisher_scores, X, None, y)
+        constant = _constant_columns(X)
     notes = []
     if constant.any():
         notes.append(f"{int(constant.sum())} constant column(s): Fisher score 0/0 defined as 0, ranked last")
@@ -600,7 +640,7 @@ register(MethodSpec(
     description="Fisher score: between-class over within-class variance of each feature",
     function=fisher,
     parameters=(),
-    capabilities=frozenset({"supervised", "multiclass"}),
+    capabilities=frozenset({"supervised", "multiclass", "sparse"}),
     score_name="fisher",
     higher_is_better=True,
     reference="Duda, Hart & Stork (2001) Pattern Classification, 3.8.2; Gu, Li & Han (2011) UAI, Eq. 1",

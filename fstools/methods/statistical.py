@@ -1,0 +1,173 @@
+"""Statistical filters on non-negative (count/binary) features: the chi-square statistic.
+
+* :func:`chi2` -- the chi-square statistic of each feature against the class,
+  as scikit-learn's :func:`sklearn.feature_selection.chi2` computes it (the
+  usual filter for term counts / bag-of-words data; Yang and Pedersen 1997,
+  Liu and Setiono 1995).  The feature's values are treated as counts (or
+  frequencies) spread over the classes: with ``O_kj`` the sum of feature j over
+  the rows of class k, ``T_j = sum_k O_kj`` and ``n_k / n`` the share of class
+  k, the expected sum is ``E_kj = (n_k / n) T_j`` and::
+
+      chi2_j = sum_k (O_kj - E_kj)^2 / E_kj
+
+  with the p-value of a chi-square law on (number of classes - 1) degrees of
+  freedom.  For a 0/1 feature this is the Pearson statistic of the "feature
+  present" row of the feature x class table (the "absent" row is left out, as
+  in scikit-learn).  Higher is better.
+
+Dense input is used as it is; sparse input (any scipy format, used as CSC) is
+never densified: the per-class sums come from the stored values
+(:func:`fstools.methods.sparse_statistics.class_column_sums`).
+
+Conventions (shared with the other filters of fstools): negative values are
+refused (the statistic is for counts); a constant column carries no
+information, scores 0 (p-value 1) and is ranked after every non-constant
+column -- in particular an all-zero column, for which scikit-learn returns NaN
+(0 / 0).  Ties go to the lower column index; the ranking holds every column.
+"""
+import numpy as np
+from scipy import sparse, special
+
+from fstools.methods.registry import MethodOutput, MethodSpec, register
+from fstools.methods.sparse_statistics import as_canonical_csc, class_column_sums, column_ranges
+
+__all__ = ["chi2_scores", "chi2"]
+
+
+def _preview(columns, limit=5):
+    shown = ", ".join(str(int(j)) for j in columns[:limit])
+    return shown + (f", ... ({len(columns)} in all)" if len(columns) > limit else "")
+
+
+def _classes(y, n_samples):
+    y = np.ascontiguousarray(y)
+    if y.ndim != 1 or y.shape[0] != n_samples:
+        raise ValueError(f"y: must be 1-D with one class code per sample ({n_samples}); got shape {y.shape}")
+    if not np.issubdtype(y.dtype, np.integer) or (n_samples and y.min() < 0):
+        raise ValueError("y: class codes must be integers 0..n_classes-1")
+    y = y.astype(np.intp, copy=False)
+    n_classes = int(y.max()) + 1 if n_samples else 0
+    counts = np.bincount(y, minlength=n_classes)
+    if np.count_nonzero(counts) < 2:
+        raise ValueError("y: chi2 needs at least two classes")
+    return y, n_classes, counts
+
+
+def _negative_columns_error(columns):
+    return ValueError(f"X: method 'chi2' needs non-negative values (counts, frequencies or 0/1 features); "
+                      f"column(s) {_preview(columns)} have negative values")
+
+
+def _observed_and_constant(X, y, n_classes):
+    """Per-class column sums (n_classes, n_features) and the constant-column mask."""
+    if sparse.issparse(X):
+        X = as_canonical_csc(X)
+        negative = np.unique(np.repeat(np.arange(X.shape[1]), np.diff(X.indptr))[X.data < 0])
+        if negative.size:
+            raise _negative_columns_error(negative)
+        _, _, observed = class_column_sums(X, y, n_classes)
+        minimum, maximum = column_ranges(X)
+        return observed, minimum == maximum
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"X: must be 2-D (samples x features); got {X.ndim}-D")
+    if not np.isfinite(X).all():
+        raise ValueError("X: non-finite values (NaN or inf); allowed: finite numbers")
+    negative = np.flatnonzero((X < 0).any(axis=0))
+    if negative.size:
+        raise _negative_columns_error(negative)
+    observed = np.zeros((n_classes, X.shape[1]))
+    for c in range(n_classes):
+        observed[c] = X[y == c].sum(axis=0)
+    constant = np.ptp(X, axis=0) == 0 if X.shape[0] else np.ones(X.shape[1], dtype=bool)
+    return observed, constant
+
+
+def chi2_scores(X, y):
+    """Chi-square statistic and p-value of every column against the class.
+
+    Parameters
+    ----------
+    X : ndarray or scipy sparse matrix, shape (n_samples, n_features)
+        Non-negative finite values (counts, frequencies, 0/1); sparse input is never densified.
+    y : ndarray of int, shape (n_samples,)
+        Class codes 0..n_classes-1, at least two classes present.
+
+    Returns
+    -------
+    scores : ndarray of float64, shape (n_features,)
+        ``sum_k (O_kj - E_kj)^2 / E_kj`` over the classes present (see the module
+        docstring); 0 for a constant column.
+    p_values : ndarray of float64, shape (n_features,)
+        Upper tail of the chi-square law with (classes present - 1) degrees of freedom; 1 for
+        a constant column.
+    constant : ndarray of bool, shape (n_features,)
+
+    Raises
+    ------
+    ValueError
+        For negative values (naming the columns), non-finite values, or fewer than two classes.
+    """
+    if not sparse.issparse(X):
+        X = np.asarray(X, dtype=np.float64)
+    n_samples = X.shape[0]
+    y, n_classes, counts = _classes(y, n_samples)
+    observed, constant = _observed_and_constant(X, y, n_classes)
+    present = counts > 0
+    observed = observed[present]
+    class_share = counts[present] / n_samples
+    total = observed.sum(axis=0)
+    expected = class_share[:, None] * total[None, :]
+    scores = np.zeros(observed.shape[1])
+    scored = (total > 0) & ~constant
+    deviation = observed[:, scored] - expected[:, scored]
+    scores[scored] = (deviation * deviation / expected[:, scored]).sum(axis=0)
+    p_values = np.ones(observed.shape[1])
+    p_values[scored] = special.chdtrc(int(present.sum()) - 1, scores[scored])
+    return scores, p_values, constant
+
+
+def chi2(X, y, k=None, n_threads=1):
+    """Chi-square filter: rank by the chi-square statistic of each feature against the class.
+
+    Parameters
+    ----------
+    X : ndarray of float64 or scipy sparse matrix, shape (n_samples, n_features)
+        Non-negative (counts, frequencies, 0/1); sparse input (used as CSC) is never densified.
+    y : ndarray of int32, shape (n_samples,)
+        Class codes 0..n_classes-1, at least two classes present.
+    k : int or None
+        Unused (every column is scored and ranked); accepted for the registry.
+    n_threads : int
+        Unused (O(n p) NumPy, O(nnz + n_classes p) on sparse input).
+
+    Returns
+    -------
+    MethodOutput
+        ``scores`` = chi-square statistic (higher is better; equal to
+        :func:`sklearn.feature_selection.chi2` except 0 instead of NaN on an all-zero
+        column); columns ``chi2`` and ``p_value``; ``ranking`` = every column by
+        decreasing score, ties to the lower index, constant columns last.
+    """
+    if sparse.issparse(X):
+        X = as_canonical_csc(X)
+    scores, p_values, constant = chi2_scores(X, y)
+    notes = []
+    if constant.any():
+        notes.append(f"{int(constant.sum())} constant column(s): chi-square 0 (p-value 1), ranked last")
+    order = np.lexsort((np.arange(scores.shape[0]), -scores, constant)).astype(np.intp)
+    return MethodOutput(ranking=order, scores=scores, columns={"chi2": scores, "p_value": p_values}, notes=notes)
+
+
+register(MethodSpec(
+    name="chi2",
+    description="Chi-square statistic of non-negative (count/binary) features against the class",
+    function=chi2,
+    parameters=(),
+    capabilities=frozenset({"supervised", "multiclass", "sparse"}),
+    score_name="chi2",
+    higher_is_better=True,
+    reference="Pearson (1900); Yang & Pedersen (1997) ICML; scikit-learn sklearn.feature_selection.chi2",
+    criterion="chi2_j = sum_k (O_kj - E_kj)^2 / E_kj,  O_kj = sum of X_j over class k,  "
+              "E_kj = (n_k / n) sum_i X_ij  (constant column: 0)",
+))
