@@ -21,8 +21,9 @@ Sections (numbered as the items of issue 8)
    calls of the Cython/OpenMP kernels) and (b) as the process resident-set high-water mark
    (``VmHWM``, reset just before the call through ``/proc/self/clear_refs``; falls back to
    ``resource.getrusage(RUSAGE_SELF).ru_maxrss``), which sees every allocation that is touched.
-   Target: (input + extra peak) < 4 x the input array.  Also the dtype and size of the
-   discretised matrix the greedy information-theoretic methods keep
+   Target: (input + extra peak) < 4 x the input array; also printed: the RSS extra peak per
+   sample per thread (the kernel's per-thread work buffers, ~80 bytes for two classes).  Also
+   the dtype and size of the discretised matrix the greedy information-theoretic methods keep
    (``fstools.discretize.information_codes``); target int8/int16 codes.
 5. Scaling curve: time of ``modularity_scores`` against rows (10^3 .. 10^6) and against
    features, a fitted exponent, time / (m log2 m), and a plot saved to
@@ -205,7 +206,8 @@ def section_memory(sizes, quick):
               f"  = {traced['extra_peak'] / x_bytes:5.2f} x input")
         print(f"      RSS extra peak ({how})")
         print(f"                                              {mb(extra_rss)}"
-              f"  = {extra_rss / x_bytes:5.2f} x input")
+              f"  = {extra_rss / x_bytes:5.2f} x input"
+              f"  = {extra_rss / (threads * m):5.1f} bytes per sample per thread")
         print(f"      process RSS before the call {mb(rss['rss_before'])} (interpreter + imports + input);"
               f" ru_maxrss at end {mb(rss['maxrss_after'])}")
         word = verdict(total_ratio < MEMORY_TARGET,

@@ -2,7 +2,7 @@
 import networkx as nx
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from networkx.algorithms.community import modularity as nx_modularity
 from reference import fvg_adjacency_ref, modularity_parts_ref, modularity_ref
@@ -153,6 +153,110 @@ def test_threads_do_not_change_scores(parallel_everywhere):
     one = modularity_scores(X, y, 3, n_threads=1)
     two = modularity_scores(X, y, 3, n_threads=2)
     np.testing.assert_array_equal(one, two)
+
+
+@st.composite
+def matrix_and_classes(draw):
+    """A small (m, n_features) C-contiguous matrix with ties (and maybe constant columns), class codes."""
+    m = draw(st.integers(min_value=1, max_value=24))
+    n_features = draw(st.integers(min_value=1, max_value=5))
+    n_values = draw(st.integers(min_value=1, max_value=m))
+    cells = draw(st.lists(st.integers(0, n_values - 1), min_size=m * n_features, max_size=m * n_features))
+    X = np.array(cells, dtype=float).reshape(m, n_features) * draw(st.sampled_from([1.0, 0.1, 1e6]))
+    n_classes = draw(st.integers(min_value=1, max_value=min(m, 4)))
+    y = _codes(draw(st.lists(st.integers(0, n_classes - 1), min_size=m, max_size=m)))
+    return X, y
+
+
+def _layouts(X):
+    """The same logical matrix X in several memory layouts, none of them a C-contiguous copy."""
+    m, n = X.shape
+    wide = np.full((m, 2 * n + 1), -7.0)        # columns 1, 3, 5, ...: a column-strided view
+    wide[:, 1::2] = X
+    tall = np.full((2 * m, n), -7.0)            # rows 0, 2, 4, ... reversed in columns
+    tall[::2] = X[:, ::-1]
+    return {
+        "C": X,
+        "Fortran": np.asfortranarray(X),
+        "column step view": wide[:, 1::2],
+        "row step, reversed columns view": tall[::2, ::-1],
+        "reversed rows and columns view": np.ascontiguousarray(X[::-1, ::-1])[::-1, ::-1],
+        "transposed Fortran copy of X.T": np.ascontiguousarray(X.T).T,
+    }
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(matrix_and_classes())
+def test_scores_identical_for_every_layout_and_thread_count(parallel_everywhere, data):
+    """C, Fortran and strided views, 1 and 2 threads: bitwise the same scores, equal to brute force."""
+    X, y = data
+    n_classes = int(y.max()) + 1
+    expected = np.array([np.nan if np.ptp(X[:, j]) == 0 else modularity_ref(X[:, j], y)
+                         for j in range(X.shape[1])])
+    reference_bytes = None
+    for name, view in _layouts(X).items():
+        np.testing.assert_array_equal(view, X)
+        before = view.copy()
+        for threads in (1, 2):
+            q = modularity_scores(view, y, n_classes, n_threads=threads)
+            np.testing.assert_allclose(q, expected, rtol=0, atol=1e-12, err_msg=f"{name}, {threads} threads")
+            if reference_bytes is None:
+                reference_bytes = q.tobytes()
+            assert q.tobytes() == reference_bytes, f"{name}, {threads} threads"
+        np.testing.assert_array_equal(view, before)   # the user's data is not modified
+
+
+def test_kernel_reads_every_layout_in_place():
+    """The kernel entry point itself takes C, Fortran and strided (n_samples, n_features) arrays."""
+    rng = np.random.default_rng(4)
+    X = np.round(rng.normal(size=(300, 6)), 1)
+    y = _codes(rng.integers(0, 3, 300))
+    expected = np.array([_fvg.feature_modularity(np.ascontiguousarray(X[:, j]), y, 3) for j in range(6)])
+    for name, view in _layouts(X).items():
+        for threads in (1, 2):
+            out = np.empty(6)
+            _fvg.modularity_scores(view, y, 3, out, threads)
+            assert out.tobytes() == expected.tobytes(), f"{name}, {threads} threads"
+
+
+def test_no_copy_of_the_input_at_numpy_level():
+    """modularity_scores makes no NumPy copy of X (the kernel's per-thread buffers are one column each)."""
+    import tracemalloc
+
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(100_000, 4))
+    y = _codes(rng.integers(0, 2, 100_000))
+    for view in (X, np.asfortranarray(X), X[::2, ::-1]):
+        tracemalloc.start()
+        try:
+            modularity_scores(view, y[: view.shape[0]], 2, n_threads=2)
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert peak < 0.05 * view.nbytes
+
+
+def test_misaligned_strides():
+    """A field of a packed record array (stride 25 bytes): the wrapper copies, the kernel refuses."""
+    rng = np.random.default_rng(8)
+    records = np.zeros(40, dtype=[("flag", "i1"), ("values", "f8", (3,))])
+    records["values"] = np.round(rng.normal(size=(40, 3)), 1)
+    X = records["values"]
+    y = _codes(rng.integers(0, 2, 40))
+    assert X.strides[0] % 8 != 0
+    np.testing.assert_array_equal(modularity_scores(X, y, 2), modularity_scores(np.ascontiguousarray(X), y, 2))
+    with pytest.raises(ValueError, match="X: strides"):
+        _fvg.modularity_scores(X, y, 2, np.empty(3))
+
+
+def test_more_samples_than_32_bit_indices_refused():
+    """m > 2**31 - 1 is refused up front with a ValueError (a zero-stride view: no memory used)."""
+    X = np.lib.stride_tricks.as_strided(np.zeros(1), shape=(2 ** 31, 1), strides=(0, 8))
+    y = np.zeros(4, dtype=np.int32)
+    with pytest.raises(ValueError, match=r"X: 2147483648 samples.*at most 2147483647"):
+        modularity_scores(X, y, 2)
+    with pytest.raises(ValueError, match=r"X: 2147483648 samples"):
+        _fvg.modularity_scores(X, y, 2, np.empty(1))
 
 
 def test_runs_where_brute_force_cannot():

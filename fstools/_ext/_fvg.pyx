@@ -27,6 +27,15 @@ positions of each class, and the pairs joined in both directions (counted
 twice by the union) from two offline sweeps with Fenwick trees.  Everything is
 O(m log m) per feature; the bottleneck is the sort.
 
+Memory: the features are read in place, as columns of the caller's
+(n_samples, n_features) array in any layout; each thread copies the one
+feature it is scoring into its own buffer.  Sorted positions, sample indices
+and per-sample counts are 32-bit (``index_t``), so m is at most 2**31 - 1;
+edge totals over a feature (M, l_c, d_c, arc counts) are int64.  Buffers are
+freed as soon as they are no longer needed; the per-thread peak is about
+84 bytes per sample for two classes (``4 * n_classes`` bytes of it the class
+prefix-count table, when that is built).
+
 Bounds checking and wraparound are switched off by ``setup.py`` (and on again
 with ``FSTOOLS_BOUNDSCHECK=1``).
 """
@@ -34,12 +43,18 @@ import numpy as np
 
 cimport numpy as cnp
 from cython.parallel cimport prange
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int8_t, int32_t, int64_t
 from libc.math cimport NAN
 
 cnp.import_array()
+
+# Sorted positions, sample indices and per-sample counts (each <= m).
+ctypedef int32_t index_t
+
+# Largest number of samples the 32-bit index_t can address (positions run to m).
+MAX_SAMPLES = 2147483647
 
 # Layout of the four neighbour runs of a sorted position p, each [start, end):
 # INTERVALS_PER_NODE consecutive (start, end) pairs in this order.
@@ -66,10 +81,11 @@ cdef enum:
     INSERTION_RUN = 24
 
 
-cdef void _insertion_sort_run(const double* values, Py_ssize_t* order,
+cdef void _insertion_sort_run(const double* values, index_t* order,
                               Py_ssize_t start, Py_ssize_t end) noexcept nogil:
     """Stable insertion sort of ``order[start:end]`` by value."""
-    cdef Py_ssize_t i, j, item
+    cdef Py_ssize_t i, j
+    cdef index_t item
     cdef double key
     for i in range(start + 1, end):
         item = order[i]
@@ -82,7 +98,7 @@ cdef void _insertion_sort_run(const double* values, Py_ssize_t* order,
 
 
 cdef void _merge_sort_by_value(const double* values, Py_ssize_t m,
-                               Py_ssize_t* order, Py_ssize_t* buffer) noexcept nogil:
+                               index_t* order, index_t* buffer) noexcept nogil:
     """Fill ``order`` with 0..m-1 sorted by (value, index).
 
     A stable sort (insertion-sorted runs, then bottom-up merging) started
@@ -90,11 +106,11 @@ cdef void _merge_sort_by_value(const double* values, Py_ssize_t m,
     rule of the graph.
     """
     cdef Py_ssize_t i, width, left, middle, right, a, b, out
-    cdef Py_ssize_t* source = order
-    cdef Py_ssize_t* target = buffer
-    cdef Py_ssize_t* swap
+    cdef index_t* source = order
+    cdef index_t* target = buffer
+    cdef index_t* swap
     for i in range(m):
-        order[i] = i
+        order[i] = <index_t> i
     left = 0
     while left < m:
         right = left + INSERTION_RUN
@@ -137,7 +153,7 @@ cdef void _merge_sort_by_value(const double* values, Py_ssize_t m,
         target = swap
         width *= 2
     if source != order:
-        memcpy(order, source, m * sizeof(Py_ssize_t))
+        memcpy(order, source, m * sizeof(index_t))
 
 
 # --------------------------------------------------------------------------
@@ -188,8 +204,8 @@ cdef Py_ssize_t _count_right_below(const double* v, Py_ssize_t p, Py_ssize_t m, 
     return low
 
 
-cdef void _neighbour_runs(const double* v, const Py_ssize_t* order, Py_ssize_t m,
-                          Py_ssize_t p, Py_ssize_t k, Py_ssize_t* runs) noexcept nogil:
+cdef void _neighbour_runs(const double* v, const index_t* order, Py_ssize_t m,
+                          Py_ssize_t p, Py_ssize_t k, index_t* runs) noexcept nogil:
     """Write the four [start, end) runs of the k nearest neighbours of position p.
 
     ``runs`` receives 8 numbers: LEFT_TIE, LEFT_STRICT, RIGHT_STRICT, RIGHT_TIE.
@@ -202,7 +218,7 @@ cdef void _neighbour_runs(const double* v, const Py_ssize_t* order, Py_ssize_t m
     cdef double r, d
 
     for i in range(2 * INTERVALS_PER_NODE):
-        runs[i] = p
+        runs[i] = <index_t> p
     if k <= 0:
         return
 
@@ -254,21 +270,21 @@ cdef void _neighbour_runs(const double* v, const Py_ssize_t* order, Py_ssize_t m
         else:
             high = mid - 1
 
-    runs[2 * LEFT_TIE] = left_tie_start
-    runs[2 * LEFT_TIE + 1] = left_tie_start + low
-    runs[2 * LEFT_STRICT] = p - left_strict
-    runs[2 * LEFT_STRICT + 1] = p
-    runs[2 * RIGHT_STRICT] = p + 1
-    runs[2 * RIGHT_STRICT + 1] = p + 1 + right_strict
-    runs[2 * RIGHT_TIE] = right_tie_start
-    runs[2 * RIGHT_TIE + 1] = right_tie_start + (n_tied - low)
+    runs[2 * LEFT_TIE] = <index_t> left_tie_start
+    runs[2 * LEFT_TIE + 1] = <index_t> (left_tie_start + low)
+    runs[2 * LEFT_STRICT] = <index_t> (p - left_strict)
+    runs[2 * LEFT_STRICT + 1] = <index_t> p
+    runs[2 * RIGHT_STRICT] = <index_t> (p + 1)
+    runs[2 * RIGHT_STRICT + 1] = <index_t> (p + 1 + right_strict)
+    runs[2 * RIGHT_TIE] = <index_t> right_tie_start
+    runs[2 * RIGHT_TIE + 1] = <index_t> (right_tie_start + (n_tied - low))
 
 
 # --------------------------------------------------------------------------
 # Counting helpers.
 # --------------------------------------------------------------------------
 
-cdef inline Py_ssize_t _lower_bound(const Py_ssize_t* sorted_values, Py_ssize_t n,
+cdef inline Py_ssize_t _lower_bound(const index_t* sorted_values, Py_ssize_t n,
                                     Py_ssize_t key) noexcept nogil:
     """Number of entries of ``sorted_values[0:n]`` strictly below ``key``."""
     cdef Py_ssize_t low = 0
@@ -297,12 +313,13 @@ def _set_class_table_cell_limit(Py_ssize_t cells):
 cdef struct ClassIndex:
     # Sorted positions grouped by class: class c owns
     # positions[offset[c]:offset[c + 1]], ascending.
+    # (positions is NULL once the count_before table replaces it.)
     Py_ssize_t n_classes
     Py_ssize_t m
     Py_ssize_t* offset
-    Py_ssize_t* positions
+    index_t* positions
     # Index of every sorted position in that class-major list.
-    Py_ssize_t* class_major_index
+    index_t* class_major_index
     # Optional table: count_before[c * (m + 1) + pos] = number of class-c
     # positions below pos (NULL when n_classes * (m + 1) is too large).
     int32_t* count_before
@@ -317,8 +334,8 @@ cdef inline Py_ssize_t _class_rank(const ClassIndex* classes, Py_ssize_t c,
                         classes.offset[c + 1] - classes.offset[c], pos)
 
 
-cdef inline void _fenwick_add(int64_t* tree, Py_ssize_t size, Py_ssize_t index,
-                              int64_t delta) noexcept nogil:
+cdef inline void _fenwick_add(index_t* tree, Py_ssize_t size, Py_ssize_t index,
+                              index_t delta) noexcept nogil:
     """Add ``delta`` at 0-based ``index`` of a Fenwick tree over ``size`` slots."""
     index += 1
     while index <= size:
@@ -326,90 +343,104 @@ cdef inline void _fenwick_add(int64_t* tree, Py_ssize_t size, Py_ssize_t index,
         index += index & (-index)
 
 
-cdef inline int64_t _fenwick_prefix(const int64_t* tree, Py_ssize_t end) noexcept nogil:
-    """Sum of the slots [0, end) of a Fenwick tree."""
-    cdef int64_t total = 0
+cdef inline Py_ssize_t _fenwick_prefix(const index_t* tree, Py_ssize_t end) noexcept nogil:
+    """Sum of the slots [0, end) of a Fenwick tree (a count of samples, so <= m)."""
+    cdef Py_ssize_t total = 0
     while end > 0:
         total += tree[end]
         end -= end & (-end)
     return total
 
 
-cdef int _mutual_sweep(Py_ssize_t m, const Py_ssize_t* runs,
+cdef int _mutual_sweep(Py_ssize_t m, const index_t* runs,
                        int active_first, int query_first,
                        const ClassIndex* classes, const int32_t* class_at,
-                       int64_t* mutual_total, int64_t* mutual_same_class) noexcept nogil:
+                       int64_t* mutual_by_class, int64_t* mutual_same_by_class) noexcept nogil:
     """Count, for every position p, the positions q joined to p in both directions.
 
     Sample q is *active* at sweep time p when p lies in one of q's two runs
     starting at ``active_first``; p *queries* the positions in its own two runs
     starting at ``query_first``.  With (LEFT_TIE, RIGHT_STRICT) this counts the
     mutual pairs with q > p; with (RIGHT_STRICT, LEFT_TIE) those with q < p.
-    ``mutual_total[p]`` is incremented by the count, and
-    ``mutual_same_class[p]`` (unless NULL) by the count of partners in p's class.
-    Returns OK or OUT_OF_MEMORY.
+    ``mutual_by_class[c]`` is incremented by the counts of the positions of
+    class c, and ``mutual_same_by_class[c]`` (unless NULL) by their counts of
+    partners in class c.  Returns OK or OUT_OF_MEMORY.
     """
-    cdef bint same_class = mutual_same_class != NULL
-    cdef Py_ssize_t* event_start = <Py_ssize_t*> malloc((m + 2) * sizeof(Py_ssize_t))
-    cdef Py_ssize_t* event_fill = <Py_ssize_t*> malloc((m + 2) * sizeof(Py_ssize_t))
-    cdef Py_ssize_t* event_node = <Py_ssize_t*> malloc(4 * m * sizeof(Py_ssize_t))
-    cdef int64_t* event_sign = <int64_t*> malloc(4 * m * sizeof(int64_t))
-    cdef int64_t* tree_all = <int64_t*> malloc((m + 1) * sizeof(int64_t))
-    cdef int64_t* tree_class = <int64_t*> malloc((m + 1) * sizeof(int64_t))
-    cdef Py_ssize_t q, p, t, e, run, start, end, c, low_c, high_c
-    if (event_start == NULL or event_fill == NULL or event_node == NULL or
-            event_sign == NULL or tree_all == NULL or tree_class == NULL):
-        free(event_start); free(event_fill); free(event_node)
-        free(event_sign); free(tree_all); free(tree_class)
+    cdef bint same_class = mutual_same_by_class != NULL
+    # Event buckets by time t = 0..m: bucket t is event_bound[t]:event_bound[t + 1]
+    # once filled.  Up to 4m events, so the bounds are 64-bit.
+    cdef Py_ssize_t* event_bound = <Py_ssize_t*> calloc(m + 3, sizeof(Py_ssize_t))
+    cdef index_t* event_node = NULL
+    cdef int8_t* event_sign = NULL
+    cdef index_t* tree_all = NULL
+    cdef index_t* tree_class = NULL
+    cdef Py_ssize_t q, p, t, e, run, start, end, c, low_c, high_c, n_events, slot
+    cdef int64_t total, same
+    if event_bound == NULL:
         return OUT_OF_MEMORY
-    memset(event_start, 0, (m + 2) * sizeof(Py_ssize_t))
-    memset(tree_all, 0, (m + 1) * sizeof(int64_t))
-    memset(tree_class, 0, (m + 1) * sizeof(int64_t))
 
     # Bucket the activation (+1 at start) and deactivation (-1 at end) events
-    # by time (counting sort: at most two runs, so four events, per sample).
+    # by time with a counting sort (at most two runs, so four events, per
+    # sample).  The count of bucket t goes to event_bound[t + 2]; after the
+    # prefix sum event_bound[t + 1] is where bucket t begins, and filling
+    # advances it to where bucket t ends, i.e. where bucket t + 1 begins.
     for q in range(m):
         for run in range(active_first, active_first + 2):
             start = runs[q * 2 * INTERVALS_PER_NODE + 2 * run]
             end = runs[q * 2 * INTERVALS_PER_NODE + 2 * run + 1]
             if start < end:
-                event_start[start + 1] += 1
-                event_start[end + 1] += 1
-    for t in range(m + 1):
-        event_start[t + 1] += event_start[t]
-    memcpy(event_fill, event_start, (m + 2) * sizeof(Py_ssize_t))
+                event_bound[start + 2] += 1
+                event_bound[end + 2] += 1
+    for t in range(m + 2):
+        event_bound[t + 1] += event_bound[t]
+    n_events = event_bound[m + 2]
+    # Only the events that exist are stored (malloc(0) may return NULL).
+    event_node = <index_t*> malloc((n_events + 1) * sizeof(index_t))
+    event_sign = <int8_t*> malloc((n_events + 1) * sizeof(int8_t))
+    tree_all = <index_t*> calloc(m + 1, sizeof(index_t))
+    if same_class:
+        tree_class = <index_t*> calloc(m + 1, sizeof(index_t))
+    if (event_node == NULL or event_sign == NULL or tree_all == NULL or
+            (same_class and tree_class == NULL)):
+        free(event_bound); free(event_node); free(event_sign); free(tree_all); free(tree_class)
+        return OUT_OF_MEMORY
     for q in range(m):
         for run in range(active_first, active_first + 2):
             start = runs[q * 2 * INTERVALS_PER_NODE + 2 * run]
             end = runs[q * 2 * INTERVALS_PER_NODE + 2 * run + 1]
             if start < end:
-                event_node[event_fill[start]] = q
-                event_sign[event_fill[start]] = 1
-                event_fill[start] += 1
-                event_node[event_fill[end]] = q
-                event_sign[event_fill[end]] = -1
-                event_fill[end] += 1
+                slot = event_bound[start + 1]
+                event_node[slot] = <index_t> q
+                event_sign[slot] = 1
+                event_bound[start + 1] = slot + 1
+                slot = event_bound[end + 1]
+                event_node[slot] = <index_t> q
+                event_sign[slot] = -1
+                event_bound[end + 1] = slot + 1
 
     for p in range(m):
-        for e in range(event_start[p], event_start[p + 1]):
+        for e in range(event_bound[p], event_bound[p + 1]):
             q = event_node[e]
             _fenwick_add(tree_all, m, q, event_sign[e])
             if same_class:
                 _fenwick_add(tree_class, m, classes.class_major_index[q], event_sign[e])
         c = class_at[p]
+        total = 0
+        same = 0
         for run in range(query_first, query_first + 2):
             start = runs[p * 2 * INTERVALS_PER_NODE + 2 * run]
             end = runs[p * 2 * INTERVALS_PER_NODE + 2 * run + 1]
             if start < end:
-                mutual_total[p] += _fenwick_prefix(tree_all, end) - _fenwick_prefix(tree_all, start)
+                total += _fenwick_prefix(tree_all, end) - _fenwick_prefix(tree_all, start)
                 if same_class:
                     low_c = classes.offset[c] + _class_rank(classes, c, start)
                     high_c = classes.offset[c] + _class_rank(classes, c, end)
-                    mutual_same_class[p] += (_fenwick_prefix(tree_class, high_c)
-                                             - _fenwick_prefix(tree_class, low_c))
+                    same += _fenwick_prefix(tree_class, high_c) - _fenwick_prefix(tree_class, low_c)
+        mutual_by_class[c] += total
+        if same_class:
+            mutual_same_by_class[c] += same
 
-    free(event_start); free(event_fill); free(event_node)
-    free(event_sign); free(tree_all); free(tree_class)
+    free(event_bound); free(event_node); free(event_sign); free(tree_all); free(tree_class)
     return OK
 
 
@@ -417,11 +448,13 @@ cdef int _mutual_sweep(Py_ssize_t m, const Py_ssize_t* runs,
 # Modularity of one feature.
 # --------------------------------------------------------------------------
 
-cdef int _modularity_parts(const double* x, Py_ssize_t m, const int32_t* y,
-                           int n_classes, int64_t* n_edges,
+cdef int _modularity_parts(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
+                           const int32_t* y, int n_classes, int64_t* n_edges,
                            int64_t* within_edges, int64_t* degree_sum) noexcept nogil:
     """Edge count M, within-class edges l_c and degree sums d_c of one FVG.
 
+    The feature is ``x[0], x[x_stride], ..., x[(m - 1) * x_stride]`` (a column
+    of the caller's array, read in place; copied here into a work buffer).
     ``within_edges`` and ``degree_sum`` have ``n_classes`` slots and are
     overwritten.  Returns OK, OUT_OF_MEMORY or BAD_CLASS_CODE.
 
@@ -431,55 +464,84 @@ cdef int _modularity_parts(const double* x, Py_ssize_t m, const int32_t* y,
     is needed: with at most two classes it follows from the first sweep
     (2 * D_cc plus every cross-class pair), otherwise a second, mirrored sweep
     counts each sample's partners on its left.
+
+    Every work array of m entries is allocated in the step that first needs it
+    and freed after the last step that reads it (pointers set to NULL), so
+    the peak is the neighbour runs plus the sweep's events and trees.
     """
-    cdef Py_ssize_t* order = <Py_ssize_t*> malloc(m * sizeof(Py_ssize_t))
-    cdef Py_ssize_t* buffer = <Py_ssize_t*> malloc(m * sizeof(Py_ssize_t))
-    cdef double* v = <double*> malloc(m * sizeof(double))
-    cdef int32_t* class_at = <int32_t*> malloc(m * sizeof(int32_t))
-    cdef Py_ssize_t* runs = <Py_ssize_t*> malloc(2 * INTERVALS_PER_NODE * m * sizeof(Py_ssize_t))
-    cdef Py_ssize_t* class_fill = <Py_ssize_t*> malloc((n_classes + 1) * sizeof(Py_ssize_t))
-    cdef int64_t* in_degree = <int64_t*> malloc((m + 1) * sizeof(int64_t))
-    cdef int64_t* mutual_total = <int64_t*> malloc(m * sizeof(int64_t))
-    cdef int64_t* mutual_same = <int64_t*> malloc(m * sizeof(int64_t))
-    cdef int64_t* arc_within = <int64_t*> malloc(n_classes * sizeof(int64_t))
-    cdef int64_t* mutual_within = <int64_t*> malloc(n_classes * sizeof(int64_t))
+    # Sorting: the feature copied contiguous, the sort order and its buffer.
+    cdef double* column = NULL
+    cdef index_t* order = NULL
+    cdef index_t* buffer = NULL
+    # Sorted values and classes.
+    cdef double* v = NULL
+    cdef int32_t* class_at = NULL
+    # Neighbour runs and in-degree difference array (in-degree < m).
+    cdef index_t* runs = NULL
+    cdef index_t* in_degree = NULL
+    cdef Py_ssize_t* class_fill = NULL
+    cdef int64_t* arc_within = <int64_t*> calloc(n_classes, sizeof(int64_t))
+    cdef int64_t* mutual_by_class = <int64_t*> calloc(n_classes, sizeof(int64_t))
+    cdef int64_t* mutual_within = <int64_t*> calloc(n_classes, sizeof(int64_t))
     cdef ClassIndex classes
     cdef Py_ssize_t i, p, c, run, start, end, k
+    cdef Py_ssize_t running = 0
     cdef int64_t n_arcs = 0
     cdef int64_t n_mutual = 0
     cdef int64_t n_mutual_within = 0
-    cdef int64_t running = 0
     cdef int status = OK
     cdef bint use_table = n_classes * (m + 1) <= class_table_cell_limit
 
     classes.n_classes = n_classes
     classes.m = m
     classes.offset = <Py_ssize_t*> malloc((n_classes + 1) * sizeof(Py_ssize_t))
-    classes.positions = <Py_ssize_t*> malloc(m * sizeof(Py_ssize_t))
-    classes.class_major_index = <Py_ssize_t*> malloc(m * sizeof(Py_ssize_t))
+    classes.positions = NULL
+    classes.class_major_index = NULL
     classes.count_before = NULL
-    if use_table:
-        classes.count_before = <int32_t*> malloc(n_classes * (m + 1) * sizeof(int32_t))
 
-    if (order == NULL or buffer == NULL or v == NULL or class_at == NULL or runs == NULL or
-            class_fill == NULL or in_degree == NULL or mutual_total == NULL or
-            mutual_same == NULL or arc_within == NULL or mutual_within == NULL or
-            classes.offset == NULL or classes.positions == NULL or
-            classes.class_major_index == NULL or (use_table and classes.count_before == NULL)):
+    if arc_within == NULL or mutual_by_class == NULL or mutual_within == NULL or classes.offset == NULL:
         status = OUT_OF_MEMORY
     else:
         for i in range(m):
             if y[i] < 0 or y[i] >= n_classes:
                 status = BAD_CLASS_CODE
                 break
+
     if status == OK:
+        # Sort a contiguous copy of the feature.
+        column = <double*> malloc(m * sizeof(double))
+        order = <index_t*> malloc(m * sizeof(index_t))
+        buffer = <index_t*> malloc(m * sizeof(index_t))
+        if column == NULL or order == NULL or buffer == NULL:
+            status = OUT_OF_MEMORY
+    if status == OK:
+        for i in range(m):
+            column[i] = x[i * x_stride]
+        _merge_sort_by_value(column, m, order, buffer)
+        free(buffer)
+        buffer = NULL
         # Sorted values and the class at every sorted position.
-        _merge_sort_by_value(x, m, order, buffer)
+        v = <double*> malloc(m * sizeof(double))
+        class_at = <int32_t*> malloc(m * sizeof(int32_t))
+        if v == NULL or class_at == NULL:
+            status = OUT_OF_MEMORY
+    if status == OK:
         for p in range(m):
-            v[p] = x[order[p]]
+            v[p] = column[order[p]]
             class_at[p] = y[order[p]]
+        free(column)
+        column = NULL
 
         # Class sizes and each class's sorted positions, ascending.
+        class_fill = <Py_ssize_t*> malloc((n_classes + 1) * sizeof(Py_ssize_t))
+        classes.positions = <index_t*> malloc(m * sizeof(index_t))
+        classes.class_major_index = <index_t*> malloc(m * sizeof(index_t))
+        if use_table:
+            classes.count_before = <int32_t*> malloc(n_classes * (m + 1) * sizeof(int32_t))
+        if (class_fill == NULL or classes.positions == NULL or classes.class_major_index == NULL or
+                (use_table and classes.count_before == NULL)):
+            status = OUT_OF_MEMORY
+    if status == OK:
         memset(classes.offset, 0, (n_classes + 1) * sizeof(Py_ssize_t))
         for p in range(m):
             classes.offset[class_at[p] + 1] += 1
@@ -488,20 +550,28 @@ cdef int _modularity_parts(const double* x, Py_ssize_t m, const int32_t* y,
         memcpy(class_fill, classes.offset, (n_classes + 1) * sizeof(Py_ssize_t))
         for p in range(m):
             c = class_at[p]
-            classes.positions[class_fill[c]] = p
-            classes.class_major_index[p] = class_fill[c]
+            classes.positions[class_fill[c]] = <index_t> p
+            classes.class_major_index[p] = <index_t> class_fill[c]
             class_fill[c] += 1
+        free(class_fill)
+        class_fill = NULL
         if use_table:
             for c in range(n_classes):
                 classes.count_before[c * (m + 1)] = 0
                 for p in range(m):
                     classes.count_before[c * (m + 1) + p + 1] = (
                         classes.count_before[c * (m + 1) + p] + (class_at[p] == c))
+            # The table answers every class-rank query; the list is not needed.
+            free(classes.positions)
+            classes.positions = NULL
 
+        runs = <index_t*> malloc(2 * INTERVALS_PER_NODE * m * sizeof(index_t))
+        in_degree = <index_t*> calloc(m + 1, sizeof(index_t))
+        if runs == NULL or in_degree == NULL:
+            status = OUT_OF_MEMORY
+    if status == OK:
         # Neighbour runs, out-degrees, in-degrees (difference array) and
         # arcs inside each class.
-        memset(in_degree, 0, (m + 1) * sizeof(int64_t))
-        memset(arc_within, 0, n_classes * sizeof(int64_t))
         for p in range(m):
             c = class_at[p]
             k = classes.offset[c + 1] - classes.offset[c] - 1
@@ -514,29 +584,29 @@ cdef int _modularity_parts(const double* x, Py_ssize_t m, const int32_t* y,
                     in_degree[start] += 1
                     in_degree[end] -= 1
                     arc_within[c] += _class_rank(&classes, c, end) - _class_rank(&classes, c, start)
-        for p in range(m):
-            running += in_degree[p]
-            in_degree[p] = running
-
-        # Pairs joined both ways, each counted once from its left end.
-        memset(mutual_total, 0, m * sizeof(int64_t))
-        memset(mutual_same, 0, m * sizeof(int64_t))
-        status = _mutual_sweep(m, runs, LEFT_TIE, RIGHT_STRICT, &classes, class_at,
-                               mutual_total, mutual_same)
-
-    if status == OK:
-        memset(mutual_within, 0, n_classes * sizeof(int64_t))
-        for p in range(m):
-            n_mutual += mutual_total[p]
-            mutual_within[class_at[p]] += mutual_same[p]
+        free(v)
+        v = NULL
+        free(order)
+        order = NULL
+        # Degree sums before subtracting the mutual partners: out + in.
         for c in range(n_classes):
-            n_mutual_within += mutual_within[c]
-            within_edges[c] = arc_within[c] - mutual_within[c]
-            # Degree sum before subtracting the mutual partners.
             degree_sum[c] = 0
         for p in range(m):
+            running += in_degree[p]
             c = class_at[p]
-            degree_sum[c] += classes.offset[c + 1] - classes.offset[c] - 1 + in_degree[p]
+            degree_sum[c] += classes.offset[c + 1] - classes.offset[c] - 1 + running
+        free(in_degree)
+        in_degree = NULL
+
+        # Pairs joined both ways, each counted once from its left end.
+        status = _mutual_sweep(m, runs, LEFT_TIE, RIGHT_STRICT, &classes, class_at,
+                               mutual_by_class, mutual_within)
+
+    if status == OK:
+        for c in range(n_classes):
+            n_mutual += mutual_by_class[c]
+            n_mutual_within += mutual_within[c]
+            within_edges[c] = arc_within[c] - mutual_within[c]
         if n_classes <= 2:
             # Every pair across the (at most) two classes has one end in each.
             for c in range(n_classes):
@@ -544,14 +614,15 @@ cdef int _modularity_parts(const double* x, Py_ssize_t m, const int32_t* y,
         else:
             # Add each sample's partners on its left, then subtract per class.
             status = _mutual_sweep(m, runs, RIGHT_STRICT, LEFT_TIE, &classes, class_at,
-                                   mutual_total, NULL)
+                                   mutual_by_class, NULL)
             if status == OK:
-                for p in range(m):
-                    degree_sum[class_at[p]] -= mutual_total[p]
+                for c in range(n_classes):
+                    degree_sum[c] -= mutual_by_class[c]
         n_edges[0] = n_arcs - n_mutual
 
-    free(order); free(buffer); free(v); free(class_at); free(runs); free(class_fill)
-    free(in_degree); free(mutual_total); free(mutual_same); free(arc_within); free(mutual_within)
+    free(column); free(order); free(buffer); free(v); free(class_at)
+    free(runs); free(in_degree); free(class_fill)
+    free(arc_within); free(mutual_by_class); free(mutual_within)
     free(classes.offset); free(classes.positions); free(classes.class_major_index)
     free(classes.count_before)
     return status
@@ -571,9 +642,9 @@ cdef double _modularity_from_parts(int64_t n_edges, const int64_t* within_edges,
     return q
 
 
-cdef int _feature_modularity(const double* x, Py_ssize_t m, const int32_t* y,
-                             int n_classes, double* q) noexcept nogil:
-    """Q of one feature into ``q[0]``; returns an error flag."""
+cdef int _feature_modularity(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
+                             const int32_t* y, int n_classes, double* q) noexcept nogil:
+    """Q of one feature (``x[i * x_stride]``, i < m) into ``q[0]``; returns an error flag."""
     cdef int64_t n_edges = 0
     cdef int64_t* within_edges = <int64_t*> malloc(n_classes * sizeof(int64_t))
     cdef int64_t* degree_sum = <int64_t*> malloc(n_classes * sizeof(int64_t))
@@ -581,7 +652,7 @@ cdef int _feature_modularity(const double* x, Py_ssize_t m, const int32_t* y,
     if within_edges == NULL or degree_sum == NULL:
         free(within_edges); free(degree_sum)
         return OUT_OF_MEMORY
-    status = _modularity_parts(x, m, y, n_classes, &n_edges, within_edges, degree_sum)
+    status = _modularity_parts(x, x_stride, m, y, n_classes, &n_edges, within_edges, degree_sum)
     if status == OK:
         q[0] = _modularity_from_parts(n_edges, within_edges, degree_sum, n_classes)
     free(within_edges); free(degree_sum)
@@ -599,7 +670,10 @@ cdef _raise_for_status(int status):
         raise ValueError("y: class codes must lie in 0..n_classes-1")
 
 
-def _check_inputs(Py_ssize_t m, Py_ssize_t n_y, int n_classes):
+def _check_inputs(Py_ssize_t m, Py_ssize_t n_y, int n_classes, str x_name="x"):
+    if m > MAX_SAMPLES:
+        raise ValueError(f"{x_name}: {m} samples; the FVG kernel handles at most "
+                         f"{MAX_SAMPLES} (2**31 - 1, 32-bit indices)")
     if m != n_y:
         raise ValueError(f"y: expected {m} class codes (one per sample), got {n_y}")
     if n_classes < 1:
@@ -626,7 +700,7 @@ def modularity_parts(const double[::1] x, const int32_t[::1] y, int n_classes):
     if m == 0:
         return 0, within, degrees
     with nogil:
-        status = _modularity_parts(&x[0], m, &y[0], n_classes, &n_edges, within_ptr, degree_ptr)
+        status = _modularity_parts(&x[0], 1, m, &y[0], n_classes, &n_edges, within_ptr, degree_ptr)
     _raise_for_status(status)
     return int(n_edges), within, degrees
 
@@ -640,19 +714,22 @@ def feature_modularity(const double[::1] x, const int32_t[::1] y, int n_classes)
     if m == 0:
         return q
     with nogil:
-        status = _feature_modularity(&x[0], m, &y[0], n_classes, &q)
+        status = _feature_modularity(&x[0], 1, m, &y[0], n_classes, &q)
     _raise_for_status(status)
     return q
 
 
-def modularity_scores(const double[:, ::1] features, const int32_t[::1] y, int n_classes,
+def modularity_scores(const double[:, :] X, const int32_t[::1] y, int n_classes,
                       double[::1] out, int n_threads=1):
-    """Q of every feature, in parallel over features.
+    """Q of every column of ``X``, in parallel over features.
 
     Parameters
     ----------
-    features : ndarray of float64, shape (n_features, m), C-contiguous
-        One feature per row (feature-major, i.e. ``X.T`` made contiguous).
+    X : ndarray of float64, shape (m, n_features), any layout
+        One sample per row, one feature per column: C-contiguous,
+        Fortran-ordered or a strided view (strides must be whole multiples of
+        8 bytes).  Read in place, never copied whole: each thread copies the
+        one column it is scoring into its own buffer.
     y : ndarray of int32, shape (m,)
         Class codes 0..n_classes-1.
     n_classes : int
@@ -662,11 +739,13 @@ def modularity_scores(const double[:, ::1] features, const int32_t[::1] y, int n
     n_threads : int
         OpenMP threads (ignored when built without OpenMP).
     """
-    cdef Py_ssize_t n_features = features.shape[0]
-    cdef Py_ssize_t m = features.shape[1]
-    cdef Py_ssize_t f
-    cdef int32_t[::1] status = np.zeros(features.shape[0], dtype=np.int32)
-    _check_inputs(m, y.shape[0], n_classes)
+    cdef Py_ssize_t m = X.shape[0]
+    cdef Py_ssize_t n_features = X.shape[1]
+    cdef Py_ssize_t row_stride, f
+    _check_inputs(m, y.shape[0], n_classes, "X")
+    if X.strides[0] % <Py_ssize_t> sizeof(double) or X.strides[1] % <Py_ssize_t> sizeof(double):
+        raise ValueError(f"X: strides {X.strides[0]}, {X.strides[1]} bytes are not whole "
+                         f"multiples of {sizeof(double)} (make it contiguous first)")
     if out.shape[0] != n_features:
         raise ValueError(f"out: expected length {n_features}, got {out.shape[0]}")
     if n_threads < 1:
@@ -674,8 +753,10 @@ def modularity_scores(const double[:, ::1] features, const int32_t[::1] y, int n
     if m == 0 or n_features == 0:
         out[:] = float("nan")
         return
+    row_stride = X.strides[0] // <Py_ssize_t> sizeof(double)
+    cdef int32_t[::1] status = np.zeros(n_features, dtype=np.int32)
     for f in prange(n_features, nogil=True, num_threads=n_threads, schedule="dynamic"):
-        status[f] = _feature_modularity(&features[f, 0], m, &y[0], n_classes, &out[f])
+        status[f] = _feature_modularity(&X[0, f], row_stride, m, &y[0], n_classes, &out[f])
     _raise_for_status(int(np.max(status)))
 
 
@@ -694,16 +775,16 @@ def neighbour_runs(const double[::1] x, const int32_t[::1] y, int n_classes):
     _check_inputs(x.shape[0], y.shape[0], n_classes)
     cdef Py_ssize_t m = x.shape[0]
     cdef Py_ssize_t p, c
-    order_array = np.empty(m, dtype=np.intp)
-    runs_array = np.zeros((m, INTERVALS_PER_NODE, 2), dtype=np.intp)
+    order_array = np.empty(m, dtype=np.int32)
+    runs_array = np.zeros((m, INTERVALS_PER_NODE, 2), dtype=np.int32)
     counts = np.bincount(np.asarray(y), minlength=n_classes) if m else np.zeros(n_classes, dtype=np.intp)
     if m == 0:
-        return order_array, runs_array
+        return order_array.astype(np.intp), runs_array.astype(np.intp)
     if np.asarray(y).min() < 0 or np.asarray(y).max() >= n_classes:
         raise ValueError("y: class codes must lie in 0..n_classes-1")
-    cdef Py_ssize_t[::1] order = order_array
-    cdef Py_ssize_t[:, :, ::1] runs = runs_array
-    cdef Py_ssize_t[::1] buffer = np.empty(m, dtype=np.intp)
+    cdef index_t[::1] order = order_array
+    cdef index_t[:, :, ::1] runs = runs_array
+    cdef index_t[::1] buffer = np.empty(m, dtype=np.int32)
     cdef double[::1] v = np.empty(m, dtype=np.float64)
     cdef cnp.intp_t[::1] class_size = counts.astype(np.intp)
     _merge_sort_by_value(&x[0], m, &order[0], &buffer[0])
@@ -712,4 +793,4 @@ def neighbour_runs(const double[::1] x, const int32_t[::1] y, int n_classes):
     for p in range(m):
         c = y[order[p]]
         _neighbour_runs(&v[0], &order[0], m, p, class_size[c] - 1, &runs[p, 0, 0])
-    return order_array, runs_array
+    return order_array.astype(np.intp), runs_array.astype(np.intp)

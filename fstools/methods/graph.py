@@ -31,12 +31,15 @@ def modularity_scores(X, y, n_classes, n_threads=1):
     Parameters
     ----------
     X : ndarray of float64, shape (n_samples, n_features)
-        Finite values.
+        Finite values; any memory layout (C, Fortran or a strided view), read
+        in place.  At most 2**31 - 1 samples.
     y : ndarray of int32, shape (n_samples,)
         Class codes 0..n_classes-1.
     n_classes : int
     n_threads : int
-        Threads over features; the result does not depend on it.
+        Threads over features; the result does not depend on it.  Each thread
+        holds about 84 bytes per sample of work buffers for two classes (plus
+        4 bytes per sample per further class for the class-count table).
 
     Returns
     -------
@@ -52,10 +55,12 @@ def modularity_scores(X, y, n_classes, n_threads=1):
     """
     fvg = load_kernel("_fvg")
     X = np.asarray(X, dtype=np.float64)
+    if not X.flags.aligned:   # e.g. a field of a packed record array: strides not in whole doubles
+        X = np.ascontiguousarray(X)
     n_threads = threads_for_work(X.size, n_threads)
-    features = np.ascontiguousarray(X.T)
-    q = np.empty(features.shape[0], dtype=np.float64)
-    fvg.modularity_scores(features, np.ascontiguousarray(y, dtype=np.int32), int(n_classes), q,
+    q = np.empty(X.shape[1], dtype=np.float64)
+    # The kernel reads the columns of X in place, whatever its layout (no transposed copy).
+    fvg.modularity_scores(X, np.ascontiguousarray(y, dtype=np.int32), int(n_classes), q,
                           int(n_threads))
     constant = np.ptp(X, axis=0) == 0 if X.shape[0] else np.ones(X.shape[1], dtype=bool)
     q[constant] = np.nan
