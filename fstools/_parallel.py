@@ -15,23 +15,43 @@ def available_cores():
     return max(1, os.cpu_count() or 1)
 
 
+def _joblib_default_n_jobs():
+    """``n_jobs`` set by an enclosing ``joblib.parallel_config(n_jobs=...)`` context, else None."""
+    try:
+        from joblib.parallel import get_active_backend
+    except ImportError:  # pragma: no cover - joblib is a dependency
+        return None
+    _, n_jobs = get_active_backend()
+    return n_jobs
+
+
+def _check_n_jobs(n_jobs, source):
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0:
+        raise ValueError(f"n_jobs{source}: must be None, a positive integer, or a negative integer "
+                         f"counting back from all cores (-1 = all); got {n_jobs!r}")
+
+
 def effective_n_threads(n_jobs):
     """Number of threads for ``n_jobs``.
 
-    ``None`` means every available core, unless the environment variable
-    ``OMP_NUM_THREADS`` sets fewer (as scikit-learn's OpenMP kernels do);
-    a positive integer is taken as is; ``-1`` means all cores and ``-2`` all
+    ``None`` takes the default the way scikit-learn does: the ``n_jobs`` of an
+    enclosing ``joblib.parallel_config(n_jobs=...)`` context if there is one,
+    else every available core, unless the environment variable
+    ``OMP_NUM_THREADS`` sets fewer (as scikit-learn's OpenMP kernels do).
+    A positive integer is taken as is; ``-1`` means all cores and ``-2`` all
     but one, and so on.  Results never depend on the number of threads.
     """
     cores = available_cores()
     if n_jobs is None:
+        from_joblib = _joblib_default_n_jobs()
+        if from_joblib is not None:
+            _check_n_jobs(from_joblib, " (from joblib.parallel_config)")
+            return from_joblib if from_joblib > 0 else max(1, cores + 1 + from_joblib)
         limit = os.environ.get("OMP_NUM_THREADS", "")
         if limit.isdigit() and int(limit) > 0:
             return min(cores, int(limit))
         return cores
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0:
-        raise ValueError(f"n_jobs: must be None, a positive integer, or a negative integer "
-                         f"counting back from all cores (-1 = all); got {n_jobs!r}")
+    _check_n_jobs(n_jobs, "")
     if n_jobs > 0:
         return n_jobs
     return max(1, cores + 1 + n_jobs)

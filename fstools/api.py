@@ -162,7 +162,8 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     na_action : {'drop', 'raise'}
         Drop rows with missing values (default; the count is on the result) or refuse them.
     n_jobs : int or None
-        Threads (None: all cores, or ``OMP_NUM_THREADS``). Results do not depend on it.
+        Threads (None: the n_jobs of an enclosing ``joblib.parallel_config``, else all cores or
+        ``OMP_NUM_THREADS``). Results do not depend on it.
     **params
         The method's parameters (e.g. ``beta=0.3`` for CMQFS); unknown names and values
         out of range raise an error naming the parameter and the allowed values.

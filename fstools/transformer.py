@@ -27,7 +27,8 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
     k : int, default 5
         Number of features to keep (1..n_features).
     n_jobs : int or None
-        Threads; results do not depend on it.
+        Threads (None: the n_jobs of an enclosing ``joblib.parallel_config``, else all cores or
+        ``OMP_NUM_THREADS``); results do not depend on it.
     **params
         The method's parameters (e.g. ``beta=0.3``).  They are part of
         ``get_params``/``set_params``, so ``clone`` and grid search see them.

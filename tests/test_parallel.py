@@ -19,6 +19,20 @@ def test_none_follows_omp_num_threads(monkeypatch):
     assert effective_n_threads(None) == available_cores()
 
 
+def test_none_follows_a_joblib_parallel_config(monkeypatch):
+    import joblib
+
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    with joblib.parallel_config(n_jobs=3):
+        assert effective_n_threads(None) == 3     # the joblib context wins over the environment
+        assert effective_n_threads(2) == 2        # an explicit n_jobs wins over both
+    with joblib.parallel_config(n_jobs=-1):
+        assert effective_n_threads(None) == available_cores()
+    with joblib.parallel_config(backend="threading"):  # no n_jobs in the context: the environment
+        assert effective_n_threads(None) == 1
+    assert effective_n_threads(None) == 1
+
+
 @pytest.mark.parametrize("bad", [0, 1.5, "2", True])
 def test_bad_values_name_the_argument(bad):
     with pytest.raises(ValueError, match="n_jobs"):
