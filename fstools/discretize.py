@@ -4,14 +4,30 @@ The information-theoretic parts of fstools (entropies, mutual information,
 the relevant independency of CMQFS) work on discrete codes.  Every function
 here takes a 2-D array ``X`` of shape (n_samples, n_features) and returns
 
-codes : ndarray of int32, shape (n_features, n_samples), C-contiguous
+codes : ndarray of int8 or int16, shape (n_features, n_samples), C-contiguous
     Feature-major codes: row ``j`` holds the codes of column ``j`` of ``X``,
-    integers in ``0 .. levels[j]-1``.
+    integers in ``0 .. levels[j]-1``, stored in the smallest type that holds
+    every level (see :func:`code_dtype`): int8 up to 127 levels (the mu/sigma
+    scheme, up to 127 bins, the discrete columns of
+    :func:`information_codes`), int16 up to 32767.
 levels : ndarray of int32, shape (n_features,)
     The number of levels of each feature.  Codes need not use every level.
 
 which is the layout the kernels of :mod:`fstools._ext._entropy` expect.
 This module is pure NumPy and knows nothing about data frames.
+
+Memory: ``X`` is never copied whole.  The columns are converted to float64
+and discretised a block of columns at a time (about :data:`BLOCK_VALUES`
+values per block), so beyond the codes the extra memory is a few blocks.
+
+Extreme magnitudes: the levels of every scheme are invariant under scaling a
+column by a positive factor, and the mu/sigma and equal-width schemes compute
+on each column scaled by the power of two that brings its largest absolute
+value into [0.5, 1).  Scaling by a power of two is exact, so this gives the
+same codes as the unscaled arithmetic wherever that neither overflows nor
+underflows, and the right codes for columns near 1e308 (whose mean or
+variance would overflow) or made of subnormal numbers (whose variance would
+underflow).
 
 The default scheme is the nine-level mean / standard-deviation scheme used by
 the CMQFS paper (Zhao, Wu, Chen, Zhang and Bai, "Feature selection with
@@ -28,6 +44,7 @@ __all__ = [
     "factorize_columns",
     "discrete_columns",
     "information_codes",
+    "code_dtype",
 ]
 
 #: Allowed values of ``method`` in :func:`discretize`.
@@ -36,40 +53,112 @@ METHODS = ("mu_sigma", "equal_width", "equal_frequency", "none")
 #: Number of levels of the mu/sigma scheme (codes -4..4 shifted to 0..8).
 MU_SIGMA_LEVELS = 9
 
+#: Largest number of levels whose codes (0 .. levels-1) are stored as int8.
+INT8_MAX_LEVELS = int(np.iinfo(np.int8).max)
+
+#: Largest number of bins of the equal-width / equal-frequency schemes: their
+#: codes are stored as int16 at most.
+MAX_BINS = int(np.iinfo(np.int16).max)
+
+#: Number of values (rows x columns) of ``X`` converted to float64 at a time.
+BLOCK_VALUES = 2 ** 16
+
 # Multiples of sigma at which the mu/sigma intervals end, to the right of mu;
 # the same multiples with a minus sign end the intervals to the left.
 _MU_SIGMA_EDGES = (0.5, 1.5, 2.5, 3.5)
 
+# dtypes of X used as they are (converted to float64 a block at a time); any
+# other dtype (object, strings, long double, ...) is converted whole, once.
+_BLOCKWISE_FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
+
+
+def code_dtype(n_levels):
+    """The dtype in which codes of at most ``n_levels`` levels are stored.
+
+    Parameters
+    ----------
+    n_levels : int
+        The largest number of levels of a feature.
+
+    Returns
+    -------
+    numpy.dtype
+        int8 for at most 127 levels, int16 for at most 32767, else int32.
+    """
+    if n_levels <= INT8_MAX_LEVELS:
+        return np.dtype(np.int8)
+    if n_levels <= MAX_BINS:
+        return np.dtype(np.int16)
+    return np.dtype(np.int32)
+
+
+def _first_non_finite_error(array):
+    """The ValueError for an ``array`` with non-finite values (located row first)."""
+    rows, cols = np.nonzero(~np.isfinite(array))
+    return ValueError(
+        f"X: must contain only finite values; got {array[rows[0], cols[0]]} at row {rows[0]}, "
+        f"column {cols[0]} ({rows.size} non-finite value(s) in all)"
+    )
+
 
 def _check_X(X):
-    """Return ``X`` as a 2-D float64 array of finite values, or raise ValueError."""
-    try:
-        array = np.asarray(X, dtype=np.float64)
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"X: cannot be converted to float ({error}); allowed: a 2-D array of numbers") from None
+    """Return ``X`` as a 2-D array of finite numbers, or raise ValueError.
+
+    Boolean, integer and float16/32/64 arrays are returned as they are (no
+    copy; :func:`_column_blocks` converts them to float64 a block at a time);
+    anything else is converted to float64.  The finiteness check also works a
+    block of rows at a time.
+    """
+    array = np.asarray(X)
+    if not (array.dtype.kind in "biu" or array.dtype in _BLOCKWISE_FLOATS):
+        try:
+            array = np.asarray(X, dtype=np.float64)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"X: cannot be converted to float ({error}); allowed: a 2-D array of numbers") from None
     if array.ndim != 2:
         raise ValueError(f"X: must be a 2-D array (n_samples, n_features); got {array.ndim}-D")
     if array.shape[0] < 1:
         raise ValueError("X: must have at least one row (sample); got 0 rows")
-    if not np.all(np.isfinite(array)):
-        rows, cols = np.nonzero(~np.isfinite(array))
-        raise ValueError(
-            f"X: must contain only finite values; got {array[rows[0], cols[0]]} at row {rows[0]}, "
-            f"column {cols[0]} ({rows.size} non-finite value(s) in all)"
-        )
+    if array.dtype.kind == "f":
+        rows_per_block = max(1, BLOCK_VALUES // max(array.shape[1], 1))
+        for start in range(0, array.shape[0], rows_per_block):
+            if not np.isfinite(array[start:start + rows_per_block]).all():
+                raise _first_non_finite_error(array)
     return array
 
 
+def _column_blocks(array):
+    """Yield ``(start, block)`` over the columns of a checked ``array``.
+
+    ``block`` holds the columns ``start .. start + len(block) - 1`` as
+    contiguous float64 rows, shape (n_columns_in_block, n_samples), about
+    :data:`BLOCK_VALUES` values in all (at least one column).  It may be a
+    view of ``array``: never write to it.
+    """
+    n_samples, n_features = array.shape
+    width = max(1, BLOCK_VALUES // n_samples)
+    for start in range(0, n_features, width):
+        yield start, np.ascontiguousarray(array[:, start:start + width].T, dtype=np.float64)
+
+
 def _check_n_bins(n_bins):
-    """Return ``n_bins`` as an int >= 2, or raise ValueError."""
+    """Return ``n_bins`` as an int in 2..MAX_BINS, or raise ValueError."""
     if isinstance(n_bins, (bool, np.bool_)) or not isinstance(n_bins, (int, np.integer)) or n_bins < 2:
-        raise ValueError(f"n_bins: must be an integer >= 2; got {n_bins!r}")
+        raise ValueError(f"n_bins: must be an integer >= 2 and <= {MAX_BINS}; got {n_bins!r}")
+    if n_bins > MAX_BINS:
+        raise ValueError(f"n_bins: must be an integer >= 2 and <= {MAX_BINS} (the codes are stored as "
+                         f"int16 at most); got {n_bins!r}")
     return int(n_bins)
 
 
-def _feature_major(X):
-    """The columns of a checked ``X`` as contiguous rows: shape (n_features, n_samples)."""
-    return np.ascontiguousarray(X.T)
+def _scaled_to_unit(rows, magnitude):
+    """``rows`` (2-D) with row ``i`` multiplied by the power of two that brings
+    ``magnitude[i]`` (> 0, its largest absolute value) into [0.5, 1).
+
+    A new array; the scaling is exact except for values that become subnormal.
+    """
+    exponent = np.frexp(magnitude)[1]
+    return np.ldexp(rows, -exponent[:, None])
 
 
 def mu_sigma_levels(X):
@@ -101,8 +190,15 @@ def mu_sigma_levels(X):
     ``sigma`` is the sample standard deviation with ``ddof=1`` (divisor
     ``n - 1``), as MATLAB's ``std``, which the paper used.  A constant column
     (all values equal, so ``sigma == 0``; also any single-row ``X``) gets
-    level 0 (code 4) everywhere, and so does a column whose computed ``sigma``
-    underflows to 0 (subnormal differences).
+    level 0 (code 4) everywhere.
+
+    The levels do not change when a column is multiplied by a positive
+    number, so ``mu``, ``sigma`` and the comparisons are computed on the
+    column scaled by the power of two that brings its largest absolute value
+    into [0.5, 1).  That scaling is exact: the codes are those of the
+    unscaled arithmetic wherever it neither overflows nor underflows, and
+    columns with values near 1e308 or of subnormal size are coded like the
+    same column rescaled to ordinary magnitudes.
 
     Parameters
     ----------
@@ -111,7 +207,7 @@ def mu_sigma_levels(X):
 
     Returns
     -------
-    codes : ndarray of int32, shape (n_features, n_samples)
+    codes : ndarray of int8, shape (n_features, n_samples)
         Codes 0..8 (level + 4), feature-major and C-contiguous.
     levels : ndarray of int32, shape (n_features,)
         9 for every feature (codes need not use all nine levels).
@@ -121,25 +217,38 @@ def mu_sigma_levels(X):
     ValueError
         If ``X`` is not 2-D, has no rows, or has non-finite values.
     """
-    F = _feature_major(_check_X(X))
-    n_features, n_samples = F.shape
-    codes = np.full((n_features, n_samples), MU_SIGMA_LEVELS // 2, dtype=np.int32)
-    varying = F.min(axis=1) < F.max(axis=1)  # constant columns stay at level 0
-    if np.any(varying):
-        G = F[varying]
-        with np.errstate(over="ignore"):  # overflow is reported below
-            mu = G.mean(axis=1, keepdims=True)
-            sigma = G.std(axis=1, ddof=1, keepdims=True)
-        if not (np.all(np.isfinite(mu)) and np.all(np.isfinite(sigma))):
-            raise ValueError("X: has values so large that a column's mean or standard deviation overflows; rescale X")
-        level = np.zeros(G.shape, dtype=np.int32)
-        for t in _MU_SIGMA_EDGES:
-            level += G > mu + t * sigma
-            level -= G < mu - t * sigma
-        # a non-constant column whose sigma underflows to 0 is treated as constant
-        level[sigma[:, 0] == 0] = 0
-        codes[varying] = level + MU_SIGMA_LEVELS // 2
+    return _mu_sigma_codes(_check_X(X))
+
+
+def _mu_sigma_codes(array):
+    """:func:`mu_sigma_levels` of a checked ``array``, a block of columns at a time."""
+    n_samples, n_features = array.shape
+    codes = np.empty((n_features, n_samples), dtype=code_dtype(MU_SIGMA_LEVELS))
+    for start, block in _column_blocks(array):
+        codes[start:start + block.shape[0]] = _mu_sigma_block(block)
     return codes, np.full(n_features, MU_SIGMA_LEVELS, dtype=np.int32)
+
+
+def _mu_sigma_block(block):
+    """Nine-level codes (int8) of the rows of ``block`` (columns of X, float64)."""
+    codes = np.full(block.shape, MU_SIGMA_LEVELS // 2, dtype=code_dtype(MU_SIGMA_LEVELS))
+    low, high = block.min(axis=1), block.max(axis=1)
+    varying = low < high  # constant columns stay at level 0
+    if not np.any(varying):
+        return codes
+    rows = block if varying.all() else block[varying]  # (no copy when every column varies)
+    G = _scaled_to_unit(rows, np.maximum(np.abs(low[varying]), np.abs(high[varying])))
+    mu = G.mean(axis=1, keepdims=True)
+    sigma = G.std(axis=1, ddof=1, keepdims=True)
+    level = np.zeros(G.shape, dtype=codes.dtype)
+    for t in _MU_SIGMA_EDGES:
+        level += G > mu + t * sigma
+        level -= G < mu - t * sigma
+    # Defensive: after the scaling a non-constant column has sigma > 0; were it
+    # ever 0, the column is treated as constant.
+    level[sigma[:, 0] == 0] = 0
+    codes[varying] = level + MU_SIGMA_LEVELS // 2
+    return codes
 
 
 def _codes_from_cuts(values, cuts):
@@ -149,7 +258,7 @@ def _codes_from_cuts(values, cuts):
     value equal to a cut point goes to the lower bin (right-closed bins, as R's
     ``cut`` and pandas' ``cut``/``qcut``).
     """
-    return np.searchsorted(cuts, values, side="left").astype(np.int32)
+    return np.searchsorted(cuts, values, side="left")
 
 
 def equal_width_levels(X, n_bins):
@@ -162,18 +271,21 @@ def equal_width_levels(X, n_bins):
     with ``include.lowest = TRUE``.
     A constant column gets code 0 everywhere.  This is one of the usual
     alternatives to the paper's scheme (:func:`mu_sigma_levels`); it is not
-    used by the paper.
+    used by the paper.  The cut points are computed on the column scaled by
+    the power of two that brings its largest absolute value into [0.5, 1)
+    (exact; no overflow of ``max - min`` near 1e308, no loss of precision for
+    subnormal columns).
 
     Parameters
     ----------
     X : array_like, shape (n_samples, n_features)
         Finite numbers.
     n_bins : int
-        Number of bins (>= 2).
+        Number of bins, 2 .. 32767 (:data:`MAX_BINS`).
 
     Returns
     -------
-    codes : ndarray of int32, shape (n_features, n_samples)
+    codes : ndarray of int8 (n_bins <= 127) or int16, shape (n_features, n_samples)
         Codes 0..n_bins-1, feature-major and C-contiguous.
     levels : ndarray of int32, shape (n_features,)
         ``n_bins`` for every feature.
@@ -181,19 +293,27 @@ def equal_width_levels(X, n_bins):
     Raises
     ------
     ValueError
-        If ``n_bins`` is not an integer >= 2, or ``X`` is not a 2-D array of
-        finite numbers with at least one row.
+        If ``n_bins`` is not an integer in 2..32767, or ``X`` is not a 2-D
+        array of finite numbers with at least one row.
     """
     n_bins = _check_n_bins(n_bins)
-    F = _feature_major(_check_X(X))
-    codes = np.zeros(F.shape, dtype=np.int32)
+    return _equal_width_codes(_check_X(X), n_bins)
+
+
+def _equal_width_codes(array, n_bins):
+    """:func:`equal_width_levels` of a checked ``array``, a block of columns at a time."""
+    n_samples, n_features = array.shape
+    codes = np.zeros((n_features, n_samples), dtype=code_dtype(n_bins))
     k = np.arange(1, n_bins)
-    for j, column in enumerate(F):
-        low, high = column.min(), column.max()
-        if low < high:
-            width = high / n_bins - low / n_bins  # (high - low) / n_bins without overflow
-            codes[j] = _codes_from_cuts(column, low + k * width)
-    return codes, np.full(F.shape[0], n_bins, dtype=np.int32)
+    for start, block in _column_blocks(array):
+        for j, column in enumerate(block, start):
+            low, high = column.min(), column.max()
+            if low < high:
+                exponent = np.frexp(max(abs(low), abs(high)))[1]
+                low, high = np.ldexp(low, -exponent), np.ldexp(high, -exponent)
+                width = high / n_bins - low / n_bins  # (high - low) / n_bins without overflow
+                codes[j] = _codes_from_cuts(np.ldexp(column, -exponent), low + k * width)
+    return codes, np.full(n_features, n_bins, dtype=np.int32)
 
 
 def equal_frequency_levels(X, n_bins):
@@ -207,19 +327,22 @@ def equal_frequency_levels(X, n_bins):
     Cut points are data values, never interpolated, so ``m`` distinct values
     with ``m`` a multiple of ``n_bins`` fill every bin with exactly
     ``m / n_bins`` values.  Equal values always share a bin, so with ties some
-    bins hold more samples than others and some may be empty.  A constant column gets code 0 everywhere.  Like
-    :func:`equal_width_levels` this is an alternative to the paper's scheme.
+    bins hold more samples than others and some may be empty.  A constant
+    column gets code 0 everywhere.  Like :func:`equal_width_levels` this is an
+    alternative to the paper's scheme.  Cut points are data values and codes
+    come from comparisons only, so no arithmetic can overflow or underflow
+    whatever the magnitude of the values.
 
     Parameters
     ----------
     X : array_like, shape (n_samples, n_features)
         Finite numbers.
     n_bins : int
-        Number of bins (>= 2).
+        Number of bins, 2 .. 32767 (:data:`MAX_BINS`).
 
     Returns
     -------
-    codes : ndarray of int32, shape (n_features, n_samples)
+    codes : ndarray of int8 (n_bins <= 127) or int16, shape (n_features, n_samples)
         Codes 0..n_bins-1, feature-major and C-contiguous.
     levels : ndarray of int32, shape (n_features,)
         ``n_bins`` for every feature.
@@ -227,18 +350,24 @@ def equal_frequency_levels(X, n_bins):
     Raises
     ------
     ValueError
-        If ``n_bins`` is not an integer >= 2, or ``X`` is not a 2-D array of
-        finite numbers with at least one row.
+        If ``n_bins`` is not an integer in 2..32767, or ``X`` is not a 2-D
+        array of finite numbers with at least one row.
     """
     n_bins = _check_n_bins(n_bins)
-    F = _feature_major(_check_X(X))
-    codes = np.zeros(F.shape, dtype=np.int32)
+    return _equal_frequency_codes(_check_X(X), n_bins)
+
+
+def _equal_frequency_codes(array, n_bins):
+    """:func:`equal_frequency_levels` of a checked ``array``, a block of columns at a time."""
+    n_samples, n_features = array.shape
+    codes = np.zeros((n_features, n_samples), dtype=code_dtype(n_bins))
     probabilities = np.arange(1, n_bins) / n_bins
-    for j, column in enumerate(F):
-        if column.min() < column.max():
-            cuts = np.quantile(column, probabilities, method="inverted_cdf")
-            codes[j] = _codes_from_cuts(column, cuts)
-    return codes, np.full(F.shape[0], n_bins, dtype=np.int32)
+    for start, block in _column_blocks(array):
+        for j, column in enumerate(block, start):
+            if column.min() < column.max():
+                cuts = np.quantile(column, probabilities, method="inverted_cdf")
+                codes[j] = _codes_from_cuts(column, cuts)
+    return codes, np.full(n_features, n_bins, dtype=np.int32)
 
 
 def factorize_columns(X):
@@ -255,8 +384,10 @@ def factorize_columns(X):
 
     Returns
     -------
-    codes : ndarray of int32, shape (n_features, n_samples)
-        Feature-major and C-contiguous.
+    codes : ndarray of int8, int16 or int32, shape (n_features, n_samples)
+        Feature-major and C-contiguous, in the smallest of these types that
+        holds the largest number of levels (:func:`code_dtype`: int8 up to
+        127 distinct values per column, int16 up to 32767, else int32).
     levels : ndarray of int32, shape (n_features,)
         Number of distinct values of each column (every level is used).
 
@@ -265,14 +396,27 @@ def factorize_columns(X):
     ValueError
         If ``X`` is not a 2-D array of finite numbers with at least one row.
     """
-    F = _feature_major(_check_X(X))
-    codes = np.empty(F.shape, dtype=np.int32)
-    levels = np.empty(F.shape[0], dtype=np.int32)
-    for j, column in enumerate(F):
-        values, inverse = np.unique(column, return_inverse=True)
-        codes[j] = inverse
-        levels[j] = values.size
+    return _factorize_codes(_check_X(X))
+
+
+def _factorize_codes(array):
+    """:func:`factorize_columns` of a checked ``array``, a block of columns at a time."""
+    n_samples, n_features = array.shape
+    codes = np.empty((n_features, n_samples), dtype=np.int8)
+    levels = np.empty(n_features, dtype=np.int32)
+    for start, block in _column_blocks(array):
+        for j, column in enumerate(block, start):
+            column_codes, levels[j] = _factorize_column(column)
+            if code_dtype(levels[j]).itemsize > codes.dtype.itemsize:
+                codes = codes.astype(code_dtype(levels[j]))  # widen the codes so far
+            codes[j] = column_codes
     return codes, levels
+
+
+def _factorize_column(column):
+    """(codes as intp, number of distinct values) of one column: sorted distinct values -> 0..L-1."""
+    values, inverse = np.unique(column, return_inverse=True)
+    return inverse, values.size
 
 
 def discretize(X, method="mu_sigma", n_bins=None):
@@ -291,13 +435,15 @@ def discretize(X, method="mu_sigma", n_bins=None):
         ``'none'``: the values are used as they are (already discrete
         columns), see :func:`factorize_columns`.
     n_bins : int, optional
-        Number of bins (>= 2); required by ``'equal_width'`` and
+        Number of bins (2 .. 32767); required by ``'equal_width'`` and
         ``'equal_frequency'`` and not allowed with the other methods.
 
     Returns
     -------
-    codes : ndarray of int32, shape (n_features, n_samples)
-        Feature-major, C-contiguous codes in ``0 .. levels[j]-1``.
+    codes : ndarray of int8 or int16, shape (n_features, n_samples)
+        Feature-major, C-contiguous codes in ``0 .. levels[j]-1``, in the
+        smallest type that holds the levels (:func:`code_dtype`; int32 only
+        for ``'none'`` with more than 32767 distinct values in a column).
     levels : ndarray of int32, shape (n_features,)
         Number of levels of each feature.
 
@@ -307,22 +453,35 @@ def discretize(X, method="mu_sigma", n_bins=None):
         For an unknown ``method``, a missing, superfluous or invalid
         ``n_bins``, or an ``X`` that is not a 2-D array of finite numbers.
     """
+    n_bins = _check_method(method, n_bins)
+    return _codes_of(_check_X(X), method, n_bins)
+
+
+def _check_method(method, n_bins):
+    """Check ``method`` and ``n_bins`` of :func:`discretize`; return ``n_bins`` (int or None)."""
     if not isinstance(method, str) or method not in METHODS:
         raise ValueError(f"method: must be one of {', '.join(repr(m) for m in METHODS)}; got {method!r}")
     if method in ("equal_width", "equal_frequency"):
         if n_bins is None:
             raise ValueError(f"n_bins: required by method={method!r} (an integer >= 2); got None")
-        if method == "equal_width":
-            return equal_width_levels(X, n_bins)
-        return equal_frequency_levels(X, n_bins)
+        return _check_n_bins(n_bins)
     if n_bins is not None:
         raise ValueError(
             f"n_bins: only used with method='equal_width' or 'equal_frequency'; got n_bins={n_bins!r} "
             f"with method={method!r}"
         )
+    return None
+
+
+def _codes_of(array, method, n_bins):
+    """(codes, levels) of a checked ``array`` by a checked ``method`` and ``n_bins``."""
     if method == "mu_sigma":
-        return mu_sigma_levels(X)
-    return factorize_columns(X)
+        return _mu_sigma_codes(array)
+    if method == "equal_width":
+        return _equal_width_codes(array, n_bins)
+    if method == "equal_frequency":
+        return _equal_frequency_codes(array, n_bins)
+    return _factorize_codes(array)
 
 
 #: An integer-valued column with at most this many distinct values is used as
@@ -338,12 +497,21 @@ def discrete_columns(X, max_levels=MAX_LEVELS_AS_IS):
     counts, codes).  Integer columns with more values (e.g. a measured
     quantity recorded in whole units) are treated as continuous.
     """
-    F = _feature_major(_check_X(X))
-    mask = np.zeros(F.shape[0], dtype=bool)
-    for j, column in enumerate(F):
-        if np.all(column == np.round(column)):
-            mask[j] = np.unique(column).size <= max_levels
+    return _discrete_columns(_check_X(X), max_levels)
+
+
+def _discrete_columns(array, max_levels):
+    """:func:`discrete_columns` of a checked ``array``, a block of columns at a time."""
+    mask = np.zeros(array.shape[1], dtype=bool)
+    for start, block in _column_blocks(array):
+        for j, column in enumerate(block, start):
+            mask[j] = _is_discrete(column, max_levels)
     return mask
+
+
+def _is_discrete(column, max_levels):
+    """True when every value of ``column`` is an integer and it has at most ``max_levels`` of them."""
+    return bool(np.all(column == np.round(column))) and np.unique(column).size <= max_levels
 
 
 def information_codes(X, discretization="mu_sigma", n_bins=None):
@@ -361,7 +529,9 @@ def information_codes(X, discretization="mu_sigma", n_bins=None):
 
     Returns
     -------
-    codes : ndarray of int32, shape (n_features, n_samples)
+    codes : ndarray of int8 or int16, shape (n_features, n_samples)
+        int8 for 'mu_sigma' and up to 127 bins, int16 for more bins (the
+        discrete columns, at most :data:`MAX_LEVELS_AS_IS` levels, fit both).
     levels : ndarray of int32, shape (n_features,)
     as_is : ndarray of bool, shape (n_features,)
         The columns used as they are (see :func:`discrete_columns`).
@@ -369,10 +539,13 @@ def information_codes(X, discretization="mu_sigma", n_bins=None):
     if discretization == "none":
         raise ValueError("discretization: must be one of 'mu_sigma', 'equal_width', 'equal_frequency'; "
                          "got 'none' (discrete columns are detected and used as they are anyway)")
-    codes, levels = discretize(X, method=discretization, n_bins=n_bins)
-    as_is = discrete_columns(X)
-    if as_is.any():
-        as_is_codes, as_is_levels = factorize_columns(np.asarray(X, dtype=np.float64)[:, as_is])
-        codes[as_is] = as_is_codes
-        levels[as_is] = as_is_levels
+    n_bins = _check_method(discretization, n_bins)
+    array = _check_X(X)
+    codes, levels = _codes_of(array, discretization, n_bins)
+    as_is = np.zeros(array.shape[1], dtype=bool)
+    for start, block in _column_blocks(array):
+        for j, column in enumerate(block, start):
+            if _is_discrete(column, MAX_LEVELS_AS_IS):
+                codes[j], levels[j] = _factorize_column(column)
+                as_is[j] = True
     return codes, levels, as_is

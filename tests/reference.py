@@ -60,7 +60,11 @@ def mu_sigma_levels_ref(X):
     mu and sigma are the column's sample mean and standard deviation with
     ddof=1, computed with numpy on the column (the estimators are part of the
     definition; what is brute-forced here is the interval assignment).  A
-    column whose values are all equal is level 0.
+    column whose values are all equal is level 0.  The levels do not change
+    when a column is multiplied by a positive number, so a varying column is
+    first multiplied (exactly, value by value) by the power of two that brings
+    its largest |value| into [0.5, 1), where mu and sigma neither overflow nor
+    underflow (issue 9: columns near 1e308 or of subnormal numbers).
     """
     X = np.asarray(X, dtype=float)
     codes = []
@@ -69,6 +73,8 @@ def mu_sigma_levels_ref(X):
         if all(v == column[0] for v in column):
             mu, sigma = float(column[0]), 0.0
         else:
+            exponent = math.frexp(max(abs(float(v)) for v in column))[1]
+            column = np.array([math.ldexp(float(v), -exponent) for v in column])
             mu, sigma = float(column.mean()), float(column.std(ddof=1))
         codes.append([mu_sigma_level_ref(float(v), mu, sigma) + 4 for v in column])
     return np.array(codes, dtype=np.int32).reshape(X.shape[1], X.shape[0])

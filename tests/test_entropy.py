@@ -302,3 +302,115 @@ def test_relevant_independency_terms_bad_input():
         call(codes, i32([2, 2]), y, 2, 0, cand, out, 2)
     with pytest.raises(ValueError, match="joint counting table"):
         call(codes, i32([2, 2 ** 20]), y, 2 ** 7, 0, cand, out)
+
+
+# ---------------------------------------------------------------------------
+# code dtypes: int8, int16 and int32 codes give bitwise identical results
+# ---------------------------------------------------------------------------
+
+CODE_DTYPES = (np.int8, np.int16, np.int32)
+
+
+@given(code_vectors(3, max_levels=6), st.sampled_from(CODE_DTYPES), st.sampled_from(CODE_DTYPES),
+       st.sampled_from(CODE_DTYPES))
+@settings(max_examples=300, deadline=None)
+def test_scalar_kernels_identical_for_every_code_dtype(vectors, dx, dy, dz):
+    (x, nx), (y, ny), (z, nz) = vectors
+    x8, y8, z8 = x.astype(dx), y.astype(dy), z.astype(dz)  # also mixed dtypes in one call
+    assert ent.entropy(x8, nx) == ent.entropy(x, nx)
+    assert ent.joint_entropy(x8, nx, y8, ny) == ent.joint_entropy(x, nx, y, ny)
+    assert ent.mutual_information(x8, nx, y8, ny) == ent.mutual_information(x, nx, y, ny)
+    assert (ent.conditional_mutual_information(x8, nx, y8, ny, z8, nz)
+            == ent.conditional_mutual_information(x, nx, y, ny, z, nz))
+    # and against the brute-force reference
+    assert ent.entropy(x8, nx) == pytest.approx(entropy_ref(x.tolist()), abs=TOL)
+    assert ent.mutual_information(x8, nx, y8, ny) == pytest.approx(
+        mutual_information_ref(x.tolist(), y.tolist()), abs=TOL)
+    assert ent.conditional_mutual_information(x8, nx, y8, ny, z8, nz) == pytest.approx(
+        conditional_mutual_information_ref(x.tolist(), y.tolist(), z.tolist()), abs=TOL)
+
+
+def test_int16_codes_with_many_levels():
+    # codes up to 999 (int16; not representable in int8) against the reference
+    rng = np.random.default_rng(4)
+    x = rng.integers(0, 1000, 5000).astype(np.int16)
+    y = (x // 100 + rng.integers(0, 2, 5000)).astype(np.int16)   # 0..10, depends on x
+    z = rng.integers(0, 3, 5000).astype(np.int16)
+    assert ent.entropy(x, 1000) == pytest.approx(entropy_ref(x.tolist()), abs=1e-10)
+    assert ent.mutual_information(x, 1000, y, 11) == pytest.approx(
+        mutual_information_ref(x.tolist(), y.tolist()), abs=1e-10)
+    assert ent.conditional_mutual_information(x, 1000, y, 11, z, 3) == pytest.approx(
+        conditional_mutual_information_ref(x.tolist(), y.tolist(), z.tolist()), abs=1e-10)
+    assert ent.entropy(x, 1000) == ent.entropy(x.astype(np.int32), 1000)
+
+
+@given(ri_problems(), st.integers(1, 2))
+@settings(max_examples=200, deadline=None)
+def test_feature_kernels_identical_for_every_code_dtype(problem, n_threads):
+    codes, levels, y, n_classes, selected, candidates = problem
+    results = {}
+    for dtype in CODE_DTYPES:
+        typed = np.ascontiguousarray(codes, dtype=dtype)
+        pair = np.full((candidates.size, 4), np.nan)
+        ri = np.full(candidates.size, np.nan)
+        mi = np.full(codes.shape[0], np.nan)
+        h = np.full(codes.shape[0], np.nan)
+        ent.pair_information_terms(typed, levels, y, n_classes, selected, candidates, pair, n_threads)
+        ent.relevant_independency_terms(typed, levels, y, n_classes, selected, candidates, ri, n_threads)
+        ent.feature_class_information(typed, levels, y, n_classes, mi, n_threads)
+        ent.feature_entropies(typed, levels, h, n_threads)
+        results[dtype] = (pair, ri, mi, h)
+    for dtype in (np.int8, np.int16):
+        for got, want in zip(results[dtype], results[np.int32]):
+            assert np.array_equal(got, want)  # bitwise identical
+    pair, ri, mi, h = results[np.int8]
+    for i, c in enumerate(candidates):
+        assert ri[i] == pytest.approx(ri_reference(codes, y, selected, c), abs=TOL)
+        assert pair[i, 0] == pytest.approx(mutual_information_ref(codes[c].tolist(), codes[selected].tolist()),
+                                           abs=TOL)
+    for j in range(codes.shape[0]):
+        assert h[j] == pytest.approx(entropy_ref(codes[j].tolist()), abs=TOL)
+        assert mi[j] == pytest.approx(mutual_information_ref(codes[j].tolist(), y.tolist()), abs=TOL)
+
+
+def test_int8_kernels_do_not_depend_on_thread_count():
+    rng = np.random.default_rng(99)
+    n_features, m = 48, 3000
+    levels = rng.integers(1, 10, size=n_features).astype(np.int32)
+    codes = np.ascontiguousarray((rng.random((n_features, m)) * levels[:, None]).astype(np.int8))
+    y = rng.integers(0, 3, size=m).astype(np.int32)
+    candidates = np.arange(n_features, dtype=np.intp)
+    outputs = []
+    for n_threads in (1, 2):
+        pair = np.empty((n_features, 4))
+        mi = np.empty(n_features)
+        ent.pair_information_terms(codes, levels, y, 3, 7, candidates, pair, n_threads)
+        ent.feature_class_information(codes, levels, y, 3, mi, n_threads)
+        outputs.append((pair, mi))
+    assert np.array_equal(outputs[0][0], outputs[1][0]) and np.array_equal(outputs[0][1], outputs[1][1])
+    pair32 = np.empty((n_features, 4))
+    ent.pair_information_terms(codes.astype(np.int32), levels, y, 3, 7, candidates, pair32, 2)
+    assert np.array_equal(outputs[0][0], pair32)
+
+
+def test_bad_code_dtype_names_the_argument():
+    with pytest.raises(TypeError, match=r"^x: must be a NumPy array of int8, int16 or int32 codes; got int64"):
+        ent.entropy(np.array([0, 1], dtype=np.int64), 2)
+    with pytest.raises(TypeError, match=r"^y: must be a NumPy array of int8, int16 or int32 codes; got float64"):
+        ent.mutual_information(i32([0, 1]), 2, np.array([0.0, 1.0]), 2)
+    with pytest.raises(TypeError, match=r"^z: must be a NumPy array of int8, int16 or int32 codes; got list"):
+        ent.conditional_mutual_information(i32([0, 1]), 2, i32([0, 1]), 2, [0, 1], 2)
+    codes = np.zeros((2, 3), dtype=np.uint8)
+    out = np.empty(2)
+    with pytest.raises(TypeError, match=r"^codes: must be a C-contiguous 2-D NumPy array of int8, int16 or int32 "
+                                        r"codes; got uint8"):
+        ent.feature_entropies(codes, i32([1, 1]), out)
+    with pytest.raises(TypeError, match=r"^codes: .*got int64"):
+        ent.relevant_independency_terms(codes.astype(np.int64), i32([1, 1]), i32([0, 0, 0]), 1, 0,
+                                        np.array([1], dtype=np.intp), np.empty(1))
+    # out-of-range codes of a narrow type are reported as before
+    with pytest.raises(ValueError, match=r"^codes\[1\]: has code 2 at index 2.*0\.\.1"):
+        ent.relevant_independency_terms(np.array([[0, 1, 1], [1, 0, 2]], dtype=np.int8), i32([2, 2]),
+                                        i32([0, 1, 1]), 2, 0, np.array([0, 1], dtype=np.intp), np.empty(2), 2)
+    with pytest.raises(ValueError, match=r"^x: has code -1 at index 0"):
+        ent.entropy(np.array([-1, 0], dtype=np.int8), 2)

@@ -517,3 +517,47 @@ def test_list_methods_shows_the_information_methods():
     assert "beta=1.0" in rows.loc["mifs", "parameters"]
     assert "beta" not in rows.loc["mrmr", "parameters"]
     assert "discretization='mu_sigma'" in rows.loc["cmim", "parameters"]
+
+
+# ---------------------------------------------------------------------------
+# compact codes (issue 8): int8 / int16 codes all the way to the kernels
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("method", METHODS)
+def test_rankings_identical_for_every_code_dtype(method):
+    X, y = _mixed_data(3, 3)
+    codes, levels, _ = information_codes(X)
+    assert codes.dtype == np.int8
+    want = information.greedy_information_selection(codes.astype(np.int32), levels, y, method)
+    for dtype in (np.int8, np.int16, np.int64):   # int64: converted to the smallest code type
+        got = information.greedy_information_selection(codes.astype(dtype), levels, y, method)
+        np.testing.assert_array_equal(got[0], want[0])
+        for key in want[1]:
+            assert np.array_equal(got[1][key], want[1][key])   # bitwise identical
+        assert np.array_equal(got[2], want[2])
+    for n_threads in (1, 2):
+        got = information.greedy_information_selection(codes, levels, y, method, n_threads=n_threads)
+        np.testing.assert_array_equal(got[0], want[0])
+        assert np.array_equal(got[1]["J"], want[1]["J"])
+
+
+@pytest.mark.parametrize("method, discretization, n_bins, dtype", [
+    ("mrmr", "mu_sigma", None, np.int8), ("jmi", "mu_sigma", None, np.int8),
+    ("cmim", "equal_frequency", 4, np.int8), ("mifs", "equal_width", 200, np.int16)])
+def test_methods_pass_compact_codes_to_the_kernels(monkeypatch, method, discretization, n_bins, dtype):
+    # the codes reach every kernel call in their compact type: no int32 or float64 copy
+    X, y = _mixed_data(8, 2)
+    seen = []
+    for name in ("pair_information_terms", "feature_class_information", "feature_entropies"):
+        original = getattr(ent, name)
+
+        def spy(codes, *args, _original=original):
+            seen.append(codes.dtype)
+            return _original(codes, *args)
+        monkeypatch.setattr(ent, name, spy)
+    out = getattr(information, method)(X, y, k=5, discretization=discretization, n_bins=n_bins)
+    assert seen and set(seen) == {np.dtype(dtype)}
+    codes, _, _ = information_codes(X, discretization, n_bins)
+    expected_ranking, expected_j = information_selection_ref(codes, y, 5, method)
+    assert list(out.ranking) == expected_ranking
+    np.testing.assert_allclose(out.steps["J"], expected_j, atol=1e-10, rtol=0)

@@ -38,6 +38,13 @@ results independent of the number of threads):
   information-theoretic filters and of CMQFS's relevant independency
   (:func:`relevant_independency_terms`, a thin use of the same core).
 
+Codes are int8, int16 or int32 arrays (the fused type ``code_t``):
+:mod:`fstools.discretize` stores them in the smallest of int8 / int16 that
+holds the levels, and int32 is accepted as well.  The dtype changes only how
+the codes are read; the counting tables, the summation order and hence every
+result are the same for all three.  Class codes ``y`` of the kernels over many
+features are int32.
+
 Bounds checking and wraparound are switched off by ``setup.py`` (and on again
 with ``FSTOOLS_BOUNDSCHECK=1``).
 """
@@ -46,12 +53,29 @@ import numpy as np
 cimport numpy as cnp
 from cython.parallel import prange
 from libc.math cimport log
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t
 from libc.stdlib cimport calloc, free
 
 cnp.import_array()
 
 ctypedef int64_t count_t
+
+# Integer codes of a discrete variable.
+ctypedef fused code_t:
+    int8_t
+    int16_t
+    int32_t
+
+# The same types, as an independent fused type: the third variable of a
+# counting table (the int32 class of the kernels over many features, or z of
+# conditional_mutual_information) need not have the dtype of the other two.
+ctypedef fused third_code_t:
+    int8_t
+    int16_t
+    int32_t
+
+#: dtypes accepted for codes (int8 and int16 from fstools.discretize, int32 too).
+CODE_DTYPES = (np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32))
 
 #: Largest joint counting table (number of cells) a kernel will allocate.
 MAX_TABLE_CELLS = 2 ** 26
@@ -90,7 +114,7 @@ cdef inline double _clip_rounding(double value) noexcept nogil:
     return value
 
 
-cdef Py_ssize_t _first_out_of_range(const int32_t* codes, Py_ssize_t m,
+cdef Py_ssize_t _first_out_of_range(const code_t* codes, Py_ssize_t m,
                                     Py_ssize_t n_levels) noexcept nogil:
     """Index of the first code outside ``0 .. n_levels-1``, or -1 if none."""
     cdef Py_ssize_t i
@@ -100,13 +124,15 @@ cdef Py_ssize_t _first_out_of_range(const int32_t* codes, Py_ssize_t m,
     return -1
 
 
-cdef void _count3(const int32_t* a, const int32_t* b, Py_ssize_t nb,
-                  const int32_t* c, Py_ssize_t nc, Py_ssize_t m,
+cdef void _count3(const code_t* a, const code_t* b, Py_ssize_t nb,
+                  const third_code_t* c, Py_ssize_t nc, Py_ssize_t m,
                   count_t* table) noexcept nogil:
     """Add the joint counts of (a, b, c) to the zeroed table of shape (na, nb, nc).
 
     Cell ``(ia, ib, ic)`` is ``table[(ia * nb + ib) * nc + ic]``.  ``b`` or
-    ``c`` may be NULL, meaning a constant code 0 (then ``nb`` or ``nc`` is 1).
+    ``c`` may be NULL (cast to its pointer type, which fixes the
+    specialisation), meaning a constant code 0 (then ``nb`` or ``nc`` is 1).
+    ``a`` and ``b`` share one code type; ``c`` may have another.
     """
     cdef Py_ssize_t i, cell
     for i in range(m):
@@ -146,41 +172,47 @@ cdef void _marginals3(const count_t* table, Py_ssize_t na, Py_ssize_t nb,
                     c[ic] += n
 
 
-cdef int _entropy(const int32_t* x, Py_ssize_t nx, Py_ssize_t m,
+cdef int _entropy(const code_t* x, Py_ssize_t nx, Py_ssize_t m,
                   double* result) noexcept nogil:
     """H(X).  Returns 0, or -1 when the table cannot be allocated."""
     cdef count_t* counts = <count_t*> calloc(nx, sizeof(count_t))
     if counts == NULL:
         return -1
-    _count3(x, NULL, 1, NULL, 1, m, counts)
+    _count3(x, <const code_t*> NULL, 1, <const int32_t*> NULL, 1, m, counts)
     result[0] = _entropy_of_counts(counts, nx, m)
     free(counts)
     return 0
 
 
-cdef int _joint_entropy(const int32_t* x, Py_ssize_t nx, const int32_t* y,
+cdef int _joint_entropy(const code_t* x, Py_ssize_t nx, const code_t* y,
                         Py_ssize_t ny, Py_ssize_t m, double* result) noexcept nogil:
     """H(X,Y).  Returns 0, or -1 when the table cannot be allocated."""
     cdef count_t* counts = <count_t*> calloc(nx * ny, sizeof(count_t))
     if counts == NULL:
         return -1
-    _count3(x, y, ny, NULL, 1, m, counts)
+    _count3(x, y, ny, <const int32_t*> NULL, 1, m, counts)
     result[0] = _entropy_of_counts(counts, nx * ny, m)
     free(counts)
     return 0
 
 
-cdef int _mutual_information(const int32_t* x, Py_ssize_t nx, const int32_t* y,
+cdef int _mutual_information(const code_t* x, Py_ssize_t nx, const third_code_t* y,
                              Py_ssize_t ny, Py_ssize_t m, double* result) noexcept nogil:
-    """I(X;Y) = H(X) + H(Y) - H(X,Y).  Returns 0, or -1 when out of memory."""
+    """I(X;Y) = H(X) + H(Y) - H(X,Y).  Returns 0, or -1 when out of memory.
+
+    ``y`` may have another code type than ``x`` (the int32 class of
+    :func:`feature_class_information`): it is counted as the third variable of
+    a (nx, 1, ny) table, whose cell ``(ix, 0, iy)`` is ``ix * ny + iy``, the
+    same cell as in a (nx, ny) table.
+    """
     cdef Py_ssize_t n_xy = nx * ny
     cdef count_t* xy = <count_t*> calloc(n_xy + nx + ny, sizeof(count_t))
     if xy == NULL:
         return -1
     cdef count_t* px = xy + n_xy
     cdef count_t* py = px + nx
-    _count3(x, y, ny, NULL, 1, m, xy)
-    _marginals3(xy, nx, ny, 1, NULL, NULL, NULL, px, py, NULL)
+    _count3(x, <const code_t*> NULL, 1, y, ny, m, xy)
+    _marginals3(xy, nx, 1, ny, NULL, NULL, NULL, px, NULL, py)
     result[0] = _clip_rounding(_entropy_of_counts(px, nx, m)
                                + _entropy_of_counts(py, ny, m)
                                - _entropy_of_counts(xy, n_xy, m))
@@ -189,8 +221,8 @@ cdef int _mutual_information(const int32_t* x, Py_ssize_t nx, const int32_t* y,
 
 
 cdef int _conditional_mutual_information(
-        const int32_t* x, Py_ssize_t nx, const int32_t* y, Py_ssize_t ny,
-        const int32_t* z, Py_ssize_t nz, Py_ssize_t m, double* result) noexcept nogil:
+        const code_t* x, Py_ssize_t nx, const code_t* y, Py_ssize_t ny,
+        const third_code_t* z, Py_ssize_t nz, Py_ssize_t m, double* result) noexcept nogil:
     """I(X;Y|Z) = H(X,Z) + H(Y,Z) - H(X,Y,Z) - H(Z).  Returns 0, or -1 when out of memory."""
     cdef Py_ssize_t n_xyz = nx * ny * nz
     cdef count_t* xyz = <count_t*> calloc(n_xyz + nx * nz + ny * nz + nz, sizeof(count_t))
@@ -210,7 +242,7 @@ cdef int _conditional_mutual_information(
 
 
 cdef int _pair_information(
-        const int32_t* xc, Py_ssize_t nc, const int32_t* xs, Py_ssize_t ns,
+        const code_t* xc, Py_ssize_t nc, const code_t* xs, Py_ssize_t ns,
         const int32_t* cls, Py_ssize_t k, Py_ssize_t m, double* result) noexcept nogil:
     """The four pair quantities of (Xc, Xs, C) from one joint table.
 
@@ -252,7 +284,7 @@ cdef int _pair_information(
 
 
 cdef int _pair_terms_into(
-        const int32_t* xc, Py_ssize_t nc, const int32_t* xs, Py_ssize_t ns,
+        const code_t* xc, Py_ssize_t nc, const code_t* xs, Py_ssize_t ns,
         const int32_t* cls, Py_ssize_t k, Py_ssize_t m, bint relevant_independency,
         double* dest) noexcept nogil:
     """Write the pair quantities of (Xc, Xs, C) to ``dest``.
@@ -280,7 +312,7 @@ cdef int _pair_terms_into(
 # argument checks (outside the loops)
 # ---------------------------------------------------------------------------
 
-cdef Py_ssize_t _check_codes(const int32_t[::1] codes, str name, Py_ssize_t n_levels,
+cdef Py_ssize_t _check_codes(const code_t[::1] codes, str name, Py_ssize_t n_levels,
                              str levels_name, Py_ssize_t m=-1, str m_name="x") except -1:
     """Check that ``codes`` is not empty, has length ``m`` (if m >= 0; ``m_name``
     is what has that length) and holds codes in 0..n_levels-1.
@@ -311,16 +343,44 @@ cdef _check_table_size(object n_cells, str what):
                          f"more than the limit of {MAX_TABLE_CELLS}; use fewer levels")
 
 
+def _describe_dtype(value):
+    """The dtype of an array, or the type of anything else, for error messages."""
+    return str(value.dtype) if isinstance(value, np.ndarray) else type(value).__name__
+
+
+def _common_code_vectors(**vectors):
+    """Check code vectors (keyword name -> array) and return them with one dtype.
+
+    Each must be a NumPy array of int8, int16 or int32 codes (TypeError
+    otherwise, naming the argument).  Arrays of different code dtypes are
+    converted to the widest of them (a copy of the narrower ones only).
+    """
+    for name, value in vectors.items():
+        if not isinstance(value, np.ndarray) or value.dtype not in CODE_DTYPES:
+            raise TypeError(f"{name}: must be a NumPy array of int8, int16 or int32 codes; "
+                            f"got {_describe_dtype(value)}")
+    common = np.result_type(*[value.dtype for value in vectors.values()])
+    return [value if value.dtype == common else value.astype(common) for value in vectors.values()]
+
+
+def _code_matrix(codes):
+    """Check that ``codes`` is a NumPy array of int8, int16 or int32 codes (TypeError if not)."""
+    if not isinstance(codes, np.ndarray) or codes.dtype not in CODE_DTYPES:
+        raise TypeError("codes: must be a C-contiguous 2-D NumPy array of int8, int16 or int32 "
+                        f"codes; got {_describe_dtype(codes)}")
+    return codes
+
+
 # ---------------------------------------------------------------------------
 # Python-visible wrappers
 # ---------------------------------------------------------------------------
 
-def entropy(const int32_t[::1] x, Py_ssize_t n_levels):
+def entropy(x, Py_ssize_t n_levels):
     """Plug-in entropy H(X) in nats.
 
     Parameters
     ----------
-    x : ndarray of int32, shape (m,)
+    x : ndarray of int8, int16 or int32, shape (m,)
         Codes in ``0 .. n_levels-1``.
     n_levels : int
         Number of levels of X (>= 1).
@@ -329,6 +389,12 @@ def entropy(const int32_t[::1] x, Py_ssize_t n_levels):
     -------
     float
     """
+    x, = _common_code_vectors(x=x)
+    return _entropy_of_codes(x, n_levels)
+
+
+def _entropy_of_codes(const code_t[::1] x, Py_ssize_t n_levels):
+    """:func:`entropy` for a checked code dtype."""
     cdef Py_ssize_t m = _check_codes(x, "x", n_levels, "n_levels")
     _check_table_size(n_levels, "x")
     cdef double result
@@ -340,13 +406,14 @@ def entropy(const int32_t[::1] x, Py_ssize_t n_levels):
     return result
 
 
-def joint_entropy(const int32_t[::1] x, Py_ssize_t nx, const int32_t[::1] y, Py_ssize_t ny):
+def joint_entropy(x, Py_ssize_t nx, y, Py_ssize_t ny):
     """Plug-in joint entropy H(X,Y) in nats.
 
     Parameters
     ----------
-    x, y : ndarray of int32, shape (m,)
-        Codes in ``0 .. nx-1`` and ``0 .. ny-1``.
+    x, y : ndarray of int8, int16 or int32, shape (m,)
+        Codes in ``0 .. nx-1`` and ``0 .. ny-1`` (of different dtypes, the
+        narrower one is converted to the wider).
     nx, ny : int
         Numbers of levels (>= 1).
 
@@ -354,6 +421,12 @@ def joint_entropy(const int32_t[::1] x, Py_ssize_t nx, const int32_t[::1] y, Py_
     -------
     float
     """
+    x, y = _common_code_vectors(x=x, y=y)
+    return _joint_entropy_of_codes(x, nx, y, ny)
+
+
+def _joint_entropy_of_codes(const code_t[::1] x, Py_ssize_t nx, const code_t[::1] y, Py_ssize_t ny):
+    """:func:`joint_entropy` for one checked code dtype."""
     cdef Py_ssize_t m = _check_codes(x, "x", nx, "nx")
     _check_codes(y, "y", ny, "ny", m)
     _check_table_size(<object> nx * <object> ny, "(x, y)")
@@ -366,15 +439,16 @@ def joint_entropy(const int32_t[::1] x, Py_ssize_t nx, const int32_t[::1] y, Py_
     return result
 
 
-def mutual_information(const int32_t[::1] x, Py_ssize_t nx, const int32_t[::1] y, Py_ssize_t ny):
+def mutual_information(x, Py_ssize_t nx, y, Py_ssize_t ny):
     """Plug-in mutual information I(X;Y) = H(X) + H(Y) - H(X,Y) in nats.
 
     A result in (-1e-12, 0), which can only be rounding, is returned as 0.0.
 
     Parameters
     ----------
-    x, y : ndarray of int32, shape (m,)
-        Codes in ``0 .. nx-1`` and ``0 .. ny-1``.
+    x, y : ndarray of int8, int16 or int32, shape (m,)
+        Codes in ``0 .. nx-1`` and ``0 .. ny-1`` (of different dtypes, the
+        narrower one is converted to the wider).
     nx, ny : int
         Numbers of levels (>= 1).
 
@@ -382,6 +456,13 @@ def mutual_information(const int32_t[::1] x, Py_ssize_t nx, const int32_t[::1] y
     -------
     float
     """
+    x, y = _common_code_vectors(x=x, y=y)
+    return _mutual_information_of_codes(x, nx, y, ny)
+
+
+def _mutual_information_of_codes(const code_t[::1] x, Py_ssize_t nx,
+                                 const code_t[::1] y, Py_ssize_t ny):
+    """:func:`mutual_information` for one checked code dtype."""
     cdef Py_ssize_t m = _check_codes(x, "x", nx, "nx")
     _check_codes(y, "y", ny, "ny", m)
     _check_table_size(<object> nx * <object> ny, "(x, y)")
@@ -394,9 +475,7 @@ def mutual_information(const int32_t[::1] x, Py_ssize_t nx, const int32_t[::1] y
     return result
 
 
-def conditional_mutual_information(const int32_t[::1] x, Py_ssize_t nx,
-                                   const int32_t[::1] y, Py_ssize_t ny,
-                                   const int32_t[::1] z, Py_ssize_t nz):
+def conditional_mutual_information(x, Py_ssize_t nx, y, Py_ssize_t ny, z, Py_ssize_t nz):
     """Plug-in conditional mutual information I(X;Y|Z) in nats.
 
     I(X;Y|Z) = H(X,Z) + H(Y,Z) - H(X,Y,Z) - H(Z).  A result in (-1e-12, 0),
@@ -404,8 +483,9 @@ def conditional_mutual_information(const int32_t[::1] x, Py_ssize_t nx,
 
     Parameters
     ----------
-    x, y, z : ndarray of int32, shape (m,)
-        Codes in ``0 .. nx-1``, ``0 .. ny-1`` and ``0 .. nz-1``.
+    x, y, z : ndarray of int8, int16 or int32, shape (m,)
+        Codes in ``0 .. nx-1``, ``0 .. ny-1`` and ``0 .. nz-1`` (of different
+        dtypes, the narrower ones are converted to the widest).
     nx, ny, nz : int
         Numbers of levels (>= 1).
 
@@ -413,6 +493,14 @@ def conditional_mutual_information(const int32_t[::1] x, Py_ssize_t nx,
     -------
     float
     """
+    x, y, z = _common_code_vectors(x=x, y=y, z=z)
+    return _conditional_mutual_information_of_codes(x, nx, y, ny, z, nz)
+
+
+def _conditional_mutual_information_of_codes(const code_t[::1] x, Py_ssize_t nx,
+                                             const code_t[::1] y, Py_ssize_t ny,
+                                             const code_t[::1] z, Py_ssize_t nz):
+    """:func:`conditional_mutual_information` for one checked code dtype."""
     cdef Py_ssize_t m = _check_codes(x, "x", nx, "nx")
     _check_codes(y, "y", ny, "ny", m)
     _check_codes(z, "z", nz, "nz", m)
@@ -426,7 +514,7 @@ def conditional_mutual_information(const int32_t[::1] x, Py_ssize_t nx,
     return result
 
 
-cdef _check_feature_arguments(const int32_t[:, ::1] codes, const int32_t[::1] levels,
+cdef _check_feature_arguments(const code_t[:, ::1] codes, const int32_t[::1] levels,
                               int n_threads):
     """Checks shared by the kernels over the rows of ``codes``: thread count and levels."""
     cdef Py_ssize_t n_features = codes.shape[0]
@@ -442,7 +530,7 @@ cdef _check_feature_arguments(const int32_t[:, ::1] codes, const int32_t[::1] le
                              f"for feature {j}")
 
 
-cdef _check_pair_arguments(const int32_t[:, ::1] codes, const int32_t[::1] levels,
+cdef _check_pair_arguments(const code_t[:, ::1] codes, const int32_t[::1] levels,
                            const int32_t[::1] y, Py_ssize_t n_classes, Py_ssize_t selected,
                            const cnp.intp_t[::1] candidates, int n_threads):
     """Checks of the pair kernels (all but ``out``); codes of the candidates are
@@ -467,8 +555,8 @@ cdef _check_pair_arguments(const int32_t[:, ::1] codes, const int32_t[::1] level
                       f"(a candidate feature, codes[{selected}], y)")
 
 
-cdef _raise_row_status(const int32_t[::1] status, const int32_t[:, ::1] codes,
-                       const int32_t[::1] levels, const cnp.intp_t[::1] rows, str what):
+cdef _raise_row_status(const int32_t[::1] status, const code_t[:, ::1] codes,
+                       const int32_t[::1] levels, str what, const cnp.intp_t[::1] rows=None):
     """Raise the first error flagged by a parallel loop over feature rows.
 
     ``status[i]`` belongs to feature ``rows[i]`` (or to feature ``i`` when
@@ -485,7 +573,7 @@ cdef _raise_row_status(const int32_t[::1] status, const int32_t[:, ::1] codes,
             _check_codes(codes[j], f"codes[{j}]", levels[j], f"levels[{j}]")
 
 
-cdef _pair_terms_loop(const int32_t[:, ::1] codes, const int32_t[::1] levels,
+cdef _pair_terms_loop(const code_t[:, ::1] codes, const int32_t[::1] levels,
                       const int32_t[::1] y, Py_ssize_t n_classes, Py_ssize_t selected,
                       const cnp.intp_t[::1] candidates, double* out, Py_ssize_t stride,
                       bint relevant_independency, int n_threads):
@@ -509,13 +597,10 @@ cdef _pair_terms_loop(const int32_t[:, ::1] codes, const int32_t[::1] levels,
             status[i] = _pair_terms_into(&codes[c, 0], levels[c], &codes[selected, 0], ls,
                                          &y[0], n_classes, m, relevant_independency,
                                          out + i * stride)
-    _raise_row_status(status, codes, levels, candidates, f"of (candidate, codes[{selected}], y)")
+    _raise_row_status(status, codes, levels, f"of (candidate, codes[{selected}], y)", candidates)
 
 
-def pair_information_terms(const int32_t[:, ::1] codes, const int32_t[::1] levels,
-                           const int32_t[::1] y, Py_ssize_t n_classes,
-                           Py_ssize_t selected, const cnp.intp_t[::1] candidates,
-                           double[:, ::1] out, int n_threads=1):
+def pair_information_terms(codes, levels, y, n_classes, selected, candidates, out, n_threads=1):
     """Information quantities of every (candidate, selected) pair with the class.
 
     For each ``i``, with ``c = candidates[i]`` and ``s = selected``::
@@ -536,7 +621,7 @@ def pair_information_terms(const int32_t[:, ::1] codes, const int32_t[::1] level
 
     Parameters
     ----------
-    codes : ndarray of int32, shape (n_features, m), C-contiguous
+    codes : ndarray of int8, int16 or int32, shape (n_features, m), C-contiguous
         Feature-major codes: row ``j`` holds the m codes of feature ``j``,
         in ``0 .. levels[j]-1``.
     levels : ndarray of int32, shape (n_features,)
@@ -554,6 +639,15 @@ def pair_information_terms(const int32_t[:, ::1] codes, const int32_t[::1] level
     n_threads : int, default 1
         Number of OpenMP threads (>= 1).
     """
+    return _pair_information_terms(_code_matrix(codes), levels, y, n_classes, selected, candidates,
+                                   out, n_threads)
+
+
+def _pair_information_terms(const code_t[:, ::1] codes, const int32_t[::1] levels,
+                            const int32_t[::1] y, Py_ssize_t n_classes,
+                            Py_ssize_t selected, const cnp.intp_t[::1] candidates,
+                            double[:, ::1] out, int n_threads=1):
+    """:func:`pair_information_terms` for a checked code dtype."""
     _check_pair_arguments(codes, levels, y, n_classes, selected, candidates, n_threads)
     if out.shape[0] != candidates.shape[0] or out.shape[1] != 4:
         raise ValueError(f"out: has shape ({out.shape[0]}, {out.shape[1]}) but must be "
@@ -562,10 +656,7 @@ def pair_information_terms(const int32_t[:, ::1] codes, const int32_t[::1] level
                      &out[0, 0] if out.shape[0] > 0 else NULL, 4, False, n_threads)
 
 
-def relevant_independency_terms(const int32_t[:, ::1] codes, const int32_t[::1] levels,
-                                const int32_t[::1] y, Py_ssize_t n_classes,
-                                Py_ssize_t selected, const cnp.intp_t[::1] candidates,
-                                double[::1] out, int n_threads=1):
+def relevant_independency_terms(codes, levels, y, n_classes, selected, candidates, out, n_threads=1):
     """Pair terms of the relevant independency of CMQFS (Zhao et al. 2015, Eq. 9).
 
     For each ``i``, with ``c = candidates[i]`` and ``s = selected``::
@@ -582,7 +673,7 @@ def relevant_independency_terms(const int32_t[:, ::1] codes, const int32_t[::1] 
 
     Parameters
     ----------
-    codes : ndarray of int32, shape (n_features, m), C-contiguous
+    codes : ndarray of int8, int16 or int32, shape (n_features, m), C-contiguous
         Feature-major codes: row ``j`` holds the m codes of feature ``j``,
         in ``0 .. levels[j]-1``.
     levels : ndarray of int32, shape (n_features,)
@@ -600,6 +691,15 @@ def relevant_independency_terms(const int32_t[:, ::1] codes, const int32_t[::1] 
     n_threads : int, default 1
         Number of OpenMP threads (>= 1).
     """
+    return _relevant_independency_terms(_code_matrix(codes), levels, y, n_classes, selected,
+                                        candidates, out, n_threads)
+
+
+def _relevant_independency_terms(const code_t[:, ::1] codes, const int32_t[::1] levels,
+                                 const int32_t[::1] y, Py_ssize_t n_classes,
+                                 Py_ssize_t selected, const cnp.intp_t[::1] candidates,
+                                 double[::1] out, int n_threads=1):
+    """:func:`relevant_independency_terms` for a checked code dtype."""
     _check_pair_arguments(codes, levels, y, n_classes, selected, candidates, n_threads)
     if out.shape[0] != candidates.shape[0]:
         raise ValueError(f"out: has length {out.shape[0]} but candidates has length "
@@ -608,9 +708,7 @@ def relevant_independency_terms(const int32_t[:, ::1] codes, const int32_t[::1] 
                      &out[0] if out.shape[0] > 0 else NULL, 1, True, n_threads)
 
 
-def feature_class_information(const int32_t[:, ::1] codes, const int32_t[::1] levels,
-                              const int32_t[::1] y, Py_ssize_t n_classes,
-                              double[::1] out, int n_threads=1):
+def feature_class_information(codes, levels, y, n_classes, out, n_threads=1):
     """Mutual information I(X_j; C) of every feature with the class, in nats.
 
     ``out[j] = H(X_j) + H(C) - H(X_j, C)`` (see :func:`mutual_information`),
@@ -619,7 +717,7 @@ def feature_class_information(const int32_t[:, ::1] codes, const int32_t[::1] le
 
     Parameters
     ----------
-    codes : ndarray of int32, shape (n_features, m), C-contiguous
+    codes : ndarray of int8, int16 or int32, shape (n_features, m), C-contiguous
         Feature-major codes in ``0 .. levels[j]-1``.
     levels : ndarray of int32, shape (n_features,)
         Number of levels of each feature (>= 1).
@@ -632,6 +730,13 @@ def feature_class_information(const int32_t[:, ::1] codes, const int32_t[::1] le
     n_threads : int, default 1
         Number of OpenMP threads (>= 1).
     """
+    return _feature_class_information(_code_matrix(codes), levels, y, n_classes, out, n_threads)
+
+
+def _feature_class_information(const code_t[:, ::1] codes, const int32_t[::1] levels,
+                               const int32_t[::1] y, Py_ssize_t n_classes,
+                               double[::1] out, int n_threads=1):
+    """:func:`feature_class_information` for a checked code dtype."""
     cdef Py_ssize_t n_features = codes.shape[0]
     cdef Py_ssize_t m = codes.shape[1]
     cdef Py_ssize_t j, max_levels = 1
@@ -651,11 +756,10 @@ def feature_class_information(const int32_t[:, ::1] codes, const int32_t[::1] le
             status[j] = STATUS_BAD_CANDIDATE_CODE
         elif _mutual_information(&codes[j, 0], levels[j], &y[0], n_classes, m, &out[j]) != 0:
             status[j] = STATUS_NO_MEMORY
-    _raise_row_status(status, codes, levels, None, "of (feature, y)")
+    _raise_row_status(status, codes, levels, "of (feature, y)")
 
 
-def feature_entropies(const int32_t[:, ::1] codes, const int32_t[::1] levels,
-                      double[::1] out, int n_threads=1):
+def feature_entropies(codes, levels, out, n_threads=1):
     """Entropy H(X_j) of every feature, in nats.
 
     The features are processed in parallel (OpenMP, each with its own
@@ -663,7 +767,7 @@ def feature_entropies(const int32_t[:, ::1] codes, const int32_t[::1] levels,
 
     Parameters
     ----------
-    codes : ndarray of int32, shape (n_features, m), C-contiguous
+    codes : ndarray of int8, int16 or int32, shape (n_features, m), C-contiguous
         Feature-major codes in ``0 .. levels[j]-1``; m >= 1.
     levels : ndarray of int32, shape (n_features,)
         Number of levels of each feature (>= 1).
@@ -672,6 +776,12 @@ def feature_entropies(const int32_t[:, ::1] codes, const int32_t[::1] levels,
     n_threads : int, default 1
         Number of OpenMP threads (>= 1).
     """
+    return _feature_entropies(_code_matrix(codes), levels, out, n_threads)
+
+
+def _feature_entropies(const code_t[:, ::1] codes, const int32_t[::1] levels,
+                       double[::1] out, int n_threads=1):
+    """:func:`feature_entropies` for a checked code dtype."""
     cdef Py_ssize_t n_features = codes.shape[0]
     cdef Py_ssize_t m = codes.shape[1]
     cdef Py_ssize_t j, max_levels = 1
@@ -692,4 +802,4 @@ def feature_entropies(const int32_t[:, ::1] codes, const int32_t[::1] levels,
             status[j] = STATUS_BAD_CANDIDATE_CODE
         elif _entropy(&codes[j, 0], levels[j], m, &out[j]) != 0:
             status[j] = STATUS_NO_MEMORY
-    _raise_row_status(status, codes, levels, None, "of (feature)")
+    _raise_row_status(status, codes, levels, "of (feature)")

@@ -80,10 +80,11 @@ FEAST / MIToolbox:
 import heapq
 
 import numpy as np
+from scipy import sparse
 
 from fstools._ext import load_kernel
 from fstools._parallel import score_features, threads_for_work
-from fstools.discretize import MAX_LEVELS_AS_IS, information_codes
+from fstools.discretize import MAX_LEVELS_AS_IS, code_dtype, information_codes
 from fstools.methods._greedy import TIE_TOLERANCE, first_maximum
 from fstools.methods.checks import is_integer_at_least, is_none_or, is_nonnegative_number, is_one_of, none_or_int
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
@@ -173,9 +174,11 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
 
     Parameters
     ----------
-    codes : ndarray of int32, shape (n_features, m)
+    codes : ndarray of int8, int16 or int32, shape (n_features, m)
         Feature-major codes, row ``j`` in ``0 .. levels[j]-1`` (as returned by
-        :func:`fstools.discretize.information_codes`).
+        :func:`fstools.discretize.information_codes`, int8 or int16).  Used
+        as they are (no copy when C-contiguous); codes of another integer
+        type are converted to the smallest type that holds the levels.
     levels : ndarray of int32, shape (n_features,)
     y : ndarray of int32, shape (m,)
         Class codes 0..n_classes-1.
@@ -201,8 +204,10 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
     if criterion not in CRITERIA:
         raise ValueError(f"criterion: must be one of {', '.join(map(repr, CRITERIA))}; got {criterion!r}")
     kernel = load_kernel("_entropy")
-    codes = np.ascontiguousarray(codes, dtype=np.int32)
     levels = np.ascontiguousarray(levels, dtype=np.int32)
+    codes = np.ascontiguousarray(codes)
+    if codes.dtype not in kernel.CODE_DTYPES:
+        codes = codes.astype(code_dtype(int(levels.max()) if levels.size else 1))
     y = np.ascontiguousarray(y, dtype=np.int32)
     n_features = codes.shape[0]
     n_classes = int(y.max()) + 1
@@ -368,6 +373,10 @@ _RETURNS_DOC = """
 
 
 def mim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None):
+    if sparse.issparse(X):
+        # Binary/count columns used as they are, zeros implied; never densified.
+        from fstools.methods.sparse_statistics import sparse_mim
+        return sparse_mim(X, y, k, n_threads, discretization, n_bins)
     return _information_method("mim", X, y, k, n_threads, discretization, n_bins)
 
 
@@ -509,7 +518,7 @@ for _name, _function in _FUNCTIONS.items():
         description=_description,
         function=_function,
         parameters=(_DISCRETIZATION, _N_BINS) + ((_BETA,) if _name in ("mifs", "mifs_u") else ()),
-        capabilities=frozenset({"supervised", "multiclass"} | (set() if _name == "mim" else {"greedy"})),
+        capabilities=frozenset({"supervised", "multiclass"} | ({"sparse"} if _name == "mim" else {"greedy"})),
         score_name="I(X;C)",
         higher_is_better=True,
         reference=_reference,
