@@ -3,7 +3,14 @@
 Every ``fstools/_ext/*.pyx`` becomes an extension module.  OpenMP is used when
 the compiler accepts ``-fopenmp``; otherwise the kernels are built serial (the
 ``prange`` loops then run on one thread).  Set ``FSTOOLS_BOUNDSCHECK=1`` to
-build with Cython bounds and wraparound checking turned on, for debugging.
+build with Cython bounds and wraparound checking turned on, for debugging and CI
+(``fstools._ext._build_info.bounds_checked()`` then returns True).
+
+The two build modes never share generated files: the checked C sources go to
+``build/cython-boundscheck`` (the release ones stay next to the .pyx), and a
+change of mode since the last build (recorded in ``build/fstools-build-mode``)
+forces every extension to be recompiled, so a stale module of the other mode is
+never reused -- cythonize and build_ext only compare timestamps, not directives.
 """
 import os
 import shutil
@@ -35,8 +42,30 @@ def _compiler_has_openmp(compiler):
         shutil.rmtree(tmpdir, ignore_errors=True)
 
 
+BOUNDSCHECK = os.environ.get("FSTOOLS_BOUNDSCHECK") == "1"
+BUILD_MODE = "boundscheck" if BOUNDSCHECK else "release"
+BUILD_MODE_STAMP = os.path.join("build", "fstools-build-mode")
+
+
+def _last_build_mode():
+    try:
+        with open(BUILD_MODE_STAMP) as handle:
+            return handle.read().strip()
+    except OSError:
+        return None
+
+
 class BuildExtWithOptionalOpenMP(build_ext):
-    """``build_ext`` that adds OpenMP flags only when the compiler supports them."""
+    """``build_ext`` that adds OpenMP flags only when the compiler supports them, and
+    rebuilds everything when the build mode (release / boundscheck) has changed."""
+
+    def run(self):
+        if _last_build_mode() != BUILD_MODE:
+            self.force = True
+        super().run()
+        os.makedirs(os.path.dirname(BUILD_MODE_STAMP), exist_ok=True)
+        with open(BUILD_MODE_STAMP, "w") as handle:
+            handle.write(BUILD_MODE + "\n")
 
     def build_extensions(self):
         use_openmp = os.environ.get("FSTOOLS_NO_OPENMP") != "1" and _compiler_has_openmp(self.compiler)
@@ -46,8 +75,6 @@ class BuildExtWithOptionalOpenMP(build_ext):
                 extension.extra_link_args.append("-fopenmp")
         super().build_extensions()
 
-
-BOUNDSCHECK = os.environ.get("FSTOOLS_BOUNDSCHECK") == "1"
 
 extensions = [
     Extension(
@@ -64,6 +91,9 @@ setup(
     ext_modules=cythonize(
         extensions,
         language_level=3,
+        # checked C sources apart from the release ones, regenerated on every checked build
+        build_dir=os.path.join("build", "cython-boundscheck") if BOUNDSCHECK else None,
+        force=BOUNDSCHECK or _last_build_mode() != BUILD_MODE,
         compiler_directives={
             "boundscheck": BOUNDSCHECK,
             "wraparound": BOUNDSCHECK,

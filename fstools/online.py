@@ -31,6 +31,7 @@ import numbers
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import NotFittedError
 from sklearn.feature_selection import SelectorMixin
@@ -39,6 +40,31 @@ from fstools.methods.online import (ONLINE_METHODS, ONLINE_PARAMETERS, OnlineLea
                                     check_online_params, confusion_counts, counts_metrics, seed_from)
 
 __all__ = ["OnlineSelector"]
+
+
+def _check_finite_columns(X, names=None):
+    """ValueError naming the columns of ``X`` (dense or sparse) that hold NaN or inf.
+
+    Columns are named by ``names`` (a DataFrame's column names) or by their index.
+    Non-numeric or non-2-D input is left to the later checks.
+    """
+    if sparse.issparse(X):
+        matrix = X.tocoo()
+        if not np.issubdtype(matrix.dtype, np.number):
+            return
+        bad = np.unique(matrix.col[~np.isfinite(matrix.data)])
+    else:
+        array = np.asarray(X)
+        if array.ndim != 2 or array.dtype == object or not np.issubdtype(array.dtype, np.number):
+            return
+        bad = np.flatnonzero(~np.isfinite(array).all(axis=0))
+    if bad.size == 0:
+        return
+    shown = [repr(str(names[j])) if names is not None else str(int(j)) for j in bad[:5]]
+    listed = ", ".join(shown) + (f", ... ({bad.size} in all)" if bad.size > 5 else "")
+    where = f"column(s) {listed}" if names is not None else f"the column(s) with index {listed}"
+    raise ValueError(f"X: non-finite values (NaN or inf) in {where}; allowed: finite numbers "
+                     f"(drop or impute them first)")
 
 
 def _python_value(label):
@@ -178,6 +204,7 @@ class OnlineSelector(SelectorMixin, ClassifierMixin, BaseEstimator):
             if all(isinstance(c, str) for c in X.columns):
                 names = np.asarray(X.columns, dtype=object)
             X = X.to_numpy()
+        _check_finite_columns(X, names)
         matrix, is_sparse = as_stream_matrix(X)
         if matrix.shape[0] == 0 or matrix.shape[1] == 0:
             raise ValueError(f"X: is empty (shape {matrix.shape}); need at least one sample and one feature")

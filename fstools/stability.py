@@ -23,7 +23,7 @@ from fstools._parallel import effective_n_threads
 from fstools.api import full_column_order, run_method
 from fstools.exceptions import FormulaError
 from fstools.formula import parse_formula
-from fstools.methods.registry import get_method
+from fstools.methods.registry import get_method, method_names
 from fstools.summary import Summary, format_number
 from fstools.validation import check_finite_matrix, check_k, check_method_params, encode_classes
 
@@ -278,6 +278,11 @@ def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, a
     else:
         name, given = method, dict(params)
     spec = get_method(name)
+    if "multilabel" in spec.capabilities:
+        allowed = [method for method in method_names() if "multilabel" not in get_method(method).capabilities]
+        raise ValueError(f"method: {name!r} is a multi-label method (several 0/1 label columns on the left of the "
+                         f"formula); fs.stability measures single-response selection only. Allowed methods: "
+                         f"{', '.join(allowed)}")
     values = check_method_params(spec, given)
     if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, numbers.Integral) or n_bootstrap < 2:
         raise ValueError(f"n_bootstrap: must be an integer >= 2 (the index compares runs); got {n_bootstrap!r}")

@@ -504,8 +504,12 @@ def partial_fit(X, y, method="mbpa", selector=None, **kwargs):
 def test_online_non_finite(method, value):
     X, y = stream()
     X[3, 1] = value
-    with pytest.raises(ValueError, match=r"X: non-finite values \(NaN or inf\); allowed: finite numbers"):
+    with pytest.raises(ValueError, match=r"X: non-finite values \(NaN or inf\) in the column\(s\) with index 1; "
+                                         r"allowed: finite numbers"):
         partial_fit(X, y, method)
+    frame = pd.DataFrame(X, columns=list("abcde"))
+    with pytest.raises(ValueError, match=r"X: non-finite values \(NaN or inf\) in column\(s\) 'b'; allowed"):
+        partial_fit(frame, y, method)
 
 
 @pytest.mark.parametrize("method", STREAMING)
@@ -698,6 +702,12 @@ def csv_files(tmp_path):
     write("infinite", good.assign(a=["inf"] + list(good.a[1:])))
     write("float_response", good.assign(y=np.linspace(0.1, 3.9, 40)))
     write("all_nan", good.assign(b=np.nan))
+    write("good", good)
+    write("header_only", good.iloc[:0])
+    write("one_row", good.iloc[:1])
+    blank = tmp_path / "blank.csv"
+    blank.write_text("")
+    files["blank"] = str(blank)
     ragged = tmp_path / "ragged.csv"
     ragged.write_text("a,b,y\n1,2,p\n3,4,q,5,6\n7,8,p\n")
     files["ragged"] = str(ragged)
@@ -713,6 +723,13 @@ CLI_BAD = {
     "unknown column": ["select", "y ~ a + nope", "--data", "one_class"],
     "unknown method": ["select", "y ~ .", "--data", "float_response", "--method", "magic"],
     "parameter out of range": ["select", "class ~ .", "--data", "wine", "--method", "dfs", "--param", "p=0"],
+    "unknown parameter": ["select", "y ~ .", "--data", "good", "--param", "zzz=1"],
+    "k = 0": ["select", "y ~ .", "--data", "good", "-k", "0"],
+    "k negative": ["select", "y ~ .", "--data", "good", "-k", "-1"],
+    "k too large": ["select", "y ~ .", "--data", "good", "-k", "100"],
+    "header-only csv": ["select", "y ~ .", "--data", "header_only"],
+    "one-row csv": ["select", "y ~ .", "--data", "one_row"],
+    "blank file": ["select", "y ~ .", "--data", "blank"],
 }
 
 
@@ -749,3 +766,77 @@ def test_version_lives_in_one_place():
     assert config["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "fstools._version.__version__"}
     assert re.fullmatch(r"\d+\.\d+\.\d+([.-]?\w+)?", fs.__version__)
     assert "version=" not in (root / "setup.py").read_text().replace("--version", "")
+
+
+# ------------------------------------------------------------------ review of the issue's list (gaps)
+def test_cli_missing_value_is_dropped_and_counted(capsys, csv_files, tmp_path):
+    frame = small_frame()
+    frame.loc[3, "a"] = np.nan
+    path = tmp_path / "one_missing.csv"
+    frame.to_csv(path, index=False)
+    assert main(["select", "y ~ .", "--data", str(path), "-k", "2"]) == 0
+    out, err = capsys.readouterr()
+    assert "Observations: 39 (1 dropped for missing values)" in out and "Traceback" not in err
+
+
+@pytest.mark.parametrize("entry", [compare, stability], ids=["compare", "stability"])
+def test_compare_and_stability_missing_values_dropped_or_refused(entry):
+    df = small_frame()
+    df.loc[3, "a"] = np.nan
+    assert entry(df) is not None
+    with pytest.raises(ValueError, match=r"1 of 40 rows have missing values \(in column\(s\) 'a'\)"):
+        entry(df, na_action="raise")
+
+
+@pytest.mark.parametrize("entry", [compare, stability], ids=["compare", "stability"])
+def test_compare_and_stability_class_with_one_sample_is_kept(entry):
+    df = small_frame()
+    df.loc[0, "y"] = "solo"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # compare: the class cannot be in every test fold
+        assert entry(df) is not None
+
+
+@pytest.mark.parametrize("entry", [compare, stability], ids=["compare", "stability"])
+def test_compare_and_stability_integer_response_with_many_values_warns(entry):
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="cv:", category=UserWarning)
+        with pytest.warns(UserWarning, match=r"response 'y': 25 distinct values in 40 rows: this looks like a "
+                                             r"regression response"):
+            entry(small_frame().assign(y=np.arange(40) % 25))
+
+
+def test_compare_unknown_parameter_and_parameter_out_of_range():
+    df = small_frame()
+    with pytest.raises(TypeError, match=r"method 'cmqfs': unknown parameter\(s\) zzz; its parameters are: beta"):
+        compare(df, methods=[("cmqfs", {"zzz": 1})])
+    with pytest.raises(ValueError, match=r"beta: must be a number in \[0, 1\] for method 'cmqfs'; got 2"):
+        compare(df, methods=[("cmqfs", {"beta": 2})])
+
+
+@pytest.mark.parametrize("method", MULTILABEL)
+def test_stability_refuses_a_multilabel_method(method):
+    df = make_frame(method)
+    for formula in ("y1 ~ a + b + c + d", "y1 + y2 ~ a + b + c + d"):
+        with pytest.raises(ValueError, match=rf"method: '{method}' is a multi-label method .*Allowed methods: "):
+            stability(df, formula=formula, method=method)
+
+
+@pytest.mark.parametrize("method", FS_METHODS)
+def test_transformer_constant_and_duplicated_columns(method):
+    X, y = xy(method)
+    X = np.column_stack([X, np.full(len(X), 3.0), X[:, 0]])  # a constant column and a copy of column 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        selector = fit(method, X, y, k=3)
+    assert selector.get_support().shape == (6,) and selector.get_support().sum() == 3
+
+
+@pytest.mark.parametrize("method", STREAMING)
+def test_online_constant_and_duplicated_columns(method):
+    X, y = stream()
+    X = np.column_stack([X, np.full(len(X), 3.0), X[:, 0]])
+    selector = partial_fit(X, y, method, n_features=3, random_state=0)
+    assert selector.get_support().shape == (7,) and selector.get_support().sum() == 3
+    # the copy of column 0 gets column 0's weight: each update adds tau y x to both
+    assert selector.weights_[6] == selector.weights_[0]

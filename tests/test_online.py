@@ -622,3 +622,68 @@ def test_no_warnings_on_a_normal_run():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         fs.OnlineSelector(method="onpa", n_features=3, random_state=0).partial_fit(X, y).predict(X)
+
+
+# ------------------------------------------------------------------ bad batches name what is wrong
+
+def _stream_batches():
+    rng = np.random.default_rng(21)
+    X = rng.normal(size=(40, 5))
+    y = np.where(np.arange(40) % 4 == 0, "minor", "major")
+    return X, y
+
+
+@pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("form", ["array", "frame", "csr", "csc", "float32"])
+@pytest.mark.parametrize("batch", ["first", "later"])
+def test_partial_fit_names_the_non_finite_columns(value, form, batch):
+    """Like fs.select: the error names the columns (DataFrame names, otherwise column indices)."""
+    X, y = _stream_batches()
+    bad = X.copy()
+    bad[7, 3] = value
+    bad[2, 1] = value
+    data = {"array": bad, "frame": pd.DataFrame(bad, columns=list("abcde")), "csr": sparse.csr_matrix(bad),
+            "csc": sparse.csc_matrix(bad), "float32": bad.astype(np.float32)}[form]
+    selector = fs.OnlineSelector("mbpa", n_features=2)
+    if batch == "later":
+        start = pd.DataFrame(X, columns=list("abcde")) if form == "frame" else X
+        selector.partial_fit(start, y)
+    before = getattr(selector, "coef_", None)
+    before = None if before is None else before.copy()
+    shown = r"column\(s\) 'b', 'd'" if form == "frame" else r"the column\(s\) with index 1, 3"
+    with pytest.raises(ValueError, match=rf"X: non-finite values \(NaN or inf\) in {shown}; allowed"):
+        selector.partial_fit(data, y)
+    if before is not None:
+        np.testing.assert_array_equal(selector.coef_, before)  # the refused batch left no trace
+
+
+def test_partial_fit_float32_non_contiguous_and_csr_batches_equal_float64():
+    X, y = _stream_batches()
+
+    def two_batches(first, second):
+        selector = fs.OnlineSelector("onpa", n_features=2, random_state=0)
+        return selector.partial_fit(first, y[:20]).partial_fit(second, y[20:])
+
+    reference = two_batches(X[:20], X[20:])
+    wide = np.repeat(X, 2, axis=1)[:, ::2]  # a strided view
+    assert not wide.flags.c_contiguous
+    for first, second in [(wide[:20], wide[20:]), (np.asfortranarray(X[:20]), sparse.csr_matrix(X[20:])),
+                          (sparse.csr_matrix(X[:20]), X[20:])]:
+        np.testing.assert_array_equal(two_batches(first, second).coef_, reference.coef_)
+    X32 = X.astype(np.float32)
+    np.testing.assert_array_equal(two_batches(X32[:20], X32[20:]).coef_,
+                                  two_batches(X32[:20].astype(np.float64), X32[20:].astype(np.float64)).coef_)
+
+
+@pytest.mark.parametrize("form", ["array", "csr", "frame"])
+def test_partial_fit_later_batch_with_another_number_of_features(form):
+    X, y = _stream_batches()
+    selector = fs.OnlineSelector("pa", n_features=2).partial_fit(X[:20], y[:20])
+    for width in (4, 6):
+        later = np.hstack([X[20:], X[20:, :1]]) if width == 6 else X[20:, :4]
+        data = {"array": later, "csr": sparse.csr_matrix(later),
+                "frame": pd.DataFrame(later, columns=[f"v{j}" for j in range(width)])}[form]
+        with pytest.raises(ValueError, match=rf"X: has {width} features, but OnlineSelector is expecting 5"):
+            selector.partial_fit(data, y[20:])
+    with pytest.raises(ValueError, match=r"y: must be 1-D with one label per row of X \(20\)"):
+        selector.partial_fit(X[20:], y)

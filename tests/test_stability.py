@@ -174,3 +174,18 @@ def test_bad_arguments(wine, kwargs, error, pattern):
     arguments.update(kwargs)
     with pytest.raises(error, match=pattern):
         fs.stability("class ~ .", wine, **arguments)
+
+
+@pytest.mark.parametrize("method", ["elc", "llsf", "ml_fisher", "ml_mi", ("elc", {"lam": 0.01})])
+@pytest.mark.parametrize("formula", ["y ~ a + b + c + d", "c3 ~ a + b + c + d", "y + z ~ a + b + c + d"])
+def test_multilabel_method_is_refused_naming_the_method_and_the_allowed_ones(method, formula):
+    """fs.stability measures single-response selection: a multi-label method is refused up front, whatever
+    the response (one 0/1 column would otherwise run silently, three classes failed with 'label 0: ...')."""
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame(rng.normal(size=(40, 4)), columns=list("abcd"))
+    df["y"] = rng.integers(0, 2, 40)
+    df["z"] = rng.integers(0, 2, 40)
+    df["c3"] = rng.integers(0, 3, 40)
+    name = method if isinstance(method, str) else method[0]
+    with pytest.raises(ValueError, match=rf"method: '{name}' is a multi-label method .* Allowed methods: .*cmqfs"):
+        fs.stability(formula, df, method=method, k=2, n_bootstrap=3, progress=False)

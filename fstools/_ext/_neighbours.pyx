@@ -192,10 +192,11 @@ cdef int _block_neighbours(const double* features, Py_ssize_t n_samples, Py_ssiz
     return OK
 
 
-def class_neighbours(const double[:, ::1] features, const int32_t[::1] labels, int n_classes,
-                     const Py_ssize_t[::1] rows, Py_ssize_t k, int metric,
-                     Py_ssize_t[:, :, ::1] index, double[:, :, ::1] distance,
-                     Py_ssize_t[:, ::1] count, int n_threads=1):
+def class_neighbours(const double[:, ::1] features not None, const int32_t[::1] labels not None,
+                     int n_classes,
+                     const Py_ssize_t[::1] rows not None, Py_ssize_t k, int metric,
+                     Py_ssize_t[:, :, ::1] index not None, double[:, :, ::1] distance not None,
+                     Py_ssize_t[:, ::1] count not None, int n_threads=1):
     """The ``k`` nearest other samples of each class, for every query sample.
 
     Parameters
@@ -302,9 +303,10 @@ cdef int _pair_tile_neighbours(const double* features, Py_ssize_t n_samples, Py_
     return OK
 
 
-def all_class_neighbours(const double[:, ::1] features, const int32_t[::1] labels, int n_classes,
-                         Py_ssize_t k, int metric, Py_ssize_t[:, :, ::1] index, double[:, :, ::1] distance,
-                         Py_ssize_t[:, ::1] count, int n_threads=1):
+def all_class_neighbours(const double[:, ::1] features not None, const int32_t[::1] labels not None,
+                         int n_classes, Py_ssize_t k, int metric, Py_ssize_t[:, :, ::1] index not None,
+                         double[:, :, ::1] distance not None,
+                         Py_ssize_t[:, ::1] count not None, int n_threads=1):
     """:func:`class_neighbours` with every sample a query, computing each distance once.
 
     Same arguments and results as ``class_neighbours(features, labels, n_classes,
@@ -440,10 +442,10 @@ cdef int _relieff_block_terms(const double* values, Py_ssize_t n_features, const
     return OK
 
 
-def relieff_terms(const double[:, ::1] values, const int32_t[::1] labels, int n_classes,
-                  const Py_ssize_t[::1] rows, const Py_ssize_t[:, :, ::1] index,
-                  const Py_ssize_t[:, ::1] count, const double[:, ::1] miss_weight,
-                  double[:, ::1] near_hit, double[:, ::1] near_miss, int n_threads=1):
+def relieff_terms(const double[:, ::1] values not None, const int32_t[::1] labels not None, int n_classes,
+                  const Py_ssize_t[::1] rows not None, const Py_ssize_t[:, :, ::1] index not None,
+                  const Py_ssize_t[:, ::1] count not None, const double[:, ::1] miss_weight not None,
+                  double[:, ::1] near_hit not None, double[:, ::1] near_miss not None, int n_threads=1):
     """ReliefF hit and miss terms from the neighbours, summed per block of ``block_size()`` queries.
 
     Parameters
@@ -492,7 +494,9 @@ def relieff_terms(const double[:, ::1] values, const int32_t[::1] labels, int n_
         raise ValueError(f"n_threads: must be >= 1, got {n_threads}")
     if n_queries == 0:
         return
-    if n_samples == 0 or np.min(labels) < 0 or np.max(labels) >= n_classes:
+    if n_samples == 0:
+        raise ValueError(f"values: has no samples (0 rows) but {n_queries} queries (rows) were given")
+    if np.min(labels) < 0 or np.max(labels) >= n_classes:
         raise ValueError("labels: class codes must lie in 0..n_classes-1")
     if np.min(rows) < 0 or np.max(rows) >= n_samples:
         raise ValueError(f"rows: sample indices must lie in 0..{n_samples - 1}")

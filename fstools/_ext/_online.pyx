@@ -129,6 +129,12 @@ cdef enum:
     OUT_OF_MEMORY = 1
     BAD_LABEL = 2
     ROW_TOO_WIDE = 3
+    TOO_MANY_SYNTHETIC = 4
+
+# Most synthetic negatives ONPA learns from for one real negative (N = floor(beta p / n));
+# a larger N is refused (it would take hours, and the cast of a huge N overflows).
+cdef double MAX_SYNTHETIC = 1048576.0
+MAX_SYNTHETIC_PER_ROW = int(MAX_SYNTHETIC)
 
 LOSS_HINGE = HINGE
 LOSS_MARGIN_BASED = MARGIN_BASED
@@ -860,6 +866,8 @@ cdef int _learn_row(Learner* L, const double* values, const index_t* indices, Py
     # 5. ONPA
     done = 0
     if L.synthesis != SYNTHESIS_NONE and label == -1:
+        if not floor(L.beta * <double> p / <double> n) <= MAX_SYNTHETIC:
+            return TOO_MANY_SYNTHETIC
         n_synthetic = <Py_ssize_t> floor(L.beta * <double> p / <double> n)
         for k in range(n_synthetic):
             filled = L.counters[MEMORY_FILLED]
@@ -923,6 +931,9 @@ def _raise_for_status(int status):
     if status == ROW_TOO_WIDE:
         raise ValueError("memory: a negative row has more nonzero entries than the memory slots hold "
                          "(widen memory_indices / memory_values)")
+    if status == TOO_MANY_SYNTHETIC:
+        raise ValueError(f"beta: ONPA would learn from N = floor(beta p / n) > {MAX_SYNTHETIC_PER_ROW} "
+                         "synthetic negatives for one row; use a smaller beta")
 
 
 cdef int _allocate_scratch(Learner* L) noexcept nogil:
@@ -962,6 +973,39 @@ cdef void _free_scratch(Learner* L) noexcept nogil:
     free(L.active)
 
 
+cdef _check_memory_slots(const int32_t[:, ::1] memory_indices, const int32_t[::1] memory_nnz,
+                         Py_ssize_t filled, Py_ssize_t n_features):
+    """ValueError unless every filled memory slot holds 0..width sorted, distinct indices in 0..n_features-1."""
+    cdef Py_ssize_t width = memory_indices.shape[1]
+    cdef Py_ssize_t slot, k, count
+    for slot in range(filled):
+        count = memory_nnz[slot]
+        if not 0 <= count <= width:
+            raise ValueError(f"memory_nnz: slot {slot} claims {count} entries; allowed 0..{width} (the width)")
+        for k in range(count):
+            if not 0 <= memory_indices[slot, k] < n_features:
+                raise ValueError(f"memory_indices: slot {slot} has feature index {memory_indices[slot, k]}; "
+                                 f"allowed 0..{n_features - 1}")
+            if k > 0 and memory_indices[slot, k] <= memory_indices[slot, k - 1]:
+                raise ValueError(f"memory_indices: slot {slot} is not sorted strictly increasing")
+
+
+cdef Py_ssize_t _first_bad_csr_row(const index_t* indices, const index_t* indptr, Py_ssize_t n_rows,
+                                   Py_ssize_t n_features) noexcept nogil:
+    """The first row whose column indices are not strictly increasing in 0..n_features-1 (or whose
+    indptr entries decrease), or -1 when all rows are canonical."""
+    cdef Py_ssize_t row, position
+    for row in range(n_rows):
+        if indptr[row + 1] < indptr[row]:
+            return row
+        for position in range(indptr[row], indptr[row + 1]):
+            if indices[position] < 0 or indices[position] >= n_features:
+                return row
+            if position > indptr[row] and indices[position] <= indices[position - 1]:
+                return row
+    return -1
+
+
 cdef _setup(Learner* L, Py_ssize_t n_features, Py_ssize_t n_rows_data, Py_ssize_t n_y,
             const Py_ssize_t[::1] order, double[::1] weights, int64_t[::1] counters,
             uint64_t[::1] random_state, int32_t[:, ::1] memory_indices, double[:, ::1] memory_values,
@@ -972,6 +1016,8 @@ cdef _setup(Learner* L, Py_ssize_t n_features, Py_ssize_t n_rows_data, Py_ssize_
     """Check the arguments and fill ``L`` (everything but the scratch buffers)."""
     cdef Py_ssize_t n_rows = order.shape[0]
     cdef Py_ssize_t b
+    if n_features < 1:
+        raise ValueError(f"n_features: the rows need at least one feature; got {n_features}")
     if n_y != n_rows_data:
         raise ValueError(f"y: expected {n_rows_data} labels (one per row), got {n_y}")
     if weights.shape[0] != n_features:
@@ -989,6 +1035,10 @@ cdef _setup(Learner* L, Py_ssize_t n_features, Py_ssize_t n_rows_data, Py_ssize_
     if counters[MEMORY_FILLED] > memory_indices.shape[0]:
         raise ValueError(f"counters: {counters[MEMORY_FILLED]} memory slots filled but the capacity is "
                          f"{memory_indices.shape[0]}")
+    if not 0 <= counters[MEMORY_FILLED] <= counters[NEGATIVES_OFFERED]:
+        raise ValueError(f"counters: need 0 <= memory slots filled ({counters[MEMORY_FILLED]}) <= negatives "
+                         f"offered to the memory ({counters[NEGATIVES_OFFERED]})")
+    _check_memory_slots(memory_indices, memory_nnz, counters[MEMORY_FILLED], n_features)
     if n_rows and (np.asarray(order).min() < 0 or np.asarray(order).max() >= n_rows_data):
         raise ValueError(f"order: row numbers must lie in 0..{n_rows_data - 1}")
     if (margins.shape[0] != n_rows or losses.shape[0] != n_rows or taus.shape[0] != n_rows
@@ -1017,8 +1067,8 @@ cdef _setup(Learner* L, Py_ssize_t n_features, Py_ssize_t n_rows_data, Py_ssize_
         raise ValueError(f"period: K must be >= 1; got {period}")
     if truncate == TRUNCATE_TOPK and not 1 <= topk <= n_features:
         raise ValueError(f"topk: must lie in 1..{n_features} with truncate TOPK; got {topk}")
-    if synthesis != SYNTHESIS_NONE and not beta > 0.0:
-        raise ValueError(f"beta: must be > 0; got {beta}")
+    if synthesis != SYNTHESIS_NONE and not 0.0 < beta < float("inf"):
+        raise ValueError(f"beta: must be a finite number > 0; got {beta}")
     L.loss = loss
     L.step = step
     L.truncate = truncate
@@ -1057,11 +1107,14 @@ cdef _setup(Learner* L, Py_ssize_t n_features, Py_ssize_t n_rows_data, Py_ssize_
     L.active = NULL
 
 
-def online_pass_dense(const double[:, ::1] X, const int32_t[::1] y, const Py_ssize_t[::1] order,
-                      double[::1] weights, int64_t[::1] counters, uint64_t[::1] random_state,
-                      int32_t[:, ::1] memory_indices, double[:, ::1] memory_values, int32_t[::1] memory_nnz,
-                      const Py_ssize_t[::1] budgets, double[::1] margins, double[:, ::1] budget_margins,
-                      double[::1] losses, double[::1] taus, int32_t[::1] synthetic, *,
+def online_pass_dense(const double[:, ::1] X not None, const int32_t[::1] y not None,
+                      const Py_ssize_t[::1] order not None, double[::1] weights not None,
+                      int64_t[::1] counters not None, uint64_t[::1] random_state not None,
+                      int32_t[:, ::1] memory_indices not None, double[:, ::1] memory_values not None,
+                      int32_t[::1] memory_nnz not None, const Py_ssize_t[::1] budgets not None,
+                      double[::1] margins not None, double[:, ::1] budget_margins not None,
+                      double[::1] losses not None, double[::1] taus not None,
+                      int32_t[::1] synthetic not None, *,
                       int loss, int step, int truncate, int synthesis, double C, double gravity,
                       double theta, int64_t period, Py_ssize_t topk=1, double beta=1.0,
                       double cost_ratio=0.0):
@@ -1119,27 +1172,45 @@ def online_pass_dense(const double[:, ::1] X, const int32_t[::1] y, const Py_ssi
     _raise_for_status(status)
 
 
-def online_pass_csr(const double[::1] data, const index_t[::1] indices, const index_t[::1] indptr,
-                    Py_ssize_t n_features, const int32_t[::1] y, const Py_ssize_t[::1] order,
-                    double[::1] weights, int64_t[::1] counters, uint64_t[::1] random_state,
-                    int32_t[:, ::1] memory_indices, double[:, ::1] memory_values, int32_t[::1] memory_nnz,
-                    const Py_ssize_t[::1] budgets, double[::1] margins, double[:, ::1] budget_margins,
-                    double[::1] losses, double[::1] taus, int32_t[::1] synthetic, *,
+def online_pass_csr(const double[::1] data not None, const index_t[::1] indices not None,
+                    const index_t[::1] indptr not None, Py_ssize_t n_features,
+                    const int32_t[::1] y not None, const Py_ssize_t[::1] order not None,
+                    double[::1] weights not None, int64_t[::1] counters not None,
+                    uint64_t[::1] random_state not None,
+                    int32_t[:, ::1] memory_indices not None, double[:, ::1] memory_values not None,
+                    int32_t[::1] memory_nnz not None, const Py_ssize_t[::1] budgets not None,
+                    double[::1] margins not None, double[:, ::1] budget_margins not None,
+                    double[::1] losses not None, double[::1] taus not None,
+                    int32_t[::1] synthetic not None, *,
                     int loss, int step, int truncate, int synthesis, double C, double gravity,
                     double theta, int64_t period, Py_ssize_t topk=1, double beta=1.0,
                     double cost_ratio=0.0):
     """:func:`online_pass_dense` on CSR rows (``data``, ``indices``, ``indptr``; int32 or int64 indices).
 
     The column indices of each row must be sorted, without duplicates, and
-    lie in 0..n_features-1 (scipy's canonical format); the caller checks.
+    lie in 0..n_features-1 (scipy's canonical format); any other row is refused
+    with a ValueError naming it (an O(nnz) check before the pass).
     """
     cdef Learner L
     cdef int status
     cdef Py_ssize_t n_rows_data = indptr.shape[0] - 1
     if indptr.shape[0] < 1:
         raise ValueError("indptr: must have length n_rows + 1 >= 1")
-    if indices.shape[0] != data.shape[0] or (n_rows_data >= 0 and indptr[n_rows_data] > data.shape[0]):
-        raise ValueError("indices, data, indptr: inconsistent CSR arrays")
+    if (indices.shape[0] != data.shape[0] or indptr[0] < 0 or indptr[n_rows_data] > data.shape[0]):
+        raise ValueError(f"indices, data, indptr: inconsistent CSR arrays (need len(indices) == len(data) = "
+                         f"{data.shape[0]} and 0 <= indptr[0] <= indptr[-1] <= len(data); got len(indices) = "
+                         f"{indices.shape[0]}, indptr[0] = {indptr[0]}, indptr[-1] = {indptr[n_rows_data]})")
+    if n_features < 1:
+        raise ValueError(f"n_features: the rows need at least one feature; got {n_features}")
+    cdef Py_ssize_t bad_row
+    cdef index_t dummy_index = 0
+    cdef const index_t* indices_pointer = &indices[0] if indices.shape[0] > 0 else &dummy_index
+    with nogil:
+        bad_row = _first_bad_csr_row(indices_pointer, &indptr[0], n_rows_data, n_features)
+    if bad_row >= 0:
+        raise ValueError(f"indices, indptr: row {bad_row} is not canonical CSR (indptr must not decrease and "
+                         f"each row's column indices must be strictly increasing in 0..{n_features - 1}); "
+                         "call sort_indices() and sum_duplicates() first")
     _setup(&L, n_features, n_rows_data, y.shape[0], order, weights, counters, random_state, memory_indices,
            memory_values, memory_nnz, budgets, margins, budget_margins, losses, taus, synthetic, loss, step,
            truncate, synthesis, C, gravity, theta, period, topk, beta, cost_ratio)
@@ -1147,11 +1218,7 @@ def online_pass_csr(const double[::1] data, const index_t[::1] indices, const in
     if n_rows == 0:
         return
     cdef const double* data_pointer = &data[0] if data.shape[0] > 0 else NULL
-    cdef const index_t* indices_pointer = &indices[0] if indices.shape[0] > 0 else NULL
-    cdef index_t dummy_index = 0
-    if indices_pointer == NULL:
-        # every row is empty: any non-NULL pointer marks the rows as sparse
-        indices_pointer = &dummy_index
+    # (indices_pointer is never NULL: with every row empty the dummy marks the rows as sparse)
     with nogil:
         status = _allocate_scratch(&L)
         if status == OK:
@@ -1166,8 +1233,16 @@ def online_pass_csr(const double[::1] data, const index_t[::1] indices, const in
 # Thin wrappers of the helpers, for tests.
 # --------------------------------------------------------------------------
 
-def random_integers(uint64_t[::1] state, uint64_t bound, Py_ssize_t n):
+def _check_random_arguments(uint64_t[::1] state, Py_ssize_t n):
+    if state.shape[0] != 1:
+        raise ValueError(f"state: expected one 64-bit word (shape (1,)), got shape ({state.shape[0]},)")
+    if n < 0:
+        raise ValueError(f"n: the number of draws must be >= 0; got {n}")
+
+
+def random_integers(uint64_t[::1] state not None, uint64_t bound, Py_ssize_t n):
     """``n`` draws of the uniform integer below ``bound`` (advances ``state``)."""
+    _check_random_arguments(state, n)
     if bound < 1:
         raise ValueError(f"bound: must be >= 1; got {bound}")
     out = np.empty(n, dtype=np.uint64)
@@ -1178,8 +1253,9 @@ def random_integers(uint64_t[::1] state, uint64_t bound, Py_ssize_t n):
     return out
 
 
-def random_units(uint64_t[::1] state, Py_ssize_t n):
+def random_units(uint64_t[::1] state not None, Py_ssize_t n):
     """``n`` draws of the uniform real in (0, 1) (advances ``state``)."""
+    _check_random_arguments(state, n)
     out = np.empty(n, dtype=np.float64)
     cdef double[::1] view = out
     cdef Py_ssize_t i
@@ -1188,8 +1264,9 @@ def random_units(uint64_t[::1] state, Py_ssize_t n):
     return out
 
 
-def random_words(uint64_t[::1] state, Py_ssize_t n):
+def random_words(uint64_t[::1] state not None, Py_ssize_t n):
     """``n`` raw SplitMix64 outputs (advances ``state``)."""
+    _check_random_arguments(state, n)
     out = np.empty(n, dtype=np.uint64)
     cdef uint64_t[::1] view = out
     cdef Py_ssize_t i
@@ -1198,7 +1275,7 @@ def random_words(uint64_t[::1] state, Py_ssize_t n):
     return out
 
 
-def kth_largest(const double[::1] values, Py_ssize_t k):
+def kth_largest(const double[::1] values not None, Py_ssize_t k):
     """The k-th largest value (k = 1..n) by quickselect."""
     cdef Py_ssize_t n = values.shape[0]
     if not 1 <= k <= n:
@@ -1208,7 +1285,7 @@ def kth_largest(const double[::1] values, Py_ssize_t k):
     return _kth_largest(&view[0], n, k)
 
 
-def top_weight_mask(const double[::1] w, Py_ssize_t M):
+def top_weight_mask(const double[::1] w not None, Py_ssize_t M):
     """Boolean mask of the M largest |w_j|, ties to the lower index (1 <= M <= len(w))."""
     cdef Py_ssize_t d = w.shape[0]
     cdef Py_ssize_t j, last_tie
@@ -1225,7 +1302,7 @@ def top_weight_mask(const double[::1] w, Py_ssize_t M):
     return mask
 
 
-def truncate_weights(double[::1] w, double gravity, double theta):
+def truncate_weights(double[::1] w not None, double gravity, double theta):
     """Apply T(w_j, gravity, theta) (Eq. 10) to every weight, in place."""
     if not gravity >= 0.0 or not theta >= 0.0:
         raise ValueError(f"gravity, theta: must be >= 0; got {gravity}, {theta}")
@@ -1233,7 +1310,7 @@ def truncate_weights(double[::1] w, double gravity, double theta):
         _truncate_gradient(&w[0], w.shape[0], gravity, theta)
 
 
-def keep_top_weights(double[::1] w, Py_ssize_t M):
+def keep_top_weights(double[::1] w not None, Py_ssize_t M):
     """Zero every weight but the M largest |w_j| (ties to the lower index), in place."""
     cdef Py_ssize_t d = w.shape[0]
     if not 1 <= M <= d:
