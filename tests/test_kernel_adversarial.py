@@ -1100,12 +1100,6 @@ def test_method_huge_class_count(name):
 
 
 SCALE_INVARIANT = ("cmqfs", "mim", "mifs", "mifs_u", "mrmr", "jmi", "cmim", "relieff")
-INFORMATION = ("cmqfs", "mim", "mifs", "mifs_u", "mrmr", "jmi", "cmim")
-SUBNORMAL_REASON = ("discretize.py (not this helper's file): the mu/sigma levels of a subnormal column collapse "
-                    "to one level (the variance of values near 5e-324 underflows to 0), so every I(X;C) is 0 and "
-                    "the ranking is arbitrary; reproducer: fs mim on X = (integers + 0.5) * 2**-1070 scores 0 for "
-                    "every column. Proposed fix: divide each column by a power of two near its largest |value| "
-                    "before the mean and sd (exact, and it also removes the 1e308 overflow)")
 SPAN_REASONS = {
     "relieff": ("similarity.relieff (not this helper's file): the range max - min of a column spanning "
                 "-1.3e308..1.3e308 overflows to inf, giving NaN weights; proposed fix: scale by (max/2 - min/2) "
@@ -1121,17 +1115,16 @@ def test_method_extreme_magnitudes_keep_the_ranking_or_refuse(name, case, reques
 
     Integer-valued columns are used as they are by the information methods and continuous ones go through
     the mu/sigma levels, so each case keeps that kind: ``huge`` and ``per_column`` scale integers (huge
-    doubles are integers), ``subnormal`` scales integers + 0.5.
+    doubles are integers; every factor is an integer so that no column stops being integer-valued),
+    ``subnormal`` scales integers + 0.5.
     """
-    if case == "subnormal" and name in INFORMATION:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=SUBNORMAL_REASON))
     if case == "signed_span" and name in SPAN_REASONS:
         request.applymarker(pytest.mark.xfail(strict=True, reason=SPAN_REASONS[name]))
     rng = np.random.default_rng(11)
     y = np.arange(60) % 3
     X = rng.integers(0, 7, size=(60, 4)).astype(float)
     X[:, 0] += 3 * y  # an informative column, so that the ranking is not all ties
-    factors = {"huge": 2.0 ** 1020, "per_column": np.array([2.0 ** 1020, 1.0, 2.0 ** 1018, 2.0 ** -20]),
+    factors = {"huge": 2.0 ** 1020, "per_column": np.array([2.0 ** 1020, 1.0, 2.0 ** 1018, 2.0 ** 20]),
                "subnormal": 2.0 ** -1070, "signed_span": 2.0 ** 1021}[case]
     if case == "subnormal":
         X += 0.5
