@@ -82,6 +82,63 @@ def test_neighbour_runs_are_the_brute_force_neighbour_sets(data):
         assert found == expected
 
 
+# Values whose differences round: 2**54 +- small integers (ulp 4 there), 2**53, 0..3, and the
+# extremes (1e308 - (-1e308) overflows to inf; subnormals vanish next to 1).
+ROUNDING_VALUES = [2.0 ** 54, 2.0 ** 54 + 4, 2.0 ** 54 - 2, 2.0 ** 53, 0.0, 1.0, 2.0, 3.0, -1.0,
+                   1e308, -1e308, 5e-324, -5e-324, 1e-308]
+
+
+@st.composite
+def feature_with_rounded_ties(draw, max_size=20):
+    """Features where distances to different values are equal only after rounding."""
+    m = draw(st.integers(min_value=2, max_value=max_size))
+    x = np.array(draw(st.lists(st.sampled_from(ROUNDING_VALUES), min_size=m, max_size=m)))
+    n_classes = draw(st.integers(min_value=1, max_value=min(m, 4)))
+    y = _codes(draw(st.lists(st.integers(0, n_classes - 1), min_size=m, max_size=m)))
+    return x, y
+
+
+@settings(max_examples=300, deadline=None)
+@given(feature_with_rounded_ties(), st.booleans())
+def test_distances_equal_after_rounding_equal_brute_force(data, use_table):
+    """Equal computed distances |x_i - x_j| (even when the values differ) go to the lower index:
+    parts and neighbour sets as in the brute-force graph, with and without the class table."""
+    x, y = data
+    n_classes = int(y.max()) + 1
+    expected = modularity_parts_ref(fvg_adjacency_ref(x, y), y)
+    if not use_table:
+        _fvg._set_class_table_cell_limit(0)
+    try:
+        n_edges, within, degree = _fvg.modularity_parts(x, y, n_classes)
+    finally:
+        _fvg._set_class_table_cell_limit(1 << 24)
+    assert n_edges == expected[0]
+    np.testing.assert_array_equal(within, expected[1])
+    np.testing.assert_array_equal(degree, expected[2])
+    order, runs = _fvg.neighbour_runs(x, y, n_classes)
+    sizes = np.bincount(y)
+    for position in range(len(x)):
+        i = order[position]
+        found = sorted(int(j) for start, end in runs[position] for j in order[start:end])
+        others = sorted((abs(float(x[i]) - float(x[j])), j) for j in range(len(x)) if j != i)
+        assert found == sorted(j for _, j in others[: sizes[y[i]] - 1])
+
+
+def test_rounded_tie_takes_the_lower_index():
+    # |2**54 - 1| and |2**54 - 0| are both 2**54 in doubles: sample 0 (class of size 2) takes
+    # the lower index, 1, although sample 2 comes first in sorted order.
+    x = np.array([2.0 ** 54, 1.0, 0.0])
+    y = np.array([0, 0, 1], dtype=np.int32)
+    order, runs = _fvg.neighbour_runs(x, y, 2)
+    position = int(np.flatnonzero(order == 0)[0])
+    assert [int(j) for start, end in runs[position] for j in order[start:end]] == [1]
+
+
+def test_class_count_above_sample_count_is_refused():
+    with pytest.raises(ValueError, match="n_classes"):
+        _fvg.modularity_parts(np.arange(4.0), np.array([0, 1, 0, 1], dtype=np.int32), 5)
+
+
 def test_equals_networkx_modularity_on_explicit_graph():
     rng = np.random.default_rng(3)
     for trial in range(30):

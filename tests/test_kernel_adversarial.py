@@ -206,21 +206,12 @@ def test_fvg_huge_class_count_every_sample_its_own_class():
     assert np.all(np.isnan(scores))
 
 
-FVG_ROUNDING_REASON = (
-    "_fvg (not this helper's file): when two distances are equal only after rounding (|2**54 - 1| == "
-    "|2**54 - 0| in doubles) the kernel does not take the lower index -- nor the exactly nearer sample: "
-    "modularity_parts([2**54, 1, 0], [0, 0, 1], 2) gives (2, [0, 0], [2, 2]), the brute force "
-    "(2, [1, 0], [3, 1]); feature_modularity -0.5 instead of -0.125. Proposed fix: compare the rounded "
-    "distances |x_i - x_j| (not positions) when extending the runs, as the documented tie rule says")
-
-
-@pytest.mark.xfail(strict=True, reason=FVG_ROUNDING_REASON)
 def test_fvg_distances_equal_after_rounding_follow_the_tie_rule():
+    """|2**54 - 1| == |2**54 - 0| in doubles: the tie goes to the lower index, as in the reference."""
     _check_fvg_against_reference(np.array([2.0 ** 54, 1.0, 0.0]), np.array([0, 0, 1]))
 
 
-@pytest.mark.parametrize("seed", [pytest.param(seed, marks=pytest.mark.xfail(strict=True, reason=FVG_ROUNDING_REASON))
-                                  for seed in range(4)])
+@pytest.mark.parametrize("seed", range(4))
 def test_fvg_extreme_magnitudes_equal_brute_force(seed):
     """+-1e308 (differences overflow to inf), subnormals and zeros, mixed, with ties."""
     rng = np.random.default_rng(seed)
@@ -246,13 +237,6 @@ def test_fvg_power_of_two_scaling_keeps_the_graph(scale):
                                   np.repeat(modularity_scores(x[:, None], y, 3), 2))
 
 
-INT32_MAX_REASON = ("_fvg (not this helper's file): n_classes near 2**31 sizes work arrays by n_classes "
-                    "(MemoryError 'could not allocate the work arrays', or ~16 GB for neighbour_runs' bincount) "
-                    "instead of a clear ValueError; proposed fix in _fvg._check_inputs: refuse n_classes > "
-                    "len(y) (or > max(y) + 1 when it is larger) with ValueError('n_classes: ...')")
-
-
-@pytest.mark.xfail(strict=True, reason=INT32_MAX_REASON)
 @pytest.mark.parametrize("function", ["feature_modularity", "modularity_parts", "neighbour_runs"])
 def test_fvg_class_count_near_int32_max_is_refused_or_computed(function):
     x = np.array([0.0, 1.0, 2.0, 3.0])
@@ -280,9 +264,7 @@ def test_fvg_bad_class_codes(function, codes):
 
 
 @pytest.mark.parametrize("codes", [
-    pytest.param([0, -1, 1, 0], id="negative", marks=pytest.mark.xfail(strict=True, reason=(
-        "_fvg.neighbour_runs (not this helper's file) calls np.bincount before its range check: "
-        "\"'list' argument must have no negative elements\"; proposed fix: check the codes first"))),
+    pytest.param([0, -1, 1, 0], id="negative"),
     pytest.param([0, 2, 1, 0], id="out_of_range")])
 def test_fvg_neighbour_runs_bad_class_codes(codes):
     with pytest.raises(ValueError) as excinfo:
@@ -1047,22 +1029,12 @@ def _result_or_clear_error(name, X, y, *argument_names, **params):
     return output
 
 
-ZERO_SAMPLE_REASON = ("graph.py / information.py (not this helper's files): 0 samples reach np.max of an empty "
-                      "array ('zero-size array to reduction operation maximum'); proposed fix: refuse "
-                      "X.shape[0] == 0 up front with ValueError('X: has no samples ...') as similarity.py does")
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=ZERO_SAMPLE_REASON))
-                                  if n in ("cmqfs", "cmim", "jmi", "mifs", "mifs_u", "mim", "mrmr") else n
-                                  for n in KERNEL_METHODS])
+@pytest.mark.parametrize("name", KERNEL_METHODS)
 def test_method_zero_samples(name):
     _result_or_clear_error(name, np.zeros((0, 3)), np.zeros(0), "X", "y")
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=(
-    "graph.cmqfs (not this helper's file): 0 columns reach np.max of an empty array; proposed fix: return "
-    "an empty ranking (as mim does) or refuse X.shape[1] == 0 with a ValueError naming X")))
-    if n == "cmqfs" else n for n in KERNEL_METHODS])
+@pytest.mark.parametrize("name", KERNEL_METHODS)
 def test_method_zero_features(name):
     _result_or_clear_error(name, np.zeros((6, 0)), np.arange(6) % 2, "X", "feature")
 

@@ -21,11 +21,19 @@ the neighbour set of a sample is at most four runs of sorted positions:
 
 where the strict runs hold the samples closer than the k-th smallest distance
 ``r`` and the tie prefixes the samples at distance exactly ``r`` taken in index
-order.  From these runs: out-degrees are ``k``, in-degrees come from a
+order.  Rounding is monotone, so the computed distances never decrease
+outwards on either side.  A tie run is in index order when it holds one value;
+when distances to different values are equal only after rounding (|2**54 - 1|
+== |2**54 - 0|) it is not, and the tied samples taken (the lowest indices) are
+found by sorting the indices of both tie runs and stored as extra runs
+(``ExtraRuns``) of consecutive positions.  This costs O(t log t) for a tie run
+of t samples; it happens only with values of very different magnitudes (never
+on ordinary data, where every tie run holds one value and is used as a prefix
+found by binary search).  From these runs: out-degrees are ``k``, in-degrees come from a
 difference array, within-class arc counts from binary searches in the sorted
 positions of each class, and the pairs joined in both directions (counted
 twice by the union) from two offline sweeps with Fenwick trees.  Everything is
-O(m log m) per feature; the bottleneck is the sort.
+O(m log m) per feature (plus the rounded tie runs above); the bottleneck is the sort.
 
 Memory: the features are read in place, as columns of the caller's
 (n_samples, n_features) array in any layout; each thread copies the one
@@ -43,7 +51,7 @@ import numpy as np
 
 cimport numpy as cnp
 from cython.parallel cimport prange
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, int32_t, int64_t
 from libc.math cimport NAN
@@ -204,26 +212,140 @@ cdef Py_ssize_t _count_right_below(const double* v, Py_ssize_t p, Py_ssize_t m, 
     return low
 
 
-cdef void _neighbour_runs(const double* v, const index_t* order, Py_ssize_t m,
-                          Py_ssize_t p, Py_ssize_t k, index_t* runs) noexcept nogil:
-    """Write the four [start, end) runs of the k nearest neighbours of position p.
+cdef struct ExtraRuns:
+    # Tie sub-runs of the positions whose tie samples are not a prefix of each
+    # tie run (distances equal only after rounding, so a tie run holds several
+    # values and is not in index order).  Appended in position order, so the
+    # runs of one position are consecutive: node[i] owns [start[i], end[i]).
+    # Empty on ordinary data (every tie run holds one value).
+    Py_ssize_t count
+    Py_ssize_t capacity
+    index_t* node
+    index_t* start
+    index_t* end
+    # m slots for the sample indices of the tie runs; allocated on first use.
+    index_t* scratch
+
+
+cdef void _extra_runs_init(ExtraRuns* extra) noexcept nogil:
+    extra.count = 0
+    extra.capacity = 0
+    extra.node = NULL
+    extra.start = NULL
+    extra.end = NULL
+    extra.scratch = NULL
+
+
+cdef void _extra_runs_free(ExtraRuns* extra) noexcept nogil:
+    free(extra.node); free(extra.start); free(extra.end); free(extra.scratch)
+    _extra_runs_init(extra)
+
+
+cdef int _extra_runs_append(ExtraRuns* extra, Py_ssize_t p, Py_ssize_t start,
+                            Py_ssize_t end) noexcept nogil:
+    """Append the run [start, end) of position p; returns OK or OUT_OF_MEMORY."""
+    cdef Py_ssize_t capacity
+    cdef index_t* grown
+    if extra.count == extra.capacity:
+        capacity = 2 * extra.capacity if extra.capacity > 0 else 16
+        grown = <index_t*> realloc(extra.node, capacity * sizeof(index_t))
+        if grown == NULL:
+            return OUT_OF_MEMORY
+        extra.node = grown
+        grown = <index_t*> realloc(extra.start, capacity * sizeof(index_t))
+        if grown == NULL:
+            return OUT_OF_MEMORY
+        extra.start = grown
+        grown = <index_t*> realloc(extra.end, capacity * sizeof(index_t))
+        if grown == NULL:
+            return OUT_OF_MEMORY
+        extra.end = grown
+        extra.capacity = capacity
+    extra.node[extra.count] = <index_t> p
+    extra.start[extra.count] = <index_t> start
+    extra.end[extra.count] = <index_t> end
+    extra.count += 1
+    return OK
+
+
+cdef void _sift_down(index_t* heap, Py_ssize_t root, Py_ssize_t size) noexcept nogil:
+    """Restore the max-heap property below ``root`` in ``heap[0:size]``."""
+    cdef Py_ssize_t child
+    cdef index_t item
+    while 2 * root + 1 < size:
+        child = 2 * root + 1
+        if child + 1 < size and heap[child + 1] > heap[child]:
+            child += 1
+        if heap[root] >= heap[child]:
+            return
+        item = heap[root]
+        heap[root] = heap[child]
+        heap[child] = item
+        root = child
+
+
+cdef void _heap_sort(index_t* items, Py_ssize_t n) noexcept nogil:
+    """Sort ``items[0:n]`` ascending in place (heap sort, no extra memory)."""
+    cdef Py_ssize_t i
+    cdef index_t item
+    i = n // 2 - 1
+    while i >= 0:
+        _sift_down(items, i, n)
+        i -= 1
+    i = n - 1
+    while i > 0:
+        item = items[0]
+        items[0] = items[i]
+        items[i] = item
+        _sift_down(items, 0, i)
+        i -= 1
+
+
+cdef int _append_selected_blocks(ExtraRuns* extra, const index_t* order, Py_ssize_t p,
+                                 Py_ssize_t start, Py_ssize_t end,
+                                 index_t largest_index) noexcept nogil:
+    """Append the maximal blocks of [start, end) whose sample index is <= largest_index."""
+    cdef Py_ssize_t q = start
+    cdef Py_ssize_t block_start
+    while q < end:
+        if order[q] > largest_index:
+            q += 1
+            continue
+        block_start = q
+        while q < end and order[q] <= largest_index:
+            q += 1
+        if _extra_runs_append(extra, p, block_start, q) != OK:
+            return OUT_OF_MEMORY
+    return OK
+
+
+cdef int _neighbour_runs(const double* v, const index_t* order, Py_ssize_t m,
+                         Py_ssize_t p, Py_ssize_t k, index_t* runs,
+                         ExtraRuns* extra) noexcept nogil:
+    """Write the [start, end) runs of the k nearest neighbours of position p.
 
     ``runs`` receives 8 numbers: LEFT_TIE, LEFT_STRICT, RIGHT_STRICT, RIGHT_TIE.
+    When a tie run holds more than one value (distances equal only after
+    rounding) the samples taken from it need not be a prefix: both tie runs
+    in ``runs`` are then left empty and the taken samples are appended to
+    ``extra`` as blocks of consecutive positions.  Returns OK or OUT_OF_MEMORY.
     """
     cdef Py_ssize_t n_left = p
     cdef Py_ssize_t n_right = m - 1 - p
-    cdef Py_ssize_t low, high, mid, from_left, i
+    cdef Py_ssize_t low, high, mid, from_left, i, n_gathered
     cdef Py_ssize_t left_strict, left_upto, right_strict, right_upto
     cdef Py_ssize_t n_tied, n_left_tied, n_right_tied, left_tie_start, right_tie_start
+    cdef index_t largest_index
     cdef double r, d
 
     for i in range(2 * INTERVALS_PER_NODE):
         runs[i] = <index_t> p
     if k <= 0:
-        return
+        return OK
 
     # r = k-th smallest distance: take `from_left` from the left list and
-    # k - from_left from the right list (both sorted by distance).  The
+    # k - from_left from the right list (both sorted by distance: rounding
+    # is monotone, so the computed distances never decrease outwards).  The
     # largest from_left whose last left distance does not exceed the next
     # right distance is a valid split.
     low = k - n_right
@@ -250,14 +372,53 @@ cdef void _neighbour_runs(const double* v, const index_t* order, Py_ssize_t m,
     right_strict = _count_right_below(v, p, m, r, False)
     right_upto = _count_right_below(v, p, m, r, True)
 
-    # The samples at distance exactly r: a run on each side, each in index
-    # order (equal values are sorted by index).  Take the n_tied lowest
-    # indices of the union: a prefix of each run, found by binary search.
+    # The samples at computed distance exactly r: a run on each side.  Take
+    # the n_tied lowest sample indices of the union (the tie rule).
     n_tied = k - left_strict - right_strict
     n_left_tied = left_upto - left_strict
     n_right_tied = right_upto - right_strict
     left_tie_start = p - left_upto
     right_tie_start = p + 1 + right_strict
+
+    runs[2 * LEFT_STRICT] = <index_t> (p - left_strict)
+    runs[2 * LEFT_STRICT + 1] = <index_t> p
+    runs[2 * RIGHT_STRICT] = <index_t> (p + 1)
+    runs[2 * RIGHT_STRICT + 1] = <index_t> (p + 1 + right_strict)
+
+    if ((n_left_tied > 1 and v[left_tie_start] != v[left_tie_start + n_left_tied - 1]) or
+            (n_right_tied > 1 and v[right_tie_start] != v[right_tie_start + n_right_tied - 1])):
+        # A tie run holds several values (equal distances only after
+        # rounding): it is in (value, index) order, not index order.  Find the
+        # n_tied-th smallest sample index of both runs and take every tied
+        # sample up to it, as blocks of consecutive positions.
+        runs[2 * LEFT_TIE] = <index_t> left_tie_start
+        runs[2 * LEFT_TIE + 1] = <index_t> left_tie_start
+        runs[2 * RIGHT_TIE] = <index_t> right_tie_start
+        runs[2 * RIGHT_TIE + 1] = <index_t> right_tie_start
+        if n_tied <= 0:
+            return OK
+        if extra.scratch == NULL:
+            extra.scratch = <index_t*> malloc(m * sizeof(index_t))
+            if extra.scratch == NULL:
+                return OUT_OF_MEMORY
+        n_gathered = 0
+        for i in range(left_tie_start, left_tie_start + n_left_tied):
+            extra.scratch[n_gathered] = order[i]
+            n_gathered += 1
+        for i in range(right_tie_start, right_tie_start + n_right_tied):
+            extra.scratch[n_gathered] = order[i]
+            n_gathered += 1
+        _heap_sort(extra.scratch, n_gathered)
+        largest_index = extra.scratch[n_tied - 1]
+        if _append_selected_blocks(extra, order, p, left_tie_start, left_tie_start + n_left_tied,
+                                   largest_index) != OK:
+            return OUT_OF_MEMORY
+        return _append_selected_blocks(extra, order, p, right_tie_start,
+                                       right_tie_start + n_right_tied, largest_index)
+
+    # Each tie run holds one value, so it is in index order (equal values
+    # are sorted by index): the n_tied lowest indices are a prefix of each
+    # run, found by binary search.
     low = n_tied - n_right_tied
     if low < 0:
         low = 0
@@ -272,12 +433,9 @@ cdef void _neighbour_runs(const double* v, const index_t* order, Py_ssize_t m,
 
     runs[2 * LEFT_TIE] = <index_t> left_tie_start
     runs[2 * LEFT_TIE + 1] = <index_t> (left_tie_start + low)
-    runs[2 * LEFT_STRICT] = <index_t> (p - left_strict)
-    runs[2 * LEFT_STRICT + 1] = <index_t> p
-    runs[2 * RIGHT_STRICT] = <index_t> (p + 1)
-    runs[2 * RIGHT_STRICT + 1] = <index_t> (p + 1 + right_strict)
     runs[2 * RIGHT_TIE] = <index_t> right_tie_start
     runs[2 * RIGHT_TIE + 1] = <index_t> (right_tie_start + (n_tied - low))
+    return OK
 
 
 # --------------------------------------------------------------------------
@@ -352,7 +510,7 @@ cdef inline Py_ssize_t _fenwick_prefix(const index_t* tree, Py_ssize_t end) noex
     return total
 
 
-cdef int _mutual_sweep(Py_ssize_t m, const index_t* runs,
+cdef int _mutual_sweep(Py_ssize_t m, const index_t* runs, const ExtraRuns* extra,
                        int active_first, int query_first,
                        const ClassIndex* classes, const int32_t* class_at,
                        int64_t* mutual_by_class, int64_t* mutual_same_by_class) noexcept nogil:
@@ -364,9 +522,14 @@ cdef int _mutual_sweep(Py_ssize_t m, const index_t* runs,
     mutual pairs with q > p; with (RIGHT_STRICT, LEFT_TIE) those with q < p.
     ``mutual_by_class[c]`` is incremented by the counts of the positions of
     class c, and ``mutual_same_by_class[c]`` (unless NULL) by their counts of
-    partners in class c.  Returns OK or OUT_OF_MEMORY.
+    partners in class c.  The runs in ``extra`` take part on their side (left
+    of their position with LEFT_TIE, right with RIGHT_STRICT).  Returns OK or
+    OUT_OF_MEMORY.
     """
     cdef bint same_class = mutual_same_by_class != NULL
+    cdef bint active_left = active_first == LEFT_TIE
+    cdef bint is_left
+    cdef Py_ssize_t x_run, x_cursor = 0
     # Event buckets by time t = 0..m: bucket t is event_bound[t]:event_bound[t + 1]
     # once filled.  Up to 4m events, so the bounds are 64-bit.
     cdef Py_ssize_t* event_bound = <Py_ssize_t*> calloc(m + 3, sizeof(Py_ssize_t))
@@ -380,8 +543,8 @@ cdef int _mutual_sweep(Py_ssize_t m, const index_t* runs,
         return OUT_OF_MEMORY
 
     # Bucket the activation (+1 at start) and deactivation (-1 at end) events
-    # by time with a counting sort (at most two runs, so four events, per
-    # sample).  The count of bucket t goes to event_bound[t + 2]; after the
+    # by time with a counting sort (two runs, so four events, per sample, plus
+    # two per extra run).  The count of bucket t goes to event_bound[t + 2]; after the
     # prefix sum event_bound[t + 1] is where bucket t begins, and filling
     # advances it to where bucket t ends, i.e. where bucket t + 1 begins.
     for q in range(m):
@@ -391,6 +554,11 @@ cdef int _mutual_sweep(Py_ssize_t m, const index_t* runs,
             if start < end:
                 event_bound[start + 2] += 1
                 event_bound[end + 2] += 1
+    for x_run in range(extra.count):
+        is_left = extra.start[x_run] < extra.node[x_run]
+        if is_left == active_left and extra.start[x_run] < extra.end[x_run]:
+            event_bound[extra.start[x_run] + 2] += 1
+            event_bound[extra.end[x_run] + 2] += 1
     for t in range(m + 2):
         event_bound[t + 1] += event_bound[t]
     n_events = event_bound[m + 2]
@@ -417,6 +585,20 @@ cdef int _mutual_sweep(Py_ssize_t m, const index_t* runs,
                 event_node[slot] = <index_t> q
                 event_sign[slot] = -1
                 event_bound[end + 1] = slot + 1
+    for x_run in range(extra.count):
+        is_left = extra.start[x_run] < extra.node[x_run]
+        start = extra.start[x_run]
+        end = extra.end[x_run]
+        if is_left == active_left and start < end:
+            q = extra.node[x_run]
+            slot = event_bound[start + 1]
+            event_node[slot] = <index_t> q
+            event_sign[slot] = 1
+            event_bound[start + 1] = slot + 1
+            slot = event_bound[end + 1]
+            event_node[slot] = <index_t> q
+            event_sign[slot] = -1
+            event_bound[end + 1] = slot + 1
 
     for p in range(m):
         for e in range(event_bound[p], event_bound[p + 1]):
@@ -436,6 +618,21 @@ cdef int _mutual_sweep(Py_ssize_t m, const index_t* runs,
                     low_c = classes.offset[c] + _class_rank(classes, c, start)
                     high_c = classes.offset[c] + _class_rank(classes, c, end)
                     same += _fenwick_prefix(tree_class, high_c) - _fenwick_prefix(tree_class, low_c)
+        # The extra runs of p (sorted by position), on the query side.
+        while x_cursor < extra.count and extra.node[x_cursor] < p:
+            x_cursor += 1
+        while x_cursor < extra.count and extra.node[x_cursor] == p:
+            start = extra.start[x_cursor]
+            end = extra.end[x_cursor]
+            x_cursor += 1
+            is_left = start < p
+            if is_left == active_left or start >= end:
+                continue
+            total += _fenwick_prefix(tree_all, end) - _fenwick_prefix(tree_all, start)
+            if same_class:
+                low_c = classes.offset[c] + _class_rank(classes, c, start)
+                high_c = classes.offset[c] + _class_rank(classes, c, end)
+                same += _fenwick_prefix(tree_class, high_c) - _fenwick_prefix(tree_class, low_c)
         mutual_by_class[c] += total
         if same_class:
             mutual_same_by_class[c] += same
@@ -484,7 +681,8 @@ cdef int _modularity_parts(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
     cdef int64_t* mutual_by_class = <int64_t*> calloc(n_classes, sizeof(int64_t))
     cdef int64_t* mutual_within = <int64_t*> calloc(n_classes, sizeof(int64_t))
     cdef ClassIndex classes
-    cdef Py_ssize_t i, p, c, run, start, end, k
+    cdef ExtraRuns extra
+    cdef Py_ssize_t i, p, c, run, start, end, k, x_run, first_extra
     cdef Py_ssize_t running = 0
     cdef int64_t n_arcs = 0
     cdef int64_t n_mutual = 0
@@ -492,6 +690,7 @@ cdef int _modularity_parts(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
     cdef int status = OK
     cdef bint use_table = n_classes * (m + 1) <= class_table_cell_limit
 
+    _extra_runs_init(&extra)
     classes.n_classes = n_classes
     classes.m = m
     classes.offset = <Py_ssize_t*> malloc((n_classes + 1) * sizeof(Py_ssize_t))
@@ -576,7 +775,10 @@ cdef int _modularity_parts(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
             c = class_at[p]
             k = classes.offset[c + 1] - classes.offset[c] - 1
             n_arcs += k
-            _neighbour_runs(v, order, m, p, k, runs + p * 2 * INTERVALS_PER_NODE)
+            first_extra = extra.count
+            if _neighbour_runs(v, order, m, p, k, runs + p * 2 * INTERVALS_PER_NODE, &extra) != OK:
+                status = OUT_OF_MEMORY
+                break
             for run in range(INTERVALS_PER_NODE):
                 start = runs[p * 2 * INTERVALS_PER_NODE + 2 * run]
                 end = runs[p * 2 * INTERVALS_PER_NODE + 2 * run + 1]
@@ -584,6 +786,16 @@ cdef int _modularity_parts(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
                     in_degree[start] += 1
                     in_degree[end] -= 1
                     arc_within[c] += _class_rank(&classes, c, end) - _class_rank(&classes, c, start)
+            # Tie blocks of p when its ties are not prefixes (rounding).
+            for x_run in range(first_extra, extra.count):
+                start = extra.start[x_run]
+                end = extra.end[x_run]
+                in_degree[start] += 1
+                in_degree[end] -= 1
+                arc_within[c] += _class_rank(&classes, c, end) - _class_rank(&classes, c, start)
+    if status == OK:
+        free(extra.scratch)
+        extra.scratch = NULL
         free(v)
         v = NULL
         free(order)
@@ -599,7 +811,7 @@ cdef int _modularity_parts(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
         in_degree = NULL
 
         # Pairs joined both ways, each counted once from its left end.
-        status = _mutual_sweep(m, runs, LEFT_TIE, RIGHT_STRICT, &classes, class_at,
+        status = _mutual_sweep(m, runs, &extra, LEFT_TIE, RIGHT_STRICT, &classes, class_at,
                                mutual_by_class, mutual_within)
 
     if status == OK:
@@ -613,7 +825,7 @@ cdef int _modularity_parts(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
                 degree_sum[c] -= 2 * mutual_within[c] + (n_mutual - n_mutual_within)
         else:
             # Add each sample's partners on its left, then subtract per class.
-            status = _mutual_sweep(m, runs, RIGHT_STRICT, LEFT_TIE, &classes, class_at,
+            status = _mutual_sweep(m, runs, &extra, RIGHT_STRICT, LEFT_TIE, &classes, class_at,
                                    mutual_by_class, NULL)
             if status == OK:
                 for c in range(n_classes):
@@ -625,6 +837,7 @@ cdef int _modularity_parts(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
     free(arc_within); free(mutual_by_class); free(mutual_within)
     free(classes.offset); free(classes.positions); free(classes.class_major_index)
     free(classes.count_before)
+    _extra_runs_free(&extra)
     return status
 
 
@@ -678,6 +891,11 @@ def _check_inputs(Py_ssize_t m, Py_ssize_t n_y, int n_classes, str x_name="x"):
         raise ValueError(f"y: expected {m} class codes (one per sample), got {n_y}")
     if n_classes < 1:
         raise ValueError(f"n_classes: must be >= 1, got {n_classes}")
+    # Work arrays are sized by n_classes: more classes than samples (some
+    # necessarily empty) is refused before anything is allocated.
+    if n_classes > max(m, 1):
+        raise ValueError(f"n_classes: must be at most the number of samples ({m}, or 1 without "
+                         f"samples), got {n_classes}")
 
 
 def modularity_parts(const double[::1] x, const int32_t[::1] y, int n_classes):
@@ -761,27 +979,34 @@ def modularity_scores(const double[:, :] X, const int32_t[::1] y, int n_classes,
 
 
 def neighbour_runs(const double[::1] x, const int32_t[::1] y, int n_classes):
-    """The sorted order and the four neighbour runs of every sample (for tests and drawing).
+    """The sorted order and the neighbour runs of every sample (for tests and drawing).
 
     Returns
     -------
     order : ndarray of intp, shape (m,)
         Sample indices sorted by (value, index).
-    runs : ndarray of intp, shape (m, 4, 2)
-        For sorted position p: [start, end) of the left tie prefix, left strict
-        run, right strict run and right tie prefix, in sorted positions.  The
-        out-neighbours of sample ``order[p]`` are ``order[start:end]`` over the runs.
+    runs : ndarray of intp, shape (m, n_runs, 2)
+        For sorted position p: [start, end) runs of sorted positions; the
+        out-neighbours of sample ``order[p]`` are ``order[start:end]`` over the
+        runs.  The first four are the left tie prefix, left strict run, right
+        strict run and right tie prefix; ``n_runs`` is 4 unless some distances
+        are equal only after rounding: the tied samples taken by such a
+        position are then not prefixes, its two tie runs are empty and the
+        taken samples follow as further runs.  Unused runs are empty (p, p).
     """
     _check_inputs(x.shape[0], y.shape[0], n_classes)
     cdef Py_ssize_t m = x.shape[0]
-    cdef Py_ssize_t p, c
+    cdef Py_ssize_t p, c, x_run, slot
+    cdef int status = OK
+    cdef ExtraRuns extra
     order_array = np.empty(m, dtype=np.int32)
     runs_array = np.zeros((m, INTERVALS_PER_NODE, 2), dtype=np.int32)
-    counts = np.bincount(np.asarray(y), minlength=n_classes) if m else np.zeros(n_classes, dtype=np.intp)
     if m == 0:
         return order_array.astype(np.intp), runs_array.astype(np.intp)
+    # The range is checked before np.bincount sees the codes.
     if np.asarray(y).min() < 0 or np.asarray(y).max() >= n_classes:
         raise ValueError("y: class codes must lie in 0..n_classes-1")
+    counts = np.bincount(np.asarray(y), minlength=n_classes)
     cdef index_t[::1] order = order_array
     cdef index_t[:, :, ::1] runs = runs_array
     cdef index_t[::1] buffer = np.empty(m, dtype=np.int32)
@@ -790,7 +1015,28 @@ def neighbour_runs(const double[::1] x, const int32_t[::1] y, int n_classes):
     _merge_sort_by_value(&x[0], m, &order[0], &buffer[0])
     for p in range(m):
         v[p] = x[order[p]]
-    for p in range(m):
-        c = y[order[p]]
-        _neighbour_runs(&v[0], &order[0], m, p, class_size[c] - 1, &runs[p, 0, 0])
-    return order_array.astype(np.intp), runs_array.astype(np.intp)
+    _extra_runs_init(&extra)
+    try:
+        for p in range(m):
+            c = y[order[p]]
+            status = _neighbour_runs(&v[0], &order[0], m, p, class_size[c] - 1, &runs[p, 0, 0], &extra)
+            if status != OK:
+                break
+        _raise_for_status(status)
+        result = runs_array.astype(np.intp)
+        if extra.count:
+            per_node = np.bincount(np.asarray(<index_t[:extra.count]> extra.node), minlength=m)
+            n_runs = INTERVALS_PER_NODE + int(per_node.max())
+            result = np.concatenate([result, np.repeat(np.arange(m, dtype=np.intp)[:, None, None],
+                                                       n_runs - INTERVALS_PER_NODE, axis=1)
+                                     .repeat(2, axis=2)], axis=1)
+            slot = INTERVALS_PER_NODE
+            for x_run in range(extra.count):
+                if x_run > 0 and extra.node[x_run] != extra.node[x_run - 1]:
+                    slot = INTERVALS_PER_NODE
+                result[extra.node[x_run], slot, 0] = extra.start[x_run]
+                result[extra.node[x_run], slot, 1] = extra.end[x_run]
+                slot += 1
+    finally:
+        _extra_runs_free(&extra)
+    return order_array.astype(np.intp), result

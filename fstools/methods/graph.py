@@ -147,6 +147,9 @@ def cmqfs(X, y, k=None, n_threads=1, beta=0.3):
     entropy_kernel = load_kernel("_entropy")
     X = np.asarray(X, dtype=np.float64)
     y = np.ascontiguousarray(y, dtype=np.int32)
+    if X.ndim != 2 or X.shape[0] == 0:
+        raise ValueError(f"X: has no samples (shape {X.shape}); CMQFS needs a 2-D array with at "
+                         "least one sample (row)")
     n_features = X.shape[1]
     n_threads = threads_for_work(X.size, n_threads)
     n_classes = int(y.max()) + 1
@@ -154,6 +157,17 @@ def cmqfs(X, y, k=None, n_threads=1, beta=0.3):
         raise ValueError("y: CMQFS needs at least two classes (the modularity of a single "
                          "community is undefined)")
     k = n_features if k is None else int(k)
+    if n_features == 0:
+        # No column: an empty ranking (as mim gives), not an error.
+        empty = np.empty(0, dtype=np.float64)
+        ranking = np.empty(0, dtype=np.intp)
+        return MethodOutput(
+            ranking=ranking,
+            scores=empty,
+            columns={"Q": empty, "NQ": empty, "step": empty, "w": empty, "NRI": empty},
+            steps={"feature": ranking, "w": empty, "NQ": empty, "NRI": empty, "RI": empty},
+            notes=["X has no columns: nothing to rank"],
+        )
 
     q = score_features(modularity_scores, X, n_threads, y, n_classes)  # per column block under joblib
     nq = min_max_normalise(q)

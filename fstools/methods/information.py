@@ -305,8 +305,17 @@ def _discretisation_note(discretization, n_bins, as_is):
             f"information in nats")
 
 
+def _check_has_samples(X, criterion):
+    """Refuse an X without rows (dense or sparse) with a ValueError naming X."""
+    shape = np.shape(X)
+    if len(shape) != 2 or shape[0] == 0:
+        raise ValueError(f"X: has no samples (shape {tuple(shape)}); {criterion} needs a 2-D array "
+                         "with at least one sample (row)")
+
+
 def _information_method(criterion, X, y, k, n_threads, discretization, n_bins, beta=1.0):
     """Discretise, select, and package the result of one criterion."""
+    _check_has_samples(X, criterion)
     _check_discretization(discretization, n_bins)
     if not is_nonnegative_number(beta):
         raise ValueError(f"beta: must be a number >= 0; got {beta!r}")
@@ -373,6 +382,7 @@ _RETURNS_DOC = """
 
 
 def mim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None):
+    _check_has_samples(X, "mim")
     if sparse.issparse(X):
         # Binary/count columns used as they are, zeros implied; never densified.
         from fstools.methods.sparse_statistics import sparse_mim
