@@ -687,3 +687,25 @@ def test_partial_fit_later_batch_with_another_number_of_features(form):
             selector.partial_fit(data, y[20:])
     with pytest.raises(ValueError, match=r"y: must be 1-D with one label per row of X \(20\)"):
         selector.partial_fit(X[20:], y)
+
+
+@pytest.mark.parametrize("method", ["pa", "onpa", "mbpa"])
+def test_overflowing_rows_are_refused_and_partial_fit_keeps_its_state(method):
+    """Rows whose ||x||^2 overflows float64: fs.select and partial_fit raise a ValueError naming X, the row and
+    'rescale X'; the selector keeps what it learned before that call."""
+    X, y = _imbalanced(n=80, d=6)
+    huge = np.hstack([X, np.zeros((80, 2))])
+    huge[50] = [0.0] * 6 + [1e200, -1e200]           # only columns with weight 0: margin 0, a loss > 0
+    values, counts = np.unique(y, return_counts=True)
+    y = y.copy()
+    y[50] = values[np.argmin(counts)]                # a minority row: MBPA's loss rho - 0 > 0 too
+    frame = pd.DataFrame(huge, columns=[f"x{j}" for j in range(8)]).assign(y=y)
+    with np.errstate(all="ignore"), pytest.raises(ValueError, match=r"X: row 50 overflows.*rescale X"):
+        fs.select("y ~ .", frame, method=method)
+    sel = fs.OnlineSelector(method=method, n_features=2).partial_fit(huge[:40], y[:40])
+    weights, seen = sel.weights_.copy(), sel.n_seen_
+    with np.errstate(all="ignore"), pytest.raises(ValueError, match=r"X: row 10 overflows.*rescale X"):
+        sel.partial_fit(huge[40:], y[40:])
+    np.testing.assert_array_equal(sel.weights_, weights)
+    assert sel.n_seen_ == seen == sel._learner.rounds
+    np.testing.assert_array_equal(sel._learner.weights, weights)

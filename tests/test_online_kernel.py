@@ -7,6 +7,7 @@ compared with ``reference.online_pa_ref`` after every row: the weights, the marg
 Hand-computed single updates pin the formulas themselves.
 """
 import math
+import re
 
 import numpy as np
 import pytest
@@ -375,3 +376,74 @@ def test_kernel_refuses_a_memory_too_narrow_for_a_negative():
         _call(X, y, settings={"synthesis": kernel.SYNTHESES["extrapolate"]},
               memory_indices=np.zeros((2, 1), dtype=np.int32), memory_values=np.zeros((2, 1)),
               memory_nnz=np.zeros(2, dtype=np.int32))
+
+
+# ------------------------------------------------------------------ overflow is refused
+
+def _overflowing_stream(huge_row, value=1e200, d=5):
+    """A normal stream with one row whose squared norm (value^2) overflows float64.
+
+    Its entries are in two columns that are zero elsewhere (their weights are 0), so that its margin is 0
+    and every variant has a loss > 0 and needs ||x||^2."""
+    X, y = _stream(21, n=30, d=d)
+    X = np.hstack([X, np.zeros((X.shape[0], 2))])
+    X[huge_row] = 0.0
+    X[huge_row, [d, d + 1]] = [value, -value]
+    return X, y
+
+
+@pytest.mark.parametrize("form", ["dense", "csr", "csr64"])
+@pytest.mark.parametrize("method", list(VARIANTS))
+def test_overflowing_row_is_refused_naming_it_and_the_pass_is_undone(method, form):
+    """||x||^2 = inf at row 17: every variant refuses with a ValueError naming X, the row and 'rescale';
+    the learner keeps its state from before the pass; the rows before it equal the reference."""
+    X, y = _overflowing_stream(17)
+    y[17] = -1                                       # a negative: ONPA synthesises from it too
+    settings = dict(C=0.7, eta=0.5, g=0.2, K=3, memory=6, beta=1.5)
+    learner = OnlineLearner(method, X.shape[1], 2, seed=3, **settings)
+    learner.learn(_as_input(X[:5], form), y[:5])
+    before = (learner.weights.copy(), learner.counters.copy(), learner.random_state.copy(),
+              learner.remembered().toarray())
+    with np.errstate(all="ignore"), pytest.raises(ValueError, match=r"X: row 12 overflows.*rescale X"):
+        learner.learn(_as_input(X[5:], form), y[5:])
+    np.testing.assert_array_equal(learner.weights, before[0])
+    np.testing.assert_array_equal(learner.counters, before[1])
+    np.testing.assert_array_equal(learner.random_state, before[2])
+    np.testing.assert_array_equal(learner.remembered().toarray(), before[3])
+    assert np.all(np.isfinite(learner.weights))
+    # the 17 rows before the refused one are learned as the reference learns them
+    _check_row_by_row(method, X[:17], y[:17], form, M=2, budgets=[1], **settings)
+
+
+@pytest.mark.parametrize("form", ["dense", "csr"])
+@pytest.mark.parametrize("method", list(VARIANTS))
+def test_overflowing_margin_is_refused(method, form):
+    """Tiny rows e_j 8e-155 give weights ~1e154 (PA's step 1 / ||x||^2 ~ 1.6e308); then a row of 30 values 1e153
+    has ||x||^2 = 3e307 (finite) but w . x ~ 3.7e308 = inf: refused at that row, never NaN weights."""
+    d = 30
+    X = np.vstack([np.eye(d) * 8e-155, np.full((1, d), 1e153)])
+    y = np.ones(d + 1, dtype=np.int32)
+    y[::7] = -1
+    learner = OnlineLearner(method, d, 1, seed=3, truncate="none", C=1e308)
+    with np.errstate(all="ignore"):
+        try:
+            learner.learn(_as_input(X, form), y)
+        except ValueError as error:
+            assert re.search(r"X: row 30 overflows.*rescale X", str(error)), str(error)
+        else:
+            assert method not in ("pa", "pa2", "onpa"), "w . x overflows for the PA step: must be refused"
+            assert math.isfinite(sum(float(w) * 1e153 for w in learner.weights))
+    assert np.all(np.isfinite(learner.weights))
+
+
+@pytest.mark.parametrize("method", ["pa", "onpa"])
+def test_step_overflow_of_a_tiny_row_is_refused(method):
+    """||x||^2 ~ 1e-320 (subnormal) makes PA's step l / ||x||^2 overflow: refused, not an inf weight."""
+    X = np.array([[1.0, 0.0], [1e-160, 1e-160]])
+    y = np.array([1, -1], dtype=np.int32)
+    with np.errstate(all="ignore"):
+        state, trace = online_pa_ref(X, y, **_reference_settings(method, {}, 1))
+    assert not np.all(np.isfinite(trace["w"][1]))   # what unchecked arithmetic gives
+    learner = OnlineLearner(method, 2, 1)
+    with pytest.raises(ValueError, match=r"X: row 1 overflows.*rescale X"):
+        learner.learn(X, y)

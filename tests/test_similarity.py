@@ -242,6 +242,57 @@ def test_relieff_equals_reference(seed, n_classes, integer):
     assert any("at most n_neighbors" in note for note in out.notes)
 
 
+@pytest.mark.parametrize("n_iterations", [None, 70])
+def test_relieff_in_chunks_equals_one_pass_and_the_reference(monkeypatch, n_iterations):
+    """Neighbour lists over a memory budget: instances in chunks of whole kernel blocks, same weights bit
+    for bit; empty class codes (gaps in y) do not change anything either."""
+    from fstools.methods import similarity
+    X, y = _data(5, m=90, n_classes=4)
+    y = np.where(y == 3, 9, y).astype(np.int32)                  # codes 3..8 are empty
+    one_pass = relieff_weights(X, y, 4, n_iterations=n_iterations)
+    monkeypatch.setattr(similarity, "RELIEFF_NEIGHBOUR_MEMORY", 1)  # one kernel block at a time
+    chunked = relieff_weights(X, y, 4, n_iterations=n_iterations)
+    for a, b in zip(one_pass, chunked):
+        np.testing.assert_array_equal(a, b)
+    expected = relieff_ref(X, y, 4, one_pass[3])
+    for a, b in zip(chunked[:3], expected):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-13)
+
+
+def test_relieff_many_singleton_classes_in_bounded_memory():
+    """One class per sample: no hits, every other sample a miss; lists chunked within the budget."""
+    X = np.random.default_rng(2).normal(size=(60, 3))
+    y = np.arange(60, dtype=np.int32)
+    expected = relieff_ref(X, y, 10)
+    out = relieff(X, y)
+    np.testing.assert_allclose(out.scores, expected[0], rtol=1e-10, atol=1e-13)
+    assert not out.columns["near_hit"].any()
+
+
+def test_relieff_too_many_classes_is_refused(monkeypatch):
+    from fstools.methods import similarity
+    X = np.random.default_rng(2).normal(size=(60, 3))
+    monkeypatch.setattr(similarity, "RELIEFF_MISS_WEIGHT_MEMORY", 8 * 59 * 59)
+    relieff(X, np.arange(60) % 59)                               # 59 classes fit
+    with pytest.raises(ValueError, match=r"y: 60 classes.*GB"):
+        relieff(X, np.arange(60))
+
+
+@pytest.mark.parametrize("factor", [2.0 ** 1020, 2.0 ** -1040])
+def test_relieff_range_does_not_overflow(factor):
+    """Integers -9..9 times 2**1020 span about -1.6e308..1.6e308 (max - min overflows): the weights are those
+    of the unscaled data (scaling by a power of two is exact), which are the reference's; subnormals too."""
+    X, y = _data(6, m=40, n_classes=3)
+    X[:, 0] = np.clip(np.arange(40) % 19 - 9.0 + y, -9, 9)     # -9..9, both ends present
+    scaled = X.copy()
+    scaled[:, 0] *= factor
+    with np.errstate(over="ignore"):
+        assert factor < 1 or not np.isfinite(scaled[:, 0].max() - scaled[:, 0].min())
+    out = relieff(scaled, y, n_neighbors=5)
+    np.testing.assert_array_equal(out.scores, relieff(X, y, n_neighbors=5).scores)
+    np.testing.assert_allclose(out.scores, relieff_ref(X, y, 5)[0], rtol=1e-10, atol=1e-13)
+
+
 def test_relieff_sampled_instances():
     X, y = _data(3, m=50, n_classes=3)
     out = relieff_weights(X, y, 5, n_iterations=20, random_state=7)

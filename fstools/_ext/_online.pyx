@@ -73,13 +73,22 @@ Every sum runs over the row's entries in increasing feature index, so a dense
 row and the same row in CSR give the same floating-point results (zeros add
 nothing).  Errors are flags returned by the nogil core and raised after it.
 
+Overflow: a margin (``w . x`` or ``f_M``), a squared norm ``||x||^2``, a step
+size or an updated weight that is not finite in float64 (rows near 1e308, or a
+subnormal row whose ``l / ||x||^2`` overflows) stops the pass with a
+ValueError naming the row (the row of ``X`` or of the CSR arrays) and asking to
+rescale X.  An update is checked before it is applied, so the weights stay
+finite; the rows before the failing one have been learned (and the failing
+row may have advanced the counters), so a caller that wants the pass to be all
+or nothing keeps a copy of the state.
+
 Bounds checking and wraparound are switched off by ``setup.py`` (and on again
 with ``FSTOOLS_BOUNDSCHECK=1``).
 """
 import numpy as np
 
 cimport numpy as cnp
-from libc.math cimport copysign, fabs, floor, sqrt
+from libc.math cimport copysign, fabs, floor, isfinite, sqrt
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 
@@ -130,6 +139,7 @@ cdef enum:
     BAD_LABEL = 2
     ROW_TOO_WIDE = 3
     TOO_MANY_SYNTHETIC = 4
+    NON_FINITE = 5
 
 # Most synthetic negatives ONPA learns from for one real negative (N = floor(beta p / n));
 # a larger N is refused (it would take hours, and the cast of a huge N overflows).
@@ -609,6 +619,19 @@ cdef inline void _add_scaled(Learner* L, double scale, const double* values, con
             _track_change(L, j, old, new)
 
 
+cdef bint _update_is_finite(const Learner* L, double scale, const double* values, const index_t* indices,
+                            Py_ssize_t nnz) noexcept nogil:
+    """Whether every weight of w + scale x (as :func:`_add_scaled` computes it) is finite."""
+    cdef Py_ssize_t k, j
+    if not isfinite(scale):
+        return False
+    for k in range(nnz):
+        j = k if indices == NULL else indices[k]
+        if not isfinite(L.w[j] + scale * values[k]):
+            return False
+    return True
+
+
 cdef double _budget_margin(Learner* L, Py_ssize_t b, double full, const double* values,
                            const index_t* indices, Py_ssize_t nnz) noexcept nogil:
     """Margin of the M-feature classifier (M = budgets[b]) of the current w: the sum of
@@ -723,17 +746,25 @@ cdef inline double _step_size(const Learner* L, double loss, double squared_norm
     return L.C / sqrt(<double> t)
 
 
-cdef void _hinge_update(Learner* L, const double* values, const int32_t* indices,
-                        Py_ssize_t nnz, double y, int64_t t) noexcept nogil:
-    """The update of step 4 with the hinge loss (ONPA's synthetic examples)."""
+cdef int _hinge_update(Learner* L, const double* values, const int32_t* indices,
+                       Py_ssize_t nnz, double y, int64_t t) noexcept nogil:
+    """The update of step 4 with the hinge loss (ONPA's synthetic examples); NON_FINITE if the
+    margin, ||x||^2 or the update overflows (w is then left unchanged)."""
     cdef double f = _dot(L.w, values, indices, nnz)
     cdef double loss = 1.0 - y * f
     cdef double squared_norm, tau
+    if not isfinite(f):
+        return NON_FINITE
     if loss > 0.0:
         squared_norm = _squared_norm(values, nnz)
+        if not isfinite(squared_norm):
+            return NON_FINITE
         if squared_norm > 0.0:
             tau = _step_size(L, loss, squared_norm, t)
+            if not _update_is_finite(L, tau * y, values, indices, nnz):
+                return NON_FINITE
             _add_scaled(L, tau * y, values, indices, nnz)
+    return OK
 
 
 # --------------------------------------------------------------------------
@@ -839,8 +870,12 @@ cdef int _learn_row(Learner* L, const double* values, const index_t* indices, Py
     # 1. predictions before the update
     f = _dot(L.w, values, indices, nnz)
     margin[0] = f
+    if not isfinite(f):
+        return NON_FINITE
     for b in range(L.n_budgets):
         budget_margin[b] = _budget_margin(L, b, f, values, indices, nnz)
+        if not isfinite(budget_margin[b]):
+            return NON_FINITE
 
     # 2. counters
     L.counters[ROUNDS] += 1
@@ -857,8 +892,12 @@ cdef int _learn_row(Learner* L, const double* values, const index_t* indices, Py
     tau = 0.0
     if loss > 0.0:
         squared_norm = _squared_norm(values, nnz)
+        if not isfinite(squared_norm):
+            return NON_FINITE
         if squared_norm > 0.0:
             tau = _step_size(L, loss, squared_norm, t)
+            if not _update_is_finite(L, tau * y, values, indices, nnz):
+                return NON_FINITE
             _add_scaled(L, tau * y, values, indices, nnz)
     loss_out[0] = loss
     tau_out[0] = tau
@@ -877,9 +916,12 @@ cdef int _learn_row(Learner* L, const double* values, const index_t* indices, Py
             alpha = _random_open_unit(L.random_state)
             synthetic_nnz = _synthesise(L, values, indices, nnz, slot, alpha)
             if indices == NULL:
-                _hinge_update(L, L.synthetic_values, <const int32_t*> NULL, synthetic_nnz, -1.0, t)
+                status = _hinge_update(L, L.synthetic_values, <const int32_t*> NULL, synthetic_nnz, -1.0, t)
             else:
-                _hinge_update(L, L.synthetic_values, L.synthetic_indices, synthetic_nnz, -1.0, t)
+                status = _hinge_update(L, L.synthetic_values, L.synthetic_indices, synthetic_nnz, -1.0, t)
+            if status != OK:
+                synthetic_out[0] = <int32_t> done
+                return status
             done += 1
         status = _remember(L, values, indices, nnz)
     synthetic_out[0] = <int32_t> done
@@ -893,8 +935,10 @@ cdef int _learn_row(Learner* L, const double* values, const index_t* indices, Py
 cdef int _run_pass(Learner* L, const double* data, const index_t* indices, const index_t* indptr,
                    const int32_t* y, const Py_ssize_t* order, Py_ssize_t n_rows,
                    double* margins, double* budget_margins, double* losses, double* taus,
-                   int32_t* synthetic) noexcept nogil:
-    """Rows ``order[0:n_rows]`` in turn; ``indices == NULL``: dense rows of n_features values."""
+                   int32_t* synthetic, Py_ssize_t* failed_row) noexcept nogil:
+    """Rows ``order[0:n_rows]`` in turn; ``indices == NULL``: dense rows of n_features values.
+
+    On an error, ``failed_row`` receives the row (of the data) being learned."""
     cdef Py_ssize_t i, row, start, nnz
     cdef int label
     cdef int status
@@ -915,6 +959,7 @@ cdef int _run_pass(Learner* L, const double* data, const index_t* indices, const
             status = _learn_row(L, data + start, indices + start, nnz, label, &margins[i],
                                 row_budget, &losses[i], &taus[i], &synthetic[i])
         if status != OK:
+            failed_row[0] = row
             return status
     return OK
 
@@ -923,7 +968,11 @@ cdef int _run_pass(Learner* L, const double* data, const index_t* indices, const
 # Python entry points.
 # --------------------------------------------------------------------------
 
-def _raise_for_status(int status):
+def _raise_for_status(int status, Py_ssize_t failed_row=-1):
+    if status == NON_FINITE:
+        raise ValueError(f"X: row {failed_row} overflows float64: its squared norm ||x||^2, the margin w . x or "
+                         "the weight update is not finite (values too large, or too small for the step "
+                         "l / ||x||^2); rescale X, e.g. divide every column by its largest absolute value")
     if status == OUT_OF_MEMORY:
         raise MemoryError("online pass: could not allocate the scratch buffers")
     if status == BAD_LABEL:
@@ -1156,6 +1205,7 @@ def online_pass_dense(const double[:, ::1] X not None, const int32_t[::1] y not 
     """
     cdef Learner L
     cdef int status
+    cdef Py_ssize_t failed_row = -1
     _setup(&L, X.shape[1], X.shape[0], y.shape[0], order, weights, counters, random_state, memory_indices,
            memory_values, memory_nnz, budgets, margins, budget_margins, losses, taus, synthetic, loss, step,
            truncate, synthesis, C, gravity, theta, period, topk, beta, cost_ratio)
@@ -1167,9 +1217,9 @@ def online_pass_dense(const double[:, ::1] X not None, const int32_t[::1] y not 
         if status == OK:
             status = _run_pass(&L, &X[0, 0], <const int32_t*> NULL, <const int32_t*> NULL, &y[0], &order[0],
                                n_rows, &margins[0], &budget_margins[0, 0] if L.n_budgets > 0 else NULL,
-                               &losses[0], &taus[0], &synthetic[0])
+                               &losses[0], &taus[0], &synthetic[0], &failed_row)
         _free_scratch(&L)
-    _raise_for_status(status)
+    _raise_for_status(status, failed_row)
 
 
 def online_pass_csr(const double[::1] data not None, const index_t[::1] indices not None,
@@ -1193,6 +1243,7 @@ def online_pass_csr(const double[::1] data not None, const index_t[::1] indices 
     """
     cdef Learner L
     cdef int status
+    cdef Py_ssize_t failed_row = -1
     cdef Py_ssize_t n_rows_data = indptr.shape[0] - 1
     if indptr.shape[0] < 1:
         raise ValueError("indptr: must have length n_rows + 1 >= 1")
@@ -1224,9 +1275,9 @@ def online_pass_csr(const double[::1] data not None, const index_t[::1] indices 
         if status == OK:
             status = _run_pass(&L, data_pointer, indices_pointer, &indptr[0], &y[0], &order[0], n_rows,
                                &margins[0], &budget_margins[0, 0] if L.n_budgets > 0 else NULL,
-                               &losses[0], &taus[0], &synthetic[0])
+                               &losses[0], &taus[0], &synthetic[0], &failed_row)
         _free_scratch(&L)
-    _raise_for_status(status)
+    _raise_for_status(status, failed_row)
 
 
 # --------------------------------------------------------------------------

@@ -499,15 +499,40 @@ class OnlineLearner:
         arguments = (self.weights, self.counters, self.random_state, self.memory_indices, self.memory_values,
                      self.memory_nnz, budgets, trace["margins"], trace["budget_margins"], trace["losses"],
                      trace["taus"], trace["synthetic"])
-        if is_sparse:
-            indices, indptr = X.indices, X.indptr
-            if indices.dtype != indptr.dtype:
-                indices, indptr = indices.astype(np.int64), indptr.astype(np.int64)
-            self._kernel.online_pass_csr(X.data, indices, indptr, self.n_features_in, y_pm, order, *arguments,
-                                         **self._settings)
-        else:
-            self._kernel.online_pass_dense(X, y_pm, order, *arguments, **self._settings)
+        # The pass is all or nothing: a refused row (labels, overflow) leaves the learner as it was.
+        saved = self._state()
+        try:
+            if is_sparse:
+                indices, indptr = X.indices, X.indptr
+                if indices.dtype != indptr.dtype:
+                    indices, indptr = indices.astype(np.int64), indptr.astype(np.int64)
+                self._kernel.online_pass_csr(X.data, indices, indptr, self.n_features_in, y_pm, order,
+                                             *arguments, **self._settings)
+            else:
+                self._kernel.online_pass_dense(X, y_pm, order, *arguments, **self._settings)
+        except ValueError:
+            self._restore(saved)
+            raise
         return trace
+
+    def _state(self):
+        """A copy of what a pass changes (the remembered rows only when ONPA remembers any)."""
+        filled = self.memory_size
+        memory = None if self.synthesis == "none" else (self.memory_indices[:filled].copy(),
+                                                        self.memory_values[:filled].copy(),
+                                                        self.memory_nnz[:filled].copy())
+        return self.weights.copy(), self.counters.copy(), self.random_state.copy(), memory
+
+    def _restore(self, saved):
+        weights, counters, random_state, memory = saved
+        self.weights[:] = weights
+        self.counters[:] = counters
+        self.random_state[:] = random_state
+        if memory is not None:
+            filled = memory[0].shape[0]
+            self.memory_indices[:filled] = memory[0]
+            self.memory_values[:filled] = memory[1]
+            self.memory_nnz[:filled] = memory[2]
 
 
 # --------------------------------------------------------------------------

@@ -69,6 +69,14 @@ SMALL_PROBLEM_WORK = 2_000_000
 #: search computes each distance twice instead, with the same result.
 ALL_PAIRS_MEMORY = 1 << 28
 
+#: Bytes ReliefF's neighbour lists (instances x classes x k, 16 bytes an entry) may
+#: take at a time: above it the instances are processed in chunks, with the same result.
+RELIEFF_NEIGHBOUR_MEMORY = 1 << 26
+
+#: Bytes of ReliefF's table of miss weights (classes x classes, 8 bytes an entry);
+#: more classes present than fit (8,192) are refused with a ValueError naming y.
+RELIEFF_MISS_WEIGHT_MEMORY = 1 << 29
+
 #: Cells of the temporary arrays built per block in NumPy (the Laplacian score's
 #: edge differences and centred values): bounds their memory at about 16 MB.
 _BLOCK_CELLS = 1 << 21
@@ -103,7 +111,7 @@ def _as_classes(y, n_samples):
 def _constant_columns(X):
     if X.shape[0] == 0:
         return np.ones(X.shape[1], dtype=bool)
-    return np.ptp(X, axis=0) == 0
+    return X.max(axis=0) == X.min(axis=0)   # not np.ptp: max - min may overflow
 
 
 def _ranking(scores, higher_is_better, constant):
@@ -554,29 +562,77 @@ def relieff_weights(X, y, n_neighbors=10, n_iterations=None, random_state=0, n_t
         instances = np.sort(rng.choice(n_samples, size=m, replace=False)).astype(np.intp)
     m = instances.shape[0]
 
-    low = X.min(axis=0)
-    span = X.max(axis=0) - low
-    scaled = np.zeros(X.shape, dtype=np.float64)   # C order (the kernel reads rows)
-    varying = span > 0
-    scaled[:, varying] = (X[:, varying] - low[varying]) / span[varying]
+    scaled = _range_scaled(X)
 
-    prior = counts / n_samples
+    # Only the classes present take part (empty codes have no neighbours and no prior); renumbering
+    # them in increasing order keeps every sum in the same order, so the weights do not change.
+    present = np.flatnonzero(counts)
+    n_present = present.shape[0]
+    if n_present * n_present * 8 > RELIEFF_MISS_WEIGHT_MEMORY:
+        raise ValueError(f"y: {n_present} classes are present; ReliefF's prior weights of the misses "
+                         f"(a {n_present} x {n_present} table) would need "
+                         f"{n_present * n_present * 8 / 2 ** 30:.1f} GB (the limit is "
+                         f"{RELIEFF_MISS_WEIGHT_MEMORY / 2 ** 30:.1f} GB); merge rare classes first")
+    code = np.zeros(n_classes, dtype=np.int32)
+    code[present] = np.arange(n_present, dtype=np.int32)
+    labels = np.ascontiguousarray(code[y])
+    prior = counts[present] / n_samples
     # miss_weight[a, c] = P(c) / (1 - P(a)); P(a) < 1 as two classes are present; the diagonal
     # (hits) is not used.
-    miss_weight = prior[None, :] / (1.0 - prior[:, None])
+    miss_weight = np.ascontiguousarray(prior[None, :] / (1.0 - prior[:, None]))
     np.fill_diagonal(miss_weight, 0.0)
-    index, _, count = _class_neighbours(np.ascontiguousarray(scaled.T), y, n_classes, instances, k,
-                                        "manhattan", n_threads)
+    # A list never holds more neighbours than the largest class has members: the same lists.
+    k = min(k, int(counts.max()))
+
+    features = np.ascontiguousarray(scaled.T)
     kernel = load_kernel("_neighbours")
-    n_blocks = -(-m // kernel.block_size())
+    block = kernel.block_size()
+    n_blocks = -(-m // block)
     hit_blocks = np.zeros((n_blocks, n_features))
     miss_blocks = np.zeros((n_blocks, n_features))
-    kernel.relieff_terms(scaled, y, int(n_classes), instances, index, count, np.ascontiguousarray(miss_weight),
-                         hit_blocks, miss_blocks, _threads(m, n_samples, n_features, n_threads))
-    # Block sums added in block order: the same result for any number of threads.
+    threads = _threads(m, n_samples, n_features, n_threads)
+    # Neighbour lists of shape (queries, classes, k): the instances go through in chunks of whole
+    # kernel blocks, so that the lists stay within RELIEFF_NEIGHBOUR_MEMORY and every block sum is the
+    # one of a single pass.
+    bytes_per_query = n_present * (k * 16 + 8)
+    if m * bytes_per_query <= RELIEFF_NEIGHBOUR_MEMORY:
+        chunk = m
+    else:
+        chunk = max(1, RELIEFF_NEIGHBOUR_MEMORY // (bytes_per_query * block)) * block
+    for first in range(0, m, chunk):
+        rows = instances[first:first + chunk]
+        index, _, count = _class_neighbours(features, labels, n_present, rows, k, "manhattan", n_threads)
+        first_block = first // block
+        stop_block = first_block + (-(-rows.shape[0] // block))
+        kernel.relieff_terms(scaled, labels, int(n_present), rows, index, count, miss_weight,
+                             hit_blocks[first_block:stop_block], miss_blocks[first_block:stop_block], threads)
+        del index, count
+    # Block sums added in block order: the same result for any number of threads or chunks.
     near_hit = hit_blocks.sum(axis=0) / m
     near_miss = miss_blocks.sum(axis=0) / m
     return near_miss - near_hit, near_hit, near_miss, instances
+
+
+def _range_scaled(X):
+    """``(X - min) / (max - min)`` per column (C order), 0 on constant columns, without overflow.
+
+    A column whose range ``max - min`` overflows (say -1.3e308..1.3e308) is scaled as
+    ``(x/2 - min/2) / (max/2 - min/2)``: halving is exact for such magnitudes, so the
+    result is the one of the column divided by any power of two.
+    """
+    low = X.min(axis=0)
+    high = X.max(axis=0)
+    with np.errstate(over="ignore"):
+        span = high - low
+    scaled = np.zeros(X.shape, dtype=np.float64)   # C order (the kernel reads rows)
+    finite = np.isfinite(span)
+    varying = finite & (span > 0)
+    scaled[:, varying] = (X[:, varying] - low[varying]) / span[varying]
+    huge = ~finite
+    if huge.any():
+        half_low = low[huge] / 2
+        scaled[:, huge] = (X[:, huge] / 2 - half_low) / (high[huge] / 2 - half_low)
+    return scaled
 
 
 def relieff(X, y, k=None, n_threads=1, n_neighbors=10, n_iterations=None, random_state=0):
