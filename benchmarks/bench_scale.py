@@ -225,10 +225,8 @@ def section_memory(sizes, quick):
     print(f"      codes dtype {codes.dtype}, shape {codes.shape}, {mb(codes.nbytes)} = "
           f"{codes.nbytes / X.nbytes:.3f} x the float64 input; max level {int(levels.max())} "
           f"(fits int8: {'yes' if levels.max() <= 127 else 'no'})")
-    word = verdict(compact, f"[2] information_codes dtype {codes.dtype} (target int8/int16 codes"
-                            f"{'' if compact else '; TODO: library change, not done here'})")
-    print(f"      target int8/int16 codes  {word}" + ("" if compact else
-          f"  -- {codes.dtype} is {codes.dtype.itemsize // 1}x an int8 code; TODO in the library"))
+    word = verdict(compact, f"[2] information_codes dtype {codes.dtype} (target int8/int16 codes)")
+    print(f"      target int8/int16 codes  {word}")
 
 
 # --------------------------------------------------------------------------- item 5
