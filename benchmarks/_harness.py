@@ -8,6 +8,8 @@ import os
 import platform
 import time
 
+import numpy as np
+
 #: The verdict lines of this run, printed at the end by each benchmark.
 SUMMARY = []
 
@@ -92,3 +94,16 @@ def print_machine_info(title, quick, repeat, sizes, packages=(), environment=("O
     print(f"fstools           {fs.__version__}  from {os.path.dirname(fs.__file__)}")
     print(f"timing            best of {repeat} (time.perf_counter), compared runs interleaved")
     print(f"sizes             {sizes}")
+
+
+def two_class_data(m, n, seed=0):
+    """Random normal features (every other column rounded to 1 decimal: ties), y random 0/1.
+
+    Written in place (no float64 temporaries), so the memory section's baseline is clean.
+    """
+    rng = np.random.default_rng(seed)
+    X = np.empty((m, n), dtype=np.float64)
+    rng.standard_normal(out=X)
+    np.round(X[:, ::2], 1, out=X[:, ::2])
+    y = rng.integers(0, 2, size=m).astype(np.int32)
+    return X, y

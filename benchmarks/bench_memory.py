@@ -49,7 +49,7 @@ if HERE not in sys.path:
 
 import numpy as np  # noqa: E402
 
-from _harness import SUMMARY, load_average, print_machine_info, verdict  # noqa: E402
+from _harness import SUMMARY, load_average, print_machine_info, two_class_data, verdict  # noqa: E402
 
 FULL_SIZES = dict(shapes=((200_000, 100), (20_000, 200)), k=20)
 QUICK_SIZES = dict(shapes=((20_000, 50), (5_000, 100)), k=10)
@@ -57,16 +57,6 @@ METHODS = ("mrmr", "jmi", "cmim")
 VARIANTS = ("compact", "int32", "float64")
 DISCRETISATION_TARGET = 1.0   # peak extra / X of the discretisation
 METHOD_TARGET = 1.0           # peak extra / X of a method end to end
-
-
-def two_class_data(m, n, seed=0):
-    """X standard normal, every other column rounded to one decimal; y random 0/1 (int32)."""
-    rng = np.random.default_rng(seed)
-    X = np.empty((m, n), dtype=np.float64)
-    rng.standard_normal(out=X)
-    np.round(X[:, ::2], 1, out=X[:, ::2])
-    y = rng.integers(0, 2, size=m).astype(np.int32)
-    return X, y
 
 
 # --------------------------------------------------------------------------- child process

@@ -44,7 +44,8 @@ if ROOT not in sys.path:  # run from a source checkout: use the in-place build
 
 import numpy as np  # noqa: E402
 
-from _harness import SUMMARY, interleaved_best, load_average, print_machine_info, verdict  # noqa: E402
+from _harness import (SUMMARY, interleaved_best, load_average, print_machine_info, two_class_data,  # noqa: E402
+                      verdict)
 from fstools.discretize import information_codes  # noqa: E402
 from fstools.methods.graph import cmqfs, modularity_scores  # noqa: E402
 from fstools.methods.information import mrmr  # noqa: E402
@@ -63,19 +64,6 @@ QUICK_SIZES = dict(thr_m=5_000, thr_n=100, thr_k=10, mem_m=100_000, mem_n=20,
 
 def machine_info(args, sizes):
     print_machine_info("Scale benchmark (issue 8)", args.quick, args.repeat, sizes)
-
-
-def two_class_data(m, n, seed=0):
-    """Random normal features (every other column rounded to 1 decimal: ties), y random 0/1.
-
-    Written in place (no float64 temporaries), so the memory section's baseline is clean.
-    """
-    rng = np.random.default_rng(seed)
-    X = np.empty((m, n), dtype=np.float64)
-    rng.standard_normal(out=X)
-    np.round(X[:, ::2], 1, out=X[:, ::2])
-    y = rng.integers(0, 2, size=m).astype(np.int32)
-    return X, y
 
 
 # --------------------------------------------------------------------------- item 1

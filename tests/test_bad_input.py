@@ -757,10 +757,10 @@ def test_version_lives_in_one_place():
     import re
     import tomllib
 
-    root = pathlib.Path(fs.__file__).resolve().parents[1]
+    root = pathlib.Path(__file__).resolve().parents[1]  # the checkout these tests belong to
     pyproject = root / "pyproject.toml"
-    if not pyproject.exists():
-        pytest.skip("installed package: no source tree")
+    if not (root / "setup.py").exists():
+        pytest.skip("tests copied outside the source tree (CI's wheel stage): no setup.py next to them")
     config = tomllib.loads(pyproject.read_text())
     assert "version" not in config["project"] and "version" in config["project"]["dynamic"]
     assert config["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "fstools._version.__version__"}

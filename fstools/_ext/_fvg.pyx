@@ -510,6 +510,21 @@ cdef inline Py_ssize_t _fenwick_prefix(const index_t* tree, Py_ssize_t end) noex
     return total
 
 
+cdef inline void _store_run_events(Py_ssize_t q, Py_ssize_t start, Py_ssize_t end,
+                                   Py_ssize_t* event_bound, index_t* event_node,
+                                   int8_t* event_sign) noexcept nogil:
+    """Store sample q's activation (+1 at ``start``) and deactivation (-1 at ``end``)
+    events in their buckets; ``event_bound[t + 1]`` is the next free slot of bucket t."""
+    cdef Py_ssize_t slot = event_bound[start + 1]
+    event_node[slot] = <index_t> q
+    event_sign[slot] = 1
+    event_bound[start + 1] = slot + 1
+    slot = event_bound[end + 1]
+    event_node[slot] = <index_t> q
+    event_sign[slot] = -1
+    event_bound[end + 1] = slot + 1
+
+
 cdef int _mutual_sweep(Py_ssize_t m, const index_t* runs, const ExtraRuns* extra,
                        int active_first, int query_first,
                        const ClassIndex* classes, const int32_t* class_at,
@@ -537,7 +552,7 @@ cdef int _mutual_sweep(Py_ssize_t m, const index_t* runs, const ExtraRuns* extra
     cdef int8_t* event_sign = NULL
     cdef index_t* tree_all = NULL
     cdef index_t* tree_class = NULL
-    cdef Py_ssize_t q, p, t, e, run, start, end, c, low_c, high_c, n_events, slot
+    cdef Py_ssize_t q, p, t, e, run, start, end, c, low_c, high_c, n_events
     cdef int64_t total, same
     if event_bound == NULL:
         return OUT_OF_MEMORY
@@ -577,28 +592,13 @@ cdef int _mutual_sweep(Py_ssize_t m, const index_t* runs, const ExtraRuns* extra
             start = runs[q * 2 * INTERVALS_PER_NODE + 2 * run]
             end = runs[q * 2 * INTERVALS_PER_NODE + 2 * run + 1]
             if start < end:
-                slot = event_bound[start + 1]
-                event_node[slot] = <index_t> q
-                event_sign[slot] = 1
-                event_bound[start + 1] = slot + 1
-                slot = event_bound[end + 1]
-                event_node[slot] = <index_t> q
-                event_sign[slot] = -1
-                event_bound[end + 1] = slot + 1
+                _store_run_events(q, start, end, event_bound, event_node, event_sign)
     for x_run in range(extra.count):
         is_left = extra.start[x_run] < extra.node[x_run]
         start = extra.start[x_run]
         end = extra.end[x_run]
         if is_left == active_left and start < end:
-            q = extra.node[x_run]
-            slot = event_bound[start + 1]
-            event_node[slot] = <index_t> q
-            event_sign[slot] = 1
-            event_bound[start + 1] = slot + 1
-            slot = event_bound[end + 1]
-            event_node[slot] = <index_t> q
-            event_sign[slot] = -1
-            event_bound[end + 1] = slot + 1
+            _store_run_events(extra.node[x_run], start, end, event_bound, event_node, event_sign)
 
     for p in range(m):
         for e in range(event_bound[p], event_bound[p + 1]):

@@ -328,6 +328,16 @@ def _information_method(criterion, X, y, k, n_threads, discretization, n_bins, b
     ranking, step_values, relevance = greedy_information_selection(
         codes, levels, y, criterion, k=k, n_threads=n_threads, beta=float(beta))
 
+    return information_output(ranking, step_values, relevance,
+                              _discretisation_note(discretization, n_bins, as_is), np.ptp(codes, axis=1) == 0)
+
+
+def information_output(ranking, step_values, relevance, discretisation_note, constant):
+    """The :class:`MethodOutput` of an information-theoretic method (dense or sparse input).
+
+    ``step_values`` holds ``J`` (and ``redundancy`` for the penalised criteria) per step,
+    ``relevance`` I(X_j;C) of every feature, ``constant`` the columns with one code.
+    """
     n_features = relevance.shape[0]
     step = np.full(n_features, np.nan)
     step[ranking] = np.arange(1, ranking.shape[0] + 1)
@@ -336,8 +346,7 @@ def _information_method(criterion, X, y, k, n_threads, discretization, n_bins, b
     steps = {"feature": ranking, "J": step_values["J"], "MI": relevance[ranking]}
     if "redundancy" in step_values:
         steps["redundancy"] = step_values["redundancy"]
-    notes = [_discretisation_note(discretization, n_bins, as_is)]
-    constant = np.ptp(codes, axis=1) == 0
+    notes = [discretisation_note]
     if constant.any():
         notes.append(f"{int(constant.sum())} column(s) constant after discretisation: I(X;C) = 0, "
                      "no special treatment")

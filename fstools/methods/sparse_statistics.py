@@ -551,9 +551,8 @@ def sparse_mim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None
         As for :func:`fstools.methods.information.mim`.
     """
     # Imported here: information.mim imports this module when it dispatches sparse input.
-    from fstools.methods.information import (_check_discretization, _discretisation_note,
+    from fstools.methods.information import (_check_discretization, _discretisation_note, information_output,
                                              rank_by_tie_rule)
-    from fstools.methods.registry import MethodOutput
 
     _check_discretization(discretization, n_bins)
     X = as_canonical_csc(X)
@@ -565,22 +564,7 @@ def sparse_mim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None
         raise ValueError("y: mim needs at least two classes (with one class I(X;C) = 0 for "
                          "every feature and the ranking would be arbitrary)")
     relevance = sparse_mutual_information_relevance(X, y, n_classes, method="mim")
-    n_features = relevance.shape[0]
     ranking = rank_by_tie_rule(relevance, k)
-    j_values = relevance[ranking].copy()
-    step = np.full(n_features, np.nan)
-    step[ranking] = np.arange(1, ranking.shape[0] + 1)
-    j_column = np.full(n_features, np.nan)
-    j_column[ranking] = j_values
-    notes = [_discretisation_note(discretization, n_bins, np.ones(n_features, dtype=bool))]
-    constant = column_levels(X).counts() <= 1
-    if constant.any():
-        notes.append(f"{int(constant.sum())} column(s) constant after discretisation: I(X;C) = 0, "
-                     "no special treatment")
-    return MethodOutput(
-        ranking=ranking,
-        scores=relevance,
-        columns={"MI": relevance, "step": step, "J": j_column},
-        steps={"feature": ranking, "J": j_values, "MI": relevance[ranking]},
-        notes=notes,
-    )
+    note = _discretisation_note(discretization, n_bins, np.ones(relevance.shape[0], dtype=bool))
+    return information_output(ranking, {"J": relevance[ranking].copy()}, relevance, note,
+                              column_levels(X).counts() <= 1)
