@@ -13,7 +13,8 @@ lines against the targets, and a summary at the end.
 Sections (numbered as the items of issue 8)
 --------------------------------------------
 1. Threads: 2-thread speed-up of CMQFS relevance (``modularity_scores``), full CMQFS
-   (``cmqfs``, k = 20) and mRMR (``mrmr``, k = 20) on 20,000 x 200 two-class data; baseline
+   (``cmqfs``, k = 20), mRMR (``mrmr``, k = 20) and the Fisher score (``fisher``, dense: the
+   per-class moments kernel) on 20,000 x 200 two-class data; baseline
    = the same call with one thread, measured in the same run.  Also checks the results are
    identical.
 2. Memory: peak memory of ``modularity_scores`` on 1,000,000 x 20 two-class data, measured in
@@ -49,6 +50,7 @@ from _harness import (SUMMARY, interleaved_best, load_average, print_machine_inf
 from fstools.discretize import information_codes  # noqa: E402
 from fstools.methods.graph import cmqfs, modularity_scores  # noqa: E402
 from fstools.methods.information import mrmr  # noqa: E402
+from fstools.methods.similarity import fisher  # noqa: E402
 
 MEMORY_TARGET = 4.0   # (input + extra peak) / input bytes
 COMPACT_DTYPES = (np.int8, np.int16, np.uint8, np.uint16)
@@ -76,18 +78,21 @@ def section_threads(sizes, repeat):
     print("    baseline: the same call with n_threads=1, interleaved with the 2-thread runs")
     modularity_scores(X[:2000, :10], y[:2000], 2, 2)  # warm-up (kernel import, OpenMP pool)
     mrmr(X[:2000, :10], y[:2000], 3, n_threads=2)
+    fisher(X[:2000, :10], y[:2000], None, 2)
     functions = {}
     labels = {"rel": "CMQFS relevance  modularity_scores",
               "cmqfs": f"CMQFS full       cmqfs(k={k})",
-              "mrmr": f"mRMR             mrmr(k={k})"}
+              "mrmr": f"mRMR             mrmr(k={k})",
+              "fisher": "Fisher score     fisher"}
     for t in (1, 2):
         functions[("rel", t)] = lambda t=t: modularity_scores(X, y, 2, n_threads=t)
         functions[("cmqfs", t)] = lambda t=t: cmqfs(X, y, k, n_threads=t)
         functions[("mrmr", t)] = lambda t=t: mrmr(X, y, k, n_threads=t)
+        functions[("fisher", t)] = lambda t=t: fisher(X, y, None, t)
     times, results = interleaved_best(functions, repeat)
     print(f"    {'':36s} {'1 thread':>10s} {'2 threads':>10s} {'speed-up':>9s}  identical")
     speedups = {}
-    for key in ("rel", "cmqfs", "mrmr"):
+    for key in ("rel", "cmqfs", "mrmr", "fisher"):
         t1, t2 = times[(key, 1)], times[(key, 2)]
         a, b = results[(key, 1)], results[(key, 2)]
         if key == "rel":

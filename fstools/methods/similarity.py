@@ -50,7 +50,7 @@ import numpy as np
 from scipy import sparse
 
 from fstools._ext import load_kernel
-from fstools._parallel import score_features
+from fstools._parallel import score_features, threads_for_work
 from fstools.methods.checks import (is_none_or, is_positive_integer, is_positive_number, is_seed,
                                     none_or_int)
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
@@ -76,6 +76,10 @@ RELIEFF_NEIGHBOUR_MEMORY = 1 << 26
 #: Bytes of ReliefF's table of miss weights (classes x classes, 8 bytes an entry);
 #: more classes present than fit (8,192) are refused with a ValueError naming y.
 RELIEFF_MISS_WEIGHT_MEMORY = 1 << 29
+
+#: Cells (features x classes present) of the per-class moments the dense Fisher score holds at a
+#: time (17 bytes a cell, about 70 MB): more columns are processed in blocks, with the same result.
+FISHER_MOMENT_CELLS = 1 << 22
 
 #: Cells of the temporary arrays built per block in NumPy (the Laplacian score's
 #: edge differences and centred values): bounds their memory at about 16 MB.
@@ -155,7 +159,7 @@ def _class_neighbours(features, labels, n_classes, rows, k, metric, n_threads):
 # Fisher score
 # --------------------------------------------------------------------------
 
-def fisher_scores(X, y):
+def fisher_scores(X, y, n_threads=1):
     """Fisher score of every column, with its between- and within-class variances.
 
     ``F_r = sum_k n_k (mu_kr - mu_r)^2 / sum_k n_k sigma_kr^2`` (Gu, Li and Han
@@ -172,6 +176,10 @@ def fisher_scores(X, y):
         dense ones up to rounding.
     y : ndarray of int, shape (n_samples,)
         Class codes 0..n_classes-1, at least two classes present.
+    n_threads : int
+        Threads of the dense kernel (:func:`fstools._ext._moments.class_moments`,
+        parallel over features); the result does not depend on it.  Unused on
+        sparse input.
 
     Returns
     -------
@@ -192,6 +200,10 @@ def fisher_scores(X, y):
       of equal values cannot turn such a column into a large finite score.
     * ANOVA relation: the one-way F statistic is ``F_r (n - K) / (K - 1)``
       (K non-empty classes), e.g. :func:`sklearn.feature_selection.f_classif`.
+    * Dense input: the class means (two-pass, a mean that would overflow
+      float64 through its sum is still finite) and sums of squared deviations
+      come from :func:`fstools._ext._moments.class_moments`, every column by
+      one thread in row order; the sums over classes are NumPy's.
     """
     if sparse.issparse(X):
         scores, between, within, _ = _sparse_fisher_scores(X, y)
@@ -199,18 +211,35 @@ def fisher_scores(X, y):
     X = _as_matrix(X)
     y, n_classes, counts = _as_classes(y, X.shape[0])
     n_samples, n_features = X.shape
-    mean = X.mean(axis=0)
+    # Only the classes present take part, renumbered in increasing order (the same sums); the
+    # per-class moments are computed for blocks of columns of at most FISHER_MOMENT_CELLS cells.
+    present = np.flatnonzero(counts)
+    n_present = present.shape[0]
+    if n_present < n_classes:
+        code = np.zeros(n_classes, dtype=np.int32)
+        code[present] = np.arange(n_present, dtype=np.int32)
+        y = np.ascontiguousarray(code[y])
+    present_counts = counts[present].astype(np.float64)
+    kernel = load_kernel("_moments")
     between_ss = np.zeros(n_features)
     within_ss = np.zeros(n_features)
-    for c in np.flatnonzero(counts):
-        members = X[y == c]
-        class_mean = members.mean(axis=0)
-        deviation = members - class_mean
-        class_ss = np.einsum("ij,ij->j", deviation, deviation)
-        class_ss[np.ptp(members, axis=0) == 0] = 0.0    # exactly constant within the class
-        within_ss += class_ss
-        between_ss += counts[c] * (class_mean - mean) ** 2
-    return _fisher_ratio(between_ss, within_ss, _constant_columns(X), n_samples)
+    constant = np.zeros(n_features, dtype=bool)
+    block = max(1, FISHER_MOMENT_CELLS // n_present)
+    for start in range(0, n_features, block):
+        stop = min(start + block, n_features)
+        width = stop - start
+        class_count = np.zeros(n_present, dtype=np.int64)
+        class_mean = np.zeros((width, n_present))
+        class_ss = np.zeros((width, n_present))        # exactly 0 for a class constant in the column
+        class_constant = np.zeros((width, n_present), dtype=np.uint8)
+        mean = np.zeros(width)
+        column_constant = np.zeros(width, dtype=np.uint8)
+        kernel.class_moments(X[:, start:stop], y, int(n_present), class_count, class_mean, class_ss,
+                             class_constant, mean, column_constant, n_threads=int(n_threads))
+        within_ss[start:stop] = class_ss.sum(axis=1)
+        between_ss[start:stop] = (present_counts * (class_mean - mean[:, None]) ** 2).sum(axis=1)
+        constant[start:stop] = column_constant.astype(bool)
+    return _fisher_ratio(between_ss, within_ss, constant, n_samples)
 
 
 def _fisher_ratio(between_ss, within_ss, constant, n_samples):
@@ -259,7 +288,9 @@ def fisher(X, y, k=None, n_threads=1):
     k : int or None
         Unused (every column is scored and ranked); accepted for the registry.
     n_threads : int
-        Unused (O(n p) NumPy; O(nnz + n_classes p) on sparse input).
+        Threads of the dense kernel (parallel over features; one thread below
+        :data:`fstools._parallel.MIN_PARALLEL_WORK` values); unused on sparse input
+        (O(nnz + n_classes p) NumPy).  The result does not depend on it.
 
     Returns
     -------
@@ -275,7 +306,7 @@ def fisher(X, y, k=None, n_threads=1):
         scores, between, within, constant = score_features(_sparse_fisher_scores, X, None, y)
     else:
         X = _as_matrix(X)
-        scores, between, within = score_features(fisher_scores, X, None, y)
+        scores, between, within = score_features(fisher_scores, X, threads_for_work(X.size, n_threads), y)
         constant = _constant_columns(X)
     notes = []
     if constant.any():
