@@ -10,6 +10,11 @@ _entropy
     discrete codes; the pair-information engine shared by the greedy
     information-theoretic methods (MIFS, MIFS-U, mRMR, JMI, CMIM) and the
     relevant-independency terms of CMQFS.
+_moments
+    Per-class column moments (counts, two-pass means, sums of squared deviations,
+    exact constant flags), parallel over features: the dense Fisher score.
+_build_info
+    Whether the kernels were compiled with bounds checking (FSTOOLS_BOUNDSCHECK=1).
 _neighbours
     Nearest-neighbour kernels of the similarity filters (ReliefF, Laplacian score).
 _online
