@@ -207,7 +207,13 @@ def fisher_scores(X, y, n_threads=1):
     """
     if sparse.issparse(X):
         scores, between, within, _ = _sparse_fisher_scores(X, y)
-        return scores, between, within
+    else:
+        scores, between, within, _ = _dense_fisher_scores(X, y, n_threads)
+    return scores, between, within
+
+
+def _dense_fisher_scores(X, y, n_threads=1):
+    """:func:`fisher_scores` of a dense matrix; also returns the constant-column mask (from the kernel)."""
     X = _as_matrix(X)
     y, n_classes, counts = _as_classes(y, X.shape[0])
     n_samples, n_features = X.shape
@@ -239,7 +245,7 @@ def fisher_scores(X, y, n_threads=1):
         within_ss[start:stop] = class_ss.sum(axis=1)
         between_ss[start:stop] = (present_counts * (class_mean - mean[:, None]) ** 2).sum(axis=1)
         constant[start:stop] = column_constant.astype(bool)
-    return _fisher_ratio(between_ss, within_ss, constant, n_samples)
+    return (*_fisher_ratio(between_ss, within_ss, constant, n_samples), constant)
 
 
 def _fisher_ratio(between_ss, within_ss, constant, n_samples):
@@ -306,8 +312,8 @@ def fisher(X, y, k=None, n_threads=1):
         scores, between, within, constant = score_features(_sparse_fisher_scores, X, None, y)
     else:
         X = _as_matrix(X)
-        scores, between, within = score_features(fisher_scores, X, threads_for_work(X.size, n_threads), y)
-        constant = _constant_columns(X)
+        scores, between, within, constant = score_features(_dense_fisher_scores, X,
+                                                           threads_for_work(X.size, n_threads), y)
     notes = []
     if constant.any():
         notes.append(f"{int(constant.sum())} constant column(s): Fisher score 0/0 defined as 0, ranked last")
