@@ -4,6 +4,7 @@ Every benchmark prints the machine it ran on, times the runs it compares
 interleaved (A, B, C, A, B, C, ...) keeping the best of N, and ends with the
 list of PASS/FAIL verdicts collected by :func:`verdict`.
 """
+import argparse
 import os
 import platform
 import time
@@ -107,3 +108,19 @@ def two_class_data(m, n, seed=0):
     np.round(X[:, ::2], 1, out=X[:, ::2])
     y = rng.integers(0, 2, size=m).astype(np.int32)
     return X, y
+
+
+def _repeat_count(text):
+    count = int(text)
+    if count < 3:
+        raise argparse.ArgumentTypeError("must be >= 3 (best of N, N >= 3)")
+    return count
+
+
+def benchmark_parser(doc, quick_help="reduced sizes (smoke run)", default_repeat=3):
+    """The options every benchmark has: ``--quick`` (reduced sizes) and ``--repeat N`` (best of N >= 3)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help=quick_help)
+    parser.add_argument("--repeat", type=_repeat_count, default=default_repeat,
+                        help=f"best of N timings (N >= 3, default {default_repeat})")
+    return parser

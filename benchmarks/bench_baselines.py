@@ -34,7 +34,6 @@ output says so.  One full k = 50 run per greedy method (not repeated) gives the 
 is compared with fstools' and checks the extrapolation; it is cut to fewer picks when its
 predicted time exceeds ``--skfeature-max-seconds``.
 """
-import argparse
 import json
 import os
 import subprocess
@@ -53,7 +52,8 @@ import pandas as pd  # noqa: E402
 from sklearn.datasets import make_classification  # noqa: E402
 
 import fstools as fs  # noqa: E402
-from _harness import SUMMARY, interleaved_best, load_average, print_machine_info, usable_cores, verdict  # noqa: E402
+from _harness import (SUMMARY, benchmark_parser, interleaved_best, load_average,  # noqa: E402
+                      print_machine_info, usable_cores, verdict)
 from fstools.discretize import information_codes  # noqa: E402
 from fstools.methods import information, similarity  # noqa: E402
 
@@ -549,17 +549,13 @@ def print_table(rows, cores):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="reduced sizes (500 x 100, k = 10): a smoke run")
-    parser.add_argument("--repeat", type=int, default=3, help="best of N timings (N >= 3, default 3)")
+    parser = benchmark_parser(__doc__, quick_help="reduced sizes (500 x 100, k = 10): a smoke run")
     parser.add_argument("--skfeature-python", default=None,
                         help="interpreter that can import skfeature (default: this one, if it can)")
     parser.add_argument("--skfeature-max-seconds", type=float, default=120.0,
                         help="longest single scikit-feature run allowed (default 120); longer full runs are cut "
                              "to fewer greedy picks")
     args = parser.parse_args(argv)
-    if args.repeat < 3:
-        parser.error("--repeat must be >= 3 (best of N, N >= 3)")
     sizes = QUICK_SIZES if args.quick else FULL_SIZES
     start = time.perf_counter()
     machine_info(args, sizes)

@@ -23,7 +23,6 @@ Sections
    after checking on small cases that the reference and ``cmqfs`` give the same ranking.
 See ``benchmarks/README.md``.
 """
-import argparse
 import os
 import sys
 import time
@@ -41,7 +40,8 @@ import pandas as pd  # noqa: E402
 from sklearn.datasets import make_classification  # noqa: E402
 
 import fstools as fs  # noqa: E402
-from _harness import SUMMARY, interleaved_best, load_average, print_machine_info, verdict  # noqa: E402
+from _harness import (SUMMARY, benchmark_parser, interleaved_best, load_average,  # noqa: E402
+                      print_machine_info, verdict)
 from fstools.methods.graph import cmqfs, modularity_scores  # noqa: E402
 
 import _reference as reference  # noqa: E402
@@ -275,12 +275,8 @@ def section_brute(sizes, repeat, X, y, times_full, results_full):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="reduced sizes (smoke run, < ~30 s)")
-    parser.add_argument("--repeat", type=int, default=3, help="best of N timings (N >= 3, default 3)")
+    parser = benchmark_parser(__doc__, quick_help="reduced sizes (smoke run, < ~30 s)")
     args = parser.parse_args(argv)
-    if args.repeat < 3:
-        parser.error("--repeat must be >= 3 (best of N, N >= 3)")
     sizes = QUICK_SIZES if args.quick else FULL_SIZES
     start = time.perf_counter()
     machine_info(args, sizes)

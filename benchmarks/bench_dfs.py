@@ -32,7 +32,6 @@ Sections
    gamma search costs; no target.
 See ``benchmarks/README.md``.
 """
-import argparse
 import os
 import sys
 import time
@@ -46,7 +45,8 @@ if ROOT not in sys.path:  # run from a source checkout: use the in-place build
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from _harness import SUMMARY, interleaved_best, load_average, print_machine_info, verdict  # noqa: E402
+from _harness import (SUMMARY, benchmark_parser, interleaved_best, load_average,  # noqa: E402
+                      print_machine_info, verdict)
 from fstools.methods.discriminant import GAMMA_GRID, dfs, dfs_fit  # noqa: E402
 
 TIME_TARGET = 5.0      # seconds, sections 1 and 2
@@ -226,12 +226,8 @@ def section_cv(sizes, repeat, quick):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="reduced sizes (smoke run, < ~30 s)")
-    parser.add_argument("--repeat", type=int, default=3, help="best of N timings (N >= 3, default 3)")
+    parser = benchmark_parser(__doc__, quick_help="reduced sizes (smoke run, < ~30 s)")
     args = parser.parse_args(argv)
-    if args.repeat < 3:
-        parser.error("--repeat must be >= 3 (best of N, N >= 3)")
     sizes = QUICK_SIZES if args.quick else FULL_SIZES
     start = time.perf_counter()
     machine_info(args, sizes)

@@ -24,7 +24,6 @@ Sections
    problem against the size of one d x d / n x n matrix.  Target: peak < 1/10 of it.
 See ``benchmarks/README.md``.
 """
-import argparse
 import os
 import sys
 import time
@@ -42,7 +41,8 @@ from sklearn.datasets import make_multilabel_classification  # noqa: E402
 from sklearn.exceptions import ConvergenceWarning  # noqa: E402
 
 import fstools as fs  # noqa: E402
-from _harness import SUMMARY, interleaved_best, load_average, print_machine_info, verdict  # noqa: E402
+from _harness import (SUMMARY, benchmark_parser, interleaved_best, load_average,  # noqa: E402
+                      print_machine_info, verdict)
 from fstools.methods.multilabel import elc, elc_fit, llsf, ml_fisher, ml_mi  # noqa: E402
 from fstools.mlknn import MLkNN  # noqa: E402
 
@@ -272,12 +272,8 @@ def section_scale(sizes, quick):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="reduced sizes (a smoke run)")
-    parser.add_argument("--repeat", type=int, default=3, help="best of N runs (N >= 3)")
+    parser = benchmark_parser(__doc__, quick_help="reduced sizes (a smoke run)")
     args = parser.parse_args()
-    if args.repeat < 3:
-        parser.error("--repeat: must be >= 3 (best of N)")
     sizes = QUICK_SIZES if args.quick else FULL_SIZES
     started = time.perf_counter()
     machine_info(args, sizes)

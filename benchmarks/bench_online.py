@@ -21,7 +21,6 @@ Sections
 3. The paper's evaluation protocol on the w8a-like stream: 4 methods x 20 orders x 10 budgets.
 See ``benchmarks/README.md``.
 """
-import argparse
 import os
 import sys
 import time
@@ -39,7 +38,8 @@ from scipy import sparse  # noqa: E402
 from sklearn.linear_model import SGDClassifier  # noqa: E402
 
 import fstools as fs  # noqa: E402
-from _harness import SUMMARY, interleaved_best, load_average, print_machine_info, verdict  # noqa: E402
+from _harness import (SUMMARY, benchmark_parser, interleaved_best, load_average,  # noqa: E402
+                      print_machine_info, verdict)
 from fstools.methods.online import OnlineLearner  # noqa: E402
 
 try:  # deprecated in scikit-learn 1.8, removed in 1.10
@@ -226,12 +226,8 @@ def section_protocol(sizes, repeat, quick):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="reduced sizes (smoke run)")
-    parser.add_argument("--repeat", type=int, default=5, help="best of N timings (N >= 3, default 5)")
+    parser = benchmark_parser(__doc__, default_repeat=5)
     args = parser.parse_args(argv)
-    if args.repeat < 3:
-        parser.error("--repeat must be >= 3 (best of N, N >= 3)")
     sizes = QUICK_SIZES if args.quick else FULL_SIZES
     start = time.perf_counter()
     machine_info(args, sizes)

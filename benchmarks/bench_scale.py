@@ -31,7 +31,6 @@ Sections (numbered as the items of issue 8)
    ``benchmarks/output/scale.png``.
 See ``benchmarks/README.md``.
 """
-import argparse
 import json
 import os
 import subprocess
@@ -45,8 +44,8 @@ if ROOT not in sys.path:  # run from a source checkout: use the in-place build
 
 import numpy as np  # noqa: E402
 
-from _harness import (SUMMARY, interleaved_best, load_average, print_machine_info, two_class_data,  # noqa: E402
-                      verdict)
+from _harness import (SUMMARY, benchmark_parser, interleaved_best, load_average,  # noqa: E402
+                      print_machine_info, two_class_data, verdict)
 from fstools.discretize import information_codes  # noqa: E402
 from fstools.methods.graph import cmqfs, modularity_scores  # noqa: E402
 from fstools.methods.information import mrmr  # noqa: E402
@@ -314,14 +313,10 @@ def section_scaling(sizes, repeat, output_dir):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="reduced sizes (smoke run)")
-    parser.add_argument("--repeat", type=int, default=3, help="best of N timings (N >= 3, default 3)")
+    parser = benchmark_parser(__doc__)
     parser.add_argument("--only", default="1,2,5", help="comma-separated items to run (default 1,2,5)")
     parser.add_argument("--output", default=os.path.join(HERE, "output"), help="directory for the plot")
     args = parser.parse_args(argv)
-    if args.repeat < 3:
-        parser.error("--repeat must be >= 3 (best of N, N >= 3)")
     sizes = QUICK_SIZES if args.quick else FULL_SIZES
     items = {item.strip() for item in args.only.split(",")}
     start = time.perf_counter()

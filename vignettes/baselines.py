@@ -52,10 +52,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import os
-import sys
 import time
-from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -65,33 +62,9 @@ from sklearn.model_selection import RepeatedStratifiedKFold
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.svm import SVC
 
-try:
-    HERE = Path(__file__).resolve().parent
-except NameError:  # running as a notebook
-    HERE = Path.cwd()
-try:
-    import fstools as fs
-except ImportError:  # not installed: use the checkout this vignette lives in
-    sys.path.insert(0, str(HERE.parent))
-    import fstools as fs
+from _setup import OUTPUT, QUICK, fs, save_figure, save_text, start_vignette, started
 
-started = time.perf_counter()
-QUICK = os.environ.get("FSTOOLS_QUICK") == "1"
-OUTPUT = Path(os.environ.get("FSTOOLS_VIGNETTE_OUTPUT", HERE / "output"))
-OUTPUT.mkdir(parents=True, exist_ok=True)
-pd.set_option("display.width", 140)
-pd.set_option("display.max_columns", 20)
-print(f"fstools {fs.__version__}; quick mode: {QUICK}; output: {OUTPUT}")
-
-
-def save_text(name, text):
-    (OUTPUT / name).write_text(text if text.endswith("\n") else text + "\n")
-
-
-def save_figure(fig, name):
-    fig.savefig(OUTPUT / name, dpi=120, bbox_inches="tight")
-    plt.close(fig)
-    print(f"saved {name}")
+start_vignette(display_width=140)
 
 
 # %% [markdown]
@@ -361,7 +334,7 @@ for column in avg.columns:
                  f"folds): {paired.mean():+.2f} points{paired_sd}; CMQFS higher in {int((paired > 0).sum())} "
                  f"of {REPEATS} repeats.")
     small = wide.loc[wide.index[wide.index <= 3]]
-    lines.append(f"  few features (p <= 3), mean accuracy: "
+    lines.append("  few features (p <= 3), mean accuracy: "
                  + ", ".join(f"{label} {100 * small[label].mean():.1f}%" for label in METHODS) + ".")
 overall = avg.mean(axis=1).sort_values(ascending=False)
 lines.append("Mean of the four Avg. values: " + ", ".join(f"{label} {value:.2f}%" for label, value in overall.items())

@@ -45,11 +45,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import os
-import sys
 import time
 import tracemalloc
-from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -57,36 +54,12 @@ import pandas as pd
 from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import SVC
 
-try:
-    HERE = Path(__file__).resolve().parent
-except NameError:  # running as a notebook
-    HERE = Path.cwd()
-try:
-    import fstools as fs
-except ImportError:  # not installed: use the checkout this vignette lives in
-    sys.path.insert(0, str(HERE.parent))
-    import fstools as fs
+from _setup import OUTPUT, QUICK, fs, save_figure, save_text, start_vignette, started
 from fstools.methods.discriminant import GAMMA_GRID, dfs, dfs_fit
 
-started = time.perf_counter()
-QUICK = os.environ.get("FSTOOLS_QUICK") == "1"
-OUTPUT = Path(os.environ.get("FSTOOLS_VIGNETTE_OUTPUT", HERE / "output"))
-OUTPUT.mkdir(parents=True, exist_ok=True)
-pd.set_option("display.width", 120)
-pd.set_option("display.max_columns", 20)
 GRID = (0.01, 1.0, 100.0) if QUICK else GAMMA_GRID
-print(f"fstools {fs.__version__}; quick mode: {QUICK}; output: {OUTPUT}")
+start_vignette()
 print(f"gamma grid: {GRID}")
-
-
-def save_text(name, text):
-    (OUTPUT / name).write_text(text if text.endswith("\n") else text + "\n")
-
-
-def save_figure(fig, name):
-    fig.savefig(OUTPUT / name, dpi=120, bbox_inches="tight")
-    plt.close(fig)
-    print(f"saved {name}")
 
 
 # %% [markdown]

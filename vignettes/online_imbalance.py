@@ -51,46 +51,19 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import os
-import sys
 import time
-from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-try:
-    HERE = Path(__file__).resolve().parent
-except NameError:  # running as a notebook
-    HERE = Path.cwd()
-try:
-    import fstools as fs
-except ImportError:  # not installed: use the checkout this vignette lives in
-    sys.path.insert(0, str(HERE.parent))
-    import fstools as fs
+from _setup import OUTPUT, QUICK, fs, save_figure, save_text, start_vignette, started
 
-started = time.perf_counter()
-QUICK = os.environ.get("FSTOOLS_QUICK") == "1"
-OUTPUT = Path(os.environ.get("FSTOOLS_VIGNETTE_OUTPUT", HERE / "output"))
-OUTPUT.mkdir(parents=True, exist_ok=True)
-pd.set_option("display.width", 120)
-pd.set_option("display.max_columns", 20)
-print(f"fstools {fs.__version__}; quick mode: {QUICK}; output: {OUTPUT}")
+start_vignette()
 
 N_ORDERS = 3 if QUICK else 20
 BUDGETS = [0.05, 0.1, 0.2, 0.5, 1.0] if QUICK else [0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0]
 METHODS = ["pa", "cs", "mbpa", "onpa"]
-
-
-def save_text(name, text):
-    (OUTPUT / name).write_text(text if text.endswith("\n") else text + "\n")
-
-
-def save_figure(fig, name):
-    fig.savefig(OUTPUT / name, dpi=120, bbox_inches="tight")
-    plt.close(fig)
-    print(f"saved {name}")
 
 
 # %% [markdown]

@@ -55,42 +55,14 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import os
-import sys
 import time
-from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-try:
-    HERE = Path(__file__).resolve().parent
-except NameError:  # running as a notebook
-    HERE = Path.cwd()
-try:
-    import fstools as fs
-except ImportError:  # not installed: use the checkout this vignette lives in
-    sys.path.insert(0, str(HERE.parent))
-    import fstools as fs
+from _setup import OUTPUT, QUICK, fs, save_figure, save_text, start_vignette, started
 
-started = time.perf_counter()
-QUICK = os.environ.get("FSTOOLS_QUICK") == "1"
-OUTPUT = Path(os.environ.get("FSTOOLS_VIGNETTE_OUTPUT", HERE / "output"))
-OUTPUT.mkdir(parents=True, exist_ok=True)
-pd.set_option("display.width", 160)
-pd.set_option("display.max_columns", 20)
-print(f"fstools {fs.__version__}; quick mode: {QUICK}; output: {OUTPUT}")
-
-
-def save_text(name, text):
-    (OUTPUT / name).write_text(text if text.endswith("\n") else text + "\n")
-
-
-def save_figure(fig, name):
-    fig.savefig(OUTPUT / name, dpi=110, bbox_inches="tight")
-    plt.close(fig)
-    print(f"saved {name}")
+start_vignette(display_width=160)
 
 
 # %% [markdown]
@@ -188,7 +160,7 @@ print(table5)
 # %%
 for clf, name in (("1-NN", "1nn"), ("SVM", "svm")):
     axes = cmp.plot(classifier=clf)
-    save_figure(np.atleast_1d(axes)[0].figure, f"cmqfs_paper_accuracy_{name}.png")
+    save_figure(np.atleast_1d(axes)[0].figure, f"cmqfs_paper_accuracy_{name}.png", dpi=110)
 
 # %% [markdown]
 # ## 4. Table 6: selection time
@@ -243,7 +215,7 @@ friedman = cmp.friedman(classifier="1-NN")
 save_text("cmqfs_paper_friedman_1nn.txt", friedman.summary().as_text())
 print(friedman)
 ax = friedman.plot()
-save_figure(ax.figure, "cmqfs_paper_cd_1nn.png")
+save_figure(ax.figure, "cmqfs_paper_cd_1nn.png", dpi=110)
 
 # %% [markdown]
 # ## 6. Selection bias: the same comparison with selection inside the folds
@@ -294,7 +266,7 @@ stability_table = pd.DataFrame(stability_rows)
 stability_table.to_csv(OUTPUT / "cmqfs_paper_stability_wine.csv", index=False)
 print(stability_table.round(3).to_string(index=False))
 ax = stability_results["CMQFS"].plot()
-save_figure(ax.figure, "cmqfs_paper_stability_wine.png")
+save_figure(ax.figure, "cmqfs_paper_stability_wine.png", dpi=110)
 
 # %% [markdown]
 # ## 8. Against the paper (wine), and a reading of the numbers
