@@ -3,7 +3,7 @@
 Zhao, Wu, Chen, Zhang and Bai (2015), Neurocomputing 151, 376-389.  This module
 is the baseline of ``benchmarks/bench_cmqfs.py``: it is deliberately the
 obvious O(m^2)-per-feature algorithm and imports nothing from ``fstools``, so
-that agreement with :func:`fstools.methods.graph.cmqfs` is an independent check
+that agreement with :func:`fstools.methods.cmqfs.cmqfs` is an independent check
 and the timing ratio compares two different implementations.
 
 * :func:`fvg_modularity` -- the feature vector graph of one feature from the

@@ -18,7 +18,7 @@ interpreter given by ``--skfeature-python`` (default: this interpreter if it can
 ``skfeature``; otherwise the script says how to install it and skips the ratios), on the same
 X and y (saved to temporary .npy files).  The information-theoretic functions of scikit-feature
 estimate entropies from the values they are given, so they get the nine-level mu/sigma codes
-that fstools computes internally (``fstools.discretize.information_codes``): both sides
+that fstools computes internally (``fstools.core.discretize.information_codes``): both sides
 compute the same criterion on the same discrete data.
 
 Conventions (``benchmarks/README.md``): every timing is the best of N runs (``--repeat``,
@@ -54,7 +54,7 @@ from sklearn.datasets import make_classification  # noqa: E402
 import fstools as fs  # noqa: E402
 from _harness import (SUMMARY, benchmark_parser, interleaved_best, load_average,  # noqa: E402
                       print_machine_info, usable_cores, verdict)
-from fstools.discretize import information_codes  # noqa: E402
+from fstools.core.discretize import information_codes  # noqa: E402
 from fstools.methods import information, similarity  # noqa: E402
 
 RUNNER = os.path.join(HERE, "_skfeature_runner.py")

@@ -42,7 +42,7 @@ from sklearn.datasets import make_classification  # noqa: E402
 import fstools as fs  # noqa: E402
 from _harness import (SUMMARY, benchmark_parser, interleaved_best, load_average,  # noqa: E402
                       print_machine_info, verdict)
-from fstools.methods.graph import cmqfs, modularity_scores  # noqa: E402
+from fstools.methods.cmqfs import cmqfs, modularity_scores  # noqa: E402
 
 import _reference as reference  # noqa: E402
 

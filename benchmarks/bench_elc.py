@@ -44,7 +44,7 @@ import fstools as fs  # noqa: E402
 from _harness import (SUMMARY, benchmark_parser, interleaved_best, load_average,  # noqa: E402
                       print_machine_info, verdict)
 from fstools.methods.multilabel import elc, elc_fit, llsf, ml_fisher, ml_mi  # noqa: E402
-from fstools.mlknn import MLkNN  # noqa: E402
+from fstools.evaluation.mlknn import MLkNN  # noqa: E402
 
 ELC_TIME_TARGET = 5.0       # seconds, ELC with k = 100 on 1,702 x 1,001 x 53 labels
 MEMORY_FRACTION_TARGET = 0.1  # peak memory / size of one d x d (n x n) matrix

@@ -65,7 +65,7 @@ def _child(task):
     """Run one measurement (``task``: dict) and print its result as one JSON line."""
     import tracemalloc
 
-    from fstools.discretize import information_codes, mu_sigma_levels
+    from fstools.core.discretize import information_codes, mu_sigma_levels
     from fstools.methods import information
 
     X, y = two_class_data(task["m"], task["n"])

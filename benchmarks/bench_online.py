@@ -40,7 +40,7 @@ from sklearn.linear_model import SGDClassifier  # noqa: E402
 import fstools as fs  # noqa: E402
 from _harness import (SUMMARY, benchmark_parser, interleaved_best, load_average,  # noqa: E402
                       print_machine_info, verdict)
-from fstools.methods.online import OnlineLearner  # noqa: E402
+from fstools.methods.passive_aggressive import OnlineLearner  # noqa: E402
 
 try:  # deprecated in scikit-learn 1.8, removed in 1.10
     with warnings.catch_warnings():

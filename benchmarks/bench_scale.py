@@ -25,7 +25,7 @@ Sections (numbered as the items of issue 8)
    Target: (input + extra peak) < 4 x the input array; also printed: the RSS extra peak per
    sample per thread (the kernel's per-thread work buffers, ~80 bytes for two classes).  Also
    the dtype and size of the discretised matrix the greedy information-theoretic methods keep
-   (``fstools.discretize.information_codes``); target int8/int16 codes.
+   (``fstools.core.discretize.information_codes``); target int8/int16 codes.
 5. Scaling curve: time of ``modularity_scores`` against rows (10^3 .. 10^6) and against
    features, a fitted exponent, time / (m log2 m), and a plot saved to
    ``benchmarks/output/scale.png``.
@@ -46,8 +46,8 @@ import numpy as np  # noqa: E402
 
 from _harness import (SUMMARY, benchmark_parser, interleaved_best, load_average,  # noqa: E402
                       print_machine_info, two_class_data, verdict)
-from fstools.discretize import information_codes  # noqa: E402
-from fstools.methods.graph import cmqfs, modularity_scores  # noqa: E402
+from fstools.core.discretize import information_codes  # noqa: E402
+from fstools.methods.cmqfs import cmqfs, modularity_scores  # noqa: E402
 from fstools.methods.information import mrmr  # noqa: E402
 from fstools.methods.similarity import fisher  # noqa: E402
 
@@ -114,7 +114,7 @@ _MEMORY_CHILD = r"""
 import json, os, resource, sys, time
 sys.path.insert(1, {root!r})
 import numpy as np
-from fstools.methods.graph import modularity_scores
+from fstools.methods.cmqfs import modularity_scores
 mode, m, n = {mode!r}, {m}, {n}
 rng = np.random.default_rng(0)
 X = np.empty((m, n), dtype=np.float64)

@@ -11,23 +11,24 @@ Public names: :func:`select`, :func:`compare`, :func:`stability`, :class:`Featur
 :func:`evaluate_online`, :class:`OnlineEvaluation`; multi-label: :class:`MultiLabelResult`
 (what ``select`` returns for ``elc``, ``llsf``, ``ml_fisher``, ``ml_mi``), :class:`MLkNN`;
 out of core (dask input, larger than memory): ``select`` on a dask DataFrame, :func:`select_dask_array`,
-:class:`OutOfCoreResult` (see :mod:`fstools.out_of_core`).
+:class:`OutOfCoreResult` (see :mod:`fstools.api.dask_input`).
 """
-from fstools import datasets, metrics
+from fstools import datasets
 from fstools._version import __version__
-from fstools.api import select
-from fstools.compare import compare
-from fstools.comparison import ComparisonResult
-from fstools.evaluation import OnlineEvaluation, evaluate_online
-from fstools.exceptions import FormulaError
-from fstools.methods.registry import list_methods
-from fstools.mlknn import MLkNN
-from fstools.multilabel_results import MultiLabelResult
-from fstools.online import OnlineSelector
-from fstools.out_of_core import OutOfCoreResult, select_dask_array
-from fstools.results import SelectionResult
-from fstools.stability import StabilityResult, stability
-from fstools.transformer import FeatureSelector
+from fstools.api.selection import select
+from fstools.evaluation.compare import compare
+from fstools.evaluation.comparison_result import ComparisonResult
+from fstools.evaluation.online_evaluation import OnlineEvaluation, evaluate_online
+from fstools.model.exceptions import FormulaError
+from fstools.api.catalogue import list_methods
+from fstools.evaluation import metrics
+from fstools.evaluation.mlknn import MLkNN
+from fstools.results.multilabel_result import MultiLabelResult
+from fstools.api.streaming import OnlineSelector
+from fstools.api.dask_input import OutOfCoreResult, select_dask_array
+from fstools.results.selection_result import SelectionResult
+from fstools.evaluation.stability import StabilityResult, stability
+from fstools.api.transformer import FeatureSelector
 
 __all__ = ["__version__", "datasets", "metrics", "select", "FeatureSelector", "FormulaError", "list_methods",
            "SelectionResult", "compare", "ComparisonResult", "stability", "StabilityResult",

@@ -209,7 +209,7 @@ def _save_plot(result, path):
 # --------------------------------------------------------------------------- commands
 def _command_select(args):
     import fstools as fs
-    from fstools.exceptions import FormulaError
+    from fstools.model.exceptions import FormulaError
 
     params = _parse_params(args.param)
     # Warnings (constant columns, mixed CSV dtypes, ...) are collected and printed one line

@@ -6,7 +6,7 @@ import pytest
 from scipy import stats
 
 import fstools as fs
-from fstools.methods.graph import cmqfs
+from fstools.methods.cmqfs import cmqfs
 
 
 @pytest.fixture(scope="module")

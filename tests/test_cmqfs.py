@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from reference import cmqfs_ref, modularity_ref
 
-from fstools.methods.graph import cmqfs, min_max_normalise
+from fstools.methods.cmqfs import cmqfs, min_max_normalise
 
 
 def _data(seed, m=40, n=8, n_classes=2, decimals=1):

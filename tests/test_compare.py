@@ -16,7 +16,7 @@ from sklearn.svm import SVC
 from statsmodels.stats.multitest import multipletests
 
 import fstools as fs
-from fstools.comparison import (friedman_statistic, friedman_test, iman_davenport, nemenyi_critical_difference,
+from fstools.evaluation.comparison_result import (friedman_statistic, friedman_test, iman_davenport, nemenyi_critical_difference,
                                 nemenyi_q, nemenyi_test)
 from fstools.methods import registry
 from fstools.methods.registry import MethodOutput, MethodSpec
@@ -115,7 +115,7 @@ def test_fold_accuracy_matches_sklearn_pipeline(wine, cmp):
 
 
 def test_one_nn_matches_definition(wine):
-    from fstools.compare import OneNearestNeighbor
+    from fstools.evaluation.compare import OneNearestNeighbor
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(40, 3))
@@ -419,7 +419,7 @@ def test_wilcoxon_equals_scipy(multi):
 
 
 def test_degenerate_pairs_follow_scipy():
-    from fstools.comparison import paired_t_test
+    from fstools.evaluation.comparison_result import paired_t_test
 
     for a, b, alternative in (([1.5, 2.5, 3.5], [1.0, 2.0, 3.0], "greater"), ([1.5, 2.5, 3.5], [1.0, 2.0, 3.0], "less"),
                               ([1.0, 2.0, 4.0], [1.5, 2.5, 4.5], "two-sided"), ([1.0, 2.0], [1.0, 2.0], "greater")):
@@ -584,7 +584,7 @@ def test_linear_svm_and_categorical_terms():
 
 
 def test_stability_of_in_fold_selections(wine):
-    from fstools.stability import nogueira_stability
+    from fstools.evaluation.stability import nogueira_stability
 
     out = fs.compare("class ~ .", wine, ["fisher", "cmqfs"], k=[2, 4], cv=3, repeats=2, random_state=0,
                      select_in_fold=True, progress=False)
@@ -688,7 +688,7 @@ def test_bad_test_arguments(cmp):
 # --------------------------------------------------------------------------- multi-label (ML-kNN)
 @pytest.fixture(scope="module")
 def multilabel_data():
-    pytest.importorskip("fstools.mlknn")
+    pytest.importorskip("fstools.evaluation.mlknn")
     rng = np.random.default_rng(7)
     n = 150
     X = rng.normal(size=(n, 8))
@@ -700,8 +700,8 @@ def multilabel_data():
 
 
 def test_multilabel_comparison_with_mlknn(multilabel_data):
-    from fstools import metrics
-    from fstools.mlknn import MLkNN
+    from fstools.evaluation import metrics
+    from fstools.evaluation.mlknn import MLkNN
 
     data = multilabel_data
     out = fs.compare("y1 + y2 + y3 ~ .", data, ["ml_fisher", "ml_mi"], k=[1, 3, 5], cv=3, repeats=2,
@@ -759,9 +759,9 @@ def test_multilabel_errors(multilabel_data, wine):
 def test_mlknn_missing_is_a_clear_error(wine, monkeypatch):
     import sys
 
-    from fstools.compare import _mlknn
+    from fstools.evaluation.compare import _mlknn
 
-    monkeypatch.setitem(sys.modules, "fstools.mlknn", None)
+    monkeypatch.setitem(sys.modules, "fstools.evaluation.mlknn", None)
     with pytest.raises(NotImplementedError, match="classifier: 'mlknn' .* is not available in this installation"):
         _mlknn()
 

@@ -20,7 +20,7 @@ distributed = pytest.importorskip("distributed")
 joblib = pytest.importorskip("joblib")
 
 import fstools as fs  # noqa: E402
-from fstools import out_of_core  # noqa: E402
+from fstools.api import dask_input as out_of_core  # noqa: E402
 
 
 def _frame(n=150, d=10, seed=0):

@@ -458,7 +458,7 @@ def test_redundancy_rate_by_hand():
 
 @pytest.mark.parametrize("seed", range(3))
 def test_redundancy_rate_equals_reference(seed, monkeypatch):
-    from fstools import metrics
+    from fstools.evaluation import metrics
 
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(30, 12))

@@ -1,4 +1,4 @@
-"""Tests of fstools.discretize."""
+"""Tests of fstools.core.discretize."""
 import tracemalloc
 import warnings
 
@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import fstools.discretize as discretize_module
-from fstools.discretize import (
+import fstools.core.discretize as discretize_module
+from fstools.core.discretize import (
     code_dtype,
     discrete_columns,
     discretize,

@@ -11,11 +11,11 @@ from reference import (elc_code_ref, elc_ref, fisher_score_ref, gamma_star_ref, 
 from sklearn.exceptions import ConvergenceWarning
 
 import fstools as fs
-from fstools.exceptions import FormulaError
+from fstools.model.exceptions import FormulaError
 from fstools.methods.multilabel import (elc, elc_fit, gamma_star, label_correlation, llsf, llsf_fit, ml_fisher,
                                         ml_mi, single_feature_objectives, standardize_features)
 from fstools.methods.registry import get_method
-from fstools.multilabel_results import MultiLabelResult
+from fstools.results.multilabel_result import MultiLabelResult
 
 
 def known_answer_data(seed=0, n=300, n_informative=5, n_noise=50, copy_noise=0.1):
@@ -447,7 +447,7 @@ def test_length_scaling_option_runs():
 def test_pipeline_with_mlknn(multilabel_frame):
     from sklearn.pipeline import make_pipeline
 
-    from fstools.mlknn import MLkNN
+    from fstools.evaluation.mlknn import MLkNN
 
     labels = multilabel_frame[["y1", "y2", "y3", "y4", "y5"]].to_numpy()
     features = multilabel_frame.drop(columns=["y1", "y2", "y3", "y4", "y5"])

@@ -1,4 +1,4 @@
-"""Tests of fstools.formula: R-style formulas on DataFrames through patsy.
+"""Tests of fstools.model.formula: R-style formulas on DataFrames through patsy.
 
 Expected values are computed here with numpy/pandas directly, never taken from
 the module's own output.
@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fstools.exceptions import FormulaError
-from fstools.formula import ModelFrame, format_formula, parse_formula, term_frame
+from fstools.model.exceptions import FormulaError
+from fstools.model.formula import ModelFrame, format_formula, parse_formula, term_frame
 
 
 # ---------------------------------------------------------------------------

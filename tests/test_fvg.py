@@ -8,7 +8,7 @@ from networkx.algorithms.community import modularity as nx_modularity
 from reference import fvg_adjacency_ref, modularity_parts_ref, modularity_ref
 
 from fstools._ext import _fvg
-from fstools.methods.graph import feature_vector_graph_edges, modularity_scores
+from fstools.methods.cmqfs import feature_vector_graph_edges, modularity_scores
 
 
 def _codes(labels):

@@ -15,9 +15,9 @@ from reference import (
 
 import fstools as fs
 from fstools._ext import load_kernel
-from fstools.discretize import information_codes
+from fstools.core.discretize import information_codes
 from fstools.methods import information
-from fstools.methods._greedy import first_maximum
+from fstools.core.ranking import first_maximum
 from fstools.methods.registry import get_method
 
 ent = load_kernel("_entropy")
@@ -509,7 +509,7 @@ def test_beta_is_only_a_parameter_of_mifs_and_mifs_u(wine):
 
 
 def test_list_methods_shows_the_information_methods():
-    from fstools.methods.registry import list_methods
+    from fstools.api.catalogue import list_methods
 
     rows = list_methods().set_index("name")
     for method in METHODS:

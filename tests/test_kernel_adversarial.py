@@ -29,8 +29,8 @@ from reference import (SplitMix64Ref, class_moments_ref, entropy_ref, fvg_adjace
 from scipy import sparse
 
 from fstools._ext import load_kernel
-from fstools.methods.graph import modularity_scores
-from fstools.methods.online import OnlineLearner
+from fstools.methods.cmqfs import modularity_scores
+from fstools.methods.passive_aggressive import OnlineLearner
 from fstools.methods.registry import get_method, method_names
 
 fvg = load_kernel("_fvg")
@@ -1145,8 +1145,8 @@ def test_moments_wrong_arguments(case):
 
 def _uses_kernel(name):
     module = get_method(name).function.__module__
-    return module in ("fstools.methods.graph", "fstools.methods.information", "fstools.methods.similarity",
-                      "fstools.methods.online") and name != "fisher"
+    return module in ("fstools.methods.cmqfs", "fstools.methods.information", "fstools.methods.similarity",
+                      "fstools.methods.passive_aggressive") and name != "fisher"
 
 
 KERNEL_METHODS = [name for name in method_names() if _uses_kernel(name)]

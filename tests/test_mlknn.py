@@ -4,8 +4,8 @@ import pytest
 from reference import mlknn_ref
 from sklearn.base import clone
 
-from fstools.metrics import ranking_loss
-from fstools.mlknn import MLkNN
+from fstools.evaluation.metrics import ranking_loss
+from fstools.evaluation.mlknn import MLkNN
 
 
 def test_hand_computed_example():

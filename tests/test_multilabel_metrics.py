@@ -10,7 +10,7 @@ from reference import (average_precision_ref, hamming_loss_ref, label_rbf_ref, m
 from sklearn import metrics as skm
 
 import fstools as fs
-from fstools.metrics import (average_precision, hamming_loss, macro_auc, one_error, ranking_loss,
+from fstools.evaluation.metrics import (average_precision, hamming_loss, macro_auc, one_error, ranking_loss,
                              residual_label_correlation, residual_redundancy)
 
 # Two instances, three labels (hand-computed below).
@@ -97,7 +97,7 @@ def test_against_the_definitions(seed, skip):
 
 def test_ranking_metrics_in_blocks(monkeypatch):
     """The block loop of the ranking metrics gives the same answer with one row per block."""
-    import fstools.metrics as module
+    import fstools.evaluation.metrics as module
 
     truth, scores, _ = _random(7, n=30, l=6)
     expected = (ranking_loss(truth, scores), average_precision(truth, scores))

@@ -8,7 +8,7 @@ from scipy import sparse
 from sklearn.metrics import confusion_matrix, recall_score
 
 import fstools as fs
-from fstools.methods.online import OnlineLearner, confusion_counts, counts_metrics
+from fstools.methods.passive_aggressive import OnlineLearner, confusion_counts, counts_metrics
 from fstools.methods.registry import get_method
 
 ONLINE = ("mbpa", "onpa", "pa", "pa1", "pa2", "cs")
@@ -423,7 +423,7 @@ def test_select_shuffle_passes_and_positive():
     pd.testing.assert_frame_equal(a.scores, b.scores)
     # shuffling = streaming the rows in rng's permutation; ONPA's seed comes from the same generator
     rng = np.random.default_rng(5)
-    from fstools.methods.online import seed_from
+    from fstools.methods.passive_aggressive import seed_from
     learner = OnlineLearner("onpa", 8, 3, seed=seed_from(rng))
     order = rng.permutation(len(y))
     learner.learn(X[order], np.where(y[order] == "common", 1, -1))
@@ -545,7 +545,7 @@ def test_evaluate_online_uses_the_same_orders_for_every_method():
     X, y = _imbalanced(19, n=300, d=6)
     ev = fs.evaluate_online(X, y, methods=["mbpa", "pa"], budgets=[3], n_orders=3, random_state=4)
     rng = np.random.default_rng(4)
-    from fstools.methods.online import seed_from
+    from fstools.methods.passive_aggressive import seed_from
     for r in range(3):
         order = rng.permutation(len(y))
         seed_from(rng)

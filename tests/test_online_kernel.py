@@ -15,7 +15,7 @@ from reference import SplitMix64Ref, online_pa_ref, top_set_ref, truncate_ref
 from scipy import sparse
 
 from fstools._ext import load_kernel
-from fstools.methods.online import OnlineLearner
+from fstools.methods.passive_aggressive import OnlineLearner
 
 kernel = load_kernel("_online")
 

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from fstools._parallel import available_cores, effective_n_threads
+from fstools.core.parallel import available_cores, effective_n_threads
 
 
 def test_explicit_and_negative_counts():
@@ -40,7 +40,7 @@ def test_bad_values_name_the_argument(bad):
 
 
 def test_small_work_runs_on_one_thread(monkeypatch):
-    from fstools import _parallel
+    from fstools.core import parallel as _parallel
 
     assert effective_n_threads(2) == 2
     assert _parallel.threads_for_work(10, 2) == 1
@@ -62,7 +62,7 @@ def _row_maxima(codes, levels, n_threads=1):
 def test_score_features_splits_columns_in_order_under_a_joblib_backend(monkeypatch):
     import joblib
 
-    from fstools import _parallel
+    from fstools.core import parallel as _parallel
 
     X = np.arange(35, dtype=np.float64).reshape(5, 7) ** 1.5
     seen = []
@@ -88,7 +88,7 @@ def test_score_features_splits_columns_in_order_under_a_joblib_backend(monkeypat
 def test_score_features_feature_rows_and_per_feature_arrays():
     import joblib
 
-    from fstools._parallel import score_features
+    from fstools.core.parallel import score_features
 
     codes = np.random.RandomState(0).randint(0, 9, size=(6, 11)).astype(np.int32)
     levels = np.arange(6, dtype=np.int32)
@@ -101,7 +101,7 @@ def test_which_contexts_count_as_a_chosen_backend():
     import joblib
     from joblib import Parallel, delayed
 
-    from fstools._parallel import external_backend, local_scoring
+    from fstools.core.parallel import external_backend, local_scoring
 
     assert external_backend() is None
     with joblib.parallel_config(n_jobs=2):
@@ -126,7 +126,7 @@ def test_compare_folds_go_through_a_joblib_backend(monkeypatch):
 
     import fstools as fs
 
-    compare_module = importlib.import_module("fstools.compare")
+    compare_module = importlib.import_module("fstools.evaluation.compare")
     rng = np.random.RandomState(0)
     data = pd.DataFrame(rng.normal(size=(60, 5)), columns=list("abcde"))
     data["y"] = (data["a"] > 0).astype(int)

@@ -13,7 +13,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fstools.methods.graph import modularity_scores
+from fstools.methods.cmqfs import modularity_scores
 from fstools.methods.registry import get_method
 
 RELEVANCE_METHODS = ["fisher", "mim", "cmqfs"]   # cmqfs: its Q column (relevance)

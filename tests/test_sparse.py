@@ -13,11 +13,11 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
 
 import fstools as fs
-from fstools.api import run_method
+from fstools.api.selection import run_method
 from fstools.methods.information import mim
 from fstools.methods.registry import get_method, method_names, sparse_format, sparse_methods
 from fstools.methods.similarity import fisher
-from fstools.methods.sparse_statistics import (as_canonical_csc, centred_sums_of_squares, class_column_statistics,
+from fstools.core.sparse import (as_canonical_csc, centred_sums_of_squares, class_column_statistics,
                                                column_levels, column_ranges, column_value_counts,
                                                sparse_mim, sparse_mutual_information_relevance)
 from fstools.methods.statistical import chi2

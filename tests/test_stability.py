@@ -12,7 +12,7 @@ from scipy import stats
 import fstools as fs
 from fstools.methods import registry
 from fstools.methods.registry import MethodOutput, MethodSpec
-from fstools.stability import nogueira_stability
+from fstools.evaluation.stability import nogueira_stability
 
 
 @pytest.fixture(scope="module")

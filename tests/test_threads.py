@@ -3,7 +3,7 @@
 For every registered method, ``fs.select(..., n_jobs=1)`` and ``fs.select(..., n_jobs=2)``
 give the same selected list and bitwise-identical score columns, and so does
 ``fs.FeatureSelector(n_jobs=...)``.  The ``parallel_everywhere`` fixture (tests/conftest.py)
-lowers the work thresholds of :func:`fstools._parallel.threads_for_work` to 0, so the
+lowers the work thresholds of :func:`fstools.core.parallel.threads_for_work` to 0, so the
 threaded kernel paths really run on these small data sets.
 
 Data: single-label multiclass methods on wine (178 x 13, 3 classes), streaming methods on a
@@ -125,7 +125,7 @@ def test_every_registered_method_is_covered():
 
 
 def test_fixture_really_lowers_the_thresholds(parallel_everywhere):
-    from fstools import _parallel
+    from fstools.core import parallel as _parallel
 
     assert _parallel.threads_for_work(1, 2) == 2
     assert _parallel.threads_for_work(1, 2, greedy_step=True) == 2

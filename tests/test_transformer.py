@@ -11,7 +11,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import check_estimator
 
 import fstools as fs
-from fstools.methods.graph import cmqfs
+from fstools.methods.cmqfs import cmqfs
 
 
 @pytest.fixture(scope="module")

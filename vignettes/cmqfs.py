@@ -48,8 +48,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from _setup import OUTPUT, QUICK, fs, save_figure, save_text, start_vignette, started
-from fstools.methods.graph import feature_vector_graph_edges, modularity_scores
-from fstools.plotting import plot_feature_vector_graph
+from fstools.methods.cmqfs import feature_vector_graph_edges, modularity_scores
+from fstools.results.plotting import plot_feature_vector_graph
 
 start_vignette()
 

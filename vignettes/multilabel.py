@@ -52,7 +52,7 @@ from sklearn.model_selection import KFold
 from sklearn.preprocessing import StandardScaler
 
 from _setup import OUTPUT, QUICK, fs, save_figure, save_text, start_vignette, started
-from fstools.mlknn import MLkNN
+from fstools.evaluation.mlknn import MLkNN
 
 start_vignette(display_width=140)
 
@@ -173,7 +173,7 @@ print(variant_text)
 # ## 3. ML-kNN on the top k' features, 5-fold cross-validation
 #
 # The protocol of Appendix B: for k' = d/10, 2d/10, ..., 9d/10, an ML-kNN classifier (k = 10
-# neighbours, smoothing s = 1, Zhang & Zhou 2007; `fstools.mlknn.MLkNN`) on the k' features each
+# neighbours, smoothing s = 1, Zhang & Zhou 2007; `fstools.evaluation.mlknn.MLkNN`) on the k' features each
 # method selects, 5-fold cross-validation, five metrics. Here the selection is re-run on each
 # training fold (the features of the test fold are never seen by the selector); ELC is run once per
 # k' (k is part of its model), the baselines rank all features once per fold. The features are

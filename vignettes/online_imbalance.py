@@ -58,6 +58,7 @@ import numpy as np
 import pandas as pd
 
 from _setup import OUTPUT, QUICK, fs, save_figure, save_text, start_vignette, started
+from fstools.evaluation.online_evaluation import METHOD_LABELS
 
 start_vignette()
 
@@ -210,10 +211,10 @@ def reading(ev, name):
     lines = [f"{name} ({ev.n_orders} orders, budgets {ev.budgets} of {ev.n_features} features):"]
     for metric in ("g_mean", "specificity"):
         best = ev.best(metric)
-        wins = best["method"].map(fs.evaluation.METHOD_LABELS).value_counts()
+        wins = best["method"].map(METHOD_LABELS).value_counts()
         lines.append(f"  best {metric} per budget: "
                      + ", ".join(f"{label} {count}x" for label, count in wins.items())
-                     + "  [" + "; ".join(f"{b}: {fs.evaluation.METHOD_LABELS[m]}"
+                     + "  [" + "; ".join(f"{b}: {METHOD_LABELS[m]}"
                                          for b, m in zip(best["budget"], best["method"])) + "]")
         means = ev.table.groupby("label", sort=False)[f"{metric}_mean"].mean().sort_values(ascending=False)
         lines.append(f"  mean {metric} over budgets: "
@@ -238,7 +239,7 @@ onpa_over_pa = int(np.sum(table.loc["ONPA"]["g_mean_mean"] > table.loc["PA"]["g_
 n_budgets = len(evaluation.budgets)
 winners = {name: ev.best("g_mean")["method"].value_counts().idxmax()
            for name, ev in (("prequential", evaluation), ("held-out", holdout))}
-lines += ["", "Most frequent g-mean winner: " + ", ".join(f"{name} {fs.evaluation.METHOD_LABELS[m]}"
+lines += ["", "Most frequent g-mean winner: " + ", ".join(f"{name} {METHOD_LABELS[m]}"
                                                           for name, m in winners.items())
           + (" (the same)" if len(set(winners.values())) == 1 else " (the protocols disagree)")]
 lines += ["", "Against the paper's claims (prequential):",

@@ -39,7 +39,7 @@ results independent of the number of threads):
   (:func:`relevant_independency_terms`, a thin use of the same core).
 
 Codes are int8, int16 or int32 arrays (the fused type ``code_t``):
-:mod:`fstools.discretize` stores them in the smallest of int8 / int16 that
+:mod:`fstools.core.discretize` stores them in the smallest of int8 / int16 that
 holds the levels, and int32 is accepted as well.  The dtype changes only how
 the codes are read; the counting tables, the summation order and hence every
 result are the same for all three.  Class codes ``y`` of the kernels over many
@@ -74,7 +74,7 @@ ctypedef fused third_code_t:
     int16_t
     int32_t
 
-#: dtypes accepted for codes (int8 and int16 from fstools.discretize, int32 too).
+#: dtypes accepted for codes (int8 and int16 from fstools.core.discretize, int32 too).
 CODE_DTYPES = (np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32))
 
 #: Largest joint counting table (number of cells) a kernel will allocate.

@@ -1,9 +1,22 @@
-"""Feature-selection methods: NumPy in, ranking/scores/diagnostics out.
+"""Layer 3, feature-selection methods: NumPy arrays in, ranking / scores / diagnostics out.
 
-One module per family (``graph``: CMQFS); :mod:`fstools.methods.registry`
-maps names to methods with their parameters, defaults and capabilities.
-Nothing here knows about pandas or formulas.
+One module per family: :mod:`~fstools.methods.cmqfs` (feature vector graph modularity and
+relevant independency), :mod:`~fstools.methods.information` (MIM, MIFS, MIFS-U, mRMR, JMI, CMIM),
+:mod:`~fstools.methods.similarity` (Fisher, Laplacian score, ReliefF),
+:mod:`~fstools.methods.statistical` (chi2), :mod:`~fstools.methods.discriminant` (DFS, trace ratio),
+:mod:`~fstools.methods.hsic` (BAHSIC), :mod:`~fstools.methods.passive_aggressive` (the online PA
+family) and :mod:`~fstools.methods.multilabel` (ELC, LLSF and the per-label baselines).
+:mod:`~fstools.methods.registry` maps names to methods with their parameters, defaults and
+capabilities and imports no family: importing this package imports every family, and each family
+registers its methods.  Nothing here knows about pandas or formulas.
 """
-from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, get_method, list_methods, method_names
-
-__all__ = ["MethodOutput", "MethodSpec", "Parameter", "get_method", "list_methods", "method_names"]
+from fstools.methods import (  # noqa: F401  (imported for their registrations)
+    cmqfs,
+    discriminant,
+    hsic,
+    information,
+    multilabel,
+    passive_aggressive,
+    similarity,
+    statistical,
+)

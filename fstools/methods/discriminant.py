@@ -99,7 +99,7 @@ from scipy import linalg
 from scipy.sparse.linalg import ArpackError
 from threadpoolctl import threadpool_limits
 
-from fstools.methods.checks import (is_bool, is_integer_at_least, is_none_or, is_nonnegative_number, is_number,
+from fstools.core.constraints import (is_bool, is_integer_at_least, is_none_or, is_nonnegative_number, is_number,
                                     is_one_of, is_positive_integer, is_positive_number, is_seed, none_or_int)
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 from fstools.methods.similarity import _as_classes, _as_matrix, _constant_columns, _ranking, fisher_scores

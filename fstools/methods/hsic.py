@@ -35,7 +35,7 @@ paper (section VI-A), the data are standardised by default.
 """
 import numpy as np
 
-from fstools.methods.checks import is_bool
+from fstools.core.constraints import is_bool
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 from fstools.methods.similarity import _as_classes, _as_matrix, _constant_columns, _ranking
 

@@ -22,7 +22,7 @@ Shared rules (all methods)
   ``J = I(X_k;C)``; for JMI, whose sum is empty at step 1, J at step 1 is
   defined as I(X_k;C) too.
 * Ties (values within the relative tolerance of
-  :data:`fstools.methods._greedy.TIE_TOLERANCE`) go to the lowest column
+  :data:`fstools.core.ranking.TIE_TOLERANCE`) go to the lowest column
   index, as FEAST's strict ``>`` scan over the features in order.
 * Exactly ``k`` features are selected (all when ``k`` is None), whatever the
   sign of J; there is no early stop.
@@ -33,10 +33,10 @@ Shared rules (all methods)
   unchanged (up to near-ties within the tie tolerance).
 * Continuous columns are discretised first: by default with the nine-level
   mean/standard-deviation scheme of the CMQFS paper (section 5.2,
-  :func:`fstools.discretize.mu_sigma_levels`), or into ``n_bins``
+  :func:`fstools.core.discretize.mu_sigma_levels`), or into ``n_bins``
   equal-width / equal-frequency bins.  Columns that are already discrete
-  (integer values, at most :data:`fstools.discretize.MAX_LEVELS_AS_IS`
-  distinct) are used as they are (:func:`fstools.discretize.information_codes`).
+  (integer values, at most :data:`fstools.core.discretize.MAX_LEVELS_AS_IS`
+  distinct) are used as they are (:func:`fstools.core.discretize.information_codes`).
 * A constant column has I(X;C) = 0 and I(X;X_j) = 0 with every feature; it is
   not treated specially, so under MIFS, MIFS-U and mRMR (where J of a
   redundant feature can be negative) it may be chosen before strongly
@@ -83,16 +83,16 @@ import numpy as np
 from scipy import sparse
 
 from fstools._ext import load_kernel
-from fstools._parallel import score_features, threads_for_work
-from fstools.discretize import MAX_LEVELS_AS_IS, code_dtype, information_codes
-from fstools.methods._greedy import TIE_TOLERANCE, first_maximum
-from fstools.methods.checks import is_integer_at_least, is_none_or, is_nonnegative_number, is_one_of, none_or_int
+from fstools.core.parallel import score_features, threads_for_work
+from fstools.core.discretize import MAX_LEVELS_AS_IS, code_dtype, information_codes
+from fstools.core.ranking import TIE_TOLERANCE, first_maximum
+from fstools.core.constraints import is_integer_at_least, is_none_or, is_nonnegative_number, is_one_of, none_or_int
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
 __all__ = ["CRITERIA", "DISCRETIZATIONS", "greedy_information_selection", "rank_by_tie_rule",
            "mim", "mifs", "mifs_u", "mrmr", "jmi", "cmim"]
 
-#: Discretisation schemes for continuous columns (see :func:`fstools.discretize.discretize`).
+#: Discretisation schemes for continuous columns (see :func:`fstools.core.discretize.discretize`).
 DISCRETIZATIONS = ("mu_sigma", "equal_width", "equal_frequency")
 
 #: The criterion of each method as text (shown in summaries).
@@ -114,7 +114,7 @@ _PENALISED = ("mifs", "mifs_u", "mrmr")
 # ---------------------------------------------------------------------------
 
 def rank_by_tie_rule(values, k=None):
-    """The first ``k`` indices by repeated :func:`~fstools.methods._greedy.first_maximum`.
+    """The first ``k`` indices by repeated :func:`~fstools.core.ranking.first_maximum`.
 
     Equal to picking ``first_maximum`` of the remaining values ``k`` times
     (largest value first; values within the tie tolerance of the current
@@ -176,7 +176,7 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
     ----------
     codes : ndarray of int8, int16 or int32, shape (n_features, m)
         Feature-major codes, row ``j`` in ``0 .. levels[j]-1`` (as returned by
-        :func:`fstools.discretize.information_codes`, int8 or int16).  Used
+        :func:`fstools.core.discretize.information_codes`, int8 or int16).  Used
         as they are (no copy when C-contiguous); codes of another integer
         type are converted to the smallest type that holds the levels.
     levels : ndarray of int32, shape (n_features,)
@@ -394,7 +394,7 @@ def mim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None):
     _check_has_samples(X, "mim")
     if sparse.issparse(X):
         # Binary/count columns used as they are, zeros implied; never densified.
-        from fstools.methods.sparse_statistics import sparse_mim
+        from fstools.core.sparse import sparse_mim
         return sparse_mim(X, y, k, n_threads, discretization, n_bins)
     return _information_method("mim", X, y, k, n_threads, discretization, n_bins)
 

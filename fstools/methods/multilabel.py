@@ -128,8 +128,8 @@ from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_limits
 
 from fstools._ext import load_kernel
-from fstools.discretize import information_codes
-from fstools.methods.checks import (is_bool, is_integer_at_least, is_nonnegative_number, is_one_of,
+from fstools.core.discretize import information_codes
+from fstools.core.constraints import (is_bool, is_integer_at_least, is_nonnegative_number, is_one_of,
                                     is_positive_number)
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
@@ -857,7 +857,7 @@ def per_label_information(X, Y, discretization="mu_sigma", n_bins=None, n_thread
     """I(X_i; Y_c) in nats of every (discretised) feature with every label, shape (d, l).
 
     Continuous columns are discretised as by the information-theoretic methods
-    (:func:`fstools.discretize.information_codes`: the CMQFS paper's nine mu/sigma levels
+    (:func:`fstools.core.discretize.information_codes`: the CMQFS paper's nine mu/sigma levels
     by default); plug-in estimates.
     """
     X = _as_matrix(X)

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
-import pandas as pd
 
 __all__ = ["Parameter", "MethodSpec", "MethodOutput", "register", "get_method", "method_names",
            "list_methods", "sparse_methods", "sparse_format", "CAPABILITIES"]
@@ -132,26 +131,13 @@ def register(spec):
     return spec
 
 
-def _ensure_loaded():
-    # Importing the method modules registers their methods.
-    from fstools.methods import graph  # noqa: F401
-    from fstools.methods import information  # noqa: F401
-    from fstools.methods import multilabel  # noqa: F401
-    from fstools.methods import online  # noqa: F401
-    from fstools.methods import similarity  # noqa: F401
-    from fstools.methods import statistical  # noqa: F401
-    from fstools.methods import discriminant, hsic  # noqa: F401
-
-
 def method_names():
     """Registered method names, sorted."""
-    _ensure_loaded()
     return sorted(_REGISTRY)
 
 
 def get_method(name):
     """The :class:`MethodSpec` called ``name``; ValueError naming the allowed values otherwise."""
-    _ensure_loaded()
     if not isinstance(name, str) or name not in _REGISTRY:
         raise ValueError(f"method: unknown method {name!r}; allowed values: {', '.join(sorted(_REGISTRY))}")
     return _REGISTRY[name]
@@ -159,7 +145,6 @@ def get_method(name):
 
 def sparse_methods():
     """Names of the methods that take sparse ``X``: the filters (sorted), then the streaming methods (sorted)."""
-    _ensure_loaded()
     capable = [spec for spec in _REGISTRY.values() if "sparse" in spec.capabilities]
     filters = sorted(spec.name for spec in capable if "streaming" not in spec.capabilities)
     streaming = sorted(spec.name for spec in capable if "streaming" in spec.capabilities)
@@ -171,17 +156,6 @@ def sparse_format(spec):
     return "csr" if "streaming" in spec.capabilities else "csc"
 
 
-def list_methods():
-    """The registry as a DataFrame: name, description, capabilities, parameters (with defaults)."""
-    _ensure_loaded()
-    rows = []
-    for name in sorted(_REGISTRY):
-        spec = _REGISTRY[name]
-        rows.append({
-            "name": name,
-            "description": spec.description,
-            "capabilities": ", ".join(sorted(spec.capabilities)),
-            "parameters": ", ".join(f"{p.name}={p.default!r}" for p in spec.parameters),
-            "reference": spec.reference,
-        })
-    return pd.DataFrame(rows, columns=["name", "description", "capabilities", "parameters", "reference"])
+def registered_methods():
+    """Every registered :class:`MethodSpec`, sorted by name."""
+    return [_REGISTRY[name] for name in sorted(_REGISTRY)]

@@ -50,11 +50,11 @@ import numpy as np
 from scipy import sparse
 
 from fstools._ext import load_kernel
-from fstools._parallel import score_features, threads_for_work
-from fstools.methods.checks import (is_none_or, is_positive_integer, is_positive_number, is_seed,
+from fstools.core.parallel import score_features, threads_for_work
+from fstools.core.constraints import (is_none_or, is_positive_integer, is_positive_number, is_seed,
                                     none_or_int)
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
-from fstools.methods.sparse_statistics import (as_canonical_csc, centred_sums_of_squares,
+from fstools.core.sparse import (as_canonical_csc, centred_sums_of_squares,
                                                 class_column_statistics)
 
 __all__ = ["fisher_scores", "fisher", "knn_graph_arcs", "heat_kernel_graph", "laplacian_scores",
@@ -172,7 +172,7 @@ def fisher_scores(X, y, n_threads=1):
     X : ndarray of float64 or scipy sparse matrix, shape (n_samples, n_features)
         A sparse matrix is used as CSC and never densified: the class means and
         sums of squared deviations come from its stored values, the other zeros
-        implied (:mod:`fstools.methods.sparse_statistics`); the scores equal the
+        implied (:mod:`fstools.core.sparse`); the scores equal the
         dense ones up to rounding.
     y : ndarray of int, shape (n_samples,)
         Class codes 0..n_classes-1, at least two classes present.
@@ -295,7 +295,7 @@ def fisher(X, y, k=None, n_threads=1):
         Unused (every column is scored and ranked); accepted for the registry.
     n_threads : int
         Threads of the dense kernel (parallel over features; one thread below
-        :data:`fstools._parallel.MIN_PARALLEL_WORK` values); unused on sparse input
+        :data:`fstools.core.parallel.MIN_PARALLEL_WORK` values); unused on sparse input
         (O(nnz + n_classes p) NumPy).  The result does not depend on it.
 
     Returns
@@ -307,7 +307,7 @@ def fisher(X, y, k=None, n_threads=1):
         ``ranking`` = every column by decreasing score, ties to the lower index,
         constant columns last.
     """
-    # Per column block under a joblib backend (fstools._parallel.score_features).
+    # Per column block under a joblib backend (fstools.core.parallel.score_features).
     if sparse.issparse(X):
         scores, between, within, constant = score_features(_sparse_fisher_scores, X, None, y)
     else:

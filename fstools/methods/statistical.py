@@ -17,7 +17,7 @@
 
 Dense input is used as it is; sparse input (any scipy format, used as CSC) is
 never densified: the per-class sums come from the stored values
-(:func:`fstools.methods.sparse_statistics.class_column_sums`).
+(:func:`fstools.core.sparse.class_column_sums`).
 
 Conventions (shared with the other filters of fstools): negative values are
 refused (the statistic is for counts); a constant column carries no
@@ -29,7 +29,7 @@ import numpy as np
 from scipy import sparse, special
 
 from fstools.methods.registry import MethodOutput, MethodSpec, register
-from fstools.methods.sparse_statistics import as_canonical_csc, class_column_sums, column_ranges
+from fstools.core.sparse import as_canonical_csc, class_column_sums, column_ranges
 
 __all__ = ["chi2_scores", "chi2"]
 

@@ -11,7 +11,7 @@ from scipy import sparse
 
 from fstools.methods.multilabel import check_label_matrix
 from fstools.methods.registry import sparse_format, sparse_methods
-from fstools.methods.sparse_statistics import column_ranges
+from fstools.core.sparse import column_ranges
 
 __all__ = ["label_matrix", "check_k", "check_method_params", "encode_classes", "check_finite_matrix",
            "constant_columns", "check_numeric_matrix", "check_sparse_input"]

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-from fstools.discretize import MAX_LEVELS_AS_IS
+from fstools.core.discretize import MAX_LEVELS_AS_IS
 
 __all__ = ["as_canonical_csc", "ClassColumnStatistics", "class_column_sums", "class_column_statistics",
            "centred_sums_of_squares", "column_ranges", "ColumnLevels", "column_levels",
@@ -460,8 +460,8 @@ def sparse_mutual_information_relevance(X, y, n_classes, max_levels=MAX_LEVELS_A
     y : ndarray of int, shape (n_samples,)
         Class codes 0..n_classes-1.
     n_classes : int
-    max_levels : int, default :data:`fstools.discretize.MAX_LEVELS_AS_IS` (32)
-        The rule of :func:`fstools.discretize.discrete_columns`.
+    max_levels : int, default :data:`fstools.core.discretize.MAX_LEVELS_AS_IS` (32)
+        The rule of :func:`fstools.core.discretize.discrete_columns`.
     method : str
         The method named in error messages.
 
@@ -535,7 +535,7 @@ def sparse_mim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None
     Returns the :class:`~fstools.methods.registry.MethodOutput` that
     :func:`fstools.methods.information.mim` returns on ``X.toarray()``: every
     column of sparse input must be discrete (integer values, at most
-    :data:`~fstools.discretize.MAX_LEVELS_AS_IS` distinct), the columns the dense
+    :data:`~fstools.core.discretize.MAX_LEVELS_AS_IS` distinct), the columns the dense
     path uses as they are; ``discretization`` and ``n_bins`` are validated as there
     (they would apply to continuous columns, which sparse input refuses).
 

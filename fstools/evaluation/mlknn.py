@@ -37,7 +37,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from fstools._parallel import effective_n_threads
+from fstools.core.parallel import effective_n_threads
 from fstools.methods.similarity import _class_neighbours
 
 __all__ = ["MLkNN"]

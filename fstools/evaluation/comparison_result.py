@@ -1,4 +1,4 @@
-"""The result of :func:`fstools.compare`: tables, paired tests and plots of a comparison.
+"""The result of :func:`fstools.evaluation.compare`: tables, paired tests and plots of a comparison.
 
 :class:`ComparisonResult` holds the long table of every fold's score and presents it as the
 papers do: a methods x feature-count table of mean +- sd with the best method of each row marked
@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from fstools.summary import SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value, significance_stars
+from fstools.results.tables import SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value, significance_stars
 
 __all__ = ["ComparisonResult", "FriedmanResult", "paired_t_test", "wilcoxon_signed_rank", "friedman_test",
            "friedman_statistic", "iman_davenport", "nemenyi_q", "nemenyi_critical_difference", "nemenyi_test",
@@ -281,7 +281,7 @@ class FriedmanResult:
 
     def plot(self, ax=None, **kwargs):
         """Critical difference diagram (Demsar 2006, Fig. 1): mean ranks, groups not told apart joined."""
-        from fstools.plotting import plot_critical_difference
+        from fstools.results.plotting import plot_critical_difference
 
         return plot_critical_difference(self.mean_ranks, self.critical_difference, alpha=self.alpha, ax=ax,
                                         **kwargs)
@@ -295,7 +295,7 @@ class FriedmanResult:
 
 # --------------------------------------------------------------------------- the result
 class ComparisonResult:
-    """The outcome of :func:`fstools.compare`.
+    """The outcome of :func:`fstools.evaluation.compare`.
 
     Attributes
     ----------
@@ -682,7 +682,7 @@ class ComparisonResult:
         return frame
 
     def test_summary(self, test="ttest", reference=None, **kwargs):
-        """A test table as a :class:`~fstools.summary.Summary` (text, HTML, LaTeX, ``summary_frame()``).
+        """A test table as a :class:`~fstools.results.tables.Summary` (text, HTML, LaTeX, ``summary_frame()``).
 
         ``test``: 'ttest' or 'wilcoxon' (``reference`` and ``kwargs`` as for that method), or
         'friedman' (``kwargs`` as :meth:`friedman`).
@@ -770,13 +770,13 @@ class ComparisonResult:
         """Nogueira's stability of the in-fold selections (``select_in_fold=True`` only).
 
         For each data set and method, the top-k sets chosen in the ``repeats x cv`` training
-        folds are compared with :func:`fstools.stability.nogueira_stability`.
+        folds are compared with :func:`fstools.evaluation.stability.nogueira_stability`.
 
         Returns
         -------
         pandas.DataFrame: dataset, method, k, stability, variance, lower, upper, M (sets), d (features).
         """
-        from fstools.stability import nogueira_stability
+        from fstools.evaluation.stability import nogueira_stability
 
         if not self.select_in_fold:
             raise ValueError("stability: needs select_in_fold=True (one selection per training fold); this "
@@ -822,7 +822,7 @@ class ComparisonResult:
         -------
         matplotlib Axes (one data set) or ndarray of Axes
         """
-        from fstools.plotting import plot_comparison
+        from fstools.results.plotting import plot_comparison
 
         metric = self._metric(metric)
         classifier = self._classifier(classifier)

@@ -11,11 +11,11 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from fstools.formula import format_formula, term_frame
-from fstools.metrics import redundancy_rate
-from fstools.summary import (SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value,
+from fstools.model.formula import format_formula, term_frame
+from fstools.evaluation.metrics import redundancy_rate
+from fstools.results.tables import (SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value,
                              significance_stars)
-from fstools.univariate import benjamini_hochberg, class_separation_test
+from fstools.results.univariate_tests import benjamini_hochberg, class_separation_test
 
 __all__ = ["SelectionResult"]
 
@@ -61,7 +61,7 @@ class SelectionResult:
         searched), printed under the summary.
     redundancy : float
         RED of the selected features (Tao et al. 2016, Eq. 34; see
-        :func:`fstools.metrics.redundancy_rate`) on their design columns: NaN with fewer
+        :func:`fstools.evaluation.metrics.redundancy_rate`) on their design columns: NaN with fewer
         than 2 columns or a constant one.  Shown in the summary.
     """
 
@@ -237,7 +237,7 @@ class SelectionResult:
         -------
         matplotlib Axes (``'convergence'``: an array of Axes, one per panel)
         """
-        from fstools.plotting import plot_convergence, plot_path, plot_scores
+        from fstools.results.plotting import plot_convergence, plot_path, plot_scores
 
         if kind == "scores":
             return plot_scores(self, ax=ax, **kwargs)

@@ -1,6 +1,6 @@
 """Streaming feature selection: :class:`OnlineSelector` (scikit-learn conventions).
 
-An online learner of :mod:`fstools.methods.online` (PA, PA-I, PA-II, MBPA,
+An online learner of :mod:`fstools.methods.passive_aggressive` (PA, PA-I, PA-II, MBPA,
 ONPA, CS, all with truncated gradient; Han et al. 2016) behind the
 scikit-learn estimator interface: ``partial_fit`` any number of times (the
 state carries over), ``predict`` / ``decision_function`` with the M-feature
@@ -36,7 +36,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import NotFittedError
 from sklearn.feature_selection import SelectorMixin
 
-from fstools.methods.online import (ONLINE_METHODS, ONLINE_PARAMETERS, OnlineLearner, as_stream_matrix,
+from fstools.methods.passive_aggressive import (ONLINE_METHODS, ONLINE_PARAMETERS, OnlineLearner, as_stream_matrix,
                                     check_online_params, confusion_counts, counts_metrics, seed_from)
 
 __all__ = ["OnlineSelector"]

@@ -12,10 +12,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pandas as pd
 
-from fstools._parallel import effective_n_threads
-from fstools.methods.online import (ONLINE_METHODS, OnlineLearner, as_stream_matrix, check_online_params,
+from fstools.core.parallel import effective_n_threads
+from fstools.methods.passive_aggressive import (ONLINE_METHODS, OnlineLearner, as_stream_matrix, check_online_params,
                                     choose_positive, confusion_counts, counts_metrics, seed_from, top_features)
-from fstools.summary import format_number
+from fstools.results.tables import format_number
 
 __all__ = ["evaluate_online", "OnlineEvaluation", "METHOD_LABELS"]
 

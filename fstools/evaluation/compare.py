@@ -15,7 +15,7 @@ In both, a method ranks once per data set (per fold when ``select_in_fold``) wit
 largest feature count asked for, and the top-p set for every p is the first p of that ranking
 (for the greedy methods the first p picks do not depend on ``k``).
 
-The result is a :class:`fstools.comparison.ComparisonResult` (tables, paired tests, plots).
+The result is a :class:`fstools.evaluation.comparison_result.ComparisonResult` (tables, paired tests, plots).
 """
 import numbers
 import time
@@ -25,13 +25,13 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from fstools._parallel import effective_n_threads, external_backend, local_scoring
-from fstools.api import full_column_order, run_method
-from fstools.comparison import ALL_DATASETS, ComparisonResult
-from fstools.exceptions import FormulaError
-from fstools.formula import parse_formula
+from fstools.core.parallel import effective_n_threads, external_backend, local_scoring
+from fstools.api.selection import full_column_order, run_method
+from fstools.evaluation.comparison_result import ALL_DATASETS, ComparisonResult
+from fstools.model.exceptions import FormulaError
+from fstools.model.formula import parse_formula
 from fstools.methods.registry import get_method
-from fstools.validation import check_finite_matrix, check_method_params, constant_columns, encode_classes
+from fstools.model.validation import check_finite_matrix, check_method_params, constant_columns, encode_classes
 
 __all__ = ["compare", "CLASSIFIERS", "METRICS", "OneNearestNeighbor", "standardize_columns"]
 
@@ -67,20 +67,20 @@ def _f1_macro(y_true, y_pred, labels, score):
 
 
 def _g_mean(y_true, y_pred, labels, score):
-    from fstools.metrics import g_mean
+    from fstools.evaluation.metrics import g_mean
 
     return g_mean(y_true, y_pred, labels=np.unique(y_true))
 
 
 class _MultiLabelMetric:
-    """A multi-label metric of :mod:`fstools.metrics`, of the predictions or the label scores."""
+    """A multi-label metric of :mod:`fstools.evaluation.metrics`, of the predictions or the label scores."""
 
     def __init__(self, name, uses_score):
         self.name = name
         self.uses_score = uses_score
 
     def __call__(self, y_true, y_pred, labels, score):
-        from fstools import metrics
+        from fstools.evaluation import metrics
 
         return float(getattr(metrics, self.name)(y_true, score if self.uses_score else y_pred))
 
@@ -176,13 +176,13 @@ def _normalise_methods(methods):
 def _mlknn_error():
     return NotImplementedError(
         "classifier: 'mlknn' (ML-kNN, Zhang & Zhou 2007, for multi-label data) is not available in this "
-        "installation of fstools (no fstools.mlknn). Allowed: '1nn', 'svm', 'linear_svm' or a scikit-learn "
+        "installation of fstools (no fstools.evaluation.mlknn). Allowed: '1nn', 'svm', 'linear_svm' or a scikit-learn "
         "estimator")
 
 
 def _mlknn():
     try:
-        from fstools.mlknn import MLkNN
+        from fstools.evaluation.mlknn import MLkNN
     except ImportError:
         raise _mlknn_error() from None
     return MLkNN()
@@ -450,7 +450,7 @@ class _Dataset:
         if self.multilabel:
             # Several 0/1 responses: a label matrix (multi-label methods, ML-kNN, multi-label metrics).
             try:
-                from fstools.validation import label_matrix
+                from fstools.model.validation import label_matrix
             except ImportError:  # pragma: no cover - multi-label support not installed
                 raise FormulaError(f"formula {formula!r}: fs.compare takes one response in this installation "
                                    f"(no multi-label support); the formula has {len(model.response_names)}") from None

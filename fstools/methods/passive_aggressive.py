@@ -71,7 +71,7 @@ import numpy as np
 from scipy import sparse
 
 from fstools._ext import load_kernel
-from fstools.methods.checks import (is_bool, is_none_or, is_nonnegative_number, is_one_of, is_positive_integer,
+from fstools.core.constraints import (is_bool, is_none_or, is_nonnegative_number, is_one_of, is_positive_integer,
                                     is_positive_number, is_seed, none_or_float, none_or_int)
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
@@ -617,7 +617,7 @@ def _method_function(name):
 
     run.__name__ = name
     run.__qualname__ = name
-    run.__doc__ = (f"{ONLINE_METHODS[name].description} (see :mod:`fstools.methods.online`).\n\n"
+    run.__doc__ = (f"{ONLINE_METHODS[name].description} (see :mod:`fstools.methods.passive_aggressive`).\n\n"
                    f"``X`` dense or CSR, ``y`` two class codes; ``k`` = the budget M (None: all features).\n"
                    f"Returns an :class:`OnlineOutput`: ranking by |w_j|, scores |w_j|, column ``weight``.")
     return run

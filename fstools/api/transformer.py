@@ -6,9 +6,9 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from fstools.api import run_method
+from fstools.api.selection import run_method
 from fstools.methods.registry import get_method
-from fstools.validation import (check_finite_matrix, check_k, check_method_params, check_sparse_input,
+from fstools.model.validation import (check_finite_matrix, check_k, check_method_params, check_sparse_input,
                                 encode_classes)
 
 __all__ = ["FeatureSelector"]
@@ -130,7 +130,7 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         from fstools.methods.multilabel import check_label_matrix
 
         if isinstance(Y, pd.DataFrame):
-            from fstools.validation import label_matrix
+            from fstools.model.validation import label_matrix
 
             if len(Y) != array.shape[0]:
                 raise ValueError(f"Y: has {len(Y)} rows but X has {array.shape[0]} samples")

@@ -9,13 +9,13 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from fstools._parallel import effective_n_threads
-from fstools.exceptions import FormulaError
-from fstools.formula import format_formula, parse_formula
+from fstools.core.parallel import effective_n_threads
+from fstools.model.exceptions import FormulaError
+from fstools.model.formula import format_formula, parse_formula
 from fstools.methods.registry import get_method
-from fstools.multilabel_results import MultiLabelResult
-from fstools.results import SelectionResult
-from fstools.validation import (check_finite_matrix, check_k, check_method_params, check_sparse_input,
+from fstools.results.multilabel_result import MultiLabelResult
+from fstools.results.selection_result import SelectionResult
+from fstools.model.validation import (check_finite_matrix, check_k, check_method_params, check_sparse_input,
                                 constant_columns, encode_classes, label_matrix)
 
 __all__ = ["select", "select_multilabel", "run_method", "full_column_order", "check_design"]
@@ -39,7 +39,7 @@ def run_method(spec, X, y, k, params, n_jobs):
     ``X`` is finite float64 (dense, or a scipy sparse matrix for a method with the
     ``sparse`` capability: passed on as CSC, or CSR for streaming methods, never
     densified; TypeError for the other methods), ``y`` class codes, ``k`` None or
-    1..n_features, ``params`` complete (see :func:`fstools.validation.check_method_params`).
+    1..n_features, ``params`` complete (see :func:`fstools.model.validation.check_method_params`).
     """
     n_threads = effective_n_threads(n_jobs)
     if sparse.issparse(X):
@@ -175,7 +175,7 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         DataFrame of 0/1 columns with the rows of ``data``; the formula is then one-sided
         (``"~ ."``).  Without it, a multi-label method takes its labels from the left-hand side
         (``"y1 + y2 + y3 ~ ."``).  Multi-label methods return a
-        :class:`fstools.multilabel_results.MultiLabelResult`.
+        :class:`fstools.results.multilabel_result.MultiLabelResult`.
 
     Returns
     -------
@@ -191,7 +191,7 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     if not isinstance(formula, str):
         raise TypeError(f"formula: must be a string such as 'class ~ .'; got {type(formula).__name__}")
     if type(data).__module__.partition(".")[0] in ("dask", "dask_expr"):  # larger than memory: out of core
-        from fstools.out_of_core import select_dask
+        from fstools.api.dask_input import select_dask
         return select_dask(formula, data, method, k, na_action=na_action, n_jobs=n_jobs, response=response, **params)
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data: must be a pandas DataFrame; got {type(data).__name__}")

@@ -39,7 +39,7 @@ import patsy.builtins
 from patsy.parse_formula import parse_formula as _patsy_parse_formula
 from scipy import sparse
 
-from fstools.exceptions import FormulaError
+from fstools.model.exceptions import FormulaError
 
 __all__ = ["ModelFrame", "parse_formula", "format_formula", "term_frame"]
 

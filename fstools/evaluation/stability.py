@@ -19,13 +19,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from fstools._parallel import effective_n_threads
-from fstools.api import full_column_order, run_method
-from fstools.exceptions import FormulaError
-from fstools.formula import parse_formula
+from fstools.core.parallel import effective_n_threads
+from fstools.api.selection import full_column_order, run_method
+from fstools.model.exceptions import FormulaError
+from fstools.model.formula import parse_formula
 from fstools.methods.registry import get_method, method_names
-from fstools.summary import Summary, format_number
-from fstools.validation import check_finite_matrix, check_k, check_method_params, encode_classes
+from fstools.results.tables import Summary, format_number
+from fstools.model.validation import check_finite_matrix, check_k, check_method_params, encode_classes
 
 __all__ = ["stability", "nogueira_stability", "StabilityResult"]
 
@@ -103,7 +103,7 @@ def _run_bootstrap(task):
 
 
 class StabilityResult:
-    """The outcome of :func:`fstools.stability`.
+    """The outcome of :func:`fstools.evaluation.stability`.
 
     Attributes
     ----------
@@ -192,7 +192,7 @@ class StabilityResult:
     def plot(self, kind="heatmap", ax=None, **kwargs):
         """``'heatmap'``: features x bootstrap runs (selected marked); ``'frequency'``: bar chart of the
         selection frequencies.  Returns a matplotlib Axes."""
-        from fstools.plotting import _axes, plot_selection_heatmap
+        from fstools.results.plotting import _axes, plot_selection_heatmap
 
         if kind == "heatmap":
             title = (f"{self.method}, top {self.k}: Nogueira's Phi = {self.stability:.3f} "
@@ -263,7 +263,7 @@ def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, a
     """
     from tqdm.auto import tqdm
 
-    from fstools.compare import standardize_columns
+    from fstools.evaluation.compare import standardize_columns
 
     if not isinstance(formula, str):
         raise TypeError(f"formula: must be a string such as 'class ~ .'; got {type(formula).__name__}")

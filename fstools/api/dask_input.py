@@ -8,10 +8,10 @@ that can be computed per partition (a block of rows) and combined:
   update (no sums of squares of raw values, so no cancellation); one pass.
 * ``mim`` (``discretization='mu_sigma'``): pass 1 collects per column the count, mean, M2
   (Chan), minimum, maximum, whether every value is an integer and its distinct values (up
-  to :data:`fstools.discretize.MAX_LEVELS_AS_IS`); pass 2 counts, per partition, the rows
+  to :data:`fstools.core.discretize.MAX_LEVELS_AS_IS`); pass 2 counts, per partition, the rows
   of each (level, class) pair of every column, with the nine mu/sigma levels of
-  :func:`fstools.discretize.mu_sigma_levels` (or the values as they are for integer
-  columns with at most 32 distinct values, as :func:`fstools.discretize.information_codes`);
+  :func:`fstools.core.discretize.mu_sigma_levels` (or the values as they are for integer
+  columns with at most 32 distinct values, as :func:`fstools.core.discretize.information_codes`);
   the counts are summed and I(X;C) computed from them.
 * ``cmqfs`` with ``beta=1.0``: the relevance Q (modularity of each feature's graph,
   Eq. 1-2) and, with beta = 1 in Eq. 13, the ranking by NQ alone.  The graph of a feature
@@ -35,13 +35,13 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from fstools.discretize import MAX_LEVELS_AS_IS, MU_SIGMA_LEVELS, _MU_SIGMA_EDGES
-from fstools.exceptions import FormulaError
-from fstools.methods.graph import min_max_normalise, modularity_scores
+from fstools.core.discretize import MAX_LEVELS_AS_IS, MU_SIGMA_LEVELS, _MU_SIGMA_EDGES
+from fstools.model.exceptions import FormulaError
+from fstools.methods.cmqfs import min_max_normalise, modularity_scores
 from fstools.methods.information import rank_by_tie_rule
 from fstools.methods.registry import MethodOutput, get_method
-from fstools.summary import Summary, format_number
-from fstools.validation import check_k, check_method_params
+from fstools.results.tables import Summary, format_number
+from fstools.model.validation import check_k, check_method_params
 
 __all__ = ["SUPPORTED_METHODS", "COLUMN_BLOCK_BYTES", "select_dask", "select_dask_array", "is_dask_collection",
            "OutOfCoreResult"]
@@ -174,7 +174,7 @@ def _class_codes(y, classes):
 def _level_codes(X, mu, sigma, varying, as_is_values):
     """Codes (rows x columns) of one partition: mu/sigma levels 0..8, or the as-is value index.
 
-    The same comparisons as :func:`fstools.discretize.mu_sigma_levels` (``mu + t * sigma``,
+    The same comparisons as :func:`fstools.core.discretize.mu_sigma_levels` (``mu + t * sigma``,
     values on a boundary in the interval nearer to mu) with the global mu and sigma.
     """
     codes = np.full(X.shape, MU_SIGMA_LEVELS // 2, dtype=np.int64)
@@ -426,7 +426,7 @@ def _warn_constant_columns(statistics, names):
 
 def _score(X, y, spec, k, n_jobs, names):
     """Validate (pass 1) and score; returns (MethodOutput, k, class names, class counts, n)."""
-    from fstools._parallel import effective_n_threads
+    from fstools.core.parallel import effective_n_threads
 
     dask, da = _dask()
     n_threads = effective_n_threads(n_jobs)
@@ -502,7 +502,7 @@ def select_dask_array(X, y, method="fisher", k=None, *, feature_names=None, n_jo
 
 def _plain_columns(formula, data):
     """(response, predictors) of a formula whose terms are plain numeric columns of ``data``."""
-    from fstools.formula import parse_formula
+    from fstools.model.formula import parse_formula
 
     # The formula's structure from a two-row stand-in with the columns' dtypes (dask never loads data here).
     stand_in = {}
@@ -573,7 +573,7 @@ def select_dask(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jo
 
 
 def _result(X, y, spec, values, k, n_jobs, names, response_name, n_dropped, call):
-    from fstools.api import _term_scores
+    from fstools.api.selection import _term_scores
 
     X, y = _as_dask_inputs(X, y)
     output, k, classes, labels, n = _score(X, y, spec, k, n_jobs, names)
@@ -597,7 +597,7 @@ class OutOfCoreResult:
 
     def __init__(self, *, call, spec, params, scores, selected, response, classes, class_counts, n, n_dropped,
                  notes):
-        from fstools.formula import format_formula
+        from fstools.model.formula import format_formula
 
         self.call = call
         self.method = spec.name

@@ -1,7 +1,7 @@
 """The result of multi-label selection (:func:`fstools.select` with a multi-label method).
 
 A multi-label method (capability ``"multilabel"``: ELC, LLSF, ...) takes a 0/1
-label matrix Y, one column per label; :func:`fstools.api.select_multilabel`
+label matrix Y, one column per label; :func:`fstools.api.selection.select_multilabel`
 builds it and returns a :class:`MultiLabelResult`.
 
 The result's summary replaces the class-separation tests of single-label
@@ -17,11 +17,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from fstools.formula import format_formula, term_frame
-from fstools.metrics import residual_label_correlation, residual_redundancy
+from fstools.model.formula import format_formula, term_frame
+from fstools.evaluation.metrics import residual_label_correlation, residual_redundancy
 from fstools.methods.multilabel import label_correlation
-from fstools.summary import SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value, significance_stars
-from fstools.univariate import benjamini_hochberg
+from fstools.results.tables import SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value, significance_stars
+from fstools.results.univariate_tests import benjamini_hochberg
 
 __all__ = ["MultiLabelResult"]
 
@@ -199,7 +199,7 @@ class MultiLabelResult:
     def plot(self, kind="scores", ax=None, **kwargs):
         """``'scores'``: bar chart of the scores by rank; ``'convergence'``: the per-iteration records
         (iterative methods: ELC's objective, relaxed objective and ||W_(t+1) - W_t||)."""
-        from fstools.plotting import plot_convergence, plot_scores
+        from fstools.results.plotting import plot_convergence, plot_scores
 
         if kind == "scores":
             return plot_scores(self, ax=ax, **kwargs)

@@ -16,10 +16,10 @@ formulas are in ``shared/methods/cmqfs.md``:
 import numpy as np
 
 from fstools._ext import load_kernel
-from fstools._parallel import score_features, threads_for_work
-from fstools.discretize import mu_sigma_levels
-from fstools.methods._greedy import TIE_TOLERANCE, first_maximum  # noqa: F401 (shared tie rule)
-from fstools.methods.checks import is_unit_interval
+from fstools.core.parallel import score_features, threads_for_work
+from fstools.core.discretize import mu_sigma_levels
+from fstools.core.ranking import TIE_TOLERANCE, first_maximum  # noqa: F401 (shared tie rule)
+from fstools.core.constraints import is_unit_interval
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
 __all__ = ["modularity_scores", "feature_vector_graph_edges", "min_max_normalise", "cmqfs"]
