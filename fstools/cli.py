@@ -208,7 +208,7 @@ def _save_plot(result, path):
 
 # --------------------------------------------------------------------------- commands
 def _command_select(args):
-    import fstools as fs
+    from fstools.api.selection import select
     from fstools.model.exceptions import FormulaError
 
     params = _parse_params(args.param)
@@ -217,7 +217,7 @@ def _command_select(args):
     with warnings.catch_warnings(record=True) as caught:
         data = _read_data(args.data)
         try:
-            result = fs.select(args.formula, data, method=args.method, k=args.k,
+            result = select(args.formula, data, method=args.method, k=args.k,
                                na_action=args.na_action, n_jobs=args.n_jobs, **params)
         except (FormulaError, ValueError, TypeError) as error:
             raise UserError(_error_message(error)) from None
@@ -237,9 +237,9 @@ def _command_select(args):
 
 
 def _command_methods(args):
-    import fstools as fs
+    from fstools.api.catalogue import list_methods
 
-    table = fs.list_methods()[["name", "description", "capabilities", "parameters"]]
+    table = list_methods()[["name", "description", "capabilities", "parameters"]]
     print(_format_table(table))
     return EXIT_OK
 

@@ -261,7 +261,7 @@ def test_unexpected_errors_propagate(monkeypatch, capsys):
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(fs, "select", broken)
+    monkeypatch.setattr("fstools.api.selection.select", broken)
     with pytest.raises(RuntimeError, match="a bug"):
         main(["select", "class ~ .", "--data", "wine"])
 

@@ -458,7 +458,7 @@ def test_redundancy_rate_by_hand():
 
 @pytest.mark.parametrize("seed", range(3))
 def test_redundancy_rate_equals_reference(seed, monkeypatch):
-    from fstools.evaluation import metrics
+    from fstools.results import diagnostics as metrics
 
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(30, 12))

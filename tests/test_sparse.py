@@ -19,7 +19,8 @@ from fstools.methods.registry import get_method, method_names, sparse_format, sp
 from fstools.methods.similarity import fisher
 from fstools.core.sparse import (as_canonical_csc, centred_sums_of_squares, class_column_statistics,
                                                column_levels, column_ranges, column_value_counts,
-                                               sparse_mim, sparse_mutual_information_relevance)
+                                               sparse_mutual_information_relevance)
+from fstools.methods.information import sparse_mim
 from fstools.methods.statistical import chi2
 
 SPARSE_METHODS = sparse_methods()
@@ -117,9 +118,7 @@ def test_registry_capability_and_listing():
 
 
 def test_mim_is_sparse_capable_once_information_dispatches():
-    # information.py is changed by its owner: mim dispatches sparse X to sparse_mim.
-    if "sparse" not in get_method("mim").capabilities:
-        pytest.skip("mim's registry entry does not declare 'sparse' yet (information.py change pending)")
+    assert "sparse" in get_method("mim").capabilities
     X, y = count_data()
     assert_same_output(run_method(get_method("mim"), sparse.csr_matrix(X), y, None, get_method("mim").defaults(),
                                   1),

@@ -35,10 +35,11 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from fstools.core.discretize import MAX_LEVELS_AS_IS, MU_SIGMA_LEVELS, _MU_SIGMA_EDGES
+from fstools.core.discretize import MAX_LEVELS_AS_IS, MU_SIGMA_LEVELS, MU_SIGMA_EDGES
 from fstools.model.exceptions import FormulaError
 from fstools.methods.cmqfs import min_max_normalise, modularity_scores
-from fstools.methods.information import rank_by_tie_rule
+from fstools.model.terms import term_scores
+from fstools.core.ranking import TIE_TOLERANCE, rank_features
 from fstools.methods.registry import MethodOutput, get_method
 from fstools.results.tables import Summary, format_number
 from fstools.model.validation import check_k, check_method_params
@@ -182,7 +183,7 @@ def _level_codes(X, mu, sigma, varying, as_is_values):
     if np.any(scaled):
         G = X[:, scaled]
         level = np.zeros(G.shape, dtype=np.int64)
-        for t in _MU_SIGMA_EDGES:
+        for t in MU_SIGMA_EDGES:
             level += G > mu[scaled] + t * sigma[scaled]
             level -= G < mu[scaled] - t * sigma[scaled]
         codes[:, scaled] = level + MU_SIGMA_LEVELS // 2
@@ -248,7 +249,7 @@ def _fisher_output(statistics, classes, n):
     scores[positive] = between_ss[positive] / within_ss[positive]
     separating = ~positive & (between_ss > 0)
     scores[separating] = np.inf
-    ranking = np.lexsort((np.arange(n_features), -scores, constant)).astype(np.intp)
+    ranking = rank_features(scores, last=constant)
     notes = []
     if constant.any():
         notes.append(f"{int(constant.sum())} constant column(s): Fisher score 0/0 defined as 0, ranked last")
@@ -280,7 +281,7 @@ def _mim_output(X, y, statistics, classes, k):
     joint = counts.reshape(counts.shape[0], -1)
     relevance = (_entropy_from_counts(level_counts, n) + _entropy_from_counts(class_counts, n)
                  - _entropy_from_counts(joint, n))
-    ranking = rank_by_tie_rule(relevance, k)
+    ranking = rank_features(relevance, k=k, tolerance=TIE_TOLERANCE)
     n_features = relevance.shape[0]
     step = np.full(n_features, np.nan)
     step[ranking] = np.arange(1, ranking.shape[0] + 1)
@@ -330,12 +331,12 @@ def _cmqfs_relevance_output(X, y, classes, k, n_threads):
     q = np.concatenate(q_parts)
     nq = min_max_normalise(q)
     constant = np.isnan(q)
-    first = int(rank_by_tie_rule(nq, 1)[0])   # step 1: the largest NQ among every column
+    first = int(rank_features(nq, k=1, tolerance=TIE_TOLERANCE)[0])   # step 1: the largest NQ among every column
     rest_informative = np.flatnonzero(~constant)
     rest_informative = rest_informative[rest_informative != first]
     rest_constant = np.flatnonzero(constant)
     rest_constant = rest_constant[rest_constant != first]
-    ranking = np.concatenate([[first], rest_informative[rank_by_tie_rule(nq[rest_informative])],
+    ranking = np.concatenate([[first], rest_informative[rank_features(nq[rest_informative], tolerance=TIE_TOLERANCE)],
                               rest_constant]).astype(np.intp)
     if k is not None:
         ranking = ranking[:k]
@@ -573,11 +574,9 @@ def select_dask(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jo
 
 
 def _result(X, y, spec, values, k, n_jobs, names, response_name, n_dropped, call):
-    from fstools.api.selection import _term_scores
-
     X, y = _as_dask_inputs(X, y)
     output, k, classes, labels, n = _score(X, y, spec, k, n_jobs, names)
-    scores, selected = _term_scores(output, spec, names, list(names), k)
+    scores, selected = term_scores(output, spec, names, list(names), k)
     used = dict(values)
     used["k"] = k
     return OutOfCoreResult(call=call, spec=spec, params=used, scores=scores, selected=selected,

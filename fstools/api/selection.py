@@ -11,6 +11,7 @@ from scipy import sparse
 
 from fstools.core.parallel import effective_n_threads
 from fstools.model.exceptions import FormulaError
+from fstools.model.terms import columns_for_k_terms, steps_table, term_scores
 from fstools.model.formula import format_formula, parse_formula
 from fstools.methods.registry import get_method
 from fstools.results.multilabel_result import MultiLabelResult
@@ -18,7 +19,7 @@ from fstools.results.selection_result import SelectionResult
 from fstools.model.validation import (check_finite_matrix, check_k, check_method_params, check_sparse_input,
                                 constant_columns, encode_classes, label_matrix)
 
-__all__ = ["select", "select_multilabel", "run_method", "full_column_order", "check_design"]
+__all__ = ["select", "select_multilabel", "run_method", "check_design"]
 
 
 def _format_call(formula, method, k, na_action, n_jobs, params):
@@ -48,74 +49,6 @@ def run_method(spec, X, y, k, params, n_jobs):
         X = np.ascontiguousarray(X, dtype=np.float64)
     y = np.ascontiguousarray(y, dtype=np.int32)
     return spec.function(X, y, k, n_threads, **params)
-
-
-def full_column_order(output, higher_is_better):
-    """All column indices: the method's ranking, then the rest by score (best first).
-
-    Ties and NaN scores: NaN last, then the lower column index first.
-    """
-    ranked = [int(j) for j in output.ranking]
-    seen = set(ranked)
-    rest = [j for j in range(len(output.scores)) if j not in seen]
-    scores = np.asarray(output.scores, dtype=np.float64)
-
-    def key(j):
-        value = scores[j]
-        if np.isnan(value):
-            return (1, 0.0, j)
-        return (0, -value if higher_is_better else value, j)
-
-    return ranked + sorted(rest, key=key)
-
-
-def _columns_for_k_terms(column_terms, k):
-    """Columns to request so that ``k`` distinct terms are surely among them."""
-    if k is None:
-        return None
-    counts = pd.Series(column_terms).value_counts()
-    return min(len(column_terms), k + int((counts - 1).sum()))
-
-
-def _term_scores(output, spec, column_names, column_terms, k):
-    """Per-term scores table and the selected terms, from per-column output."""
-    order = full_column_order(output, spec.higher_is_better)
-    term_order = []
-    representative = {}
-    for j in order:
-        term = column_terms[j]
-        if term not in representative:
-            representative[term] = j
-            term_order.append(term)
-    selected = []
-    for j in output.ranking:
-        term = column_terms[int(j)]
-        if term not in selected:
-            selected.append(term)
-    if k is not None:
-        selected = selected[:k]
-    rows = {"rank": np.arange(1, len(term_order) + 1),
-            "score": [output.scores[representative[t]] for t in term_order]}
-    for name, values in output.columns.items():
-        rows[name] = [values[representative[t]] for t in term_order]
-    table = pd.DataFrame(rows, index=pd.Index(term_order, name="feature"))
-    if any(column_terms.count(term) > 1 for term in term_order):
-        table["term_column"] = [column_names[representative[t]] for t in term_order]
-    return table, selected
-
-
-def _steps_table(output, column_terms, selected):
-    if output.steps is None:
-        return None
-    steps = pd.DataFrame(output.steps)
-    steps.insert(0, "step", np.arange(1, len(steps) + 1))
-    steps["feature"] = [column_terms[int(j)] for j in steps["feature"]]
-    # Keep the steps up to the one that completed the selected terms.
-    last = 0
-    for i, term in enumerate(steps["feature"]):
-        if term in selected:
-            last = i
-    return steps.iloc[: last + 1].reset_index(drop=True)
 
 
 def check_design(frame, k, response_word="response", stacklevel=2):
@@ -223,9 +156,9 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         # Streaming methods code the two classes +1 / -1 themselves (majority or positive=),
         # and report the mapping by class name.
         run_values["class_names"] = class_names
-    output = run_method(spec, frame.X, y, _columns_for_k_terms(column_terms, k), run_values, n_jobs)
-    scores, selected = _term_scores(output, spec, list(frame.column_names), column_terms, k)
-    steps = _steps_table(output, column_terms, selected)
+    output = run_method(spec, frame.X, y, columns_for_k_terms(column_terms, k), run_values, n_jobs)
+    scores, selected = term_scores(output, spec, list(frame.column_names), column_terms, k)
+    steps = steps_table(output, column_terms, selected)
     used = dict(values)
     used["k"] = k
     result = SelectionResult(call=call, spec=spec, params=used, model_frame=frame, y=y,
@@ -273,8 +206,8 @@ def select_multilabel(formula, data, spec, k, *, values, response=None, na_actio
     frame = parse_formula(formula_used, frame_data, na_action=na_action)
     Y = label_matrix(frame.response)
     column_terms, k = check_design(frame, k, response_word="labels", stacklevel=4)
-    output = run_method(spec, frame.X, Y, _columns_for_k_terms(column_terms, k), values, n_jobs)
-    scores, selected = _term_scores(output, spec, list(frame.column_names), column_terms, k)
+    output = run_method(spec, frame.X, Y, columns_for_k_terms(column_terms, k), values, n_jobs)
+    scores, selected = term_scores(output, spec, list(frame.column_names), column_terms, k)
     used = dict(values)
     used["k"] = k
     return MultiLabelResult(call=call, spec=spec, params=used, model_frame=frame, Y=Y, scores=scores,

@@ -65,7 +65,7 @@ BLOCK_VALUES = 2 ** 16
 
 # Multiples of sigma at which the mu/sigma intervals end, to the right of mu;
 # the same multiples with a minus sign end the intervals to the left.
-_MU_SIGMA_EDGES = (0.5, 1.5, 2.5, 3.5)
+MU_SIGMA_EDGES = (0.5, 1.5, 2.5, 3.5)
 
 # dtypes of X used as they are (converted to float64 a block at a time); any
 # other dtype (object, strings, long double, ...) is converted whole, once.
@@ -241,7 +241,7 @@ def _mu_sigma_block(block):
     mu = G.mean(axis=1, keepdims=True)
     sigma = G.std(axis=1, ddof=1, keepdims=True)
     level = np.zeros(G.shape, dtype=codes.dtype)
-    for t in _MU_SIGMA_EDGES:
+    for t in MU_SIGMA_EDGES:
         level += G > mu + t * sigma
         level -= G < mu - t * sigma
     # Defensive: after the scaling a non-constant column has sigma > 0; were it

@@ -25,8 +25,6 @@ n_samples x n_features is ever built.
   discrete column, equal to the dense path of ``mim`` (the same plug-in
   estimate, summed in the same order as the kernel
   :func:`fstools._ext._entropy.feature_class_information`).
-* :func:`sparse_mim` -- the ``mim`` method on sparse input (the MethodOutput
-  of :func:`fstools.methods.information.mim` for the same dense data).
 """
 import math
 from dataclasses import dataclass
@@ -39,7 +37,7 @@ from fstools.core.discretize import MAX_LEVELS_AS_IS
 __all__ = ["as_canonical_csc", "ClassColumnStatistics", "class_column_sums", "class_column_statistics",
            "centred_sums_of_squares", "column_ranges", "ColumnLevels", "column_levels",
            "level_class_counts", "column_value_counts", "sparse_mutual_information_relevance",
-           "sparse_mim", "ROUNDING_TOLERANCE"]
+           "ROUNDING_TOLERANCE"]
 
 #: Tiny negative mutual information from rounding is returned as 0 (as the entropy kernel does).
 ROUNDING_TOLERANCE = 1e-12
@@ -527,44 +525,3 @@ def sparse_mutual_information_relevance(X, y, n_classes, max_levels=MAX_LEVELS_A
     rounding = (information < 0.0) & (information > -ROUNDING_TOLERANCE)
     information[rounding] = 0.0
     return information
-
-
-def sparse_mim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None):
-    """The ``mim`` method on a scipy sparse matrix of binary/count features (never densified).
-
-    Returns the :class:`~fstools.methods.registry.MethodOutput` that
-    :func:`fstools.methods.information.mim` returns on ``X.toarray()``: every
-    column of sparse input must be discrete (integer values, at most
-    :data:`~fstools.core.discretize.MAX_LEVELS_AS_IS` distinct), the columns the dense
-    path uses as they are; ``discretization`` and ``n_bins`` are validated as there
-    (they would apply to continuous columns, which sparse input refuses).
-
-    Parameters
-    ----------
-    X : scipy sparse matrix, shape (n_samples, n_features)
-    y : ndarray of int32, shape (n_samples,)
-        Class codes 0..n_classes-1, at least two classes present.
-    k : int or None
-    n_threads : int
-        Unused (NumPy).
-    discretization, n_bins
-        As for :func:`fstools.methods.information.mim`.
-    """
-    # Imported here: information.mim imports this module when it dispatches sparse input.
-    from fstools.methods.information import (_check_discretization, _discretisation_note, information_output,
-                                             rank_by_tie_rule)
-
-    _check_discretization(discretization, n_bins)
-    X = as_canonical_csc(X)
-    y = np.ascontiguousarray(y, dtype=np.int32)
-    if y.ndim != 1 or y.shape[0] != X.shape[0]:
-        raise ValueError(f"y: must be 1-D with one class code per sample ({X.shape[0]}); got shape {y.shape}")
-    n_classes = int(y.max()) + 1 if y.size else 0
-    if y.size == 0 or np.count_nonzero(np.bincount(y, minlength=n_classes)) < 2:
-        raise ValueError("y: mim needs at least two classes (with one class I(X;C) = 0 for "
-                         "every feature and the ranking would be arbitrary)")
-    relevance = sparse_mutual_information_relevance(X, y, n_classes, method="mim")
-    ranking = rank_by_tie_rule(relevance, k)
-    note = _discretisation_note(discretization, n_bins, np.ones(relevance.shape[0], dtype=bool))
-    return information_output(ranking, {"J": relevance[ranking].copy()}, relevance, note,
-                              column_levels(X).counts() <= 1)

@@ -26,14 +26,16 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from fstools.core.parallel import effective_n_threads, external_backend, local_scoring
-from fstools.api.selection import full_column_order, run_method
+from fstools.api.selection import run_method
+from fstools.model.terms import ranked_terms
+from fstools.core.arrays import standardize_columns
 from fstools.evaluation.comparison_result import ALL_DATASETS, ComparisonResult
 from fstools.model.exceptions import FormulaError
 from fstools.model.formula import parse_formula
 from fstools.methods.registry import get_method
 from fstools.model.validation import check_finite_matrix, check_method_params, constant_columns, encode_classes
 
-__all__ = ["compare", "CLASSIFIERS", "METRICS", "OneNearestNeighbor", "standardize_columns"]
+__all__ = ["compare", "CLASSIFIERS", "METRICS", "OneNearestNeighbor"]
 
 #: Built-in classifiers: name -> description (the estimators are built by _make_classifier).
 CLASSIFIERS = {
@@ -424,19 +426,6 @@ def _format_call(formula, methods, k, classifier, cv, repeats, metrics, random_s
 
 
 # --------------------------------------------------------------------------- data
-def standardize_columns(X, reference=None):
-    """``X`` with every column at zero mean and unit variance (population sd, as StandardScaler).
-
-    The means and sds come from ``reference`` (default ``X`` itself); constant columns are
-    centred only (sd taken as 1).
-    """
-    reference = X if reference is None else reference
-    mean = reference.mean(axis=0)
-    sd = reference.std(axis=0)
-    sd[sd == 0] = 1.0
-    return np.ascontiguousarray((X - mean) / sd)
-
-
 class _Dataset:
     """One data set, ready for the protocol: arrays, term map, feature counts, splits."""
 
@@ -558,16 +547,7 @@ def _rank_terms(dataset, label, spec, values, X, y, n_threads, where):
         raise _MethodFailed(f"method {label!r} ({spec.name}) failed on data set {dataset.name!r}{where}: "
                             f"{type(error).__name__}: {error}") from error
     seconds = time.perf_counter() - started
-    order = full_column_order(output, spec.higher_is_better)
-    seen = set()
-    terms = []
-    for j in order:
-        t = dataset.column_term_index[int(j)]
-        if t not in seen:
-            seen.add(t)
-            terms.append(t)
-            if len(terms) == k_max:
-                break
+    terms = ranked_terms(output, spec.higher_is_better, dataset.column_term_index, k_max)
     return terms, seconds
 
 

@@ -38,7 +38,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from fstools.core.parallel import effective_n_threads
-from fstools.methods.similarity import _class_neighbours
+from fstools.methods.similarity import class_neighbours
 
 __all__ = ["MLkNN"]
 
@@ -125,7 +125,7 @@ class MLkNN(ClassifierMixin, BaseEstimator):
         if m < 2:
             raise ValueError(f"X: ML-kNN needs at least 2 training instances; got {m}")
         k = min(k, m - 1)
-        index, _, _ = _class_neighbours(np.ascontiguousarray(X.T), np.zeros(m, dtype=np.int32), 1,
+        index, _, _ = class_neighbours(np.ascontiguousarray(X.T), np.zeros(m, dtype=np.int32), 1,
                                         np.arange(m, dtype=np.intp), k, "sqeuclidean", n_threads)
         counts = self._neighbour_counts(Y, index[:, 0, :])                  # (m, l), values 0..k
         n_labels = Y.shape[1]
@@ -164,7 +164,7 @@ class MLkNN(ClassifierMixin, BaseEstimator):
         features = np.ascontiguousarray(np.vstack([self._X, X]).T)
         labels = np.concatenate([np.zeros(m, dtype=np.int32), np.ones(t, dtype=np.int32)])
         rows = np.arange(m, m + t, dtype=np.intp)
-        index, _, _ = _class_neighbours(features, labels, 2, rows, self.n_neighbors_, "sqeuclidean",
+        index, _, _ = class_neighbours(features, labels, 2, rows, self.n_neighbors_, "sqeuclidean",
                                         effective_n_threads(self.n_jobs))
         return index[:, 0, :]
 

@@ -13,8 +13,9 @@ import numpy as np
 import pandas as pd
 
 from fstools.core.parallel import effective_n_threads
+from fstools.core.ranking import rank_features
 from fstools.methods.passive_aggressive import (ONLINE_METHODS, OnlineLearner, as_stream_matrix, check_online_params,
-                                    choose_positive, confusion_counts, counts_metrics, seed_from, top_features)
+                                    choose_positive, confusion_counts, counts_metrics, seed_from)
 from fstools.results.tables import format_number
 
 __all__ = ["evaluate_online", "OnlineEvaluation", "METHOD_LABELS"]
@@ -310,7 +311,7 @@ def evaluate_online(X, y, methods=("pa", "cs", "mbpa", "onpa"), budgets=None, n_
                 test = matrix[test_rows]
                 for M in group:
                     coef = np.zeros(n_features)
-                    chosen = top_features(learner.weights, M)
+                    chosen = rank_features(np.abs(learner.weights), k=M)
                     coef[chosen] = learner.weights[chosen]
                     margins = np.asarray(test @ coef).ravel()
                     rows.append((method, r, M, counts_metrics(confusion_counts(y_pm[test_rows], margins))))

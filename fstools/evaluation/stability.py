@@ -20,7 +20,9 @@ import pandas as pd
 from scipy import stats
 
 from fstools.core.parallel import effective_n_threads
-from fstools.api.selection import full_column_order, run_method
+from fstools.core.arrays import standardize_columns
+from fstools.api.selection import run_method
+from fstools.model.terms import ranked_terms
 from fstools.model.exceptions import FormulaError
 from fstools.model.formula import parse_formula
 from fstools.methods.registry import get_method, method_names
@@ -92,13 +94,7 @@ def _stratified_bootstrap(y, rng):
 def _run_bootstrap(task):
     spec, values, X, y, n_columns, column_term_index, k, n_threads = task
     output = run_method(spec, X, y, n_columns, values, n_threads)
-    chosen = []
-    for j in full_column_order(output, spec.higher_is_better):
-        t = column_term_index[int(j)]
-        if t not in chosen:
-            chosen.append(t)
-            if len(chosen) == k:
-                break
+    chosen = ranked_terms(output, spec.higher_is_better, column_term_index, k)
     return chosen
 
 
@@ -192,7 +188,7 @@ class StabilityResult:
     def plot(self, kind="heatmap", ax=None, **kwargs):
         """``'heatmap'``: features x bootstrap runs (selected marked); ``'frequency'``: bar chart of the
         selection frequencies.  Returns a matplotlib Axes."""
-        from fstools.results.plotting import _axes, plot_selection_heatmap
+        from fstools.results.plotting import axes_for, plot_selection_heatmap
 
         if kind == "heatmap":
             title = (f"{self.method}, top {self.k}: Nogueira's Phi = {self.stability:.3f} "
@@ -201,7 +197,7 @@ class StabilityResult:
         if kind == "frequency":
             max_features = kwargs.pop("max_features", 40)
             shown = self.frequency.iloc[:max_features]
-            ax = _axes(ax, (max(5.0, 0.28 * len(shown) + 2.0), 4.0))
+            ax = axes_for(ax, (max(5.0, 0.28 * len(shown) + 2.0), 4.0))
             colors = ["tab:red" if flag else "tab:blue" for flag in shown["selected_all_data"]]
             ax.bar(np.arange(len(shown)), shown["frequency"], color=colors, **kwargs)
             ax.set_xticks(np.arange(len(shown)))
@@ -263,7 +259,6 @@ def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, a
     """
     from tqdm.auto import tqdm
 
-    from fstools.evaluation.compare import standardize_columns
 
     if not isinstance(formula, str):
         raise TypeError(f"formula: must be a string such as 'class ~ .'; got {type(formula).__name__}")

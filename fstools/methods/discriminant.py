@@ -102,7 +102,9 @@ from threadpoolctl import threadpool_limits
 from fstools.core.constraints import (is_bool, is_integer_at_least, is_none_or, is_nonnegative_number, is_number,
                                     is_one_of, is_positive_integer, is_positive_number, is_seed, none_or_int)
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
-from fstools.methods.similarity import _as_classes, _as_matrix, _constant_columns, _ranking, fisher_scores
+from fstools.core.arrays import as_class_codes, as_float_matrix, constant_columns, standardize_columns
+from fstools.core.ranking import rank_features
+from fstools.methods.similarity import fisher_scores
 
 __all__ = ["GAMMA_GRID", "DENSE_MAX_FEATURES", "SOLVERS", "DFSFit", "scatter_factors", "dfs_fit",
            "dfs_objective", "dfs", "gamma_cv", "trace_ratio_weights", "trace_ratio_subset", "trace_ratio"]
@@ -134,14 +136,6 @@ SOLVERS = ("auto", "dense", "lanczos")
 # --------------------------------------------------------------------------
 # Shared helpers
 # --------------------------------------------------------------------------
-
-def _standardised(X, constant, standardize):
-    """Columns centred (and divided by their sample sd when ``standardize``); constants dropped."""
-    Z = X[:, ~constant] - X[:, ~constant].mean(axis=0)
-    if standardize and Z.shape[0] > 1:
-        Z /= Z.std(axis=0, ddof=1)
-    return Z
-
 
 def scatter_factors(Z, y, n_classes):
     """Factors of the scatter matrices of Eq. 6-7 for centred data ``Z`` (n x d).
@@ -411,12 +405,12 @@ def dfs_fit(X, y, gamma=1.0, p=1.0, n_components=None, alpha=1.0, zeta=1e-12, ma
     DFSFit
     """
     _check_dfs_parameters(gamma, p, n_components, alpha, zeta, max_iter, tol, standardize, solver)
-    X = _as_matrix(X)
-    y, n_classes, counts = _as_classes(y, X.shape[0])
+    X = as_float_matrix(X)
+    y, n_classes, counts = as_class_codes(y, X.shape[0])
     n_samples, n_features = X.shape
     if n_samples < 3:
         raise ValueError(f"X: DFS needs at least 3 samples; got {n_samples}")
-    constant = _constant_columns(X)
+    constant = constant_columns(X)
     n_varying = int(np.count_nonzero(~constant))
     c = int(np.count_nonzero(counts))
     l = c - 1 if n_components is None else int(n_components)
@@ -433,7 +427,7 @@ def dfs_fit(X, y, gamma=1.0, p=1.0, n_components=None, alpha=1.0, zeta=1e-12, ma
 
     threads = max(1, int(n_threads)) if chosen == "dense" and float(n_varying) ** 3 >= MIN_PARALLEL_FLOPS else 1
     with threadpool_limits(limits=threads, user_api="blas"):
-        Z = _standardised(X, constant, standardize)
+        Z = standardize_columns(X[:, ~constant], ddof=1) if standardize else X[:, ~constant] - X[:, ~constant].mean(axis=0)
         H, Xw = scatter_factors(Z, y, n_classes)
         engine = (_DenseSolver if chosen == "dense" else _LanczosSolver)(Z, H, Xw, alpha, l)
         weights = np.full(n_varying, gamma)            # gamma D with D = I (Algorithm 1, step 2)
@@ -545,10 +539,10 @@ def gamma_cv(X, y, k=None, grid=GAMMA_GRID, folds=5, within_folds=False, random_
     """
     from sklearn.model_selection import StratifiedKFold
 
-    X = _as_matrix(X)
-    y, _, counts = _as_classes(y, X.shape[0])
+    X = as_float_matrix(X)
+    y, _, counts = as_class_codes(y, X.shape[0])
     standardize = dfs_params.get("standardize", True)
-    constant = _constant_columns(X)
+    constant = constant_columns(X)
     n_varying = int(np.count_nonzero(~constant))
     if k is None:
         numbers_of_features = [m for m in PAPER_FEATURE_COUNTS if m <= n_varying] or [n_varying]
@@ -579,7 +573,7 @@ def gamma_cv(X, y, k=None, grid=GAMMA_GRID, folds=5, within_folds=False, random_
         fold_accuracy = []
         if not within_folds:
             fit = dfs_fit(X, y, gamma=gamma, n_threads=n_threads, **dfs_params)
-            order = _ranking(fit.row_norms, True, fit.constant)
+            order = rank_features(fit.row_norms, higher_is_better=True, last=fit.constant)
             n_iterations, converged = len(fit.iterations["iteration"]), fit.converged
             for train, test in splits:
                 fold_accuracy.append(np.mean([_fold_accuracy(Z_all[np.ix_(train, order[:m])], y[train],
@@ -589,7 +583,7 @@ def gamma_cv(X, y, k=None, grid=GAMMA_GRID, folds=5, within_folds=False, random_
             n_iterations, converged = 0, True
             for train, test in splits:
                 fit = dfs_fit(X[train], y[train], gamma=gamma, n_threads=n_threads, **dfs_params)
-                order = _ranking(fit.row_norms, True, fit.constant)
+                order = rank_features(fit.row_norms, higher_is_better=True, last=fit.constant)
                 n_iterations = max(n_iterations, len(fit.iterations["iteration"]))
                 converged = converged and fit.converged
                 Z_train, Z_test = scaled(train, test)
@@ -684,8 +678,8 @@ def dfs(X, y, k=None, n_threads=1, gamma=1.0, p=1.0, n_components=None, alpha=1.
     _check("cv_folds", cv_folds, is_integer_at_least(2), "an integer >= 2")
     _check("cv_within_folds", cv_within_folds, is_bool, "True or False")
     _check("random_state", random_state, is_seed, "None or an integer >= 0")
-    X = _as_matrix(X)
-    y, n_classes, counts = _as_classes(y, X.shape[0])
+    X = as_float_matrix(X)
+    y, n_classes, counts = as_class_codes(y, X.shape[0])
     params = dict(p=p, n_components=n_components, alpha=alpha, zeta=zeta, max_iter=max_iter, tol=tol,
                   standardize=standardize, solver=solver)
     notes = []
@@ -722,7 +716,7 @@ def dfs(X, y, k=None, n_threads=1, gamma=1.0, p=1.0, n_components=None, alpha=1.
                      f"ranked last")
     notes += fit.notes
     output = MethodOutput(
-        ranking=_ranking(fit.row_norms, True, fit.constant),
+        ranking=rank_features(fit.row_norms, higher_is_better=True, last=fit.constant),
         scores=fit.row_norms,
         columns={"row_norm": fit.row_norms},
         notes=notes,
@@ -748,16 +742,10 @@ def trace_ratio_weights(X, y):
     -------
     between, within : ndarray of float64, shape (n_features,)
     """
-    X = _as_matrix(X)
+    X = as_float_matrix(X)
     # fisher_scores gives them divided by n, with constant columns and classes decided exactly.
     _, between, within = fisher_scores(X, y)
     return between * X.shape[0], within * X.shape[0]
-
-
-def _top(values, k, last):
-    """First k indices by decreasing value, ties to the lower index, ``last`` columns after all others."""
-    order = np.lexsort((np.arange(values.shape[0]), -values, last))
-    return order[:k]
 
 
 def trace_ratio_subset(between, within, k, constant=None, max_iter=100):
@@ -784,15 +772,15 @@ def trace_ratio_subset(between, within, k, constant=None, max_iter=100):
     k = int(k)
     separating = ~constant & (within == 0) & (between > 0)
     if np.count_nonzero(separating) >= k:
-        subset = _top(np.where(separating, between, -np.inf), k, ~separating)
+        subset = rank_features(np.where(separating, between, -np.inf), last=~separating, k=k)
         return subset, np.inf, [np.inf]
     with np.errstate(divide="ignore", invalid="ignore"):
         individual = np.where(within > 0, between / within, np.where(between > 0, np.inf, 0.0))
-    subset = _top(individual, k, constant)
+    subset = rank_features(individual, last=constant, k=k)
     ratio = float(between[subset].sum() / within[subset].sum())
     history = [ratio]
     for _ in range(int(max_iter)):
-        candidate = _top(between - ratio * within, k, constant)
+        candidate = rank_features(between - ratio * within, last=constant, k=k)
         new_ratio = float(between[candidate].sum() / within[candidate].sum())
         if new_ratio <= ratio:       # no improvement: the current subset is optimal
             break
@@ -832,8 +820,8 @@ def trace_ratio(X, y, k=None, n_threads=1, standardize=True):
         columns last; ``iterations`` = ``trace_ratio`` (``lambda_t``) per iteration.
     """
     _check("standardize", standardize, is_bool, "True or False")
-    X = _as_matrix(X)
-    constant = _constant_columns(X)
+    X = as_float_matrix(X)
+    constant = constant_columns(X)
     if standardize and X.shape[0] > 1:
         Z = X - X.mean(axis=0)
         sd = Z.std(axis=0, ddof=1)
@@ -848,7 +836,7 @@ def trace_ratio(X, y, k=None, n_threads=1, standardize=True):
         scores[constant] = 0.0
     else:
         scores = between - ratio * within
-    ranking = _ranking(scores, True, constant)
+    ranking = rank_features(scores, higher_is_better=True, last=constant)
     # The subset is the k best scores (ties resolved alike), so the ranking starts with it.
     notes = [f"trace ratio lambda* of the {size} selected: {ratio:.6g}; start lambda_0 = {history[0]:.6g} "
              f"(the {size} best individual ratios b_i / w_i), {len(history) - 1} update(s)"]

@@ -37,7 +37,8 @@ import numpy as np
 
 from fstools.core.constraints import is_bool
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
-from fstools.methods.similarity import _as_classes, _as_matrix, _constant_columns, _ranking
+from fstools.core.arrays import as_class_codes, as_float_matrix, constant_columns
+from fstools.core.ranking import rank_features
 
 __all__ = ["ESTIMATORS", "hsic_contributions", "bahsic"]
 
@@ -62,8 +63,8 @@ def hsic_contributions(X, y, estimator="unbiased"):
     """
     if estimator not in ESTIMATORS:
         raise ValueError(f"estimator: must be one of {', '.join(map(repr, ESTIMATORS))}; got {estimator!r}")
-    X = _as_matrix(X)
-    y, n_classes, counts = _as_classes(y, X.shape[0])
+    X = as_float_matrix(X)
+    y, n_classes, counts = as_class_codes(y, X.shape[0])
     m = X.shape[0]
     present = np.flatnonzero(counts)
     weight = np.zeros(n_classes)
@@ -93,7 +94,7 @@ def hsic_contributions(X, y, estimator="unbiased"):
         # 1' K~ L~ 1 = (sum f)(sum_i f_i r_i) - sum_i f_i^2 r_i, r_i = row[y_i]
         cross = total * np.einsum("c,cj->j", row, sums) - np.einsum("c,cj->j", row, squares)
         contributions = (trace + k_sum * l_sum / ((m - 1) * (m - 2)) - 2.0 * cross / (m - 2)) / (m * (m - 3))
-    contributions[_constant_columns(X)] = 0.0
+    contributions[constant_columns(X)] = 0.0
     return contributions
 
 
@@ -127,8 +128,8 @@ def bahsic(X, y, k=None, n_threads=1, estimator="unbiased", standardize=True):
         raise ValueError(f"estimator: must be one of {', '.join(map(repr, ESTIMATORS))}; got {estimator!r}")
     if not isinstance(standardize, (bool, np.bool_)):
         raise ValueError(f"standardize: must be True or False; got {standardize!r}")
-    X = _as_matrix(X)
-    constant = _constant_columns(X)
+    X = as_float_matrix(X)
+    constant = constant_columns(X)
     if standardize and X.shape[0] > 1:
         X = X - X.mean(axis=0)
         X[:, ~constant] /= X[:, ~constant].std(axis=0, ddof=1)
@@ -139,7 +140,7 @@ def bahsic(X, y, k=None, n_threads=1, estimator="unbiased", standardize=True):
     if constant.any():
         notes.append(f"{int(constant.sum())} constant column(s): HSIC contribution 0, ranked last")
     return MethodOutput(
-        ranking=_ranking(contributions, True, constant),
+        ranking=rank_features(contributions, higher_is_better=True, last=constant),
         scores=contributions,
         columns={"hsic": contributions},
         notes=notes,

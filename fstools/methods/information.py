@@ -77,7 +77,6 @@ FEAST / MIToolbox:
   selected); here each step takes the best *remaining* candidate;
 * MIFS-U exists in neither library; it is implemented from Kwak & Choi (2002).
 """
-import heapq
 
 import numpy as np
 from scipy import sparse
@@ -85,11 +84,12 @@ from scipy import sparse
 from fstools._ext import load_kernel
 from fstools.core.parallel import score_features, threads_for_work
 from fstools.core.discretize import MAX_LEVELS_AS_IS, code_dtype, information_codes
-from fstools.core.ranking import TIE_TOLERANCE, first_maximum
+from fstools.core.sparse import as_canonical_csc, column_levels, sparse_mutual_information_relevance
+from fstools.core.ranking import TIE_TOLERANCE, first_maximum, rank_features
 from fstools.core.constraints import is_integer_at_least, is_none_or, is_nonnegative_number, is_one_of, none_or_int
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
-__all__ = ["CRITERIA", "DISCRETIZATIONS", "greedy_information_selection", "rank_by_tie_rule",
+__all__ = ["CRITERIA", "DISCRETIZATIONS", "greedy_information_selection",
            "mim", "mifs", "mifs_u", "mrmr", "jmi", "cmim"]
 
 #: Discretisation schemes for continuous columns (see :func:`fstools.core.discretize.discretize`).
@@ -112,49 +112,6 @@ _PENALISED = ("mifs", "mifs_u", "mrmr")
 # ---------------------------------------------------------------------------
 # the engine (codes in, ranking out)
 # ---------------------------------------------------------------------------
-
-def rank_by_tie_rule(values, k=None):
-    """The first ``k`` indices by repeated :func:`~fstools.core.ranking.first_maximum`.
-
-    Equal to picking ``first_maximum`` of the remaining values ``k`` times
-    (largest value first; values within the tie tolerance of the current
-    maximum go to the lowest index), in O(n log n) rather than O(k n): the
-    values are scanned in decreasing order and every value that enters the
-    tolerance window of the current maximum waits in a heap ordered by index.
-
-    Parameters
-    ----------
-    values : array_like of float, shape (n,)
-        Finite values.
-    k : int or None
-        How many indices; None for all.
-
-    Returns
-    -------
-    ndarray of intp, shape (k,)
-    """
-    values = np.asarray(values, dtype=np.float64)
-    n = values.shape[0]
-    k = n if k is None else min(int(k), n)
-    order = np.argsort(-values, kind="stable")  # decreasing; equal values by index
-    taken = np.zeros(n, dtype=bool)
-    waiting = []       # heap of indices inside the tolerance window, not yet taken
-    entered = 0        # order[:entered] have entered the window
-    top = 0            # order[top] is the largest value not yet taken
-    ranking = []
-    while len(ranking) < k:
-        while taken[order[top]]:
-            top += 1
-        best = values[order[top]]
-        threshold = best - TIE_TOLERANCE * max(1.0, abs(best))
-        while entered < n and values[order[entered]] >= threshold:
-            heapq.heappush(waiting, int(order[entered]))
-            entered += 1
-        chosen = heapq.heappop(waiting)
-        taken[chosen] = True
-        ranking.append(chosen)
-    return np.asarray(ranking, dtype=np.intp)
-
 
 def _mifs_u_weight(relevance, entropy):
     """Kwak & Choi's weight I(X_j;C) / H(X_j) of a selected feature; 0 for a
@@ -218,7 +175,7 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
     relevance = score_features(_feature_class_information, codes, n_threads, y, n_classes,
                                feature_axis=0, per_feature=(levels,))  # per feature block under joblib
     if criterion == "mim":
-        ranking = rank_by_tie_rule(relevance, k)
+        ranking = rank_features(relevance, k=k, tolerance=TIE_TOLERANCE)
         return ranking, {"J": relevance[ranking].copy()}, relevance
     entropies = None
     if criterion == "mifs_u":
@@ -359,6 +316,43 @@ def information_output(ranking, step_values, relevance, discretisation_note, con
     )
 
 
+def sparse_mim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None):
+    """The ``mim`` method on a scipy sparse matrix of binary/count features (never densified).
+
+    Returns the :class:`~fstools.methods.registry.MethodOutput` that
+    :func:`fstools.methods.information.mim` returns on ``X.toarray()``: every
+    column of sparse input must be discrete (integer values, at most
+    :data:`~fstools.core.discretize.MAX_LEVELS_AS_IS` distinct), the columns the dense
+    path uses as they are; ``discretization`` and ``n_bins`` are validated as there
+    (they would apply to continuous columns, which sparse input refuses).
+
+    Parameters
+    ----------
+    X : scipy sparse matrix, shape (n_samples, n_features)
+    y : ndarray of int32, shape (n_samples,)
+        Class codes 0..n_classes-1, at least two classes present.
+    k : int or None
+    n_threads : int
+        Unused (NumPy).
+    discretization, n_bins
+        As for :func:`fstools.methods.information.mim`.
+    """
+    _check_discretization(discretization, n_bins)
+    X = as_canonical_csc(X)
+    y = np.ascontiguousarray(y, dtype=np.int32)
+    if y.ndim != 1 or y.shape[0] != X.shape[0]:
+        raise ValueError(f"y: must be 1-D with one class code per sample ({X.shape[0]}); got shape {y.shape}")
+    n_classes = int(y.max()) + 1 if y.size else 0
+    if y.size == 0 or np.count_nonzero(np.bincount(y, minlength=n_classes)) < 2:
+        raise ValueError("y: mim needs at least two classes (with one class I(X;C) = 0 for "
+                         "every feature and the ranking would be arbitrary)")
+    relevance = sparse_mutual_information_relevance(X, y, n_classes, method="mim")
+    ranking = rank_features(relevance, k=k, tolerance=TIE_TOLERANCE)
+    note = _discretisation_note(discretization, n_bins, np.ones(relevance.shape[0], dtype=bool))
+    return information_output(ranking, {"J": relevance[ranking].copy()}, relevance, note,
+                              column_levels(X).counts() <= 1)
+
+
 _COMMON_PARAMETERS_DOC = """
     X : ndarray of float64, shape (n_samples, n_features)
         Finite values; discrete columns (integer values, at most 32 distinct)
@@ -394,7 +388,6 @@ def mim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None):
     _check_has_samples(X, "mim")
     if sparse.issparse(X):
         # Binary/count columns used as they are, zeros implied; never densified.
-        from fstools.core.sparse import sparse_mim
         return sparse_mim(X, y, k, n_threads, discretization, n_bins)
     return _information_method("mim", X, y, k, n_threads, discretization, n_bins)
 

@@ -131,6 +131,8 @@ from fstools._ext import load_kernel
 from fstools.core.discretize import information_codes
 from fstools.core.constraints import (is_bool, is_integer_at_least, is_nonnegative_number, is_one_of,
                                     is_positive_number)
+from fstools.core.arrays import as_float_matrix, constant_columns, standardize_columns
+from fstools.core.ranking import rank_features, top_mask
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
 __all__ = ["check_label_matrix", "label_correlation", "gamma_star", "standardize_features",
@@ -160,15 +162,6 @@ VARIANTS = ("paper", "reference-code")
 # --------------------------------------------------------------------------
 # Inputs
 # --------------------------------------------------------------------------
-
-def _as_matrix(X):
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(f"X: must be 2-D (samples x features); got {X.ndim}-D")
-    if not np.isfinite(X).all():
-        raise ValueError("X: non-finite values (NaN or inf); allowed: finite numbers")
-    return X
-
 
 def check_label_matrix(Y, n_samples=None, names=None):
     """A validated 0/1 label matrix as float64, shape (n, l).
@@ -232,22 +225,14 @@ def standardize_features(X, scaling="variance"):
     Z : ndarray, shape (n, d)
     constant : ndarray of bool, shape (d,)
     """
-    X = _as_matrix(X)
-    n = X.shape[0]
-    Z = X - X.mean(axis=0)
-    constant = np.ptp(X, axis=0) == 0 if n else np.ones(X.shape[1], dtype=bool)
-    norms = np.sqrt(np.einsum("ij,ij->j", Z, Z))
-    if scaling == "variance":
-        scale = norms / np.sqrt(n)
-    elif scaling == "length":
-        scale = norms
-    elif scaling == "zscore":
-        scale = norms / np.sqrt(max(n - 1, 1))
-    else:
+    X = as_float_matrix(X)
+    if scaling not in ("variance", "length", "zscore"):
         raise ValueError(f"scaling: must be one of 'variance', 'length', 'zscore'; got {scaling!r}")
-    scale[constant | (scale == 0)] = 1.0
-    Z /= scale
-    Z[:, constant] = 0.0
+    if scaling == "length":
+        Z = standardize_columns(X, scaling="length")
+    else:
+        Z = standardize_columns(X, ddof=1 if scaling == "zscore" else 0)
+    constant = constant_columns(X)
     return Z, constant
 
 
@@ -337,24 +322,6 @@ def selection_objective(A, selected, S, n_samples):
     A_F = A[:, np.asarray(selected)]
     M = (A_F @ A_F.T) / float(n_samples) ** 2 - S
     return 0.5 * float(np.sum(M * M))
-
-
-def _order(values, constant, tiebreak=None):
-    """Indices by (constant last, value ascending, tiebreak ascending, index)."""
-    keys = [np.arange(values.shape[0])]
-    if tiebreak is not None:
-        keys.append(tiebreak)
-    keys += [values, constant]
-    return np.lexsort(tuple(keys)).astype(np.intp)
-
-
-def _top_k(values, constant, k):
-    """Mask of the k smallest values (constant columns last, ties to the lower index)."""
-    key = np.where(constant, np.inf, values)
-    chosen = np.argsort(key, kind="stable")[:k]
-    mask = np.zeros(values.shape[0], dtype=bool)
-    mask[chosen] = True
-    return mask
 
 
 def _spectral_norm(M):
@@ -450,7 +417,7 @@ def elc_fit(X, Y, k, lam=1e-3, beta=1e8, tau="paper", max_iter=1000, tol=1e-4, c
 
 
 def _elc_fit(X, Y, k, lam, beta, tau, max_iter, tol, correlation, standardize, u_step, variant):
-    X = _as_matrix(X)
+    X = as_float_matrix(X)
     n, d = X.shape
     Y = check_label_matrix(Y, n)
     l = Y.shape[1]
@@ -474,7 +441,7 @@ def _elc_fit(X, Y, k, lam, beta, tau, max_iter, tol, correlation, standardize, u
     def residuals(W):
         return a_squared * np.einsum("ij,ij->i", W, W) - 2.0 * np.einsum("ij,ij->i", AtG, W) + gamma_squared
 
-    p = _top_k(alone, constant, k)
+    p = top_mask(np.where(constant, np.inf, alone), k, higher_is_better=False)
     initial = p.copy()
     W = np.zeros((d, l))
     V = np.full((d, l), 1.0 / d)
@@ -520,7 +487,7 @@ def _elc_fit(X, Y, k, lam, beta, tau, max_iter, tol, correlation, standardize, u
         # p step (Eq. 14): the k smallest ||Y^T f_i w_i - Gamma*||_F^2.
         w_squared = np.einsum("ij,ij->i", W_new, W_new)
         residual = a_squared * w_squared - 2.0 * np.einsum("ij,ij->i", AtG, W_new) + gamma_squared
-        p_new = _top_k(residual, constant, k)
+        p_new = top_mask(np.where(constant, np.inf, residual), k, higher_is_better=False)
         # V step (Eq. 15).
         np.subtract(W_new, U, out=work)
         work *= beta
@@ -554,9 +521,9 @@ def _elc_fit(X, Y, k, lam, beta, tau, max_iter, tol, correlation, standardize, u
     residual = residuals(W)
     gain = gamma_squared - residual
     chosen = np.flatnonzero(p)
-    chosen = chosen[_order(residual[chosen], constant[chosen], alone[chosen])]
+    chosen = chosen[rank_features(residual[chosen], higher_is_better=False, last=constant[chosen], tiebreak=alone[chosen])]
     others = np.flatnonzero(~p)
-    others = others[_order(alone[others], constant[others])]
+    others = others[rank_features(alone[others], higher_is_better=False, last=constant[others])]
     ranking = np.concatenate([chosen, others]).astype(np.intp)
 
     notes = []
@@ -691,7 +658,7 @@ def llsf_fit(X, Y, alpha=2.0 ** -5, beta=2.0 ** -3, gamma=0.1, max_iter=100, tol
     history : dict with ``iteration`` and ``objective`` per iteration
     converged : bool
     """
-    X = _as_matrix(X)
+    X = as_float_matrix(X)
     n, d = X.shape
     Y = check_label_matrix(Y, n)
     if standardize:
@@ -788,7 +755,7 @@ def llsf(X, Y, k=None, n_threads=1, alpha=2.0 ** -5, beta=2.0 ** -3, gamma=0.1, 
     _check("max_iter", max_iter, is_integer_at_least(1), "an integer >= 1")
     _check("tol", tol, is_nonnegative_number, "a finite number >= 0")
     _check("standardize", standardize, is_bool, "True or False")
-    X = _as_matrix(X)
+    X = as_float_matrix(X)
     W, history, converged = llsf_fit(X, Y, alpha=float(alpha), beta=float(beta), gamma=float(gamma),
                                      max_iter=int(max_iter), tol=float(tol), standardize=bool(standardize))
     constant = np.ptp(X, axis=0) == 0
@@ -800,7 +767,7 @@ def llsf(X, Y, k=None, n_threads=1, alpha=2.0 ** -5, beta=2.0 ** -3, gamma=0.1, 
     if constant.any():
         notes.append(f"{int(constant.sum())} constant column(s): row norm 0, ranked last")
     return MethodOutput(
-        ranking=_order(-row_norm, constant),
+        ranking=rank_features(row_norm, last=constant),
         scores=row_norm,
         columns={"row_norm": row_norm, "nonzero": np.count_nonzero(W, axis=1).astype(np.float64)},
         notes=notes,
@@ -821,7 +788,7 @@ def per_label_fisher(X, Y):
     """
     from fstools.methods.similarity import fisher_scores
 
-    X = _as_matrix(X)
+    X = as_float_matrix(X)
     Y = check_label_matrix(Y, X.shape[0])
     return np.column_stack([fisher_scores(X, Y[:, j].astype(np.int32))[0] for j in range(Y.shape[1])])
 
@@ -838,7 +805,7 @@ def ml_fisher(X, Y, k=None, n_threads=1):
         ``scores`` = the mean; columns ``mean_fisher`` and ``max_fisher``; ``ranking``
         by decreasing mean, ties to the lower index, constant columns (score 0) last.
     """
-    X = _as_matrix(X)
+    X = as_float_matrix(X)
     F = per_label_fisher(X, Y)
     constant = np.ptp(X, axis=0) == 0
     with np.errstate(invalid="ignore"):
@@ -849,7 +816,7 @@ def ml_fisher(X, Y, k=None, n_threads=1):
                      f"variance): mean score inf")
     if constant.any():
         notes.append(f"{int(constant.sum())} constant column(s): score 0, ranked last")
-    return MethodOutput(ranking=_order(-mean, constant), scores=mean,
+    return MethodOutput(ranking=rank_features(mean, last=constant), scores=mean,
                         columns={"mean_fisher": mean, "max_fisher": F.max(axis=1)}, notes=notes)
 
 
@@ -860,7 +827,7 @@ def per_label_information(X, Y, discretization="mu_sigma", n_bins=None, n_thread
     (:func:`fstools.core.discretize.information_codes`: the CMQFS paper's nine mu/sigma levels
     by default); plug-in estimates.
     """
-    X = _as_matrix(X)
+    X = as_float_matrix(X)
     Y = check_label_matrix(Y, X.shape[0])
     codes, levels, _ = information_codes(X, discretization=discretization, n_bins=n_bins)
     kernel = load_kernel("_entropy")
@@ -885,7 +852,7 @@ def ml_mi(X, Y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None):
         ``scores`` = the mean; columns ``mean_MI`` and ``max_MI``; ``ranking`` by decreasing
         mean, ties to the lower index, constant columns last.
     """
-    X = _as_matrix(X)
+    X = as_float_matrix(X)
     if discretization not in ("mu_sigma", "equal_width", "equal_frequency"):
         raise ValueError(f"discretization: must be one of 'mu_sigma', 'equal_width', 'equal_frequency'; "
                          f"got {discretization!r}")
@@ -899,7 +866,7 @@ def ml_mi(X, Y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None):
              f"averaged; discretisation {discretization!r}"]
     if constant.any():
         notes.append(f"{int(constant.sum())} constant column(s): I = 0, ranked last")
-    return MethodOutput(ranking=_order(-mean, constant), scores=mean,
+    return MethodOutput(ranking=rank_features(mean, last=constant), scores=mean,
                         columns={"mean_MI": mean, "max_MI": information.max(axis=1)}, notes=notes)
 
 

@@ -73,10 +73,11 @@ from scipy import sparse
 from fstools._ext import load_kernel
 from fstools.core.constraints import (is_bool, is_none_or, is_nonnegative_number, is_one_of, is_positive_integer,
                                     is_positive_number, is_seed, none_or_float, none_or_int)
+from fstools.core.ranking import rank_features
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
 __all__ = ["OnlineLearner", "OnlineOutput", "ONLINE_METHODS", "ONLINE_PARAMETERS", "check_online_params",
-           "as_stream_matrix", "choose_positive", "confusion_counts", "counts_metrics", "top_features",
+           "as_stream_matrix", "choose_positive", "confusion_counts", "counts_metrics", 
            "seed_from", "pa", "pa1", "pa2", "mbpa", "onpa", "cs"]
 
 
@@ -322,13 +323,6 @@ def counts_metrics(counts):
             "g_mean": float(np.sqrt(sensitivity * specificity))}
 
 
-def top_features(weights, M):
-    """Indices of the M largest |w_j|, largest first, ties to the lower index."""
-    weights = np.asarray(weights, dtype=np.float64)
-    order = np.lexsort((np.arange(weights.shape[0]), -np.abs(weights)))
-    return order[:M].astype(np.intp)
-
-
 # --------------------------------------------------------------------------
 # The learner: kernel state and passes
 # --------------------------------------------------------------------------
@@ -424,7 +418,7 @@ class OnlineLearner:
 
     def selected(self):
         """The M selected features: the largest |w_j|, largest first, ties to the lower index."""
-        return top_features(self.weights, self.n_selected)
+        return rank_features(np.abs(self.weights), k=self.n_selected)
 
     def coefficients(self):
         """w with every weight outside the selected features set to 0 (the M-feature classifier)."""
@@ -585,7 +579,7 @@ def _run_online(method, X, y, k, n_threads=1, *, class_names=None, passes=1, shu
     metrics = {"selected": counts_metrics(confusion_counts(y_stream, trace["budget_margins"][:, 0])),
                "learner": counts_metrics(confusion_counts(y_stream, trace["margins"]))}
     weights = learner.weights.copy()
-    ranking = top_features(weights, n_features)
+    ranking = rank_features(np.abs(weights), k=n_features)
     mapping = {positive_name: 1, negative_name: -1}
     n_negative = int(np.sum(y_pm == -1))
     notes = [f"class mapping: {positive_name!r} -> +1 (positive, {n_rows - n_negative} rows), "

@@ -53,6 +53,8 @@ from fstools._ext import load_kernel
 from fstools.core.parallel import score_features, threads_for_work
 from fstools.core.constraints import (is_none_or, is_positive_integer, is_positive_number, is_seed,
                                     none_or_int)
+from fstools.core.arrays import as_class_codes, as_float_matrix, constant_columns
+from fstools.core.ranking import rank_features
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 from fstools.core.sparse import (as_canonical_csc, centred_sums_of_squares,
                                                 class_column_statistics)
@@ -90,47 +92,13 @@ _BLOCK_CELLS = 1 << 21
 # Shared helpers
 # --------------------------------------------------------------------------
 
-def _as_matrix(X):
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(f"X: must be 2-D (samples x features); got {X.ndim}-D")
-    if not np.isfinite(X).all():
-        raise ValueError("X: non-finite values (NaN or inf); allowed: finite numbers")
-    return X
-
-
-def _as_classes(y, n_samples):
-    y = np.ascontiguousarray(y, dtype=np.int32)
-    if y.ndim != 1 or y.shape[0] != n_samples:
-        raise ValueError(f"y: must be 1-D with one class code per sample ({n_samples}); got shape {y.shape}")
-    if n_samples and y.min() < 0:
-        raise ValueError("y: class codes must be integers 0..n_classes-1")
-    n_classes = int(y.max()) + 1 if n_samples else 0
-    counts = np.bincount(y, minlength=n_classes)
-    if np.count_nonzero(counts) < 2:
-        raise ValueError("y: needs at least two classes")
-    return y, n_classes, counts
-
-
-def _constant_columns(X):
-    if X.shape[0] == 0:
-        return np.ones(X.shape[1], dtype=bool)
-    return X.max(axis=0) == X.min(axis=0)   # not np.ptp: max - min may overflow
-
-
-def _ranking(scores, higher_is_better, constant):
-    """Every column, best first: non-constant before constant, then by score, then by index."""
-    key = -scores if higher_is_better else scores
-    return np.lexsort((np.arange(scores.shape[0]), key, constant)).astype(np.intp)
-
-
 def _threads(n_queries, n_samples, n_features, n_threads):
     if n_queries * n_samples * max(n_features, 1) < SMALL_PROBLEM_WORK:
         return 1  # the result does not depend on it
     return max(1, int(n_threads))
 
 
-def _class_neighbours(features, labels, n_classes, rows, k, metric, n_threads):
+def class_neighbours(features, labels, n_classes, rows, k, metric, n_threads):
     """Kernel call: (index, distance, count) of the k nearest per class for each query row.
 
     When every sample is a query, the kernel's all-pairs search computes each
@@ -214,8 +182,8 @@ def fisher_scores(X, y, n_threads=1):
 
 def _dense_fisher_scores(X, y, n_threads=1):
     """:func:`fisher_scores` of a dense matrix; also returns the constant-column mask (from the kernel)."""
-    X = _as_matrix(X)
-    y, n_classes, counts = _as_classes(y, X.shape[0])
+    X = as_float_matrix(X)
+    y, n_classes, counts = as_class_codes(y, X.shape[0])
     n_samples, n_features = X.shape
     # Only the classes present take part, renumbered in increasing order (the same sums); the
     # per-class moments are computed for blocks of columns of at most FISHER_MOMENT_CELLS cells.
@@ -263,7 +231,7 @@ def _fisher_ratio(between_ss, within_ss, constant, n_samples):
 def _sparse_fisher_scores(X, y):
     """:func:`fisher_scores` of a sparse matrix (zeros implied); also returns the constant-column mask."""
     X = as_canonical_csc(X)
-    y, n_classes, counts = _as_classes(y, X.shape[0])
+    y, n_classes, counts = as_class_codes(y, X.shape[0])
     n_samples, n_features = X.shape
     statistics = class_column_statistics(X, y, n_classes)
     class_means = statistics.means()
@@ -311,7 +279,7 @@ def fisher(X, y, k=None, n_threads=1):
     if sparse.issparse(X):
         scores, between, within, constant = score_features(_sparse_fisher_scores, X, None, y)
     else:
-        X = _as_matrix(X)
+        X = as_float_matrix(X)
         scores, between, within, constant = score_features(_dense_fisher_scores, X,
                                                            threads_for_work(X.size, n_threads), y)
     notes = []
@@ -322,7 +290,7 @@ def fisher(X, y, k=None, n_threads=1):
         notes.append(f"{int(separating.sum())} column(s) with zero within-class variance separate the "
                      f"classes perfectly: Fisher score inf")
     return MethodOutput(
-        ranking=_ranking(scores, True, constant),
+        ranking=rank_features(scores, higher_is_better=True, last=constant),
         scores=scores,
         columns={"fisher": scores, "between_variance": between, "within_variance": within},
         notes=notes,
@@ -352,14 +320,14 @@ def knn_graph_arcs(X, n_neighbors=5, n_threads=1):
         ``||x_i - x_j||^2`` summed over the features in order (so
         ``d(i, j) == d(j, i)`` exactly).
     """
-    X = _as_matrix(X)
+    X = as_float_matrix(X)
     n_samples = X.shape[0]
     k = min(int(n_neighbors), n_samples - 1)
     if k < 1:
         raise ValueError(f"X: a k-nearest-neighbour graph needs at least 2 samples; got {n_samples}")
     features = np.ascontiguousarray(X.T)
     rows = np.arange(n_samples, dtype=np.intp)
-    index, distance, _ = _class_neighbours(features, np.zeros(n_samples, dtype=np.int32), 1, rows, k,
+    index, distance, _ = class_neighbours(features, np.zeros(n_samples, dtype=np.int32), 1, rows, k,
                                            "sqeuclidean", n_threads)
     return np.repeat(rows, k), index.reshape(-1), distance.reshape(-1)
 
@@ -433,7 +401,7 @@ def laplacian_scores(X, n_neighbors=5, t=1.0, n_threads=1):
     graph keeps its nearest edge at weight 1.  The numerator is summed edge by edge,
     ``sum_{i<j} S_ij (f_i - f_j)^2``, which equals ``f~^T L f~`` without its cancellation.
     """
-    X = _as_matrix(X)
+    X = as_float_matrix(X)
     n_samples, n_features = X.shape
     source, target, squared = knn_graph_arcs(X, n_neighbors, n_threads)
     weight = np.exp(-(squared - squared.min()) / float(t))
@@ -457,7 +425,7 @@ def laplacian_scores(X, n_neighbors=5, t=1.0, n_threads=1):
         deviation = X[start:stop] - centre
         variance += degree[start:stop] @ (deviation * deviation)
 
-    constant = _constant_columns(X)
+    constant = constant_columns(X)
     variance[constant] = 0.0
     variation[constant] = 0.0
     scores = np.full(n_features, np.nan)
@@ -500,14 +468,14 @@ def laplacian(X, y=None, k=None, n_threads=1, n_neighbors=5, t=1.0):
     ties to the lower sample index, symmetrised by union.  See the module
     docstring for the differences from scikit-feature's ``lap_score``.
     """
-    X = _as_matrix(X)
+    X = as_float_matrix(X)
     n_samples = X.shape[0]
     notes = []
     if n_neighbors > n_samples - 1:
         notes.append(f"n_neighbors = {n_neighbors} exceeds n_samples - 1 = {n_samples - 1}: every other "
                      f"sample is a neighbour")
     scores, variation, variance, n_zero = laplacian_scores(X, n_neighbors, t, n_threads)
-    constant = _constant_columns(X)
+    constant = constant_columns(X)
     if constant.any():
         notes.append(f"{int(constant.sum())} constant column(s): Laplacian score 0/0 undefined (NA), "
                      f"ranked last")
@@ -519,7 +487,7 @@ def laplacian(X, y=None, k=None, n_threads=1, n_neighbors=5, t=1.0):
         notes.append(f"{n_zero} neighbour arc(s) have heat-kernel weight 0 (exp underflow: "
                      f"||x_i - x_j||^2 exceeds the smallest by more than ~745 t); a larger t keeps them")
     return MethodOutput(
-        ranking=_ranking(scores, False, constant),
+        ranking=rank_features(scores, higher_is_better=False, last=constant),
         scores=scores,
         columns={"laplacian": scores, "variation": variation, "variance": variance},
         notes=notes,
@@ -582,8 +550,8 @@ def relieff_weights(X, y, n_neighbors=10, n_iterations=None, random_state=0, n_t
     * Ties in distance: the lower sample index is the nearer neighbour.
     * A constant feature has ``diff = 0`` everywhere (range 0 defines diff = 0).
     """
-    X = _as_matrix(X)
-    y, n_classes, counts = _as_classes(y, X.shape[0])
+    X = as_float_matrix(X)
+    y, n_classes, counts = as_class_codes(y, X.shape[0])
     n_samples, n_features = X.shape
     k = int(n_neighbors)
     if k < 1:
@@ -638,7 +606,7 @@ def relieff_weights(X, y, n_neighbors=10, n_iterations=None, random_state=0, n_t
         chunk = max(1, RELIEFF_NEIGHBOUR_MEMORY // (bytes_per_query * block)) * block
     for first in range(0, m, chunk):
         rows = instances[first:first + chunk]
-        index, _, count = _class_neighbours(features, labels, n_present, rows, k, "manhattan", n_threads)
+        index, _, count = class_neighbours(features, labels, n_present, rows, k, "manhattan", n_threads)
         first_block = first // block
         stop_block = first_block + (-(-rows.shape[0] // block))
         kernel.relieff_terms(scaled, labels, int(n_present), rows, index, count, miss_weight,
@@ -701,11 +669,11 @@ def relieff(X, y, k=None, n_threads=1, n_neighbors=10, n_iterations=None, random
         decreasing W, ties to the lower index, constant columns (W = 0) last.
         See :func:`relieff_weights` for the rules.
     """
-    X = _as_matrix(X)
-    y_codes, n_classes, counts = _as_classes(y, X.shape[0])
+    X = as_float_matrix(X)
+    y_codes, n_classes, counts = as_class_codes(y, X.shape[0])
     weights, near_hit, near_miss, instances = relieff_weights(X, y_codes, n_neighbors, n_iterations,
                                                               random_state, n_threads)
-    constant = _constant_columns(X)
+    constant = constant_columns(X)
     notes = []
     small = [c for c in np.flatnonzero(counts) if counts[c] <= n_neighbors]
     if small:
@@ -717,7 +685,7 @@ def relieff(X, y, k=None, n_threads=1, n_neighbors=10, n_iterations=None, random
         notes.append(f"ReliefF weights from {instances.shape[0]} of {X.shape[0]} instances "
                      f"(random_state = {random_state!r})")
     return MethodOutput(
-        ranking=_ranking(weights, True, constant),
+        ranking=rank_features(weights, higher_is_better=True, last=constant),
         scores=weights,
         columns={"relieff": weights, "near_hit": near_hit, "near_miss": near_miss},
         notes=notes,

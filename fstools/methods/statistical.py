@@ -28,6 +28,7 @@ column -- in particular an all-zero column, for which scikit-learn returns NaN
 import numpy as np
 from scipy import sparse, special
 
+from fstools.core.ranking import rank_features
 from fstools.methods.registry import MethodOutput, MethodSpec, register
 from fstools.core.sparse import as_canonical_csc, class_column_sums, column_ranges
 
@@ -155,7 +156,7 @@ def chi2(X, y, k=None, n_threads=1):
     notes = []
     if constant.any():
         notes.append(f"{int(constant.sum())} constant column(s): chi-square 0 (p-value 1), ranked last")
-    order = np.lexsort((np.arange(scores.shape[0]), -scores, constant)).astype(np.intp)
+    order = rank_features(scores, last=constant)
     return MethodOutput(ranking=order, scores=scores, columns={"chi2": scores, "p_value": p_values}, notes=notes)
 
 

@@ -18,7 +18,7 @@ import pandas as pd
 from scipy import stats
 
 from fstools.model.formula import format_formula, term_frame
-from fstools.evaluation.metrics import residual_label_correlation, residual_redundancy
+from fstools.results.diagnostics import residual_label_correlation, residual_redundancy
 from fstools.methods.multilabel import label_correlation
 from fstools.results.tables import SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value, significance_stars
 from fstools.results.univariate_tests import benjamini_hochberg

@@ -4,7 +4,7 @@ import numpy as np
 __all__ = ["plot_scores", "plot_path", "plot_convergence", "plot_feature_vector_graph"]
 
 
-def _axes(ax, figsize):
+def axes_for(ax, figsize):
     import matplotlib.pyplot as plt
 
     if ax is None:
@@ -27,7 +27,7 @@ def plot_scores(result, ax=None, max_features=40, selected_color="tab:red", othe
     matplotlib Axes
     """
     scores = result.scores.iloc[:max_features]
-    ax = _axes(ax, (max(5.0, 0.28 * len(scores) + 2.0), 4.0))
+    ax = axes_for(ax, (max(5.0, 0.28 * len(scores) + 2.0), 4.0))
     selected = set(result.selected)
     colors = [selected_color if name in selected else other_color for name in scores.index]
     values = scores["score"].to_numpy(dtype=float)
@@ -61,7 +61,7 @@ def plot_path(steps, column, title=None, ax=None):
     -------
     matplotlib Axes
     """
-    ax = _axes(ax, (max(5.0, 0.3 * len(steps) + 2.0), 4.0))
+    ax = axes_for(ax, (max(5.0, 0.3 * len(steps) + 2.0), 4.0))
     values = steps[column].to_numpy(dtype=float)
     ax.plot(steps["step"], values, marker="o", color="tab:blue")
     ax.set_xticks(steps["step"])
@@ -163,7 +163,7 @@ def plot_feature_vector_graph(x, y, edges, ax=None, class_names=None, title=None
     from matplotlib.collections import LineCollection
     from matplotlib.lines import Line2D
 
-    ax = _axes(ax, (6.0, 3.5))
+    ax = axes_for(ax, (6.0, 3.5))
     x = np.asarray(x, dtype=float)
     y = np.asarray(y)
     edges = np.asarray(edges, dtype=int).reshape(-1, 2)
@@ -307,7 +307,7 @@ def plot_critical_difference(mean_ranks, critical_difference, alpha=0.05, ax=Non
 
     ranks = pd.Series(mean_ranks, dtype=float).sort_values(kind="stable")
     k = len(ranks)
-    ax = _axes(ax, (7.0, 1.2 + 0.32 * k))
+    ax = axes_for(ax, (7.0, 1.2 + 0.32 * k))
     low, high = 1.0, float(max(k, 2))
     ax.hlines(0.0, low, high, color="black", linewidth=1.0)
     for tick in range(1, int(high) + 1):
@@ -370,7 +370,7 @@ def plot_selection_heatmap(selections, frequency=None, ax=None, max_features=40,
     shown = list(frequency.index[:max_features])
     matrix = selections[shown].to_numpy(dtype=float).T
     created = ax is None
-    ax = _axes(ax, (min(12.0, 3.0 + 0.06 * matrix.shape[1]) + 2.0, 1.2 + 0.24 * len(shown)))
+    ax = axes_for(ax, (min(12.0, 3.0 + 0.06 * matrix.shape[1]) + 2.0, 1.2 + 0.24 * len(shown)))
     ax.imshow(matrix, aspect="auto", interpolation="nearest", cmap=ListedColormap(["white", "tab:blue"]),
               vmin=0, vmax=1, extent=(0.5, matrix.shape[1] + 0.5, len(shown) - 0.5, -0.5))
     ax.set_yticks(np.arange(len(shown)))

@@ -12,7 +12,7 @@ import pandas as pd
 from scipy import sparse
 
 from fstools.model.formula import format_formula, term_frame
-from fstools.evaluation.metrics import redundancy_rate
+from fstools.results.diagnostics import redundancy_rate
 from fstools.results.tables import (SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value,
                              significance_stars)
 from fstools.results.univariate_tests import benjamini_hochberg, class_separation_test
