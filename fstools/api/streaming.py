@@ -36,6 +36,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import NotFittedError
 from sklearn.feature_selection import SelectorMixin
 
+from fstools.core.constraints import BOOLEAN
 from fstools.methods.passive_aggressive import (ONLINE_METHODS, ONLINE_PARAMETERS, OnlineLearner, as_stream_matrix,
                                     check_online_params, confusion_counts, counts_metrics, seed_from)
 
@@ -223,10 +224,8 @@ class OnlineSelector(SelectorMixin, ClassifierMixin, BaseEstimator):
         values = check_online_params(self.method, C=self.C, eta=self.eta, g=self.g, theta=self.theta, K=self.K,
                                      truncate=self.truncate, update=self.update, beta=self.beta,
                                      synthesis=self.synthesis, memory=self.memory, cost_ratio=self.cost_ratio)
-        if not ONLINE_PARAMETERS["positive"].check(self.positive):
-            raise ValueError(f"positive: must be None or a class label; got {self.positive!r}")
-        if not isinstance(self.prequential, (bool, np.bool_)):
-            raise ValueError(f"prequential: must be True or False; got {self.prequential!r}")
+        ONLINE_PARAMETERS["positive"].validate(self.positive)
+        BOOLEAN.validate(self.prequential, "prequential")
         return values
 
     # ----------------------------------------------------------------- labels

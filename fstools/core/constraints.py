@@ -1,14 +1,23 @@
-"""Predicates and converters for method parameters (``Parameter(check=..., convert=...)``).
+"""Parameter constraints: one object gives both the check and the error message.
 
-One definition of "a number", "a positive integer", "a seed" for every
-method, so that all methods accept and refuse the same values.  Booleans are
-never numbers here (``True`` is not a valid ``beta``).
+A :class:`Constraint` holds a predicate, the allowed values in words and an optional
+converter; :meth:`Constraint.validate` returns the (converted) value or raises a ValueError
+that names the argument, the allowed values and the value given.  The methods' parameters
+(:class:`fstools.methods.registry.Parameter`), ``compare``, ``stability``, ``evaluate_online``
+and the transformer all check their arguments through it, so that every entry point accepts
+and refuses the same values with the same words.
+
+The predicates below are the single definition of "a number", "a positive integer", "a seed":
+booleans are never numbers here (``True`` is not a valid ``beta``).
 """
 import numbers
+from dataclasses import dataclass
+from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["is_number", "is_positive_number", "is_nonnegative_number", "is_unit_interval",
+__all__ = ["Constraint", "POSITIVE_INTEGER", "POSITIVE_NUMBER", "NONNEGATIVE_NUMBER", "UNIT_INTERVAL",
+           "BOOLEAN", "SEED", "one_of", "integer_at_least", "is_number", "is_positive_number", "is_nonnegative_number", "is_unit_interval",
            "is_positive_integer", "is_integer_at_least", "is_none_or", "is_seed", "is_bool",
            "is_one_of", "none_or_int", "none_or_float"]
 
@@ -71,3 +80,47 @@ def none_or_int(value):
 
 def none_or_float(value):
     return None if value is None else float(value)
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """What an argument may be: a predicate, the allowed values in words, a converter.
+
+    Attributes
+    ----------
+    allowed : str
+        The allowed values in words, used in error messages (e.g. "a number in [0, 1]").
+    check : callable
+        ``check(value) -> bool``: True when the value is allowed.
+    convert : callable or None
+        Applied to an allowed value before it is used (e.g. ``float``).
+    """
+
+    allowed: str
+    check: Callable[[Any], bool]
+    convert: Callable[[Any], Any] | None = None
+
+    def validate(self, value, name, context=""):
+        """``value`` converted, or ValueError ``"<name>: must be <allowed><context>; got <value>"``."""
+        if not self.check(value):
+            raise ValueError(f"{name}: must be {self.allowed}{context}; got {value!r}")
+        return self.convert(value) if self.convert is not None else value
+
+
+POSITIVE_INTEGER = Constraint("an integer >= 1", is_positive_integer, int)
+POSITIVE_NUMBER = Constraint("a finite number > 0", is_positive_number, float)
+NONNEGATIVE_NUMBER = Constraint("a finite number >= 0", is_nonnegative_number, float)
+UNIT_INTERVAL = Constraint("a number in [0, 1]", is_unit_interval, float)
+BOOLEAN = Constraint("True or False", is_bool, bool)
+SEED = Constraint("None or an integer >= 0", is_seed, none_or_int)
+
+
+def one_of(allowed):
+    """A string among ``allowed`` (the message lists them)."""
+    return Constraint("one of " + ", ".join(map(repr, allowed)), is_one_of(tuple(allowed)))
+
+
+def integer_at_least(minimum, what=None):
+    """An integer (not a boolean) >= ``minimum``; ``what`` says what it counts, in the message."""
+    words = f"an integer >= {minimum}" + (f" ({what})" if what else "")
+    return Constraint(words, is_integer_at_least(minimum), int)

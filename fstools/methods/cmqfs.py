@@ -20,6 +20,7 @@ from fstools.core.parallel import score_features, threads_for_work
 from fstools.core.discretize import mu_sigma_levels
 from fstools.core.ranking import TIE_TOLERANCE, first_maximum  # noqa: F401 (shared tie rule)
 from fstools.core.constraints import is_unit_interval
+from fstools.core.constraints import Constraint
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
 __all__ = ["modularity_scores", "feature_vector_graph_edges", "min_max_normalise", "cmqfs"]
@@ -230,7 +231,7 @@ register(MethodSpec(
     function=cmqfs,
     parameters=(
         Parameter("beta", 0.3, "weight of relevance NQ against relevant independency NRI (Eq. 13; "
-                  "0.3 in section 5.2)", "a number in [0, 1]", is_unit_interval, float),
+                  "0.3 in section 5.2)", Constraint("a number in [0, 1]", is_unit_interval, float)),
     ),
     capabilities=frozenset({"supervised", "multiclass", "greedy"}),
     score_name="Q",

@@ -101,6 +101,7 @@ from threadpoolctl import threadpool_limits
 
 from fstools.core.constraints import (is_bool, is_integer_at_least, is_none_or, is_nonnegative_number, is_number,
                                     is_one_of, is_positive_integer, is_positive_number, is_seed, none_or_int)
+from fstools.core.constraints import Constraint
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 from fstools.core.arrays import as_class_codes, as_float_matrix, constant_columns, standardize_columns
 from fstools.core.ranking import rank_features
@@ -185,21 +186,16 @@ def _is_gamma_grid(value):
     return bool(values) and all(is_positive_number(v) for v in values)
 
 
-def _check(name, value, ok, allowed):
-    if not ok(value):
-        raise ValueError(f"{name}: must be {allowed}; got {value!r}")
-
-
 def _check_dfs_parameters(gamma, p, n_components, alpha, zeta, max_iter, tol, standardize, solver):
-    _check("gamma", gamma, _is_gamma, "a finite number > 0 or 'cv'")
-    _check("p", p, _is_exponent, "a number in (0, 2]")
-    _check("n_components", n_components, is_none_or(is_positive_integer), "None (c - 1) or an integer >= 1")
-    _check("alpha", alpha, is_positive_number, "a finite number > 0")
-    _check("zeta", zeta, is_positive_number, "a finite number > 0")
-    _check("max_iter", max_iter, is_positive_integer, "an integer >= 1")
-    _check("tol", tol, is_nonnegative_number, "a finite number >= 0")
-    _check("standardize", standardize, is_bool, "True or False")
-    _check("solver", solver, is_one_of(SOLVERS), "one of 'auto', 'dense', 'lanczos'")
+    Constraint("a finite number > 0 or 'cv'", _is_gamma).validate(gamma, "gamma")
+    Constraint("a number in (0, 2]", _is_exponent).validate(p, "p")
+    Constraint("None (c - 1) or an integer >= 1", is_none_or(is_positive_integer)).validate(n_components, "n_components")
+    Constraint("a finite number > 0", is_positive_number).validate(alpha, "alpha")
+    Constraint("a finite number > 0", is_positive_number).validate(zeta, "zeta")
+    Constraint("an integer >= 1", is_positive_integer).validate(max_iter, "max_iter")
+    Constraint("a finite number >= 0", is_nonnegative_number).validate(tol, "tol")
+    Constraint("True or False", is_bool).validate(standardize, "standardize")
+    Constraint("one of 'auto', 'dense', 'lanczos'", is_one_of(SOLVERS)).validate(solver, "solver")
 
 
 # --------------------------------------------------------------------------
@@ -674,10 +670,10 @@ def dfs(X, y, k=None, n_threads=1, gamma=1.0, p=1.0, n_components=None, alpha=1.
         ``A_{t-1}``; NaN at t = 1); with ``gamma='cv'`` also ``tables['gamma_cv']``.
     """
     _check_dfs_parameters(gamma, p, n_components, alpha, zeta, max_iter, tol, standardize, solver)
-    _check("gamma_grid", gamma_grid, _is_gamma_grid, _GRID_ALLOWED)
-    _check("cv_folds", cv_folds, is_integer_at_least(2), "an integer >= 2")
-    _check("cv_within_folds", cv_within_folds, is_bool, "True or False")
-    _check("random_state", random_state, is_seed, "None or an integer >= 0")
+    Constraint(_GRID_ALLOWED, _is_gamma_grid).validate(gamma_grid, "gamma_grid")
+    Constraint("an integer >= 2", is_integer_at_least(2)).validate(cv_folds, "cv_folds")
+    Constraint("True or False", is_bool).validate(cv_within_folds, "cv_within_folds")
+    Constraint("None or an integer >= 0", is_seed).validate(random_state, "random_state")
     X = as_float_matrix(X)
     y, n_classes, counts = as_class_codes(y, X.shape[0])
     params = dict(p=p, n_components=n_components, alpha=alpha, zeta=zeta, max_iter=max_iter, tol=tol,
@@ -819,7 +815,7 @@ def trace_ratio(X, y, k=None, n_threads=1, standardize=True):
         ``ranking`` = every column by decreasing score, ties to the lower index, constant
         columns last; ``iterations`` = ``trace_ratio`` (``lambda_t``) per iteration.
     """
-    _check("standardize", standardize, is_bool, "True or False")
+    Constraint("True or False", is_bool).validate(standardize, "standardize")
     X = as_float_matrix(X)
     constant = constant_columns(X)
     if standardize and X.shape[0] > 1:
@@ -869,34 +865,34 @@ register(MethodSpec(
     parameters=(
         Parameter("gamma", 1.0, "regularisation parameter of Eq. 17; 'cv' = grid search on CV accuracy "
                   "(section V-C) over gamma_grid; 1.0 is the middle of the paper's grid (section VI-E)",
-                  "a finite number > 0 or 'cv'", _is_gamma, _gamma_value),
+                  Constraint("a finite number > 0 or 'cv'", _is_gamma, _gamma_value)),
         Parameter("p", 1.0, "exponent of ||A||_{2,p}^p (Eq. 17); p = 1 in the paper's comparisons "
                   "(section VI-C); convergence proved for 0 < p <= 2 (Theorem 1)",
-                  "a number in (0, 2]", _is_exponent, float),
+                  Constraint("a number in (0, 2]", _is_exponent, float)),
         Parameter("n_components", None, "l, columns of A: None = c - 1 as in LDA (section V-C)",
-                  "None or an integer >= 1", is_none_or(is_positive_integer), none_or_int),
+                  Constraint("None or an integer >= 1", is_none_or(is_positive_integer), none_or_int)),
         Parameter("alpha", 1.0, "ridge of S_t + alpha I (Remark 1; no value in the paper)",
-                  "a finite number > 0", is_positive_number, float),
+                  Constraint("a finite number > 0", is_positive_number, float)),
         Parameter("zeta", 1e-12, "smoothing in D_ii = (p/2)(a^i.a^i + zeta)^(p/2-1) (Remark 2; 'small')",
-                  "a finite number > 0", is_positive_number, float),
+                  Constraint("a finite number > 0", is_positive_number, float)),
         Parameter("max_iter", 20, "iteration limit (the paper converges within 20 iterations, section VI-F)",
-                  "an integer >= 1", is_positive_integer, int),
+                  Constraint("an integer >= 1", is_positive_integer, int)),
         Parameter("tol", 1e-6, "stop when the objective changes by at most tol relative (Algorithm 1 iterates "
                   "'until converges'; the objective is non-increasing, Theorem 1)",
-                  "a finite number >= 0", is_nonnegative_number, float),
+                  Constraint("a finite number >= 0", is_nonnegative_number, float)),
         Parameter("standardize", True, "zero mean, unit sample sd per column first (section VI-A)",
-                  "True or False", is_bool, bool),
+                  Constraint("True or False", is_bool, bool)),
         Parameter("solver", "auto", "eigensolver of Eq. 23: 'dense' (O(d^3), section V-B), 'lanczos' (the l "
-                  "wanted eigenpairs only; no d x d matrix when n < d), 'auto'", "one of 'auto', 'dense', 'lanczos'",
-                  is_one_of(SOLVERS)),
-        Parameter("gamma_grid", GAMMA_GRID, "grid of gamma='cv' (section VI-E)", _GRID_ALLOWED, _is_gamma_grid,
-                  lambda v: tuple(float(x) for x in _grid_values(v))),
-        Parameter("cv_folds", 5, "folds of gamma='cv' (5-fold, section VI-A)", "an integer >= 2", is_integer_at_least(2), int),
+                  "wanted eigenpairs only; no d x d matrix when n < d), 'auto'", Constraint("one of 'auto', 'dense', 'lanczos'",
+                  is_one_of(SOLVERS))),
+        Parameter("gamma_grid", GAMMA_GRID, "grid of gamma='cv' (section VI-E)", Constraint(_GRID_ALLOWED, _is_gamma_grid,
+                  lambda v: tuple(float(x) for x in _grid_values(v)))),
+        Parameter("cv_folds", 5, "folds of gamma='cv' (5-fold, section VI-A)", Constraint("an integer >= 2", is_integer_at_least(2), int)),
         Parameter("cv_within_folds", False, "gamma='cv': re-run DFS in each training fold (True) or select on "
-                  "all data as the paper does (False, section VI-C)", "True or False", is_bool, bool),
+                  "all data as the paper does (False, section VI-C)", Constraint("True or False", is_bool, bool)),
         Parameter("random_state", 0, "seed of the stratified folds of gamma='cv' (5-fold CV, section VI-A)",
-                  "None or an integer >= 0", is_seed,
-                  none_or_int),
+                  Constraint("None or an integer >= 0", is_seed,
+                  none_or_int)),
     ),
     capabilities=frozenset({"supervised", "multiclass"}),
     score_name="||a^i||",
@@ -912,7 +908,7 @@ register(MethodSpec(
     function=trace_ratio,
     parameters=(
         Parameter("standardize", True, "standardise the columns first, as the DFS paper does for every "
-                  "method (section VI-A)", "True or False", is_bool, bool),
+                  "method (section VI-A)", Constraint("True or False", is_bool, bool)),
     ),
     capabilities=frozenset({"supervised", "multiclass"}),
     score_name="b_i - lambda* w_i",

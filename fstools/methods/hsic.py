@@ -36,6 +36,7 @@ paper (section VI-A), the data are standardised by default.
 import numpy as np
 
 from fstools.core.constraints import is_bool
+from fstools.core.constraints import Constraint
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 from fstools.core.arrays import as_class_codes, as_float_matrix, constant_columns
 from fstools.core.ranking import rank_features
@@ -157,10 +158,10 @@ register(MethodSpec(
     function=bahsic,
     parameters=(
         Parameter("estimator", "unbiased", "HSIC estimator: 'unbiased' (Song et al. 2007, as in the "
-                  "authors' BAHSIC code) or 'biased' (tr(KHLH)/(m-1)^2)", "one of 'unbiased', 'biased'",
-                  _is_estimator),
+                  "authors' BAHSIC code) or 'biased' (tr(KHLH)/(m-1)^2)", Constraint("one of 'unbiased', 'biased'",
+                  _is_estimator)),
         Parameter("standardize", True, "standardise the columns first (DFS paper, section VI-A)",
-                  "True or False", is_bool, bool),
+                  Constraint("True or False", is_bool, bool)),
     ),
     capabilities=frozenset({"supervised", "multiclass"}),
     score_name="HSIC contribution",

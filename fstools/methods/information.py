@@ -87,6 +87,7 @@ from fstools.core.discretize import MAX_LEVELS_AS_IS, code_dtype, information_co
 from fstools.core.sparse import as_canonical_csc, column_levels, sparse_mutual_information_relevance
 from fstools.core.ranking import TIE_TOLERANCE, first_maximum, rank_features
 from fstools.core.constraints import is_integer_at_least, is_none_or, is_nonnegative_number, is_one_of, none_or_int
+from fstools.core.constraints import Constraint
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
 __all__ = ["CRITERIA", "DISCRETIZATIONS", "greedy_information_selection",
@@ -500,13 +501,13 @@ _DISCRETIZATION = Parameter(
     "discretization", "mu_sigma",
     "scheme for the continuous columns: the CMQFS paper's nine mean/sd levels (Zhao et al. 2015, "
     "section 5.2), or n_bins equal-width / equal-frequency bins; discrete columns are used as they are",
-    "one of 'mu_sigma', 'equal_width', 'equal_frequency'", is_one_of(DISCRETIZATIONS))
+    Constraint("one of 'mu_sigma', 'equal_width', 'equal_frequency'", is_one_of(DISCRETIZATIONS)))
 _N_BINS = Parameter(
     "n_bins", None, "number of bins of 'equal_width' / 'equal_frequency' (required by them)",
-    "None or an integer >= 2", is_none_or(is_integer_at_least(2)), none_or_int)
+    Constraint("None or an integer >= 2", is_none_or(is_integer_at_least(2)), none_or_int))
 _BETA = Parameter(
     "beta", 1.0, "redundancy weight (1.0 in the CMQFS paper, section 5, and FEAST; scikit-feature: 0.5)",
-    "a number >= 0", is_nonnegative_number, float)
+    Constraint("a number >= 0", is_nonnegative_number, float))
 
 _DESCRIPTIONS = {
     "mim": ("Mutual information maximisation: rank by I(X;C)", "Lewis (1992); Brown et al. (2012) JMLR 13:27-66"),

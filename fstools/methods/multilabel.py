@@ -133,6 +133,7 @@ from fstools.core.constraints import (is_bool, is_integer_at_least, is_nonnegati
                                     is_positive_number)
 from fstools.core.arrays import as_float_matrix, constant_columns, standardize_columns
 from fstools.core.ranking import rank_features, top_mask
+from fstools.core.constraints import Constraint
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
 __all__ = ["check_label_matrix", "label_correlation", "gamma_star", "standardize_features",
@@ -375,25 +376,20 @@ class ELCFit:
     notes: list = field(default_factory=list)
 
 
-def _check(name, value, check, allowed):
-    if not check(value):
-        raise ValueError(f"{name}: must be {allowed}; got {value!r}")
-
-
 def _is_tau(value):
     return (isinstance(value, str) and value in ("paper", "lipschitz")) or is_positive_number(value)
 
 
 def _check_elc_parameters(lam, beta, tau, max_iter, tol, correlation, standardize, u_step, variant):
-    _check("lam", lam, is_positive_number, "a finite number > 0")
-    _check("beta", beta, is_positive_number, "a finite number > 0")
-    _check("tau", tau, _is_tau, "'paper', 'lipschitz' or a finite number > 0")
-    _check("max_iter", max_iter, is_integer_at_least(1), "an integer >= 1")
-    _check("tol", tol, is_nonnegative_number, "a finite number >= 0")
-    _check("correlation", correlation, is_one_of(CORRELATIONS), "one of 'rbf', 'pearson'")
-    _check("standardize", standardize, is_one_of(SCALINGS), "one of 'variance', 'length'")
-    _check("u_step", u_step, is_one_of(U_STEPS), "one of 'derived', 'printed'")
-    _check("variant", variant, is_one_of(VARIANTS), "one of 'paper', 'reference-code'")
+    Constraint("a finite number > 0", is_positive_number).validate(lam, "lam")
+    Constraint("a finite number > 0", is_positive_number).validate(beta, "beta")
+    Constraint("'paper', 'lipschitz' or a finite number > 0", _is_tau).validate(tau, "tau")
+    Constraint("an integer >= 1", is_integer_at_least(1)).validate(max_iter, "max_iter")
+    Constraint("a finite number >= 0", is_nonnegative_number).validate(tol, "tol")
+    Constraint("one of 'rbf', 'pearson'", is_one_of(CORRELATIONS)).validate(correlation, "correlation")
+    Constraint("one of 'variance', 'length'", is_one_of(SCALINGS)).validate(standardize, "standardize")
+    Constraint("one of 'derived', 'printed'", is_one_of(U_STEPS)).validate(u_step, "u_step")
+    Constraint("one of 'paper', 'reference-code'", is_one_of(VARIANTS)).validate(variant, "variant")
     if variant == "reference-code":
         fixed = {"correlation": correlation, "standardize": standardize, "u_step": u_step, "tau": tau}
         changed = [name for name, value in fixed.items() if value != ELC_DEFAULTS[name]]
@@ -749,12 +745,12 @@ def llsf(X, Y, k=None, n_threads=1, alpha=2.0 ** -5, beta=2.0 ** -3, gamma=0.1, 
         ``nonzero`` (labels with ``w_ij != 0``); ``ranking`` by decreasing row norm,
         ties to the lower index, constant columns last; ``iterations`` = objective.
     """
-    _check("alpha", alpha, is_nonnegative_number, "a finite number >= 0")
-    _check("beta", beta, is_nonnegative_number, "a finite number >= 0")
-    _check("gamma", gamma, is_positive_number, "a finite number > 0")
-    _check("max_iter", max_iter, is_integer_at_least(1), "an integer >= 1")
-    _check("tol", tol, is_nonnegative_number, "a finite number >= 0")
-    _check("standardize", standardize, is_bool, "True or False")
+    Constraint("a finite number >= 0", is_nonnegative_number).validate(alpha, "alpha")
+    Constraint("a finite number >= 0", is_nonnegative_number).validate(beta, "beta")
+    Constraint("a finite number > 0", is_positive_number).validate(gamma, "gamma")
+    Constraint("an integer >= 1", is_integer_at_least(1)).validate(max_iter, "max_iter")
+    Constraint("a finite number >= 0", is_nonnegative_number).validate(tol, "tol")
+    Constraint("True or False", is_bool).validate(standardize, "standardize")
     X = as_float_matrix(X)
     W, history, converged = llsf_fit(X, Y, alpha=float(alpha), beta=float(beta), gamma=float(gamma),
                                      max_iter=int(max_iter), tol=float(tol), standardize=bool(standardize))
@@ -881,25 +877,25 @@ register(MethodSpec(
     parameters=(
         Parameter("lam", 1e-3, "lambda of the l2,1 penalty (Eq. 3); the paper tunes it over {1e-3, ..., 10} "
                   "(Appendix B); 1e-3 = the grid's first value and the authors' code default",
-                  "a finite number > 0", is_positive_number, float),
+                  Constraint("a finite number > 0", is_positive_number, float)),
         Parameter("beta", 1e8, "penalty parameter of the augmented Lagrangian (Eq. 5); beta = 10^8 (Appendix B)",
-                  "a finite number > 0", is_positive_number, float),
+                  Constraint("a finite number > 0", is_positive_number, float)),
         Parameter("tau", "paper", "step of Eq. 12-13: 'paper' = spectral radius of A^T A at start, then "
                   "1/max_i ||psi_i||, Psi = A^T A V (Appendix B); 'lipschitz' = 1/rho(A^T A) throughout",
-                  "'paper', 'lipschitz' or a finite number > 0", _is_tau,
-                  lambda value: value if isinstance(value, str) else float(value)),
-        Parameter("max_iter", 1000, "t_max = 10^3 (Appendix B)", "an integer >= 1", is_integer_at_least(1), int),
+                  Constraint("'paper', 'lipschitz' or a finite number > 0", _is_tau,
+                  lambda value: value if isinstance(value, str) else float(value))),
+        Parameter("max_iter", 1000, "t_max = 10^3 (Appendix B)", Constraint("an integer >= 1", is_integer_at_least(1), int)),
         Parameter("tol", 1e-4, "stop when ||W_(t+1) - W_t||_F <= tol = 10^-4 (Appendix B)",
-                  "a finite number >= 0", is_nonnegative_number, float),
+                  Constraint("a finite number >= 0", is_nonnegative_number, float)),
         Parameter("correlation", "rbf", "label correlation S: masked RBF (Appendix B) or Pearson (section 3.1)",
-                  "one of 'rbf', 'pearson'", is_one_of(CORRELATIONS)),
+                  Constraint("one of 'rbf', 'pearson'", is_one_of(CORRELATIONS))),
         Parameter("standardize", "variance", "feature scaling: unit variance (Appendix B; the scale of Eq. 1 "
-                  "and Property 2) or unit length (section 3.2 as printed)", "one of 'variance', 'length'",
-                  is_one_of(SCALINGS)),
+                  "and Property 2) or unit length (section 3.2 as printed)", Constraint("one of 'variance', 'length'",
+                  is_one_of(SCALINGS))),
         Parameter("u_step", "derived", "multiplier sign in the U step: w - v/beta from Eq. 5-6 ('derived') or "
-                  "w + v/beta as Eq. 7-9 print it ('printed')", "one of 'derived', 'printed'", is_one_of(U_STEPS)),
+                  "w + v/beta as Eq. 7-9 print it ('printed')", Constraint("one of 'derived', 'printed'", is_one_of(U_STEPS))),
         Parameter("variant", "paper", "'paper' or 'reference-code' (the authors' published MATLAB code)",
-                  "one of 'paper', 'reference-code'", is_one_of(VARIANTS)),
+                  Constraint("one of 'paper', 'reference-code'", is_one_of(VARIANTS))),
     ),
     capabilities=frozenset({"supervised", "multilabel"}),
     score_name="Eq. 14 gain",
@@ -915,18 +911,18 @@ register(MethodSpec(
     function=llsf,
     parameters=(
         Parameter("alpha", 2.0 ** -5, "weight of the label-correlation term alpha/2 tr(R W^T W) (Huang et al. "
-                  "2016; the authors' code's genbase setting)", "a finite number >= 0", is_nonnegative_number,
-                  float),
+                  "2016; the authors' code's genbase setting)", Constraint("a finite number >= 0", is_nonnegative_number,
+                  float)),
         Parameter("beta", 2.0 ** -3, "weight of the l1 penalty beta ||W||_1 (the authors' code's genbase setting)",
-                  "a finite number >= 0", is_nonnegative_number, float),
+                  Constraint("a finite number >= 0", is_nonnegative_number, float)),
         Parameter("gamma", 0.1, "ridge of the start value (X^T X + gamma I)^-1 X^T Y (the authors' code)",
-                  "a finite number > 0", is_positive_number, float),
+                  Constraint("a finite number > 0", is_positive_number, float)),
         Parameter("max_iter", 100, "iterations of the accelerated proximal gradient (the authors' code: 100)",
-                  "an integer >= 1", is_integer_at_least(1), int),
+                  Constraint("an integer >= 1", is_integer_at_least(1), int)),
         Parameter("tol", 1e-4, "stop when the objective changes by at most tol relative",
-                  "a finite number >= 0", is_nonnegative_number, float),
+                  Constraint("a finite number >= 0", is_nonnegative_number, float)),
         Parameter("standardize", True, "zero mean, unit variance columns first (ELC paper, Appendix B)",
-                  "True or False", is_bool, bool),
+                  Constraint("True or False", is_bool, bool)),
     ),
     capabilities=frozenset({"supervised", "multilabel"}),
     score_name="||w_i||_2",
@@ -955,11 +951,11 @@ register(MethodSpec(
     parameters=(
         Parameter("discretization", "mu_sigma", "scheme for continuous columns: the CMQFS paper's nine "
                   "mu/sigma levels (section 5.2) or n_bins equal-width / equal-frequency bins",
-                  "one of 'mu_sigma', 'equal_width', 'equal_frequency'",
-                  is_one_of(("mu_sigma", "equal_width", "equal_frequency"))),
+                  Constraint("one of 'mu_sigma', 'equal_width', 'equal_frequency'",
+                  is_one_of(("mu_sigma", "equal_width", "equal_frequency")))),
         Parameter("n_bins", None, "bins of 'equal_width' / 'equal_frequency' (None with 'mu_sigma')",
-                  "None or an integer >= 2", lambda v: v is None or is_integer_at_least(2)(v),
-                  lambda v: None if v is None else int(v)),
+                  Constraint("None or an integer >= 2", lambda v: v is None or is_integer_at_least(2)(v),
+                  lambda v: None if v is None else int(v))),
     ),
     capabilities=frozenset({"supervised", "multilabel"}),
     score_name="mean MI (nats)",

@@ -74,6 +74,7 @@ from fstools._ext import load_kernel
 from fstools.core.constraints import (is_bool, is_none_or, is_nonnegative_number, is_one_of, is_positive_integer,
                                     is_positive_number, is_seed, none_or_float, none_or_int)
 from fstools.core.ranking import rank_features
+from fstools.core.constraints import Constraint
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
 __all__ = ["OnlineLearner", "OnlineOutput", "ONLINE_METHODS", "ONLINE_PARAMETERS", "check_online_params",
@@ -157,57 +158,57 @@ ONLINE_PARAMETERS = {
     "C": Parameter(
         "C", 1.0, "aggressiveness C: PA-I tau = min(C, l/||x||^2) (Eq. 4, 6; MBPA's Eq. 8), PA-II "
         "tau = l/(||x||^2 + 1/(2C)) (Eq. 5); for cs the step scale C/sqrt(t) (Wang, Zhao & Hoi 2014). "
-        "C = 1 as in LIBOL (the paper gives no value)", "a finite number > 0", is_positive_number, float),
+        "C = 1 as in LIBOL (the paper gives no value)", Constraint("a finite number > 0", is_positive_number, float)),
     "eta": Parameter(
         "eta", 0.1, "learning rate eta of the truncated gradient (Eq. 9): the gravity applied every K rounds "
-        "is a = eta K g (section 3.3); the paper gives no value", "a finite number > 0", is_positive_number,
-        float),
+        "is a = eta K g (section 3.3); the paper gives no value", Constraint("a finite number > 0", is_positive_number,
+        float)),
     "g": Parameter(
         "g", DEFAULT_GRAVITY, "gravity g >= 0 of the truncated gradient: g_t = K g when t % K == 0 (section "
         "3.3), shrink a = eta K g (Eq. 9-10); 0 switches the shrinking off; the paper gives no value",
-        "a finite number >= 0", is_nonnegative_number, float),
+        Constraint("a finite number >= 0", is_nonnegative_number, float)),
     "theta": Parameter(
         "theta", float("inf"), "threshold theta of T(v, a, theta) (Eq. 10): only weights with |w_j| <= theta "
-        "shrink; inf shrinks every weight (Langford et al. 2009, the L1 case)", "a number > 0 (inf allowed)",
-        _is_threshold, float),
+        "shrink; inf shrinks every weight (Langford et al. 2009, the L1 case)", Constraint("a number > 0 (inf allowed)",
+        _is_threshold, float)),
     "K": Parameter(
         "K", 10, "truncate every K rounds (t % K == 0; Algorithm 1 line 11, Algorithm 2 line 17; section 3.3: "
-        "'we should not take K = 1'); the paper gives no value", "an integer >= 1", is_positive_integer, int),
+        "'we should not take K = 1'); the paper gives no value", Constraint("an integer >= 1", is_positive_integer, int)),
     "truncate": Parameter(
         "truncate", "gradient", "every K rounds: 'gradient' = T(w, eta K g, theta) (Eq. 9-10, the paper); "
         "'topk' = keep the k largest |w_j| (OFS, Wang et al. 2014, with K = 1); 'none'",
-        _words(_TRUNCATIONS), is_one_of(_TRUNCATIONS)),
+        Constraint(_words(_TRUNCATIONS), is_one_of(_TRUNCATIONS))),
     "update": Parameter(
         "update", None, "step rule: None = the method's own (mbpa: 'pa1', Eq. 8; onpa: 'pa', Eq. 3 in "
-        "Algorithm 2 lines 10 and 16); 'pa', 'pa1' or 'pa2'", "None or " + _words(_UPDATES),
-        lambda value: value is None or (isinstance(value, str) and value in _UPDATES)),
+        "Algorithm 2 lines 10 and 16); 'pa', 'pa1' or 'pa2'", Constraint("None or " + _words(_UPDATES),
+        lambda value: value is None or (isinstance(value, str) and value in _UPDATES))),
     "beta": Parameter(
         "beta", 1.0, "ONPA scale beta: N = floor(beta p / n) synthetic negatives per negative (section 3.2.2)",
-        "a finite number > 0", is_positive_number, float),
+        Constraint("a finite number > 0", is_positive_number, float)),
     "synthesis": Parameter(
         "synthesis", "extrapolate", "ONPA synthetic negative: 'extrapolate' = x + alpha (x - x_p) (Algorithm "
         "2 line 15, the paper's formula); 'interpolate' = x + alpha (x_p - x) (its prose)",
-        _words(_SYNTHESES), is_one_of(_SYNTHESES)),
+        Constraint(_words(_SYNTHESES), is_one_of(_SYNTHESES))),
     "memory": Parameter(
         "memory", 1000, "ONPA: earlier negatives remembered, a uniform reservoir sample of at most this many "
-        "rows; None keeps all of them (the paper's D, unbounded)", "None or an integer >= 1",
-        is_none_or(is_positive_integer), none_or_int),
+        "rows; None keeps all of them (the paper's D, unbounded)", Constraint("None or an integer >= 1",
+        is_none_or(is_positive_integer), none_or_int)),
     "cost_ratio": Parameter(
         "cost_ratio", None, "cs: margin rho of the minority class in the type-I loss; None = p / n estimated "
-        "online (Wang, Zhao & Hoi 2014, 'sum' with equal weights)", "None or a finite number > 0",
-        is_none_or(is_positive_number), none_or_float),
+        "online (Wang, Zhao & Hoi 2014, 'sum' with equal weights)", Constraint("None or a finite number > 0",
+        is_none_or(is_positive_number), none_or_float)),
     "passes": Parameter(
         "passes", 1, "passes over the rows (the stream metrics are those of the first pass)",
-        "an integer >= 1", is_positive_integer, int),
+        Constraint("an integer >= 1", is_positive_integer, int)),
     "shuffle": Parameter(
         "shuffle", False, "stream the rows in a random order (a new one each pass) drawn with random_state",
-        "True or False", is_bool, bool),
+        Constraint("True or False", is_bool, bool)),
     "random_state": Parameter(
         "random_state", 0, "seed of the row order (shuffle) and of ONPA's draws (same inputs, same outputs)",
-        "None or an integer >= 0", is_seed, none_or_int),
+        Constraint("None or an integer >= 0", is_seed, none_or_int)),
     "positive": Parameter(
         "positive", None, "the class coded +1 (the paper's positive = majority class); None = the majority "
-        "class (a tie: the label that sorts last)", "None or one of the response's class labels", _is_label),
+        "class (a tie: the label that sorts last)", Constraint("None or one of the response's class labels", _is_label)),
 }
 
 _COMMON = ("eta", "g", "theta", "K", "truncate", "passes", "shuffle", "random_state", "positive")
@@ -230,10 +231,7 @@ def check_online_params(method, **params):
         raise ValueError(f"method: must be {_words(tuple(ONLINE_METHODS))}; got {method!r}")
     values = {}
     for name, value in params.items():
-        parameter = ONLINE_PARAMETERS[name]
-        if not parameter.check(value):
-            raise ValueError(f"{name}: must be {parameter.allowed} for method {method!r}; got {value!r}")
-        values[name] = parameter.convert(value) if parameter.convert is not None else value
+        values[name] = ONLINE_PARAMETERS[name].validate(value, f" for method {method!r}")
     return values
 
 

@@ -21,6 +21,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from fstools.core.constraints import Constraint
+
 __all__ = ["Parameter", "MethodSpec", "MethodOutput", "register", "get_method", "method_names",
            "list_methods", "sparse_methods", "sparse_format", "CAPABILITIES"]
 
@@ -38,20 +40,23 @@ class Parameter:
     default : object
     description : str
         One line, citing the paper's equation for the default.
-    allowed : str
-        The allowed values in words, used in error messages (e.g. "a number in [0, 1]").
-    check : callable
-        ``check(value) -> bool``: True when the value is allowed.
-    convert : callable or None
-        Applied to an allowed value before the method sees it (e.g. ``float``).
+    constraint : fstools.core.constraints.Constraint
+        The allowed values: the check, the words of the error message, the conversion.
     """
 
     name: str
     default: Any
     description: str
-    allowed: str
-    check: Callable[[Any], bool]
-    convert: Callable[[Any], Any] | None = None
+    constraint: Constraint
+
+    @property
+    def allowed(self):
+        """The allowed values in words."""
+        return self.constraint.allowed
+
+    def validate(self, value, context=""):
+        """``value`` converted for the method, or a ValueError naming the parameter and the allowed values."""
+        return self.constraint.validate(value, self.name, context)
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,7 @@ from fstools.core.constraints import (is_none_or, is_positive_integer, is_positi
                                     none_or_int)
 from fstools.core.arrays import as_class_codes, as_float_matrix, constant_columns
 from fstools.core.ranking import rank_features
+from fstools.core.constraints import Constraint
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 from fstools.core.sparse import (as_canonical_csc, centred_sums_of_squares,
                                                 class_column_statistics)
@@ -715,10 +716,10 @@ register(MethodSpec(
     function=laplacian,
     parameters=(
         Parameter("n_neighbors", 5, "k of the k-nearest-neighbour graph (CMQFS paper, section 5: k = 5)",
-                  "an integer >= 1", is_positive_integer, int),
+                  Constraint("an integer >= 1", is_positive_integer, int)),
         Parameter("t", 1.0, "heat-kernel width in exp(-||x_i - x_j||^2 / t) (He et al. 2005, section 2; "
                   "t = 1.0 as stated in the CMQFS paper, section 5; its MATLAB code's exp(-d^2 / 2t^2) with t = 1 "
-                  "is t = 2 here)", "a finite number > 0", is_positive_number, float),
+                  "is t = 2 here)", Constraint("a finite number > 0", is_positive_number, float)),
     ),
     capabilities=frozenset({"multiclass"}),
     score_name="laplacian",
@@ -734,12 +735,12 @@ register(MethodSpec(
     function=relieff,
     parameters=(
         Parameter("n_neighbors", 10, "k nearest hits and misses per class (k = 10, the usual ReliefF "
-                  "value: Robnik-Sikonja & Kononenko 2003)", "an integer >= 1", is_positive_integer, int),
+                  "value: Robnik-Sikonja & Kononenko 2003)", Constraint("an integer >= 1", is_positive_integer, int)),
         Parameter("n_iterations", None, "instances m: None = all (deterministic), else a random sample "
-                  "(m in Robnik-Sikonja & Kononenko 2003)", "None or an integer >= 1",
-                  is_none_or(is_positive_integer), none_or_int),
+                  "(m in Robnik-Sikonja & Kononenko 2003)", Constraint("None or an integer >= 1",
+                  is_none_or(is_positive_integer), none_or_int)),
         Parameter("random_state", 0, "seed of the instance sample when n_iterations is set",
-                  "None or an integer >= 0", is_seed, none_or_int),
+                  Constraint("None or an integer >= 0", is_seed, none_or_int)),
     ),
     capabilities=frozenset({"supervised", "multiclass"}),
     score_name="relieff",

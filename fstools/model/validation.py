@@ -46,9 +46,7 @@ def check_method_params(spec, params):
     values = {}
     for name, parameter in known.items():
         value = params.get(name, parameter.default)
-        if not parameter.check(value):
-            raise ValueError(f"{name}: must be {parameter.allowed} for method {spec.name!r}; got {value!r}")
-        values[name] = parameter.convert(value) if parameter.convert is not None else value
+        values[name] = parameter.validate(value, f" for method {spec.name!r}")
     return values
 
 
