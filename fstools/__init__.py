@@ -25,7 +25,8 @@ from fstools.evaluation import metrics
 from fstools.evaluation.mlknn import MLkNN
 from fstools.results.multilabel_result import MultiLabelResult
 from fstools.api.streaming import OnlineSelector
-from fstools.api.dask_input import OutOfCoreResult, select_dask_array
+from fstools.api.dask_input import select_dask_array
+from fstools.results.out_of_core_result import OutOfCoreResult
 from fstools.results.selection_result import SelectionResult
 from fstools.evaluation.stability import StabilityResult, stability
 from fstools.api.transformer import FeatureSelector

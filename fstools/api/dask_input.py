@@ -39,9 +39,9 @@ from fstools.core.discretize import MAX_LEVELS_AS_IS, MU_SIGMA_LEVELS, MU_SIGMA_
 from fstools.model.exceptions import FormulaError
 from fstools.methods.cmqfs import min_max_normalise, modularity_scores
 from fstools.model.terms import term_scores
+from fstools.results.out_of_core_result import OutOfCoreResult
 from fstools.core.ranking import TIE_TOLERANCE, rank_features
 from fstools.methods.registry import MethodOutput, get_method
-from fstools.results.tables import Summary, format_number
 from fstools.model.validation import check_k, check_method_params
 
 __all__ = ["SUPPORTED_METHODS", "COLUMN_BLOCK_BYTES", "select_dask", "select_dask_array", "is_dask_collection",
@@ -583,61 +583,3 @@ def _result(X, y, spec, values, k, n_jobs, names, response_name, n_dropped, call
                            response=response_name, classes=[str(c) for c in classes],
                            class_counts=[int(labels[c]) for c in classes], n=n, n_dropped=n_dropped,
                            notes=output.notes + [f"out of core: statistics of {X.numblocks[0]} partition(s) combined"])
-
-
-class OutOfCoreResult:
-    """What :func:`select_dask` / :func:`select_dask_array` return: the scores and the selection.
-
-    Attributes as :class:`fstools.SelectionResult` (``selected``, ``scores``, ``formula``,
-    ``method``, ``params``, ``call``, ``n``, ``n_dropped``, ``classes``, ``class_counts``,
-    ``response``, ``notes``); the univariate tests and the redundancy of the in-memory result
-    need the data in memory and are not computed.
-    """
-
-    def __init__(self, *, call, spec, params, scores, selected, response, classes, class_counts, n, n_dropped,
-                 notes):
-        from fstools.model.formula import format_formula
-
-        self.call = call
-        self.method = spec.name
-        self._spec = spec
-        self.params = dict(params)
-        self.scores = scores
-        self.steps = None
-        self.selected = list(selected)
-        self.response = response
-        self.classes = list(classes)
-        self.class_counts = pd.Series(class_counts, index=self.classes, name="n")
-        self.n = int(n)
-        self.n_dropped = int(n_dropped)
-        self.notes = list(notes)
-        self.formula = format_formula([response], self.selected)
-
-    def transform(self, data):
-        """The selected columns (selection order), then the response if ``data`` has it (lazy for dask)."""
-        columns = self.selected + ([self.response] if self.response in data.columns else [])
-        return data[columns]
-
-    def summary(self):
-        """The call, method, data and the scores of the selected features."""
-        shown = self.scores.loc[self.selected]
-        table = pd.DataFrame({"rank": shown["rank"].astype(int).to_numpy(), "feature": shown.index.to_numpy()})
-        extra = [c for c in shown.columns if c not in ("rank", "score", "step", "term_column")] or ["score"]
-        for column in extra:
-            table[column] = [format_number(v) for v in shown[column]]
-        counts = ", ".join(f"{name} ({count})" for name, count in self.class_counts.items())
-        header = [("Call", self.call), ("Method", f"{self.method}: {self._spec.description}"),
-                  ("Parameters", ", ".join(f"{name} = {value!r}" for name, value in self.params.items())),
-                  ("Observations", f"{self.n} ({self.n_dropped} dropped for missing values)"),
-                  ("Candidates", f"{len(self.scores)} features"),
-                  ("Response", f"{self.response}, {len(self.classes)} classes: {counts}"),
-                  ("Selected", f"{len(self.selected)} features")]
-        return Summary(f"Feature selection out of core ({self.method})", header, table, self.notes)
-
-    def __repr__(self):
-        shown = ", ".join(self.selected[:10]) + (", ..." if len(self.selected) > 10 else "")
-        return (f"Feature selection out of core: {self.method}\n"
-                f"Call: {self.call}\n"
-                f"n = {self.n} ({self.n_dropped} dropped), {len(self.scores)} candidate features, "
-                f"{len(self.classes)} classes\n"
-                f"Selected ({len(self.selected)}): {shown}")

@@ -161,15 +161,14 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     steps = steps_table(output, column_terms, selected)
     used = dict(values)
     used["k"] = k
-    result = SelectionResult(call=call, spec=spec, params=used, model_frame=frame, y=y,
-                             class_names=class_names, scores=scores, steps=steps, selected=selected,
-                             notes=output.notes, iterations=output.iterations, tables=output.tables)
-    if "streaming" in spec.capabilities:
-        # What a stream shows besides the scores (also in the summary's notes): the class
-        # mapping (name -> +1 / -1) and the prequential stream metrics (rows 'selected' and 'learner').
-        result.class_mapping = dict(output.class_mapping)
-        result.stream_metrics = pd.DataFrame(output.stream_metrics).T
-    return result
+    streaming = "streaming" in spec.capabilities
+    # What a stream shows besides the scores (also in the summary's notes): the class mapping
+    # (name -> +1 / -1) and the prequential stream metrics (rows 'selected' and 'learner').
+    return SelectionResult(call=call, spec=spec, params=used, model_frame=frame, y=y,
+                           class_names=class_names, scores=scores, steps=steps, selected=selected,
+                           notes=output.notes, iterations=output.iterations, tables=output.tables,
+                           class_mapping=output.class_mapping if streaming else None,
+                           stream_metrics=pd.DataFrame(output.stream_metrics).T if streaming else None)
 
 
 def _with_response(formula, data, response):

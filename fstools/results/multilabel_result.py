@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from fstools.model.formula import format_formula, term_frame
+from fstools.model.formula import term_frame
+from fstools.results.base import Result
 from fstools.results.diagnostics import residual_label_correlation, residual_redundancy
 from fstools.methods.multilabel import label_correlation
 from fstools.results.tables import SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value, significance_stars
@@ -26,7 +27,7 @@ from fstools.results.univariate_tests import benjamini_hochberg
 __all__ = ["MultiLabelResult"]
 
 
-class MultiLabelResult:
+class MultiLabelResult(Result):
     """The outcome of :func:`fstools.select` with a multi-label method.
 
     Attributes
@@ -61,12 +62,14 @@ class MultiLabelResult:
         R(F) (Eq. 16) and C(F) (Eq. 17) of the selected features' design columns.
     """
 
+    title = "Multi-label feature selection"
+    hidden_columns = Result.hidden_columns + ("selected",)
+
     def __init__(self, *, call, spec, params, model_frame, Y, scores, selected, notes,
                  iterations=None, tables=None):
-        self.call = call
-        self.method = spec.name
-        self._spec = spec
-        self.params = dict(params)
+        super().__init__(call=call, spec=spec, params=params, scores=scores, selected=selected,
+                         response_names=model_frame.response_names, n=model_frame.X.shape[0],
+                         n_dropped=model_frame.n_dropped, notes=notes, iterations=iterations)
         self._frame = model_frame
         self._Y = np.asarray(Y, dtype=np.float64)
         self.labels = list(model_frame.response_names)
@@ -75,11 +78,6 @@ class MultiLabelResult:
         # The names single-label results use (code written for SelectionResult, e.g. the CLI's json).
         self.classes = self.labels
         self.class_counts = self.label_counts
-        self.scores = scores
-        self.steps = None
-        self.selected = list(selected)
-        self.notes = list(notes)
-        self.iterations = None if iterations is None else pd.DataFrame(iterations)
         self.tables = {}
         for name, table in (tables or {}).items():
             frame = pd.DataFrame(table)
@@ -88,9 +86,6 @@ class MultiLabelResult:
                 frame.index = self.labels
                 frame.columns = self.labels
             self.tables[name] = frame
-        self.n = int(model_frame.X.shape[0])
-        self.n_dropped = int(model_frame.n_dropped)
-        self.formula = format_formula(self.labels, self.selected)
 
     # ------------------------------------------------------------------ data
     @cached_property
@@ -146,9 +141,8 @@ class MultiLabelResult:
         return self._associations.copy()
 
     # ---------------------------------------------------------- presentation
-    def _score_columns(self):
-        extra = [c for c in self.scores.columns if c not in ("rank", "score", "term_column", "step", "selected")]
-        return extra if extra else ["score"]
+    def _population(self):
+        return f"{len(self.labels)} labels"
 
     def summary(self, all_features=False):
         """Header (call, method, labels, R(F), C(F)), then per selected feature its rank, scores and
@@ -161,9 +155,7 @@ class MultiLabelResult:
         """
         shown = self.scores if all_features else self.scores.loc[self.selected]
         tests = self._associations.loc[shown.index]
-        table = pd.DataFrame({"rank": shown["rank"].astype(int).to_numpy(), "feature": shown.index.to_numpy()})
-        for column in self._score_columns():
-            table[column] = [format_number(v) for v in shown[column]]
+        table = self._score_table(shown)
         table["label"] = tests["label"].to_numpy()
         table["r"] = [format_number(v) for v in tests["r"]]
         table["F"] = [format_number(v) for v in tests["F"]]
@@ -171,26 +163,15 @@ class MultiLabelResult:
         table["p.value"] = [format_p_value(v) for v in tests["p_value"]]
         table["p.adj"] = [format_p_value(v) for v in tests["p_adjusted"]]
         table[""] = [significance_stars(v) for v in tests["p_adjusted"]]
-        params = ", ".join(f"{name} = {value!r}" for name, value in self.params.items())
         cardinality = float(self._Y.sum(axis=1).mean())
         counts = ", ".join(f"{name} ({count})" for name, count in self.label_counts.items())
-        header = [
-            ("Call", self.call),
-            ("Method", f"{self.method}: {self._spec.description}"),
-            ("Criterion", self._spec.criterion or "see the method's documentation"),
-            ("Reference", self._spec.reference),
-            ("Parameters", params or "none"),
-            ("Observations", f"{self.n} ({self.n_dropped} dropped for missing values)"),
-            ("Candidates", f"{len(self.scores)} features"),
+        header = self._header(
             ("Labels", f"{len(self.labels)}, label cardinality {cardinality:.3g}: {counts}"),
-            ("Selected", f"{len(self.selected)} features"),
-            ("R(F)", f"{format_number(self.residual_redundancy)}  (residual redundancy, Eq. 16; lower is better)"),
-            ("C(F)", f"{format_number(self.residual_label_correlation)}  (residual label correlation, Eq. 17; "
-                     f"lower is better)"),
-        ]
+            [("R(F)", f"{format_number(self.residual_redundancy)}  (residual redundancy, Eq. 16; lower is better)"),
+             ("C(F)", f"{format_number(self.residual_label_correlation)}  (residual label correlation, Eq. 17; "
+                      f"lower is better)")])
         notes = [SIGNIFICANCE_LEGEND,
-                 f"score = {self._spec.score_name} ({'higher' if self._spec.higher_is_better else 'lower'} is "
-                 f"better); label / r / F: the label most associated with the feature; p.value: the smallest "
+                 f"{self._score_note()}; label / r / F: the label most associated with the feature; p.value: the smallest "
                  f"over the {len(self.labels)} labels, times {len(self.labels)} (Bonferroni); p.adj: "
                  f"Benjamini-Hochberg over all {len(self.scores)} candidates"]
         notes += self.notes
@@ -213,17 +194,6 @@ class MultiLabelResult:
             return plot_convergence(self.iterations, columns=columns, title=f"{self.method}: convergence",
                                     ax=ax, **kwargs)
         raise ValueError(f"kind: must be 'scores' or 'convergence'; got {kind!r}")
-
-    def __repr__(self):
-        shown = ", ".join(self.selected[:10]) + (", ..." if len(self.selected) > 10 else "")
-        return (f"Multi-label feature selection: {self.method}\n"
-                f"Call: {self.call}\n"
-                f"n = {self.n} ({self.n_dropped} dropped), {len(self.scores)} candidate features, "
-                f"{len(self.labels)} labels\n"
-                f"Selected ({len(self.selected)}): {shown}")
-
-    def _repr_html_(self):
-        return self.summary()._repr_html_()
 
 
 def _label_association(columns, Y, labels):

@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from fstools.model.formula import format_formula, term_frame
+from fstools.model.formula import term_frame
+from fstools.results.base import Result
 from fstools.results.diagnostics import redundancy_rate
 from fstools.results.tables import (SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value,
                              significance_stars)
@@ -20,7 +21,7 @@ from fstools.results.univariate_tests import benjamini_hochberg, class_separatio
 __all__ = ["SelectionResult"]
 
 
-class SelectionResult:
+class SelectionResult(Result):
     """The outcome of :func:`fstools.select`.
 
     Attributes
@@ -59,6 +60,10 @@ class SelectionResult:
     tables : dict of str -> pandas.DataFrame
         Further tables of the method (DFS with ``gamma='cv'``: ``gamma_cv``, the grid
         searched), printed under the summary.
+    class_mapping : dict or None
+        Streaming methods: the class coded +1 and the one coded -1, by name.
+    stream_metrics : pandas.DataFrame or None
+        Streaming methods: the prequential metrics of the pass (rows 'selected' and 'learner').
     redundancy : float
         RED of the selected features (Tao et al. 2016, Eq. 34; see
         :func:`fstools.evaluation.metrics.redundancy_rate`) on their design columns: NaN with fewer
@@ -66,26 +71,19 @@ class SelectionResult:
     """
 
     def __init__(self, *, call, spec, params, model_frame, y, class_names, scores, steps,
-                 selected, notes, iterations=None, tables=None):
-        self.call = call
-        self.method = spec.name
-        self._spec = spec
-        self.params = dict(params)
+                 selected, notes, iterations=None, tables=None, class_mapping=None, stream_metrics=None):
+        super().__init__(call=call, spec=spec, params=params, scores=scores, selected=selected,
+                         response_names=model_frame.response_names, n=model_frame.X.shape[0],
+                         n_dropped=model_frame.n_dropped, notes=notes, steps=steps, iterations=iterations,
+                         tables=tables)
         self._frame = model_frame
         self._y = y
         self.classes = list(class_names)
         self.class_counts = pd.Series(np.bincount(y, minlength=len(class_names)), index=self.classes,
                                       name="n")
         self.response = model_frame.response_names[0]
-        self.scores = scores
-        self.steps = steps
-        self.selected = list(selected)
-        self.notes = list(notes)
-        self.iterations = None if iterations is None else pd.DataFrame(iterations)
-        self.tables = {name: pd.DataFrame(table) for name, table in (tables or {}).items()}
-        self.n = int(model_frame.X.shape[0])
-        self.n_dropped = int(model_frame.n_dropped)
-        self.formula = format_formula(model_frame.response_names, self.selected)
+        self.class_mapping = None if class_mapping is None else dict(class_mapping)
+        self.stream_metrics = None if stream_metrics is None else pd.DataFrame(stream_metrics)
 
     # ------------------------------------------------------------------ data
     def transform(self, data):
@@ -167,9 +165,8 @@ class SelectionResult:
         return shown.join(self._univariate.loc[shown.index])
 
     # ---------------------------------------------------------- presentation
-    def _score_columns(self):
-        extra = [c for c in self.scores.columns if c not in ("rank", "score", "term_column", "step")]
-        return extra if extra else ["score"]
+    def _population(self):
+        return f"{len(self.classes)} classes"
 
     def summary(self, all_features=False):
         """Summary table: the call, method, parameters, data, then per selected feature its
@@ -182,33 +179,18 @@ class SelectionResult:
         """
         shown = self.scores if all_features else self.scores.loc[self.selected]
         tests = self._univariate.loc[shown.index]
-        table = pd.DataFrame({"rank": shown["rank"].astype(int).to_numpy(),
-                              "feature": shown.index.to_numpy()})
-        for column in self._score_columns():
-            table[column] = [format_number(v) for v in shown[column]]
+        table = self._score_table(shown)
         table["test"] = tests["test"].to_numpy()
         table["statistic"] = [format_number(v) for v in tests["statistic"]]
         table["df"] = [v if isinstance(v, str) else format_number(v, 4) for v in tests["df"]]
         table["p.value"] = [format_p_value(v) for v in tests["p_value"]]
         table["p.adj"] = [format_p_value(v) for v in tests["p_adjusted"]]
         table[""] = [significance_stars(v) for v in tests["p_adjusted"]]
-        params = ", ".join(f"{name} = {value!r}" for name, value in self.params.items())
         counts = ", ".join(f"{name} ({count})" for name, count in self.class_counts.items())
-        header = [
-            ("Call", self.call),
-            ("Method", f"{self.method}: {self._spec.description}"),
-            ("Criterion", self._spec.criterion or "see the method's documentation"),
-            ("Reference", self._spec.reference),
-            ("Parameters", params or "none"),
-            ("Observations", f"{self.n} ({self.n_dropped} dropped for missing values)"),
-            ("Candidates", f"{len(self.scores)} features"),
-            ("Response", f"{self.response}, {len(self.classes)} classes: {counts}"),
-            ("Selected", f"{len(self.selected)} features"),
-            ("Redundancy", self._redundancy_line()),
-        ]
+        header = self._header(("Response", f"{self.response}, {len(self.classes)} classes: {counts}"),
+                              [("Redundancy", self._redundancy_line())])
         notes = [SIGNIFICANCE_LEGEND,
-                 f"score = {self._spec.score_name} ({'higher' if self._spec.higher_is_better else 'lower'} "
-                 f"is better); p.adj: Benjamini-Hochberg over all {len(self.scores)} candidates"]
+                 f"{self._score_note()}; p.adj: Benjamini-Hochberg over all {len(self.scores)} candidates"]
         notes += self.notes
         if self._redundancy[2] is None:
             notes.append("Redundancy: Tao et al. (2016) Eq. 34 with |Pearson r| (Zhao et al. 2010), "
@@ -255,17 +237,6 @@ class SelectionResult:
             return plot_convergence(self.iterations, title=f"{self.method}: convergence", ax=ax, **kwargs)
         raise ValueError(f"kind: must be 'scores' or 'path' (greedy methods) or 'convergence' (iterative "
                          f"methods); got {kind!r}")
-
-    def __repr__(self):
-        shown = ", ".join(self.selected[:10]) + (", ..." if len(self.selected) > 10 else "")
-        return (f"Feature selection: {self.method}\n"
-                f"Call: {self.call}\n"
-                f"n = {self.n} ({self.n_dropped} dropped), {len(self.scores)} candidate features, "
-                f"{len(self.classes)} classes\n"
-                f"Selected ({len(self.selected)}): {shown}")
-
-    def _repr_html_(self):
-        return self.summary()._repr_html_()
 
 
 def _format_table(frame):

@@ -1,0 +1,114 @@
+"""The base of every selection result: what was asked, what was chosen, how it prints.
+
+:class:`Result` holds the attributes every selection has -- the call, the method and its
+parameters, the per-feature scores, the selection and the reduced formula, the number of
+rows used and dropped, notes -- and the parts of the presentation they share: the R-like
+``repr``, the summary's header and score columns.  :class:`~fstools.SelectionResult`
+(one response), :class:`~fstools.MultiLabelResult` (a label matrix) and
+:class:`~fstools.OutOfCoreResult` (statistics combined over the partitions of a Dask
+collection) extend it with what only they have: the response's classes or labels, their
+tests and plots.
+"""
+import pandas as pd
+
+from fstools.model.formula import format_formula
+from fstools.results.tables import format_number
+
+__all__ = ["Result"]
+
+
+class Result:
+    """Base class of the selection results.
+
+    Attributes
+    ----------
+    call : str
+        The call, as R's ``match.call`` would show it.
+    method : str
+    params : dict
+        Every parameter of the method with the value used, plus ``k``.
+    scores : pandas.DataFrame
+        One row per candidate feature, indexed by name, sorted by ``rank``.
+    steps : pandas.DataFrame or None
+        For greedy methods, one row per step.
+    selected : list of str
+        The selected features (terms of the formula), in selection order.
+    formula : str
+        The reduced formula: the response(s) and the selected features.
+    n, n_dropped : int
+        Rows used, and rows dropped for missing values.
+    notes : list of str
+        Facts about this run, shown in the summary.
+    iterations : pandas.DataFrame or None
+        For iterative methods, one row per iteration.
+    tables : dict of str -> pandas.DataFrame
+        Further tables of the method.
+    """
+
+    #: First words of the printed result and of the summary's title.
+    title = "Feature selection"
+    #: Method-specific score columns not shown in the summary table.
+    hidden_columns = ("rank", "score", "term_column", "step")
+
+    def __init__(self, *, call, spec, params, scores, selected, response_names, n, n_dropped, notes,
+                 steps=None, iterations=None, tables=None):
+        self.call = call
+        self.method = spec.name
+        self._spec = spec
+        self.params = dict(params)
+        self.scores = scores
+        self.steps = steps
+        self.selected = list(selected)
+        self.notes = list(notes)
+        self.iterations = None if iterations is None else pd.DataFrame(iterations)
+        self.tables = {name: pd.DataFrame(table) for name, table in (tables or {}).items()}
+        self.n = int(n)
+        self.n_dropped = int(n_dropped)
+        self.formula = format_formula(list(response_names), self.selected)
+
+    # ---------------------------------------------------------- presentation
+    def _population(self):
+        """What the response is, in a few words for ``repr`` (e.g. '3 classes')."""
+        raise NotImplementedError
+
+    def _score_columns(self):
+        extra = [c for c in self.scores.columns if c not in self.hidden_columns]
+        return extra if extra else ["score"]
+
+    def _score_table(self, shown):
+        """rank, feature and the method's score columns of the rows ``shown``, formatted."""
+        table = pd.DataFrame({"rank": shown["rank"].astype(int).to_numpy(), "feature": shown.index.to_numpy()})
+        for column in self._score_columns():
+            table[column] = [format_number(v) for v in shown[column]]
+        return table
+
+    def _header(self, response_line, extra=()):
+        """The summary's header lines: call, method, criterion, reference, parameters, data, selection."""
+        params = ", ".join(f"{name} = {value!r}" for name, value in self.params.items())
+        return [
+            ("Call", self.call),
+            ("Method", f"{self.method}: {self._spec.description}"),
+            ("Criterion", self._spec.criterion or "see the method's documentation"),
+            ("Reference", self._spec.reference),
+            ("Parameters", params or "none"),
+            ("Observations", f"{self.n} ({self.n_dropped} dropped for missing values)"),
+            ("Candidates", f"{len(self.scores)} features"),
+            response_line,
+            ("Selected", f"{len(self.selected)} features"),
+            *extra,
+        ]
+
+    def _score_note(self):
+        direction = "higher" if self._spec.higher_is_better else "lower"
+        return f"score = {self._spec.score_name} ({direction} is better)"
+
+    def __repr__(self):
+        shown = ", ".join(self.selected[:10]) + (", ..." if len(self.selected) > 10 else "")
+        return (f"{self.title}: {self.method}\n"
+                f"Call: {self.call}\n"
+                f"n = {self.n} ({self.n_dropped} dropped), {len(self.scores)} candidate features, "
+                f"{self._population()}\n"
+                f"Selected ({len(self.selected)}): {shown}")
+
+    def _repr_html_(self):
+        return self.summary()._repr_html_()
