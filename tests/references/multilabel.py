@@ -24,6 +24,7 @@ Nothing here imports fstools.
 import math
 
 import numpy as np
+import scipy.linalg
 
 from references.information import information_codes_ref, mutual_information_ref
 from references.similarity import fisher_score_ref
@@ -328,3 +329,60 @@ def elc_code_ref(X, Y, k, lam=1e-3, beta=1e8, tmax=1000, ed=1e-4):
         t = t + 1
         tao = 1 / np.linalg.norm((A.T @ A @ Vt).max(axis=0), 2)
     return sorted(int(i) for i in np.flatnonzero(pt)), t, Wt1
+
+
+def ml_fisher_ref(X, Y):
+    """The two-class Fisher score of every feature with every label, averaged over the labels."""
+    Y = np.asarray(Y)
+    return np.mean([fisher_score_ref(X, Y[:, c]) for c in range(Y.shape[1])], axis=0)
+
+
+def ml_mi_ref(X, Y):
+    """I(X_i; y_c) in nats of every feature code vector (``information_codes_ref``) with every label, averaged."""
+    Y = np.asarray(Y)
+    codes = information_codes_ref(X)
+    return np.array([sum(mutual_information_ref(code, [int(v) for v in Y[:, c]]) for c in range(Y.shape[1]))
+                     / Y.shape[1] for code in codes])
+
+
+def llsf_ref(X, Y, alpha=2.0 ** -5, beta=2.0 ** -3, gamma=0.1, n_iterations=100, standardize=True):
+    """LLSF (Huang, Li, Huang & Wu 2016): Algorithm 1, ``n_iterations`` times; returns (W, objectives).
+
+    min_W 1/2 ||X W - Y||_F^2 + alpha/2 tr(R W^T W) + beta ||W||_1 (Eq. 4), R_ij = 1 - cos(y_i, y_j)
+    of the label columns (0 on the diagonal).  W_0 = W_1 = (X^T X + gamma I)^-1 X^T Y; every step
+    extrapolates W_t + (b_{t-1} - 1) / b_t (W_t - W_{t-1}), takes a gradient step 1 / L_f with
+    L_f = sqrt(2 (||X^T X||_2^2 + ||alpha R||_2^2)) and soft-thresholds each entry at beta / L_f;
+    b_{t+1} = (1 + sqrt(1 + 4 b_t^2)) / 2.  Columns standardised first (population sd, constant 0).
+    """
+    X = standardize_ref(X) if standardize else np.asarray(X, dtype=float)
+    Y = np.asarray(Y, dtype=float)
+    d, l = X.shape[1], Y.shape[1]
+    R = np.zeros((l, l))
+    for i in range(l):
+        for j in range(l):
+            if i != j:
+                cosine = float(Y[:, i] @ Y[:, j]) / math.sqrt(float(Y[:, i] @ Y[:, i]) * float(Y[:, j] @ Y[:, j]))
+                R[i, j] = 1.0 - cosine
+    XtX = X.T @ X
+    XtY = X.T @ Y
+    W = scipy.linalg.solve(XtX + gamma * np.eye(d), XtY)
+    W_previous = W.copy()
+    lipschitz = math.sqrt(2.0 * (np.linalg.norm(XtX, 2) ** 2 + np.linalg.norm(alpha * R, 2) ** 2))
+    b, b_previous = 1.0, 1.0
+
+    def objective(M):
+        return (0.5 * float(np.sum((X @ M - Y) ** 2)) + 0.5 * alpha * float(np.trace(R @ M.T @ M))
+                + beta * float(np.sum(np.abs(M))))
+
+    objectives = []
+    for _ in range(n_iterations):
+        V = W + (b_previous - 1.0) / b * (W - W_previous)
+        G = V - (XtX @ V - XtY + alpha * V @ R) / lipschitz
+        W_next = np.zeros_like(G)
+        for i in range(d):
+            for j in range(l):
+                W_next[i, j] = math.copysign(max(abs(G[i, j]) - beta / lipschitz, 0.0), G[i, j])
+        b_previous, b = b, (1.0 + math.sqrt(1.0 + 4.0 * b * b)) / 2.0
+        W_previous, W = W, W_next
+        objectives.append(objective(W))
+    return W, objectives
