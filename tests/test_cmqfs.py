@@ -1,7 +1,7 @@
 """CMQFS end to end (method layer) against the slow reference of Table 2."""
 import numpy as np
 import pytest
-from reference import cmqfs_ref, modularity_ref
+from references.cmqfs import cmqfs_ref, modularity_ref
 
 from fstools.methods.cmqfs import cmqfs, min_max_normalise
 

@@ -4,7 +4,7 @@
 their per-feature blocks / folds on the cluster's worker processes, with results equal to the
 local ones.  (2) dask arrays / DataFrames with several partitions: fisher, mim and
 cmqfs-relevance equal the in-memory methods on ``.compute()`` of the same data (the in-memory
-methods are checked against the references in tests/reference.py elsewhere); the partition
+methods are checked against the references in tests/references/ elsewhere); the partition
 statistics are merged by Chan's update, checked here against NumPy on the whole data.
 """
 import os

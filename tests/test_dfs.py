@@ -7,7 +7,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 import pytest
-from reference import dfs_ref, redundancy_rate_ref, scatter_matrices_ref, standardise_ref
+from references.discriminant import dfs_ref, redundancy_rate_ref, scatter_matrices_ref, standardise_ref
 
 import fstools as fs
 from fstools.methods import discriminant

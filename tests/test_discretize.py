@@ -19,7 +19,7 @@ from fstools.core.discretize import (
     mu_sigma_levels,
 )
 from fstools.methods import information
-from reference import information_codes_ref, mu_sigma_levels_ref
+from references.information import information_codes_ref, mu_sigma_levels_ref
 
 
 def check_convention(codes, levels, n_samples, n_features, dtype=np.int8):

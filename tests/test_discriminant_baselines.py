@@ -5,8 +5,9 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
-from reference import (bahsic_ref, biased_hsic_ref, fisher_score_ref, label_kernel_ref, standardise_ref,
-                       trace_ratio_ref, trace_ratio_weights_ref, unbiased_hsic_ref)
+from references.discriminant import (bahsic_ref, biased_hsic_ref, label_kernel_ref, standardise_ref,
+                                     trace_ratio_ref, trace_ratio_weights_ref, unbiased_hsic_ref)
+from references.similarity import fisher_score_ref
 
 import fstools as fs
 from fstools.methods.discriminant import trace_ratio, trace_ratio_subset, trace_ratio_weights

@@ -6,8 +6,10 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from reference import (elc_code_ref, elc_ref, fisher_score_ref, gamma_star_ref, label_code_ref, label_rbf_ref,
-                       mutual_information_ref, pearson_ref, standardize_ref)
+from references.information import mutual_information_ref
+from references.multilabel import (elc_code_ref, elc_ref, gamma_star_ref, label_code_ref, label_rbf_ref,
+                                   pearson_ref, standardize_ref)
+from references.similarity import fisher_score_ref
 from sklearn.exceptions import ConvergenceWarning
 
 import fstools as fs

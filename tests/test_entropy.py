@@ -8,11 +8,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import mutual_info_score
 
 from fstools._ext import load_kernel
-from reference import (
-    conditional_mutual_information_ref,
-    entropy_ref,
-    mutual_information_ref,
-)
+from references.information import conditional_mutual_information_ref, entropy_ref, mutual_information_ref
 
 ent = load_kernel("_entropy")
 

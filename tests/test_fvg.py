@@ -5,7 +5,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from networkx.algorithms.community import modularity as nx_modularity
-from reference import fvg_adjacency_ref, modularity_parts_ref, modularity_ref
+from references.cmqfs import fvg_adjacency_ref, modularity_parts_ref, modularity_ref
 
 from fstools._ext import _fvg
 from fstools.methods.cmqfs import feature_vector_graph_edges, modularity_scores

@@ -5,13 +5,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference import (
-    conditional_mutual_information_ref,
-    entropy_ref,
-    information_codes_ref,
-    information_selection_ref,
-    mutual_information_ref,
-)
+from references.information import (conditional_mutual_information_ref, entropy_ref, information_codes_ref,
+                                    information_selection_ref, mutual_information_ref)
 
 import fstools as fs
 from fstools._ext import load_kernel

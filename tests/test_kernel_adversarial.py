@@ -6,8 +6,8 @@ and every registered method that runs on one of them, is called with zero-length
 1, all values tied, one class / every sample its own class, extreme magnitudes (+-1e308,
 subnormals, both at once), huge class counts, out-of-range and negative codes, the wrong dtype,
 non-contiguous arrays, ``None`` and mismatched lengths.  Each case must end in a documented result
-(checked against ``tests/reference.py``, brute force, or an invariant such as "the entropy of a
-constant is 0") or in a ValueError/TypeError whose message names the argument -- never a crash,
+(checked against the references in ``tests/references/``, brute force, or an invariant such as "the
+entropy of a constant is 0") or in a ValueError/TypeError whose message names the argument -- never a crash,
 a hang, a MemoryError from an absurd allocation or a silently wrong number.
 
 The tests run in the pytest process on purpose: a segfault kills the run (and shows in CI, where
@@ -24,8 +24,10 @@ import sys
 
 import numpy as np
 import pytest
-from reference import (SplitMix64Ref, class_moments_ref, entropy_ref, fvg_adjacency_ref, modularity_parts_ref,
-                       modularity_ref, online_pa_ref, top_set_ref, truncate_ref)
+from references.cmqfs import fvg_adjacency_ref, modularity_parts_ref, modularity_ref
+from references.information import entropy_ref
+from references.moments import class_moments_ref
+from references.passive_aggressive import SplitMix64Ref, online_pa_ref, top_set_ref, truncate_ref
 from scipy import sparse
 
 from fstools._ext import load_kernel

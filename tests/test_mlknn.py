@@ -1,7 +1,7 @@
 """ML-kNN (Zhang & Zhou 2007): a hand-computed example, the loop reference, scikit-learn conventions."""
 import numpy as np
 import pytest
-from reference import mlknn_ref
+from references.multilabel import mlknn_ref
 from sklearn.base import clone
 
 from fstools.evaluation.metrics import ranking_loss

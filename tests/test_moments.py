@@ -2,7 +2,7 @@
 
 Issue 8, item 1: per-feature scoring runs over features in parallel without the GIL and gives
 bitwise-identical results for 1 and 2 threads.  The kernel is checked against
-``tests/reference.py::class_moments_ref`` (exact rational arithmetic, one feature and class at a
+``references.moments.class_moments_ref`` (exact rational arithmetic, one feature and class at a
 time) on random shapes and class layouts (classes of one sample, codes no sample uses, ties,
 constant columns, magnitudes from 1e-300 to the largest doubles) in C, Fortran and strided
 layouts; the layouts, the thread counts and column-by-column calls give the same bits.
@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference import class_moments_ref, fisher_score_ref
+from references.moments import class_moments_ref
+from references.similarity import fisher_score_ref
 
 from fstools._ext import load_kernel
 from fstools.methods.similarity import fisher, fisher_scores

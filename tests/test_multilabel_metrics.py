@@ -1,12 +1,13 @@
 """Multi-label metrics and the ELC paper's diagnostics R(F), C(F): hand-computed examples, the
-definitions written as loops (tests/reference.py) and scikit-learn where it has the metric."""
+definitions written as loops (references.multilabel) and scikit-learn where it has the metric."""
 import math
 
 import numpy as np
 import pandas as pd
 import pytest
-from reference import (average_precision_ref, hamming_loss_ref, label_rbf_ref, macro_auc_ref, one_error_ref,
-                       ranking_loss_ref, residual_label_correlation_ref, residual_redundancy_ref)
+from references.multilabel import (average_precision_ref, hamming_loss_ref, label_rbf_ref, macro_auc_ref,
+                                   one_error_ref, ranking_loss_ref, residual_label_correlation_ref,
+                                   residual_redundancy_ref)
 from sklearn import metrics as skm
 
 import fstools as fs

@@ -2,8 +2,9 @@
 
 Every variant (PA, PA-I, PA-II, MBPA, ONPA with both syntheses, CS; truncation by gradient, top-k or
 none), dense rows and CSR rows (int32 and int64 indices), is run through the kernel one row per call and
-compared with ``reference.online_pa_ref`` after every row: the weights, the margins before the update
-(the learner's and each budget's M-feature classifier), the loss, the step and the synthetic updates.
+compared with ``references.passive_aggressive.online_pa_ref`` after every row: the weights, the margins
+before the update (the learner's and each budget's M-feature classifier), the loss, the step and the
+synthetic updates.
 Hand-computed single updates pin the formulas themselves.
 """
 import math
@@ -11,7 +12,7 @@ import re
 
 import numpy as np
 import pytest
-from reference import SplitMix64Ref, online_pa_ref, top_set_ref, truncate_ref
+from references.passive_aggressive import SplitMix64Ref, online_pa_ref, top_set_ref, truncate_ref
 from scipy import sparse
 
 from fstools._ext import load_kernel

@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from reference import fisher_score_ref, heat_kernel_graph_ref, laplacian_score_ref, relieff_ref
+from references.similarity import fisher_score_ref, heat_kernel_graph_ref, laplacian_score_ref, relieff_ref
 
 import fstools as fs
 from fstools.methods.registry import get_method
