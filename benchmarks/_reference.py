@@ -1,4 +1,4 @@
-"""Brute-force NumPy CMQFS, written from the method note alone (``shared/methods/cmqfs.md``).
+"""Brute-force NumPy CMQFS, written from the paper's definitions alone.
 
 Zhao, Wu, Chen, Zhang and Bai (2015), Neurocomputing 151, 376-389.  This module
 is the baseline of ``benchmarks/bench_cmqfs.py``: it is deliberately the

@@ -1,4 +1,4 @@
-"""Benchmark of the baseline methods against scikit-feature (issue 3, item 5).
+"""Benchmark of the baseline methods against scikit-feature.
 
 Run on demand, never in CI:
 

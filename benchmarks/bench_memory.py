@@ -1,4 +1,4 @@
-"""Memory benchmark of the discretised matrix (issue 8, item 2): compact int8/int16 codes.
+"""Memory benchmark of the discretised matrix: compact int8/int16 codes.
 
 Run on demand, never in CI:
 
@@ -171,7 +171,7 @@ def main(argv=None):
         return 0
     sizes = QUICK_SIZES if args.quick else FULL_SIZES
     start = time.perf_counter()
-    print_machine_info("Memory benchmark: compact codes of the discretised matrix (issue 8, item 2)",
+    print_machine_info("Memory benchmark: compact codes of the discretised matrix",
                        args.quick, 1, sizes)
     print("memory            tracemalloc peak during one call, fresh subprocess per measurement "
           "(no timing here)")

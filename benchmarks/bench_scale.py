@@ -1,4 +1,4 @@
-"""Scale benchmark (issue 8): threads, peak memory, compact codes, scaling curve.
+"""Scale benchmark: threads, peak memory, compact codes, scaling curve.
 
 Run on demand, never in CI:
 
@@ -10,8 +10,8 @@ that are compared with each other are interleaved, so a change in machine load h
 numerator and the baseline alike.  The script never asserts on time: it prints PASS/FAIL
 lines against the targets, and a summary at the end.
 
-Sections (numbered as the items of issue 8)
---------------------------------------------
+Sections
+--------
 1. Threads: 2-thread speed-up of CMQFS relevance (``modularity_scores``), full CMQFS
    (``cmqfs``, k = 20), mRMR (``mrmr``, k = 20) and the Fisher score (``fisher``, dense: the
    per-class moments kernel) on 20,000 x 200 two-class data; baseline
@@ -64,10 +64,10 @@ QUICK_SIZES = dict(thr_m=5_000, thr_n=100, thr_k=10, mem_m=100_000, mem_n=20,
 
 
 def machine_info(args, sizes):
-    print_machine_info("Scale benchmark (issue 8)", args.quick, args.repeat, sizes)
+    print_machine_info("Scale benchmark", args.quick, args.repeat, sizes)
 
 
-# --------------------------------------------------------------------------- item 1
+# ----------------------------------------------------------------------------------
 
 def section_threads(sizes, repeat):
     m, n, k = sizes["thr_m"], sizes["thr_n"], sizes["thr_k"]
@@ -108,7 +108,7 @@ def section_threads(sizes, repeat):
     return times
 
 
-# --------------------------------------------------------------------------- item 2
+# ----------------------------------------------------------------------------------
 
 _MEMORY_CHILD = r"""
 import json, os, resource, sys, time
@@ -221,7 +221,7 @@ def section_memory(sizes, quick):
     print(f"      target int8/int16 codes  {word}")
 
 
-# --------------------------------------------------------------------------- item 5
+# ----------------------------------------------------------------------------------
 
 def fit_power(x, t):
     """Least-squares slope and intercept of log t against log x."""

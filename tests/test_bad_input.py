@@ -1,4 +1,4 @@
-"""Bad input at every public entry point (issue 9): a clear error or a documented result, never a
+"""Bad input at every public entry point: a clear error or a documented result, never a
 crash deep in NumPy/Cython, never a silently changed input.
 
 Entry points: ``fs.select`` (every registered method, grouped by ``fs.list_methods()``

@@ -113,7 +113,7 @@ def test_mu_sigma_matches_brute_force_on_larger_data():
 
 
 # ---------------------------------------------------------------------------
-# extreme magnitudes (issue 9): the codes are those of the column rescaled
+# extreme magnitudes: the codes are those of the column rescaled
 # ---------------------------------------------------------------------------
 
 DBL_MAX = np.finfo(np.float64).max
@@ -373,7 +373,7 @@ def test_bad_X(function):
 
 
 # ---------------------------------------------------------------------------
-# code dtypes (issue 8): the smallest type that holds the levels
+# code dtypes: the smallest type that holds the levels
 # ---------------------------------------------------------------------------
 
 def test_code_dtype():

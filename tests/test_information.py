@@ -515,7 +515,7 @@ def test_list_methods_shows_the_information_methods():
 
 
 # ---------------------------------------------------------------------------
-# compact codes (issue 8): int8 / int16 codes all the way to the kernels
+# compact codes: int8 / int16 codes all the way to the kernels
 # ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("method", METHODS)

@@ -1,4 +1,4 @@
-"""Adversarial arrays for every compiled kernel and the methods built on them (issue 9, item 3).
+"""Adversarial arrays for every compiled kernel and the methods built on them.
 
 Every public ``def`` of ``fstools/_ext/_fvg.pyx``, ``_entropy.pyx``, ``_neighbours.pyx``,
 ``_online.pyx`` and ``_moments.pyx`` (:func:`test_every_public_kernel_function_is_covered` keeps the list complete),

@@ -1,6 +1,6 @@
 """The per-class column moments kernel (fstools._ext._moments) and the dense Fisher score on it.
 
-Issue 8, item 1: per-feature scoring runs over features in parallel without the GIL and gives
+Per-feature scoring runs over features in parallel without the GIL and gives
 bitwise-identical results for 1 and 2 threads.  The kernel is checked against
 ``references.moments.class_moments_ref`` (exact rational arithmetic, one feature and class at a
 time) on random shapes and class layouts (classes of one sample, codes no sample uses, ties,

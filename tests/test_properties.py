@@ -1,4 +1,4 @@
-"""Property tests (hypothesis) of the relevance kernels (issue 9, item 2).
+"""Property tests (hypothesis) of the relevance kernels.
 
 * permuting the rows (samples with their labels) leaves the relevance scores unchanged;
 * permuting the columns permutes the scores the same way;

@@ -1,4 +1,4 @@
-"""Sparse input (issue 8, item 3): the sparse-capable methods take CSR/CSC without densifying,
+"""Sparse input: the sparse-capable methods take CSR/CSC without densifying,
 the others refuse it by name; per-class sparse statistics against dense computations."""
 import math
 import warnings

@@ -1,4 +1,4 @@
-"""Issue 8, item 1: results do not depend on the number of threads.
+"""Results do not depend on the number of threads.
 
 For every registered method, ``fs.select(..., n_jobs=1)`` and ``fs.select(..., n_jobs=2)``
 give the same selected list and bitwise-identical score columns, and so does

@@ -180,7 +180,7 @@ print(variant_text)
 # standardised with the training fold's means and standard deviations.
 #
 # Baselines: LLSF (Huang et al. 2016; one of the paper's three; row norms of its label-specific
-# weights), and the two simple references of `shared/methods/baselines.md`: the Fisher score and the
+# weights), and the two simple per-label baselines: the Fisher score and the
 # mutual information of each feature with each label, averaged over the labels.
 
 # %%

@@ -1,8 +1,7 @@
 """Graph-based methods: CMQFS (community modularity Q-value feature selection).
 
 Zhao, Wu, Chen, Zhang and Bai (2015), "A feature selection method via
-community modularity" (CMQFS), Neurocomputing 151, 376-389.  The restated
-formulas are in ``shared/methods/cmqfs.md``:
+community modularity" (CMQFS), Neurocomputing 151, 376-389.  What is computed:
 
 * relevance ``Q_r``: Newman-Girvan modularity of the class partition of the
   feature vector graph of feature ``r`` (section 4, Eq. 1-2), computed by the

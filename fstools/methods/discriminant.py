@@ -2,8 +2,7 @@
 
 * :func:`dfs` -- Tao, Hou, Nie, Jiao and Yi (2016), "Effective discriminative
   feature selection with nontrivial solution", IEEE TNNLS 27(4), 796-808
-  (``shared/papers/004_*``; restated in ``shared/methods/dfs.md``).  Uncorrelated
-  LDA with a row-sparsity penalty (Eq. 17)::
+  Uncorrelated LDA with a row-sparsity penalty (Eq. 17)::
 
       min_A  -tr(A^T S_b A) + gamma ||A||_{2,p}^p   subject to  A^T S_t A = I,   0 < p <= 2,
 

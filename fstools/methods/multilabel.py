@@ -6,13 +6,13 @@ column per label, each with both values).  Every method scores and ranks all
 
 * :func:`elc` -- ELC, multi-label feature selection by embedding label
   correlations (Wang, Xu, Wei, Zhang and Ma 2020, *Applied Sciences* 10(22),
-  8093; ``shared/papers/003``), solved by the PADM of its Algorithm 1.
+  8093), solved by the PADM of its Algorithm 1.
 * :func:`llsf` -- LLSF, learning label-specific features (Huang, Li, Huang and
   Wu, IEEE TKDE 28(12), 2016), one of the ELC paper's baselines: an l1-sparse
   linear regression of ``Y`` on ``X`` with a label-correlation penalty, solved by
   accelerated proximal gradient; features ranked by the row norms of ``W``.
-* :func:`ml_fisher` and :func:`ml_mi` -- the simple references of
-  ``shared/methods/baselines.md``: the Fisher score (resp. the mutual
+* :func:`ml_fisher` and :func:`ml_mi` -- the simple per-label
+  baselines of multi-label feature selection: the Fisher score (resp. the mutual
   information) of each feature with each label as a two-class problem,
   averaged over the labels.
 
@@ -790,7 +790,7 @@ def per_label_fisher(X, Y):
 
 
 def ml_fisher(X, Y, k=None, n_threads=1):
-    """Per-label Fisher score averaged over the labels (``shared/methods/baselines.md``).
+    """Per-label Fisher score averaged over the labels (Gu, Li and Han 2011, Eq. 1, per label).
 
     ``score_i = (1/l) sum_c F(f_i; y_c)``, F the two-class Fisher score of
     :func:`per_label_fisher`.  Higher is better.
@@ -837,7 +837,7 @@ def per_label_information(X, Y, discretization="mu_sigma", n_bins=None, n_thread
 
 
 def ml_mi(X, Y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None):
-    """Per-label mutual information averaged over the labels (``shared/methods/baselines.md``).
+    """Per-label mutual information averaged over the labels (Gu, Li and Han 2011, Eq. 1, per label).
 
     ``score_i = (1/l) sum_c I(X_i; Y_c)`` (nats, plug-in, after discretisation).
     Higher is better.

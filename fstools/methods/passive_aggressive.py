@@ -1,7 +1,7 @@
 """Online feature selection for imbalanced streams: PA, PA-I, PA-II, MBPA, ONPA and CS.
 
 Han, Tan, Zhu, Guo, Chen and Wu (2016), "Online feature selection of class
-imbalance via PA algorithm", J. Comput. Sci. Technol. 31(4) (``shared/papers/002``):
+imbalance via PA algorithm", J. Comput. Sci. Technol. 31(4):
 a linear classifier ``sign(w . x)`` learnt one example at a time, with
 truncated gradient (Langford, Li and Zhang 2009) shrinking small weights every
 K rounds; at any time the selected features are the M largest ``|w_j|`` and

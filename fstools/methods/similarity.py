@@ -1,7 +1,6 @@
 """Similarity-based filters: Fisher score, Laplacian score and ReliefF.
 
-Three per-feature scores that the seed papers use as baselines
-(``shared/methods/baselines.md``).  Each is a filter: one score per feature,
+Three per-feature scores that the CMQFS, DFS and ELC papers use as baselines.  Each is a filter: one score per feature,
 the ranking is by score, nothing greedy.
 
 * :func:`fisher` -- Fisher score (Duda, Hart and Stork 2001, section 3.8.2;
