@@ -12,7 +12,6 @@ ARCHITECTURE.md at the repository root draws the same layers.
 import ast
 from pathlib import Path
 
-import pytest
 
 import fstools
 

@@ -30,7 +30,6 @@ boundary could in principle fall in the neighbouring level.
 
 Dask is imported only when these functions are called; fstools works without it.
 """
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -42,7 +41,7 @@ from fstools.model.terms import term_scores
 from fstools.results.out_of_core_result import OutOfCoreResult
 from fstools.core.ranking import TIE_TOLERANCE, rank_features
 from fstools.methods.registry import MethodOutput, get_method
-from fstools.model.validation import check_k, check_method_params
+from fstools.model.validation import check_k, check_method_params, warn_constant_columns
 
 __all__ = ["SUPPORTED_METHODS", "COLUMN_BLOCK_BYTES", "select_dask", "select_dask_array", "is_dask_collection",
            "OutOfCoreResult"]
@@ -417,12 +416,7 @@ def _check_method(method, params):
 def _warn_constant_columns(statistics, names):
     """The warning of fs.select (api.check_design) for constant columns, from pass 1's minima and maxima."""
     _, _, _, low, high = statistics["moments"]
-    constants = [names[j] for j in np.flatnonzero(low == high)]
-    if constants:
-        shown = ", ".join(constants[:5]) + (", ..." if len(constants) > 5 else "")
-        warnings.warn(f"data: {len(constants)} constant column(s) ({shown}) carry no information about the "
-                      f"response; see the method's documentation for how it scores them", UserWarning,
-                      stacklevel=4)
+    warn_constant_columns([names[j] for j in np.flatnonzero(low == high)], stacklevel=4)
 
 
 def _score(X, y, spec, k, n_jobs, names):

@@ -17,7 +17,7 @@ from fstools.methods.registry import get_method
 from fstools.results.multilabel_result import MultiLabelResult
 from fstools.results.selection_result import SelectionResult
 from fstools.model.validation import (check_finite_matrix, check_k, check_method_params, check_sparse_input,
-                                constant_columns, encode_classes, label_matrix)
+                                constant_columns, encode_classes, label_matrix, warn_constant_columns)
 
 __all__ = ["select", "select_multilabel", "run_method", "check_design"]
 
@@ -68,12 +68,7 @@ def check_design(frame, k, response_word="response", stacklevel=2):
     if not candidate_terms:
         raise FormulaError(f"formula {frame.formula!r}: no predictor has any design column")
     k = check_k(k, len(candidate_terms))
-    constants = constant_columns(frame.X, frame.column_names)
-    if constants:
-        shown = ", ".join(constants[:5]) + (", ..." if len(constants) > 5 else "")
-        warnings.warn(f"data: {len(constants)} constant column(s) ({shown}) carry no information about "
-                      f"the {response_word}; see the method's documentation for how it scores them",
-                      UserWarning, stacklevel=stacklevel)
+    warn_constant_columns(constant_columns(frame.X, frame.column_names), "data", response_word, stacklevel)
     return column_terms, k
 
 

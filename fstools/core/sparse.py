@@ -33,6 +33,7 @@ import numpy as np
 from scipy import sparse
 
 from fstools.core.discretize import MAX_LEVELS_AS_IS
+from fstools.core.messages import preview
 
 __all__ = ["as_canonical_csc", "ClassColumnStatistics", "class_column_sums", "class_column_statistics",
            "centred_sums_of_squares", "column_ranges", "ColumnLevels", "column_levels",
@@ -384,11 +385,6 @@ def level_class_counts(X, y, n_classes, levels=None):
     return counts, levels
 
 
-def _preview_columns(columns, limit=5):
-    shown = ", ".join(str(int(j)) for j in columns[:limit])
-    return shown + (f", ... ({len(columns)} in all)" if len(columns) > limit else "")
-
-
 def column_value_counts(X, y, n_classes, max_levels=MAX_LEVELS_AS_IS):
     """Per column, its distinct values and their counts per class, for columns with few values.
 
@@ -415,7 +411,7 @@ def column_value_counts(X, y, n_classes, max_levels=MAX_LEVELS_AS_IS):
     levels = column_levels(X)
     too_many = np.flatnonzero(levels.counts() > max_levels)
     if too_many.size:
-        raise ValueError(f"X: column(s) {_preview_columns(too_many)} have more than {max_levels} distinct "
+        raise ValueError(f"X: column(s) {preview(too_many)} have more than {max_levels} distinct "
                          f"values; per-class value counts are for binary/count columns with few values")
     return level_class_counts(X, y, n_classes, levels)
 
@@ -485,9 +481,9 @@ def sparse_mutual_information_relevance(X, y, n_classes, max_levels=MAX_LEVELS_A
     if non_integer.size or too_many.size:
         problems = []
         if non_integer.size:
-            problems.append(f"column(s) {_preview_columns(non_integer)} have non-integer values")
+            problems.append(f"column(s) {preview(non_integer)} have non-integer values")
         if too_many.size:
-            problems.append(f"column(s) {_preview_columns(too_many)} have more than {max_levels} distinct values")
+            problems.append(f"column(s) {preview(too_many)} have more than {max_levels} distinct values")
         raise ValueError(f"X: method {method!r} on sparse input needs binary/count features (integer values, "
                          f"at most {max_levels} distinct per column); {'; '.join(problems)}. Convert with "
                          f"X.toarray() if it fits in memory (dense input is discretised instead)")

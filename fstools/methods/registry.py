@@ -24,7 +24,7 @@ import numpy as np
 from fstools.core.constraints import Constraint
 
 __all__ = ["Parameter", "MethodSpec", "MethodOutput", "register", "get_method", "method_names",
-           "list_methods", "sparse_methods", "sparse_format", "CAPABILITIES"]
+           "sparse_methods", "sparse_format", "CAPABILITIES"]
 
 #: Capability flags a method may declare.
 CAPABILITIES = ("supervised", "multiclass", "multilabel", "streaming", "sparse", "greedy")

@@ -9,18 +9,13 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from fstools.core.messages import preview
 from fstools.methods.multilabel import check_label_matrix
 from fstools.methods.registry import sparse_format, sparse_methods
 from fstools.core.sparse import column_ranges
 
 __all__ = ["label_matrix", "check_k", "check_method_params", "encode_classes", "check_finite_matrix",
            "constant_columns", "check_numeric_matrix", "check_sparse_input"]
-
-
-def _preview(values, limit=5):
-    values = [str(v) for v in values]
-    shown = ", ".join(repr(v) for v in values[:limit])
-    return shown + (f", ... ({len(values)} in all)" if len(values) > limit else "")
 
 
 def check_k(k, n_features, what="features"):
@@ -132,7 +127,7 @@ def check_finite_matrix(X, column_names, name="X"):
         if finite.all():
             return
         bad = [column_names[j] for j in np.flatnonzero(~finite.all(axis=0))]
-    raise ValueError(f"{name}: non-finite values (NaN or inf) in column(s) {_preview(bad)}; "
+    raise ValueError(f"{name}: non-finite values (NaN or inf) in column(s) {preview(bad, quote=True)}; "
                      f"allowed: finite numbers (drop or impute them first)")
 
 
@@ -203,3 +198,12 @@ def label_matrix(responses):
                              f"{series.dtype} column with the values {shown}")
         columns.append(series.to_numpy(dtype=np.float64))
     return check_label_matrix(np.column_stack(columns), names=[f"response {name!r}" for name in names])
+
+
+def warn_constant_columns(constants, where="data", response_word="response", stacklevel=3):
+    """The one warning for constant predictor columns (names in ``constants``), if there are any."""
+    if constants:
+        shown = ", ".join(constants[:5]) + (", ..." if len(constants) > 5 else "")
+        warnings.warn(f"{where}: {len(constants)} constant column(s) ({shown}) carry no information about "
+                      f"the {response_word}; see the method's documentation for how it scores them",
+                      UserWarning, stacklevel=stacklevel + 1)
