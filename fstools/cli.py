@@ -16,6 +16,8 @@ formula that does not fit the data, a bad parameter) print one line,
 ``fstools: error: <message>``, on stderr and exit with status 2; warnings are
 printed as ``fstools: warning: <message>``, one line each.
 """
+# Imports of fstools and pandas are inside the commands, so that `fstools --help` and usage errors
+# answer at once, without loading the package.
 import argparse
 import json
 import math

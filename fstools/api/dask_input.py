@@ -42,6 +42,8 @@ from fstools.results.out_of_core_result import OutOfCoreResult
 from fstools.core.ranking import TIE_TOLERANCE, rank_features
 from fstools.methods.registry import MethodOutput, get_method
 from fstools.model.validation import check_k, check_method_params, warn_constant_columns
+from fstools.core.parallel import effective_n_threads
+from fstools.model.formula import parse_formula
 
 __all__ = ["SUPPORTED_METHODS", "COLUMN_BLOCK_BYTES", "select_dask", "select_dask_array", "is_dask_collection",
            "OutOfCoreResult"]
@@ -421,7 +423,6 @@ def _warn_constant_columns(statistics, names):
 
 def _score(X, y, spec, k, n_jobs, names):
     """Validate (pass 1) and score; returns (MethodOutput, k, class names, class counts, n)."""
-    from fstools.core.parallel import effective_n_threads
 
     dask, da = _dask()
     n_threads = effective_n_threads(n_jobs)
@@ -497,7 +498,6 @@ def select_dask_array(X, y, method="fisher", k=None, *, feature_names=None, n_jo
 
 def _plain_columns(formula, data):
     """(response, predictors) of a formula whose terms are plain numeric columns of ``data``."""
-    from fstools.model.formula import parse_formula
 
     # The formula's structure from a two-row stand-in with the columns' dtypes (dask never loads data here).
     stand_in = {}

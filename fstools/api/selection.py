@@ -18,6 +18,7 @@ from fstools.results.multilabel_result import MultiLabelResult
 from fstools.results.selection_result import SelectionResult
 from fstools.model.validation import (check_finite_matrix, check_k, check_method_params, check_sparse_input,
                                 constant_columns, encode_classes, label_matrix, warn_constant_columns)
+from fstools.api.dask_input import select_dask
 
 __all__ = ["select", "select_multilabel", "run_method", "check_design"]
 
@@ -119,7 +120,6 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     if not isinstance(formula, str):
         raise TypeError(f"formula: must be a string such as 'class ~ .'; got {type(formula).__name__}")
     if type(data).__module__.partition(".")[0] in ("dask", "dask_expr"):  # larger than memory: out of core
-        from fstools.api.dask_input import select_dask
         return select_dask(formula, data, method, k, na_action=na_action, n_jobs=n_jobs, response=response, **params)
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data: must be a pandas DataFrame; got {type(data).__name__}")

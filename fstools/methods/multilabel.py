@@ -135,6 +135,7 @@ from fstools.core.arrays import as_float_matrix, constant_columns, standardize_c
 from fstools.core.ranking import rank_features, top_mask
 from fstools.core.constraints import Constraint
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
+from fstools.methods.similarity import fisher_scores
 
 __all__ = ["check_label_matrix", "label_correlation", "gamma_star", "standardize_features",
            "single_feature_objectives", "selection_objective", "ELCFit", "elc_fit", "elc",
@@ -782,7 +783,6 @@ def per_label_fisher(X, Y):
     :func:`fstools.methods.similarity.fisher_scores`: 0/0 := 0 (constant column),
     x/0 := inf (zero within-class variance, different means).
     """
-    from fstools.methods.similarity import fisher_scores
 
     X = as_float_matrix(X)
     Y = check_label_matrix(Y, X.shape[0])

@@ -180,6 +180,7 @@ class MultiLabelResult(Result):
     def plot(self, kind="scores", ax=None, **kwargs):
         """``'scores'``: bar chart of the scores by rank; ``'convergence'``: the per-iteration records
         (iterative methods: ELC's objective, relaxed objective and ||W_(t+1) - W_t||)."""
+        # Imported when first drawn: matplotlib costs start-up time.
         from fstools.results.plotting import plot_convergence, plot_scores
 
         if kind == "scores":

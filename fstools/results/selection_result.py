@@ -219,6 +219,7 @@ class SelectionResult(Result):
         -------
         matplotlib Axes (``'convergence'``: an array of Axes, one per panel)
         """
+        # Imported when first drawn: matplotlib costs start-up time.
         from fstools.results.plotting import plot_convergence, plot_path, plot_scores
 
         if kind == "scores":
