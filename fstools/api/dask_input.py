@@ -31,6 +31,8 @@ boundary could in principle fall in the neighbouring level.
 Dask is imported only when these functions are called; fstools works without it.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 import pandas as pd
 
@@ -85,30 +87,38 @@ def _labels_of(y):
     return y
 
 
+class ColumnMoments(NamedTuple):
+    """Per-column statistics of a set of rows (M2: the sum of squared deviations from the mean)."""
+
+    count: int
+    mean: np.ndarray
+    m2: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+
+
 def _moments(X):
-    """(count, mean, M2, min, max) of the columns of a finite block (M2: squared deviations from the mean)."""
+    """The :class:`ColumnMoments` of the columns of a finite block."""
     n = X.shape[0]
     if n == 0:
         empty = np.zeros(X.shape[1])
-        return 0, empty, empty.copy(), np.full(X.shape[1], np.inf), np.full(X.shape[1], -np.inf)
+        return ColumnMoments(0, empty, empty.copy(), np.full(X.shape[1], np.inf), np.full(X.shape[1], -np.inf))
     mean = X.mean(axis=0)
     deviation = X - mean
-    return n, mean, np.einsum("ij,ij->j", deviation, deviation), X.min(axis=0), X.max(axis=0)
+    return ColumnMoments(n, mean, np.einsum("ij,ij->j", deviation, deviation), X.min(axis=0), X.max(axis=0))
 
 
 def _merge_moments(a, b):
     """Chan, Golub & LeVeque (1979): the moments of the union of two disjoint sets of rows."""
-    n_a, mean_a, m2_a, min_a, max_a = a
-    n_b, mean_b, m2_b, min_b, max_b = b
-    if n_a == 0:
+    if a.count == 0:
         return b
-    if n_b == 0:
+    if b.count == 0:
         return a
-    n = n_a + n_b
-    delta = mean_b - mean_a
-    mean = mean_a + delta * (n_b / n)
-    m2 = m2_a + m2_b + delta * delta * (n_a * n_b / n)
-    return n, mean, m2, np.minimum(min_a, min_b), np.maximum(max_a, max_b)
+    n = a.count + b.count
+    delta = b.mean - a.mean
+    mean = a.mean + delta * (b.count / n)
+    m2 = a.m2 + b.m2 + delta * delta * (a.count * b.count / n)
+    return ColumnMoments(n, mean, m2, np.minimum(a.low, b.low), np.maximum(a.high, b.high))
 
 
 def _partition_statistics(X, y, by_class, value_sets):
@@ -233,12 +243,13 @@ def _entropy_from_counts(counts, total):
 
 def _fisher_output(statistics, classes, n):
     """The Fisher scores of :func:`fstools.methods.similarity.fisher_scores` from the combined moments."""
-    _, mean, _, low, high = statistics["moments"]
+    moments = statistics["moments"]
+    mean, low, high = moments.mean, moments.low, moments.high
     n_features = mean.shape[0]
     between_ss = np.zeros(n_features)
     within_ss = np.zeros(n_features)
     for label in classes:
-        count, class_mean, class_m2, class_low, class_high = statistics["classes"][label]
+        count, class_mean, class_m2, class_low, class_high = statistics["classes"][label]  # ColumnMoments
         class_ss = np.where(class_low == class_high, 0.0, class_m2)  # exactly constant within the class
         within_ss += class_ss
         between_ss += count * (class_mean - mean) ** 2
@@ -265,7 +276,7 @@ def _fisher_output(statistics, classes, n):
 def _mim_output(X, y, statistics, classes, k):
     """MIM from two passes: global mu/sigma and value sets, then (level, class) counts."""
     dask, da = _dask()
-    n, mean, m2, low, high = statistics["moments"]
+    n, mean, m2, low, high = statistics["moments"]  # ColumnMoments
     varying = low < high
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         sigma = np.sqrt(m2 / (n - 1)) if n > 1 else np.zeros_like(mean)
@@ -417,12 +428,22 @@ def _check_method(method, params):
 
 def _warn_constant_columns(statistics, names):
     """The warning of fs.select (api.check_design) for constant columns, from pass 1's minima and maxima."""
-    _, _, _, low, high = statistics["moments"]
-    warn_constant_columns([names[j] for j in np.flatnonzero(low == high)], stacklevel=4)
+    moments = statistics["moments"]
+    warn_constant_columns([names[j] for j in np.flatnonzero(moments.low == moments.high)], stacklevel=4)
+
+
+class _Scored(NamedTuple):
+    """What :func:`_score` finds: the method's output and the facts of the data it saw."""
+
+    output: MethodOutput
+    k: int
+    classes: list
+    class_counts: dict
+    n: int
 
 
 def _score(X, y, spec, k, n_jobs, names):
-    """Validate (pass 1) and score; returns (MethodOutput, k, class names, class counts, n)."""
+    """Validate (pass 1) and score."""
 
     dask, da = _dask()
     n_threads = effective_n_threads(n_jobs)
@@ -450,7 +471,7 @@ def _score(X, y, spec, k, n_jobs, names):
         output = _mim_output(X, y, statistics, classes, k)
     else:
         output = _cmqfs_relevance_output(X, y, classes, k, n_threads)
-    return output, k, classes, labels, statistics["n"]
+    return _Scored(output, k, classes, labels, statistics["n"])
 
 
 # --------------------------------------------------------------------------- entry points
@@ -569,11 +590,11 @@ def select_dask(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jo
 
 def _result(X, y, spec, values, k, n_jobs, names, response_name, n_dropped, call):
     X, y = _as_dask_inputs(X, y)
-    output, k, classes, labels, n = _score(X, y, spec, k, n_jobs, names)
-    scores, selected = term_scores(output, spec, names, list(names), k)
+    scored = _score(X, y, spec, k, n_jobs, names)
+    scores, selected = term_scores(scored.output, spec, names, list(names), scored.k)
     used = dict(values)
-    used["k"] = k
+    used["k"] = scored.k
     return OutOfCoreResult(call=call, spec=spec, params=used, scores=scores, selected=selected,
-                           response=response_name, classes=[str(c) for c in classes],
-                           class_counts=[int(labels[c]) for c in classes], n=n, n_dropped=n_dropped,
-                           notes=output.notes + [f"out of core: statistics of {X.numblocks[0]} partition(s) combined"])
+                           response=response_name, classes=[str(c) for c in scored.classes],
+                           class_counts=[int(scored.class_counts[c]) for c in scored.classes], n=scored.n,
+                           n_dropped=n_dropped, notes=scored.output.notes + [f"out of core: statistics of {X.numblocks[0]} partition(s) combined"])

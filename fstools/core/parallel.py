@@ -141,8 +141,9 @@ def _score_one_block(score_block, X_block, per_feature_blocks, args, n_threads):
 
 
 def _concatenate(parts):
-    if isinstance(parts[0], tuple):
-        return tuple(np.concatenate([part[i] for part in parts]) for i in range(len(parts[0])))
+    if isinstance(parts[0], tuple):  # a tuple or a named record of per-feature arrays
+        fields = [np.concatenate([part[i] for part in parts]) for i in range(len(parts[0]))]
+        return type(parts[0])(*fields) if hasattr(parts[0], "_fields") else tuple(fields)
     return np.concatenate(parts)
 
 

@@ -67,6 +67,8 @@ import math
 import numbers
 from dataclasses import dataclass, field
 
+from typing import NamedTuple
+
 import numpy as np
 from scipy import sparse
 
@@ -325,6 +327,15 @@ def counts_metrics(counts):
 # The learner: kernel state and passes
 # --------------------------------------------------------------------------
 
+class _LearnerState(NamedTuple):
+    """What a pass changes, saved to restore the learner when a row is refused."""
+
+    weights: np.ndarray
+    counters: np.ndarray
+    random_state: np.ndarray
+    memory: tuple | None
+
+
 class OnlineLearner:
     """State of one online learner over ``n_features_in`` features (NumPy/CSR in, weights out).
 
@@ -513,13 +524,13 @@ class OnlineLearner:
         memory = None if self.synthesis == "none" else (self.memory_indices[:filled].copy(),
                                                         self.memory_values[:filled].copy(),
                                                         self.memory_nnz[:filled].copy())
-        return self.weights.copy(), self.counters.copy(), self.random_state.copy(), memory
+        return _LearnerState(self.weights.copy(), self.counters.copy(), self.random_state.copy(), memory)
 
     def _restore(self, saved):
-        weights, counters, random_state, memory = saved
-        self.weights[:] = weights
-        self.counters[:] = counters
-        self.random_state[:] = random_state
+        self.weights[:] = saved.weights
+        self.counters[:] = saved.counters
+        self.random_state[:] = saved.random_state
+        memory = saved.memory
         if memory is not None:
             filled = memory[0].shape[0]
             self.memory_indices[:filled] = memory[0]

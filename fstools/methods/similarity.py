@@ -45,6 +45,8 @@ Deliberate differences from scikit-feature (``skfeature.function.similarity_base
   guard; here in O(n p) directly from the class means and variances.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 from scipy import sparse
 
@@ -87,6 +89,34 @@ FISHER_MOMENT_CELLS = 1 << 22
 #: edge differences and centred values): bounds their memory at about 16 MB.
 _BLOCK_CELLS = 1 << 21
 
+
+
+class FisherParts(NamedTuple):
+    """Per-column Fisher scores with their between- and within-class sums of squares."""
+
+    scores: np.ndarray
+    between: np.ndarray
+    within: np.ndarray
+    constant: np.ndarray
+
+
+class LaplacianScores(NamedTuple):
+    """Laplacian scores (He et al. 2005, Eq. 9) with the numerator and denominator per column, and
+    the number of zero-weight graph edges."""
+
+    scores: np.ndarray
+    variation: np.ndarray
+    variance: np.ndarray
+    n_zero: int
+
+
+class ReliefFWeights(NamedTuple):
+    """ReliefF weights (near-miss minus near-hit differences), the two averages and the instances used."""
+
+    weights: np.ndarray
+    near_hit: np.ndarray
+    near_miss: np.ndarray
+    instances: np.ndarray
 
 # --------------------------------------------------------------------------
 # Shared helpers
@@ -247,7 +277,7 @@ def _sparse_fisher_scores(X, y):
     present = counts > 0
     constant = (statistics.minimum[present].min(axis=0) == statistics.maximum[present].max(axis=0))
     scores, between, within = _fisher_ratio(between_ss, within_ss, constant, n_samples)
-    return scores, between, within, constant
+    return FisherParts(scores, between, within, constant)
 
 
 def fisher(X, y, k=None, n_threads=1):
@@ -431,7 +461,7 @@ def laplacian_scores(X, n_neighbors=5, t=1.0, n_threads=1):
     scores = np.full(n_features, np.nan)
     defined = variance > 0
     scores[defined] = variation[defined] / variance[defined]
-    return scores, variation / total, variance / total, n_zero
+    return LaplacianScores(scores, variation / total, variance / total, n_zero)
 
 
 def laplacian(X, y=None, k=None, n_threads=1, n_neighbors=5, t=1.0):
@@ -615,7 +645,7 @@ def relieff_weights(X, y, n_neighbors=10, n_iterations=None, random_state=0, n_t
     # Block sums added in block order: the same result for any number of threads or chunks.
     near_hit = hit_blocks.sum(axis=0) / m
     near_miss = miss_blocks.sum(axis=0) / m
-    return near_miss - near_hit, near_hit, near_miss, instances
+    return ReliefFWeights(near_miss - near_hit, near_hit, near_miss, instances)
 
 
 def _range_scaled(X):
