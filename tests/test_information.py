@@ -14,13 +14,12 @@ from reference import (
 )
 
 import fstools as fs
-from fstools._ext import load_kernel
+from fstools._ext import _entropy as ent
 from fstools.core.discretize import information_codes
 from fstools.methods import information
 from fstools.core.ranking import first_maximum
 from fstools.methods.registry import get_method
 
-ent = load_kernel("_entropy")
 
 METHODS = ("mim", "mifs", "mifs_u", "mrmr", "jmi", "cmim")
 TOL = 1e-12

@@ -15,10 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import class_moments_ref, fisher_score_ref
 
-from fstools._ext import load_kernel
+from fstools._ext import _moments as moments
 from fstools.methods.similarity import fisher, fisher_scores
 
-moments = load_kernel("_moments")
 
 EPS = np.finfo(float).eps
 OUTPUT_NAMES = ("counts", "mean", "ss", "constant", "column_mean", "column_constant")
