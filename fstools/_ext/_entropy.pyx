@@ -396,18 +396,22 @@ def joint_entropy(x, Py_ssize_t nx, y, Py_ssize_t ny):
     float
     """
     x, y = _common_code_vectors(x=x, y=y)
-    return _joint_entropy_of_codes(x, nx, y, ny)
+    return _two_variables_of_codes(x, nx, y, ny, False)
 
 
-def _joint_entropy_of_codes(const code_t[::1] x, Py_ssize_t nx, const code_t[::1] y, Py_ssize_t ny):
-    """:func:`joint_entropy` for one checked code dtype."""
+def _two_variables_of_codes(const code_t[::1] x, Py_ssize_t nx, const code_t[::1] y, Py_ssize_t ny,
+                            bint mutual):
+    """:func:`mutual_information` (``mutual``) or :func:`joint_entropy` for one checked code dtype."""
     cdef Py_ssize_t m = _check_codes(x, "x", nx, "nx")
     _check_codes(y, "y", ny, "ny", m)
     _check_table_size(<object> nx * <object> ny, "(x, y)")
     cdef double result
     cdef int status
     with nogil:
-        status = _joint_entropy(&x[0], nx, &y[0], ny, m, &result)
+        if mutual:
+            status = _mutual_information(&x[0], nx, &y[0], ny, m, &result)
+        else:
+            status = _joint_entropy(&x[0], nx, &y[0], ny, m, &result)
     if status != OK:
         raise MemoryError("cannot allocate the counting table of (x, y)")
     return result
@@ -431,22 +435,7 @@ def mutual_information(x, Py_ssize_t nx, y, Py_ssize_t ny):
     float
     """
     x, y = _common_code_vectors(x=x, y=y)
-    return _mutual_information_of_codes(x, nx, y, ny)
-
-
-def _mutual_information_of_codes(const code_t[::1] x, Py_ssize_t nx,
-                                 const code_t[::1] y, Py_ssize_t ny):
-    """:func:`mutual_information` for one checked code dtype."""
-    cdef Py_ssize_t m = _check_codes(x, "x", nx, "nx")
-    _check_codes(y, "y", ny, "ny", m)
-    _check_table_size(<object> nx * <object> ny, "(x, y)")
-    cdef double result
-    cdef int status
-    with nogil:
-        status = _mutual_information(&x[0], nx, &y[0], ny, m, &result)
-    if status != OK:
-        raise MemoryError("cannot allocate the counting table of (x, y)")
-    return result
+    return _two_variables_of_codes(x, nx, y, ny, True)
 
 
 def conditional_mutual_information(x, Py_ssize_t nx, y, Py_ssize_t ny, z, Py_ssize_t nz):
