@@ -1,6 +1,7 @@
 """Build the Cython kernels of fstools.
 
-Every ``fstools/_ext/*.pyx`` becomes an extension module.  OpenMP is used when
+Every ``fstools/_ext/*.pyx`` becomes an extension module; the kernels cimport the
+shared declarations of ``fstools/_ext/*.pxd`` (found through ``include_path``).  OpenMP is used when
 the compiler accepts ``-fopenmp``; otherwise the kernels are built serial (the
 ``prange`` loops then run on one thread).  Set ``FSTOOLS_BOUNDSCHECK=1`` to
 build with Cython bounds and wraparound checking turned on, for debugging and CI
@@ -91,6 +92,9 @@ setup(
     ext_modules=cythonize(
         extensions,
         language_level=3,
+        # where ``cimport fstools._ext._common`` (and the other shared .pxd) is found,
+        # whatever the working directory and wherever the C sources go
+        include_path=[os.path.dirname(os.path.abspath(__file__))],
         # checked C sources apart from the release ones, regenerated on every checked build
         build_dir=os.path.join("build", "cython-boundscheck") if BOUNDSCHECK else None,
         force=BOUNDSCHECK or _last_build_mode() != BUILD_MODE,

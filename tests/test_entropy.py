@@ -7,10 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import mutual_info_score
 
-from fstools._ext import load_kernel
+from fstools._ext import _entropy as ent
 from references.information import conditional_mutual_information_ref, entropy_ref, mutual_information_ref
 
-ent = load_kernel("_entropy")
 
 TOL = 1e-12
 LOG2 = math.log(2.0)

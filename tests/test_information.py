@@ -9,13 +9,12 @@ from references.information import (conditional_mutual_information_ref, entropy_
                                     information_selection_ref, mutual_information_ref)
 
 import fstools as fs
-from fstools._ext import load_kernel
+from fstools._ext import _entropy as ent
 from fstools.core.discretize import information_codes
 from fstools.methods import information
 from fstools.core.ranking import TIE_TOLERANCE, first_maximum, rank_features
 from fstools.methods.registry import get_method
 
-ent = load_kernel("_entropy")
 
 METHODS = ("mim", "mifs", "mifs_u", "mrmr", "jmi", "cmim")
 TOL = 1e-12

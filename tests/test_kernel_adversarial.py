@@ -30,16 +30,15 @@ from references.moments import class_moments_ref
 from references.passive_aggressive import SplitMix64Ref, online_pa_ref, top_set_ref, truncate_ref
 from scipy import sparse
 
-from fstools._ext import load_kernel
+from fstools._ext import _build_info
+from fstools._ext import _entropy as entropy_kernel
+from fstools._ext import _fvg as fvg
+from fstools._ext import _moments as moments
+from fstools._ext import _neighbours as neighbours
+from fstools._ext import _online as online
 from fstools.methods.cmqfs import modularity_scores
 from fstools.methods.passive_aggressive import OnlineLearner
 from fstools.methods.registry import get_method, method_names
-
-fvg = load_kernel("_fvg")
-entropy_kernel = load_kernel("_entropy")
-neighbours = load_kernel("_neighbours")
-online = load_kernel("_online")
-moments = load_kernel("_moments")
 
 INT32_MAX = 2 ** 31 - 1
 
@@ -117,7 +116,7 @@ def test_every_public_kernel_function_is_covered(module):
 def test_build_mode_is_the_expected_one():
     """CI builds once with FSTOOLS_BOUNDSCHECK=1 and sets FSTOOLS_EXPECT_BUILD_MODE=boundscheck: the kernels
     must then really be bounds checked (``_build_info`` is compiled with the same directives)."""
-    build_info = load_kernel("_build_info")
+    build_info = _build_info
     assert build_info.build_mode() in ("release", "boundscheck")
     assert build_info.wraparound_checked() == build_info.bounds_checked()
     expected = os.environ.get("FSTOOLS_EXPECT_BUILD_MODE")

@@ -16,10 +16,9 @@ from hypothesis import strategies as st
 from references.moments import class_moments_ref
 from references.similarity import fisher_score_ref
 
-from fstools._ext import load_kernel
+from fstools._ext import _moments as moments
 from fstools.methods.similarity import fisher, fisher_scores
 
-moments = load_kernel("_moments")
 
 EPS = np.finfo(float).eps
 OUTPUT_NAMES = ("counts", "mean", "ss", "constant", "column_mean", "column_constant")

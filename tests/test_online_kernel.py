@@ -15,10 +15,9 @@ import pytest
 from references.passive_aggressive import SplitMix64Ref, online_pa_ref, top_set_ref, truncate_ref
 from scipy import sparse
 
-from fstools._ext import load_kernel
+from fstools._ext import _online as kernel
 from fstools.methods.passive_aggressive import OnlineLearner
 
-kernel = load_kernel("_online")
 
 # method -> (reference loss, reference step, reference synthesis)
 VARIANTS = {

@@ -21,11 +21,35 @@ _online
     Passive-aggressive updates (PA, PA-I, PA-II, MBPA, ONPA, cost-sensitive) with
     truncated gradient, a whole pass over dense or CSR rows without the GIL.
 
+Shared declarations (``cimport`` only, used by the kernels above)
+-----------------------------------------------------------------
+_typedefs.pxd
+    Fused types: ``code_t`` / ``third_code_t`` (int8, int16, int32 codes) and
+    ``csr_index_t`` (int32, int64 CSR indices).
+_common.pxd (+ _common.pyx)
+    The status codes of the nogil cores (OK, NON_FINITE, OUT_OF_MEMORY, BAD_CODE,
+    ...), inline nogil helpers (first code out of range, largest status of a
+    parallel loop, block lengths) and the argument checks every kernel shares
+    (thread count, lengths, class codes, strides).
+_sorting.pxd (+ _sorting.pyx)
+    Stable argsort by value, heap sort, quickselect and an inline lower bound.
+_random.pxd
+    SplitMix64 on a caller-owned state (inline): raw words, unbiased integers
+    below a bound, reals in (0, 1).
+
+Each kernel validates its arguments once, in its ``def`` wrapper, before any
+nogil loop: whatever a caller passes, a bad argument is a ValueError or
+TypeError naming it, never a crash.
+
 The kernels know nothing about pandas or formulas: typed memoryviews in,
-arrays out.  Use :func:`load_kernel` to import one with a helpful error when the
-package was not built.
+arrays out.  Import them as modules (``from fstools._ext import _fvg``); when
+the package was not built, that import raises an ImportError that says how to
+build it.
 """
 import importlib
+
+#: The compiled modules (one per ``fstools/_ext/*.pyx``).
+KERNELS = ("_build_info", "_common", "_entropy", "_fvg", "_moments", "_neighbours", "_online", "_sorting")
 
 _BUILD_HINT = (
     "the compiled kernels of fstools are missing ({error}). Install the package with "
@@ -34,9 +58,12 @@ _BUILD_HINT = (
 )
 
 
-def load_kernel(name):
-    """Import and return ``fstools._ext.<name>``, raising a clear ImportError if it was not built."""
+def __getattr__(name):
+    """Import the kernel ``name`` on first access (``from fstools._ext import _fvg``),
+    raising an ImportError with the build hint when it was not built."""
+    if name not in KERNELS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     try:
-        return importlib.import_module("fstools._ext." + name)
+        return importlib.import_module(f"{__name__}.{name}")
     except ImportError as error:
         raise ImportError(_BUILD_HINT.format(error=error)) from error

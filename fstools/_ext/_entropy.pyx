@@ -53,26 +53,18 @@ import numpy as np
 cimport numpy as cnp
 from cython.parallel import prange
 from libc.math cimport log
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport calloc, free
+
+from fstools._ext._common cimport BAD_CODE, OK, OUT_OF_MEMORY, check_threads, first_out_of_range
+# code_t: integer codes of a discrete variable; third_code_t: the same types as an
+# independent fused type, for the third variable of a counting table (the int32
+# class of the kernels over many features, or z of conditional_mutual_information).
+from fstools._ext._typedefs cimport code_t, third_code_t
 
 cnp.import_array()
 
 ctypedef int64_t count_t
-
-# Integer codes of a discrete variable.
-ctypedef fused code_t:
-    int8_t
-    int16_t
-    int32_t
-
-# The same types, as an independent fused type: the third variable of a
-# counting table (the int32 class of the kernels over many features, or z of
-# conditional_mutual_information) need not have the dtype of the other two.
-ctypedef fused third_code_t:
-    int8_t
-    int16_t
-    int32_t
 
 #: dtypes accepted for codes (int8 and int16 from fstools.core.discretize, int32 too).
 CODE_DTYPES = (np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32))
@@ -82,13 +74,6 @@ MAX_TABLE_CELLS = 2 ** 26
 
 # Negative results above this are rounding of a quantity that is >= 0.
 cdef double ROUNDING_TOLERANCE = 1e-12
-
-# Status codes of one feature or pair in a parallel loop (set inside, raised after it).
-cdef enum:
-    STATUS_OK = 0
-    STATUS_NO_MEMORY = 1
-    STATUS_BAD_CANDIDATE_CODE = 2
-
 
 # ---------------------------------------------------------------------------
 # nogil helpers
@@ -112,16 +97,6 @@ cdef inline double _clip_rounding(double value) noexcept nogil:
     if value < 0.0 and value > -ROUNDING_TOLERANCE:
         return 0.0
     return value
-
-
-cdef Py_ssize_t _first_out_of_range(const code_t* codes, Py_ssize_t m,
-                                    Py_ssize_t n_levels) noexcept nogil:
-    """Index of the first code outside ``0 .. n_levels-1``, or -1 if none."""
-    cdef Py_ssize_t i
-    for i in range(m):
-        if codes[i] < 0 or codes[i] >= n_levels:
-            return i
-    return -1
 
 
 cdef void _count3(const code_t* a, const code_t* b, Py_ssize_t nb,
@@ -174,31 +149,31 @@ cdef void _marginals3(const count_t* table, Py_ssize_t na, Py_ssize_t nb,
 
 cdef int _entropy(const code_t* x, Py_ssize_t nx, Py_ssize_t m,
                   double* result) noexcept nogil:
-    """H(X).  Returns 0, or -1 when the table cannot be allocated."""
+    """H(X).  Returns OK, or OUT_OF_MEMORY when the table cannot be allocated."""
     cdef count_t* counts = <count_t*> calloc(nx, sizeof(count_t))
     if counts == NULL:
-        return -1
+        return OUT_OF_MEMORY
     _count3(x, <const code_t*> NULL, 1, <const int32_t*> NULL, 1, m, counts)
     result[0] = _entropy_of_counts(counts, nx, m)
     free(counts)
-    return 0
+    return OK
 
 
 cdef int _joint_entropy(const code_t* x, Py_ssize_t nx, const code_t* y,
                         Py_ssize_t ny, Py_ssize_t m, double* result) noexcept nogil:
-    """H(X,Y).  Returns 0, or -1 when the table cannot be allocated."""
+    """H(X,Y).  Returns OK, or OUT_OF_MEMORY when the table cannot be allocated."""
     cdef count_t* counts = <count_t*> calloc(nx * ny, sizeof(count_t))
     if counts == NULL:
-        return -1
+        return OUT_OF_MEMORY
     _count3(x, y, ny, <const int32_t*> NULL, 1, m, counts)
     result[0] = _entropy_of_counts(counts, nx * ny, m)
     free(counts)
-    return 0
+    return OK
 
 
 cdef int _mutual_information(const code_t* x, Py_ssize_t nx, const third_code_t* y,
                              Py_ssize_t ny, Py_ssize_t m, double* result) noexcept nogil:
-    """I(X;Y) = H(X) + H(Y) - H(X,Y).  Returns 0, or -1 when out of memory.
+    """I(X;Y) = H(X) + H(Y) - H(X,Y).  Returns OK or OUT_OF_MEMORY.
 
     ``y`` may have another code type than ``x`` (the int32 class of
     :func:`feature_class_information`): it is counted as the third variable of
@@ -208,7 +183,7 @@ cdef int _mutual_information(const code_t* x, Py_ssize_t nx, const third_code_t*
     cdef Py_ssize_t n_xy = nx * ny
     cdef count_t* xy = <count_t*> calloc(n_xy + nx + ny, sizeof(count_t))
     if xy == NULL:
-        return -1
+        return OUT_OF_MEMORY
     cdef count_t* px = xy + n_xy
     cdef count_t* py = px + nx
     _count3(x, <const code_t*> NULL, 1, y, ny, m, xy)
@@ -217,17 +192,17 @@ cdef int _mutual_information(const code_t* x, Py_ssize_t nx, const third_code_t*
                                + _entropy_of_counts(py, ny, m)
                                - _entropy_of_counts(xy, n_xy, m))
     free(xy)
-    return 0
+    return OK
 
 
 cdef int _conditional_mutual_information(
         const code_t* x, Py_ssize_t nx, const code_t* y, Py_ssize_t ny,
         const third_code_t* z, Py_ssize_t nz, Py_ssize_t m, double* result) noexcept nogil:
-    """I(X;Y|Z) = H(X,Z) + H(Y,Z) - H(X,Y,Z) - H(Z).  Returns 0, or -1 when out of memory."""
+    """I(X;Y|Z) = H(X,Z) + H(Y,Z) - H(X,Y,Z) - H(Z).  Returns OK or OUT_OF_MEMORY."""
     cdef Py_ssize_t n_xyz = nx * ny * nz
     cdef count_t* xyz = <count_t*> calloc(n_xyz + nx * nz + ny * nz + nz, sizeof(count_t))
     if xyz == NULL:
-        return -1
+        return OUT_OF_MEMORY
     cdef count_t* xz = xyz + n_xyz
     cdef count_t* yz = xz + nx * nz
     cdef count_t* pz = yz + ny * nz
@@ -238,7 +213,7 @@ cdef int _conditional_mutual_information(
                                - _entropy_of_counts(xyz, n_xyz, m)
                                - _entropy_of_counts(pz, nz, m))
     free(xyz)
-    return 0
+    return OK
 
 
 cdef int _pair_information(
@@ -255,14 +230,13 @@ cdef int _pair_information(
         result[3] = I(Xs; C | Xc) = H(a,b) + H(a,c) - H(a,b,c) - H(a)
 
     each clipped for rounding (see :func:`_clip_rounding`).  ``result`` has
-    room for four doubles.  Returns a status code (STATUS_OK or
-    STATUS_NO_MEMORY).
+    room for four doubles.  Returns OK or OUT_OF_MEMORY.
     """
     cdef Py_ssize_t n_abc = nc * ns * k
     cdef count_t* abc = <count_t*> calloc(n_abc + nc * ns + nc * k + ns * k + nc + ns + k,
                                           sizeof(count_t))
     if abc == NULL:
-        return STATUS_NO_MEMORY
+        return OUT_OF_MEMORY
     cdef count_t* ab = abc + n_abc
     cdef count_t* ac = ab + nc * ns
     cdef count_t* bc = ac + nc * k
@@ -280,7 +254,7 @@ cdef int _pair_information(
     result[2] = _clip_rounding(h_ab + _entropy_of_counts(bc, ns * k, m) - h_abc - h_b)
     result[3] = _clip_rounding(h_ab + _entropy_of_counts(ac, nc * k, m) - h_abc - h_a)
     free(abc)
-    return STATUS_OK
+    return OK
 
 
 cdef int _pair_terms_into(
@@ -296,7 +270,7 @@ cdef int _pair_terms_into(
     """
     cdef double terms[4]
     cdef int status = _pair_information(xc, nc, xs, ns, cls, k, m, terms)
-    if status != STATUS_OK:
+    if status != OK:
         return status
     if relevant_independency:
         dest[0] = terms[2] + terms[3]
@@ -305,7 +279,7 @@ cdef int _pair_terms_into(
         dest[1] = terms[1]
         dest[2] = terms[2]
         dest[3] = terms[3]
-    return STATUS_OK
+    return OK
 
 
 # ---------------------------------------------------------------------------
@@ -329,7 +303,7 @@ cdef Py_ssize_t _check_codes(const code_t[::1] codes, str name, Py_ssize_t n_lev
     if length == 0:
         raise ValueError(f"{name}: is empty; at least one sample is needed")
     with nogil:
-        bad = _first_out_of_range(&codes[0], length, n_levels)
+        bad = first_out_of_range(&codes[0], length, n_levels)
     if bad >= 0:
         raise ValueError(f"{name}: has code {codes[bad]} at index {bad}; allowed: integers "
                          f"in 0..{levels_name}-1 = 0..{n_levels - 1}")
@@ -401,7 +375,7 @@ def _entropy_of_codes(const code_t[::1] x, Py_ssize_t n_levels):
     cdef int status
     with nogil:
         status = _entropy(&x[0], n_levels, m, &result)
-    if status != 0:
+    if status != OK:
         raise MemoryError("cannot allocate the counting table of x")
     return result
 
@@ -422,19 +396,23 @@ def joint_entropy(x, Py_ssize_t nx, y, Py_ssize_t ny):
     float
     """
     x, y = _common_code_vectors(x=x, y=y)
-    return _joint_entropy_of_codes(x, nx, y, ny)
+    return _two_variables_of_codes(x, nx, y, ny, False)
 
 
-def _joint_entropy_of_codes(const code_t[::1] x, Py_ssize_t nx, const code_t[::1] y, Py_ssize_t ny):
-    """:func:`joint_entropy` for one checked code dtype."""
+def _two_variables_of_codes(const code_t[::1] x, Py_ssize_t nx, const code_t[::1] y, Py_ssize_t ny,
+                            bint mutual):
+    """:func:`mutual_information` (``mutual``) or :func:`joint_entropy` for one checked code dtype."""
     cdef Py_ssize_t m = _check_codes(x, "x", nx, "nx")
     _check_codes(y, "y", ny, "ny", m)
     _check_table_size(<object> nx * <object> ny, "(x, y)")
     cdef double result
     cdef int status
     with nogil:
-        status = _joint_entropy(&x[0], nx, &y[0], ny, m, &result)
-    if status != 0:
+        if mutual:
+            status = _mutual_information(&x[0], nx, &y[0], ny, m, &result)
+        else:
+            status = _joint_entropy(&x[0], nx, &y[0], ny, m, &result)
+    if status != OK:
         raise MemoryError("cannot allocate the counting table of (x, y)")
     return result
 
@@ -457,22 +435,7 @@ def mutual_information(x, Py_ssize_t nx, y, Py_ssize_t ny):
     float
     """
     x, y = _common_code_vectors(x=x, y=y)
-    return _mutual_information_of_codes(x, nx, y, ny)
-
-
-def _mutual_information_of_codes(const code_t[::1] x, Py_ssize_t nx,
-                                 const code_t[::1] y, Py_ssize_t ny):
-    """:func:`mutual_information` for one checked code dtype."""
-    cdef Py_ssize_t m = _check_codes(x, "x", nx, "nx")
-    _check_codes(y, "y", ny, "ny", m)
-    _check_table_size(<object> nx * <object> ny, "(x, y)")
-    cdef double result
-    cdef int status
-    with nogil:
-        status = _mutual_information(&x[0], nx, &y[0], ny, m, &result)
-    if status != 0:
-        raise MemoryError("cannot allocate the counting table of (x, y)")
-    return result
+    return _two_variables_of_codes(x, nx, y, ny, True)
 
 
 def conditional_mutual_information(x, Py_ssize_t nx, y, Py_ssize_t ny, z, Py_ssize_t nz):
@@ -509,7 +472,7 @@ def _conditional_mutual_information_of_codes(const code_t[::1] x, Py_ssize_t nx,
     cdef int status
     with nogil:
         status = _conditional_mutual_information(&x[0], nx, &y[0], ny, &z[0], nz, m, &result)
-    if status != 0:
+    if status != OK:
         raise MemoryError("cannot allocate the counting table of (x, y, z)")
     return result
 
@@ -519,8 +482,7 @@ cdef _check_feature_arguments(const code_t[:, ::1] codes, const int32_t[::1] lev
     """Checks shared by the kernels over the rows of ``codes``: thread count and levels."""
     cdef Py_ssize_t n_features = codes.shape[0]
     cdef Py_ssize_t j
-    if n_threads < 1:
-        raise ValueError(f"n_threads: must be an integer >= 1; got {n_threads}")
+    check_threads(n_threads)
     if levels.shape[0] != n_features:
         raise ValueError(f"levels: has length {levels.shape[0]} but codes has {n_features} rows "
                          "(one per feature); they must agree")
@@ -528,6 +490,13 @@ cdef _check_feature_arguments(const code_t[:, ::1] codes, const int32_t[::1] lev
         if levels[j] < 1:
             raise ValueError(f"levels: must be >= 1 for every feature; got {levels[j]} "
                              f"for feature {j}")
+
+
+cdef _check_feature_out(const double[::1] out, Py_ssize_t n_features):
+    """The output of the kernels with one value per feature."""
+    if out.shape[0] != n_features:
+        raise ValueError(f"out: has length {out.shape[0]} but codes has {n_features} rows "
+                         "(one per feature); they must agree")
 
 
 cdef _check_pair_arguments(const code_t[:, ::1] codes, const int32_t[::1] levels,
@@ -564,12 +533,12 @@ cdef _raise_row_status(const int32_t[::1] status, const code_t[:, ::1] codes,
     """
     cdef Py_ssize_t i, j
     for i in range(status.shape[0]):
-        if status[i] == STATUS_OK:
+        if status[i] == OK:
             continue
         j = rows[i] if rows is not None else i
-        if status[i] == STATUS_NO_MEMORY:
+        if status[i] == OUT_OF_MEMORY:
             raise MemoryError(f"cannot allocate the counting table {what} for feature {j}")
-        if status[i] == STATUS_BAD_CANDIDATE_CODE:
+        if status[i] == BAD_CODE:
             _check_codes(codes[j], f"codes[{j}]", levels[j], f"levels[{j}]")
 
 
@@ -591,8 +560,8 @@ cdef _pair_terms_loop(const code_t[:, ::1] codes, const int32_t[::1] levels,
     cdef int32_t[::1] status = np.zeros(n_candidates, dtype=np.int32)
     for i in prange(n_candidates, nogil=True, num_threads=n_threads, schedule='dynamic'):
         c = candidates[i]
-        if _first_out_of_range(&codes[c, 0], m, levels[c]) >= 0:
-            status[i] = STATUS_BAD_CANDIDATE_CODE
+        if first_out_of_range(&codes[c, 0], m, levels[c]) >= 0:
+            status[i] = BAD_CODE
         else:
             status[i] = _pair_terms_into(&codes[c, 0], levels[c], &codes[selected, 0], ls,
                                          &y[0], n_classes, m, relevant_independency,
@@ -671,25 +640,9 @@ def relevant_independency_terms(codes, levels, y, n_classes, selected, candidate
     result does not depend on ``n_threads``.  Dividing by ``2 H(C)`` (Eq. 9)
     is left to the caller.
 
-    Parameters
-    ----------
-    codes : ndarray of int8, int16 or int32, shape (n_features, m), C-contiguous
-        Feature-major codes: row ``j`` holds the m codes of feature ``j``,
-        in ``0 .. levels[j]-1``.
-    levels : ndarray of int32, shape (n_features,)
-        Number of levels of each feature (>= 1).
-    y : ndarray of int32, shape (m,)
-        Class codes in ``0 .. n_classes-1``.
-    n_classes : int
-        Number of classes (>= 1).
-    selected : int
-        Index of the selected feature (row of ``codes``).
-    candidates : ndarray of intp, shape (n_candidates,)
-        Indices of the candidate features (rows of ``codes``).
-    out : ndarray of float64, shape (n_candidates,)
-        Filled with the pair terms, in nats.
-    n_threads : int, default 1
-        Number of OpenMP threads (>= 1).
+    The parameters are those of :func:`pair_information_terms`, except ``out``:
+    an ndarray of float64 of shape (n_candidates,), filled with the pair terms
+    in nats.
     """
     return _relevant_independency_terms(_code_matrix(codes), levels, y, n_classes, selected,
                                         candidates, out, n_threads)
@@ -741,9 +694,7 @@ def _feature_class_information(const code_t[:, ::1] codes, const int32_t[::1] le
     cdef Py_ssize_t m = codes.shape[1]
     cdef Py_ssize_t j, max_levels = 1
     _check_feature_arguments(codes, levels, n_threads)
-    if out.shape[0] != n_features:
-        raise ValueError(f"out: has length {out.shape[0]} but codes has {n_features} rows "
-                         "(one per feature); they must agree")
+    _check_feature_out(out, n_features)
     _check_codes(y, "y", n_classes, "n_classes", m, "each row of codes")
     for j in range(n_features):
         max_levels = max(max_levels, levels[j])
@@ -752,10 +703,10 @@ def _feature_class_information(const code_t[:, ::1] codes, const int32_t[::1] le
         return
     cdef int32_t[::1] status = np.zeros(n_features, dtype=np.int32)
     for j in prange(n_features, nogil=True, num_threads=n_threads, schedule='dynamic'):
-        if _first_out_of_range(&codes[j, 0], m, levels[j]) >= 0:
-            status[j] = STATUS_BAD_CANDIDATE_CODE
-        elif _mutual_information(&codes[j, 0], levels[j], &y[0], n_classes, m, &out[j]) != 0:
-            status[j] = STATUS_NO_MEMORY
+        if first_out_of_range(&codes[j, 0], m, levels[j]) >= 0:
+            status[j] = BAD_CODE
+        else:
+            status[j] = _mutual_information(&codes[j, 0], levels[j], &y[0], n_classes, m, &out[j])
     _raise_row_status(status, codes, levels, "of (feature, y)")
 
 
@@ -786,9 +737,7 @@ def _feature_entropies(const code_t[:, ::1] codes, const int32_t[::1] levels,
     cdef Py_ssize_t m = codes.shape[1]
     cdef Py_ssize_t j, max_levels = 1
     _check_feature_arguments(codes, levels, n_threads)
-    if out.shape[0] != n_features:
-        raise ValueError(f"out: has length {out.shape[0]} but codes has {n_features} rows "
-                         "(one per feature); they must agree")
+    _check_feature_out(out, n_features)
     if n_features == 0:
         return
     if m == 0:
@@ -798,8 +747,8 @@ def _feature_entropies(const code_t[:, ::1] codes, const int32_t[::1] levels,
     _check_table_size(max_levels, "a feature")
     cdef int32_t[::1] status = np.zeros(n_features, dtype=np.int32)
     for j in prange(n_features, nogil=True, num_threads=n_threads, schedule='dynamic'):
-        if _first_out_of_range(&codes[j, 0], m, levels[j]) >= 0:
-            status[j] = STATUS_BAD_CANDIDATE_CODE
-        elif _entropy(&codes[j, 0], levels[j], m, &out[j]) != 0:
-            status[j] = STATUS_NO_MEMORY
+        if first_out_of_range(&codes[j, 0], m, levels[j]) >= 0:
+            status[j] = BAD_CODE
+        else:
+            status[j] = _entropy(&codes[j, 0], levels[j], m, &out[j])
     _raise_row_status(status, codes, levels, "of (feature)")

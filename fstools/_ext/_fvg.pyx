@@ -51,10 +51,14 @@ import numpy as np
 
 cimport numpy as cnp
 from cython.parallel cimport prange
+from libc.math cimport NAN
+from libc.stdint cimport int8_t, int32_t, int64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int8_t, int32_t, int64_t
-from libc.math cimport NAN
+
+from fstools._ext._common cimport (OK, OUT_OF_MEMORY, check_at_least_one, check_class_codes,
+                                   check_double_strides, check_length, check_threads, max_status)
+from fstools._ext._sorting cimport heap_sort, lower_bound, stable_argsort
 
 cnp.import_array()
 
@@ -72,97 +76,6 @@ cdef enum:
     RIGHT_STRICT = 2
     RIGHT_TIE = 3
     INTERVALS_PER_NODE = 4
-
-# Error flags returned by the nogil core.
-cdef enum:
-    OK = 0
-    OUT_OF_MEMORY = 1
-    BAD_CLASS_CODE = 2
-
-
-# --------------------------------------------------------------------------
-# Sorting: stable bottom-up merge sort of sample indices by value.
-# --------------------------------------------------------------------------
-
-cdef enum:
-    # Runs of this length are insertion-sorted before merging.
-    INSERTION_RUN = 24
-
-
-cdef void _insertion_sort_run(const double* values, index_t* order,
-                              Py_ssize_t start, Py_ssize_t end) noexcept nogil:
-    """Stable insertion sort of ``order[start:end]`` by value."""
-    cdef Py_ssize_t i, j
-    cdef index_t item
-    cdef double key
-    for i in range(start + 1, end):
-        item = order[i]
-        key = values[item]
-        j = i - 1
-        while j >= start and values[order[j]] > key:
-            order[j + 1] = order[j]
-            j -= 1
-        order[j + 1] = item
-
-
-cdef void _merge_sort_by_value(const double* values, Py_ssize_t m,
-                               index_t* order, index_t* buffer) noexcept nogil:
-    """Fill ``order`` with 0..m-1 sorted by (value, index).
-
-    A stable sort (insertion-sorted runs, then bottom-up merging) started
-    from the identity keeps equal values in index order, which is the tie
-    rule of the graph.
-    """
-    cdef Py_ssize_t i, width, left, middle, right, a, b, out
-    cdef index_t* source = order
-    cdef index_t* target = buffer
-    cdef index_t* swap
-    for i in range(m):
-        order[i] = <index_t> i
-    left = 0
-    while left < m:
-        right = left + INSERTION_RUN
-        if right > m:
-            right = m
-        _insertion_sort_run(values, order, left, right)
-        left = right
-    width = INSERTION_RUN
-    while width < m:
-        left = 0
-        while left < m:
-            middle = left + width
-            if middle > m:
-                middle = m
-            right = left + 2 * width
-            if right > m:
-                right = m
-            a = left
-            b = middle
-            out = left
-            while a < middle and b < right:
-                if values[source[b]] < values[source[a]]:
-                    target[out] = source[b]
-                    b += 1
-                else:
-                    target[out] = source[a]
-                    a += 1
-                out += 1
-            while a < middle:
-                target[out] = source[a]
-                a += 1
-                out += 1
-            while b < right:
-                target[out] = source[b]
-                b += 1
-                out += 1
-            left = right
-        swap = source
-        source = target
-        target = swap
-        width *= 2
-    if source != order:
-        memcpy(order, source, m * sizeof(index_t))
-
 
 # --------------------------------------------------------------------------
 # Neighbour runs of one sorted position.
@@ -266,39 +179,6 @@ cdef int _extra_runs_append(ExtraRuns* extra, Py_ssize_t p, Py_ssize_t start,
     extra.end[extra.count] = <index_t> end
     extra.count += 1
     return OK
-
-
-cdef void _sift_down(index_t* heap, Py_ssize_t root, Py_ssize_t size) noexcept nogil:
-    """Restore the max-heap property below ``root`` in ``heap[0:size]``."""
-    cdef Py_ssize_t child
-    cdef index_t item
-    while 2 * root + 1 < size:
-        child = 2 * root + 1
-        if child + 1 < size and heap[child + 1] > heap[child]:
-            child += 1
-        if heap[root] >= heap[child]:
-            return
-        item = heap[root]
-        heap[root] = heap[child]
-        heap[child] = item
-        root = child
-
-
-cdef void _heap_sort(index_t* items, Py_ssize_t n) noexcept nogil:
-    """Sort ``items[0:n]`` ascending in place (heap sort, no extra memory)."""
-    cdef Py_ssize_t i
-    cdef index_t item
-    i = n // 2 - 1
-    while i >= 0:
-        _sift_down(items, i, n)
-        i -= 1
-    i = n - 1
-    while i > 0:
-        item = items[0]
-        items[0] = items[i]
-        items[i] = item
-        _sift_down(items, 0, i)
-        i -= 1
 
 
 cdef int _append_selected_blocks(ExtraRuns* extra, const index_t* order, Py_ssize_t p,
@@ -408,7 +288,7 @@ cdef int _neighbour_runs(const double* v, const index_t* order, Py_ssize_t m,
         for i in range(right_tie_start, right_tie_start + n_right_tied):
             extra.scratch[n_gathered] = order[i]
             n_gathered += 1
-        _heap_sort(extra.scratch, n_gathered)
+        heap_sort(extra.scratch, n_gathered)
         largest_index = extra.scratch[n_tied - 1]
         if _append_selected_blocks(extra, order, p, left_tie_start, left_tie_start + n_left_tied,
                                    largest_index) != OK:
@@ -442,21 +322,6 @@ cdef int _neighbour_runs(const double* v, const index_t* order, Py_ssize_t m,
 # Counting helpers.
 # --------------------------------------------------------------------------
 
-cdef inline Py_ssize_t _lower_bound(const index_t* sorted_values, Py_ssize_t n,
-                                    Py_ssize_t key) noexcept nogil:
-    """Number of entries of ``sorted_values[0:n]`` strictly below ``key``."""
-    cdef Py_ssize_t low = 0
-    cdef Py_ssize_t high = n
-    cdef Py_ssize_t mid
-    while low < high:
-        mid = (low + high) // 2
-        if sorted_values[mid] < key:
-            low = mid + 1
-        else:
-            high = mid
-    return low
-
-
 # Above this many cells (n_classes * (m + 1)) the per-class prefix-count
 # table is not built and class counts fall back to binary search.
 cdef Py_ssize_t class_table_cell_limit = 1 << 24
@@ -488,7 +353,7 @@ cdef inline Py_ssize_t _class_rank(const ClassIndex* classes, Py_ssize_t c,
     """Number of sorted positions below ``pos`` that hold class ``c``."""
     if classes.count_before != NULL:
         return classes.count_before[c * (classes.m + 1) + pos]
-    return _lower_bound(classes.positions + classes.offset[c],
+    return lower_bound(classes.positions + classes.offset[c],
                         classes.offset[c + 1] - classes.offset[c], pos)
 
 
@@ -525,6 +390,50 @@ cdef inline void _store_run_events(Py_ssize_t q, Py_ssize_t start, Py_ssize_t en
     event_bound[end + 1] = slot + 1
 
 
+cdef void _bucket_run_events(Py_ssize_t m, const index_t* runs, const ExtraRuns* extra,
+                             int active_first, Py_ssize_t* event_bound, index_t* event_node,
+                             int8_t* event_sign) noexcept nogil:
+    """Visit the activation / deactivation events of the two runs of every sample starting
+    at ``active_first`` and of the extra runs on that side (left with LEFT_TIE).
+
+    With ``event_node == NULL`` count them (into ``event_bound[t + 2]``), otherwise store
+    them in their buckets (:func:`_store_run_events`)."""
+    cdef bint active_left = active_first == LEFT_TIE
+    cdef Py_ssize_t q, run, start, end, x_run
+    for q in range(m):
+        for run in range(active_first, active_first + 2):
+            start = runs[q * 2 * INTERVALS_PER_NODE + 2 * run]
+            end = runs[q * 2 * INTERVALS_PER_NODE + 2 * run + 1]
+            if start < end:
+                if event_node == NULL:
+                    event_bound[start + 2] += 1
+                    event_bound[end + 2] += 1
+                else:
+                    _store_run_events(q, start, end, event_bound, event_node, event_sign)
+    for x_run in range(extra.count):
+        start = extra.start[x_run]
+        end = extra.end[x_run]
+        if (start < extra.node[x_run]) == active_left and start < end:
+            if event_node == NULL:
+                event_bound[start + 2] += 1
+                event_bound[end + 2] += 1
+            else:
+                _store_run_events(extra.node[x_run], start, end, event_bound, event_node, event_sign)
+
+
+cdef inline int64_t _active_in_run(const index_t* tree_all, const index_t* tree_class,
+                                   const ClassIndex* classes, Py_ssize_t c, Py_ssize_t start,
+                                   Py_ssize_t end, int64_t* same) noexcept nogil:
+    """Active samples at sorted positions [start, end); adds those of class ``c`` to
+    ``same[0]`` when ``tree_class`` is not NULL."""
+    cdef Py_ssize_t low_c, high_c
+    if tree_class != NULL:
+        low_c = classes.offset[c] + _class_rank(classes, c, start)
+        high_c = classes.offset[c] + _class_rank(classes, c, end)
+        same[0] += _fenwick_prefix(tree_class, high_c) - _fenwick_prefix(tree_class, low_c)
+    return _fenwick_prefix(tree_all, end) - _fenwick_prefix(tree_all, start)
+
+
 cdef int _mutual_sweep(Py_ssize_t m, const index_t* runs, const ExtraRuns* extra,
                        int active_first, int query_first,
                        const ClassIndex* classes, const int32_t* class_at,
@@ -552,7 +461,7 @@ cdef int _mutual_sweep(Py_ssize_t m, const index_t* runs, const ExtraRuns* extra
     cdef int8_t* event_sign = NULL
     cdef index_t* tree_all = NULL
     cdef index_t* tree_class = NULL
-    cdef Py_ssize_t q, p, t, e, run, start, end, c, low_c, high_c, n_events
+    cdef Py_ssize_t q, p, t, e, run, start, end, c, n_events
     cdef int64_t total, same
     if event_bound == NULL:
         return OUT_OF_MEMORY
@@ -562,18 +471,7 @@ cdef int _mutual_sweep(Py_ssize_t m, const index_t* runs, const ExtraRuns* extra
     # two per extra run).  The count of bucket t goes to event_bound[t + 2]; after the
     # prefix sum event_bound[t + 1] is where bucket t begins, and filling
     # advances it to where bucket t ends, i.e. where bucket t + 1 begins.
-    for q in range(m):
-        for run in range(active_first, active_first + 2):
-            start = runs[q * 2 * INTERVALS_PER_NODE + 2 * run]
-            end = runs[q * 2 * INTERVALS_PER_NODE + 2 * run + 1]
-            if start < end:
-                event_bound[start + 2] += 1
-                event_bound[end + 2] += 1
-    for x_run in range(extra.count):
-        is_left = extra.start[x_run] < extra.node[x_run]
-        if is_left == active_left and extra.start[x_run] < extra.end[x_run]:
-            event_bound[extra.start[x_run] + 2] += 1
-            event_bound[extra.end[x_run] + 2] += 1
+    _bucket_run_events(m, runs, extra, active_first, event_bound, NULL, NULL)
     for t in range(m + 2):
         event_bound[t + 1] += event_bound[t]
     n_events = event_bound[m + 2]
@@ -587,18 +485,7 @@ cdef int _mutual_sweep(Py_ssize_t m, const index_t* runs, const ExtraRuns* extra
             (same_class and tree_class == NULL)):
         free(event_bound); free(event_node); free(event_sign); free(tree_all); free(tree_class)
         return OUT_OF_MEMORY
-    for q in range(m):
-        for run in range(active_first, active_first + 2):
-            start = runs[q * 2 * INTERVALS_PER_NODE + 2 * run]
-            end = runs[q * 2 * INTERVALS_PER_NODE + 2 * run + 1]
-            if start < end:
-                _store_run_events(q, start, end, event_bound, event_node, event_sign)
-    for x_run in range(extra.count):
-        is_left = extra.start[x_run] < extra.node[x_run]
-        start = extra.start[x_run]
-        end = extra.end[x_run]
-        if is_left == active_left and start < end:
-            _store_run_events(extra.node[x_run], start, end, event_bound, event_node, event_sign)
+    _bucket_run_events(m, runs, extra, active_first, event_bound, event_node, event_sign)
 
     for p in range(m):
         for e in range(event_bound[p], event_bound[p + 1]):
@@ -613,11 +500,7 @@ cdef int _mutual_sweep(Py_ssize_t m, const index_t* runs, const ExtraRuns* extra
             start = runs[p * 2 * INTERVALS_PER_NODE + 2 * run]
             end = runs[p * 2 * INTERVALS_PER_NODE + 2 * run + 1]
             if start < end:
-                total += _fenwick_prefix(tree_all, end) - _fenwick_prefix(tree_all, start)
-                if same_class:
-                    low_c = classes.offset[c] + _class_rank(classes, c, start)
-                    high_c = classes.offset[c] + _class_rank(classes, c, end)
-                    same += _fenwick_prefix(tree_class, high_c) - _fenwick_prefix(tree_class, low_c)
+                total += _active_in_run(tree_all, tree_class, classes, c, start, end, &same)
         # The extra runs of p (sorted by position), on the query side.
         while x_cursor < extra.count and extra.node[x_cursor] < p:
             x_cursor += 1
@@ -628,11 +511,7 @@ cdef int _mutual_sweep(Py_ssize_t m, const index_t* runs, const ExtraRuns* extra
             is_left = start < p
             if is_left == active_left or start >= end:
                 continue
-            total += _fenwick_prefix(tree_all, end) - _fenwick_prefix(tree_all, start)
-            if same_class:
-                low_c = classes.offset[c] + _class_rank(classes, c, start)
-                high_c = classes.offset[c] + _class_rank(classes, c, end)
-                same += _fenwick_prefix(tree_class, high_c) - _fenwick_prefix(tree_class, low_c)
+            total += _active_in_run(tree_all, tree_class, classes, c, start, end, &same)
         mutual_by_class[c] += total
         if same_class:
             mutual_same_by_class[c] += same
@@ -653,7 +532,8 @@ cdef int _modularity_parts(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
     The feature is ``x[0], x[x_stride], ..., x[(m - 1) * x_stride]`` (a column
     of the caller's array, read in place; copied here into a work buffer).
     ``within_edges`` and ``degree_sum`` have ``n_classes`` slots and are
-    overwritten.  Returns OK, OUT_OF_MEMORY or BAD_CLASS_CODE.
+    overwritten.  The class codes ``y`` lie in 0..n_classes-1 (checked once by the
+    ``def`` wrapper).  Returns OK or OUT_OF_MEMORY.
 
     Edges are the union of arcs, so with A arcs and D pairs joined both ways,
     M = A - D; l_c = (arcs inside c) - (pairs inside c joined both ways); and
@@ -700,11 +580,6 @@ cdef int _modularity_parts(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
 
     if arc_within == NULL or mutual_by_class == NULL or mutual_within == NULL or classes.offset == NULL:
         status = OUT_OF_MEMORY
-    else:
-        for i in range(m):
-            if y[i] < 0 or y[i] >= n_classes:
-                status = BAD_CLASS_CODE
-                break
 
     if status == OK:
         # Sort a contiguous copy of the feature.
@@ -716,7 +591,7 @@ cdef int _modularity_parts(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
     if status == OK:
         for i in range(m):
             column[i] = x[i * x_stride]
-        _merge_sort_by_value(column, m, order, buffer)
+        stable_argsort(column, m, order, buffer)
         free(buffer)
         buffer = NULL
         # Sorted values and the class at every sorted position.
@@ -879,18 +754,15 @@ cdef int _feature_modularity(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
 cdef _raise_for_status(int status):
     if status == OUT_OF_MEMORY:
         raise MemoryError("fvg modularity: could not allocate the work arrays")
-    if status == BAD_CLASS_CODE:
-        raise ValueError("y: class codes must lie in 0..n_classes-1")
 
 
-def _check_inputs(Py_ssize_t m, Py_ssize_t n_y, int n_classes, str x_name="x"):
+cdef _check_inputs(Py_ssize_t m, Py_ssize_t n_y, int n_classes, str x_name="x"):
+    """The sizes (the class codes are checked by :func:`check_class_codes`, once per call)."""
     if m > MAX_SAMPLES:
         raise ValueError(f"{x_name}: {m} samples; the FVG kernel handles at most "
                          f"{MAX_SAMPLES} (2**31 - 1, 32-bit indices)")
-    if m != n_y:
-        raise ValueError(f"y: expected {m} class codes (one per sample), got {n_y}")
-    if n_classes < 1:
-        raise ValueError(f"n_classes: must be >= 1, got {n_classes}")
+    check_length("y", n_y, m, "class codes (one per sample)")
+    check_at_least_one("n_classes", n_classes)
     # Work arrays are sized by n_classes: more classes than samples (some
     # necessarily empty) is refused before anything is allocated.
     if n_classes > max(m, 1):
@@ -917,6 +789,7 @@ def modularity_parts(const double[::1] x, const int32_t[::1] y, int n_classes):
     cdef Py_ssize_t m = x.shape[0]
     if m == 0:
         return 0, within, degrees
+    check_class_codes("y", y, n_classes)
     with nogil:
         status = _modularity_parts(&x[0], 1, m, &y[0], n_classes, &n_edges, within_ptr, degree_ptr)
     _raise_for_status(status)
@@ -931,6 +804,7 @@ def feature_modularity(const double[::1] x, const int32_t[::1] y, int n_classes)
     cdef Py_ssize_t m = x.shape[0]
     if m == 0:
         return q
+    check_class_codes("y", y, n_classes)
     with nogil:
         status = _feature_modularity(&x[0], 1, m, &y[0], n_classes, &q)
     _raise_for_status(status)
@@ -961,21 +835,18 @@ def modularity_scores(const double[:, :] X, const int32_t[::1] y, int n_classes,
     cdef Py_ssize_t n_features = X.shape[1]
     cdef Py_ssize_t row_stride, f
     _check_inputs(m, y.shape[0], n_classes, "X")
-    if X.strides[0] % <Py_ssize_t> sizeof(double) or X.strides[1] % <Py_ssize_t> sizeof(double):
-        raise ValueError(f"X: strides {X.strides[0]}, {X.strides[1]} bytes are not whole "
-                         f"multiples of {sizeof(double)} (make it contiguous first)")
-    if out.shape[0] != n_features:
-        raise ValueError(f"out: expected length {n_features}, got {out.shape[0]}")
-    if n_threads < 1:
-        raise ValueError(f"n_threads: must be >= 1, got {n_threads}")
+    check_double_strides("X", X.strides[0], X.strides[1])
+    check_length("out", out.shape[0], n_features, "scores (one per feature)")
+    check_threads(n_threads)
     if m == 0 or n_features == 0:
         out[:] = float("nan")
         return
+    check_class_codes("y", y, n_classes)
     row_stride = X.strides[0] // <Py_ssize_t> sizeof(double)
     cdef int32_t[::1] status = np.zeros(n_features, dtype=np.int32)
     for f in prange(n_features, nogil=True, num_threads=n_threads, schedule="dynamic"):
         status[f] = _feature_modularity(&X[0, f], row_stride, m, &y[0], n_classes, &out[f])
-    _raise_for_status(int(np.max(status)))
+    _raise_for_status(max_status(status))
 
 
 def neighbour_runs(const double[::1] x, const int32_t[::1] y, int n_classes):
@@ -1004,15 +875,14 @@ def neighbour_runs(const double[::1] x, const int32_t[::1] y, int n_classes):
     if m == 0:
         return order_array.astype(np.intp), runs_array.astype(np.intp)
     # The range is checked before np.bincount sees the codes.
-    if np.asarray(y).min() < 0 or np.asarray(y).max() >= n_classes:
-        raise ValueError("y: class codes must lie in 0..n_classes-1")
+    check_class_codes("y", y, n_classes)
     counts = np.bincount(np.asarray(y), minlength=n_classes)
     cdef index_t[::1] order = order_array
     cdef index_t[:, :, ::1] runs = runs_array
     cdef index_t[::1] buffer = np.empty(m, dtype=np.int32)
     cdef double[::1] v = np.empty(m, dtype=np.float64)
     cdef cnp.intp_t[::1] class_size = counts.astype(np.intp)
-    _merge_sort_by_value(&x[0], m, &order[0], &buffer[0])
+    stable_argsort(&x[0], m, &order[0], &buffer[0])
     for p in range(m):
         v[p] = x[order[p]]
     _extra_runs_init(&extra)

@@ -48,13 +48,12 @@ from libc.math cimport INFINITY, NAN, isfinite
 from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.stdlib cimport free, malloc
 
-cnp.import_array()
+# Status codes of the nogil core (the largest over the blocks wins: OUT_OF_MEMORY over NON_FINITE).
+from fstools._ext._common cimport (NON_FINITE, OK, OUT_OF_MEMORY, block_length, check_at_least_one,
+                                   check_double_strides, check_length, check_threads, check_class_codes,
+                                   max_status)
 
-# Error flags of the nogil core (largest wins).
-cdef enum:
-    OK = 0
-    NON_FINITE = 1
-    OUT_OF_MEMORY = 2
+cnp.import_array()
 
 #: Adjacent features processed together by one thread (8 doubles = one 64-byte cache line).
 BLOCK_WIDTH = 8
@@ -273,15 +272,10 @@ def class_moments(X, y, int n_classes, counts, mean, ss, constant, column_mean, 
         raise ValueError("y: expected a 1-D C-contiguous int32 ndarray of class codes")
     cdef Py_ssize_t m = X.shape[0]
     cdef Py_ssize_t n_features = X.shape[1]
-    if y.shape[0] != m:
-        raise ValueError(f"y: expected {m} class codes (one per sample), got {y.shape[0]}")
-    if n_classes < 1:
-        raise ValueError(f"n_classes: must be >= 1, got {n_classes}")
-    if n_threads < 1:
-        raise ValueError(f"n_threads: must be >= 1, got {n_threads}")
-    if X.strides[0] % 8 or X.strides[1] % 8:
-        raise ValueError(f"X: strides {X.strides[0]}, {X.strides[1]} bytes are not whole multiples of 8 "
-                         f"(make it contiguous first)")
+    check_length("y", y.shape[0], m, "class codes (one per sample)")
+    check_at_least_one("n_classes", n_classes)
+    check_threads(n_threads)
+    check_double_strides("X", X.strides[0], X.strides[1])
     _check_output("counts", counts, (n_classes,), np.int64)
     _check_output("mean", mean, (n_features, n_classes), np.float64)
     _check_output("ss", ss, (n_features, n_classes), np.float64)
@@ -291,21 +285,12 @@ def class_moments(X, y, int n_classes, counts, mean, ss, constant, column_mean, 
 
     cdef const int32_t[::1] codes = y
     cdef int64_t[::1] class_count = counts
-    cdef Py_ssize_t i, c
-    cdef int32_t code
-    cdef bint bad_code = False
+    cdef Py_ssize_t i
     class_count[:] = 0
+    check_class_codes("y", codes, n_classes)
     with nogil:
         for i in range(m):
-            code = codes[i]
-            if code < 0 or code >= n_classes:
-                bad_code = True
-                break
-            class_count[code] += 1
-    if bad_code:
-        class_count[:] = 0
-        raise ValueError(f"y: class codes must lie in 0..{n_classes - 1} (n_classes = {n_classes}); "
-                         f"got {int(y[i])} at position {i}")
+            class_count[codes[i]] += 1
     if n_features == 0:
         return
 
@@ -329,9 +314,7 @@ def class_moments(X, y, int n_classes, counts, mean, ss, constant, column_mean, 
         scratch = <double*> malloc(3 * width * n_classes * sizeof(double))
         for block in prange(n_blocks, schedule="dynamic"):
             first_feature = block * width
-            block_width = n_features - first_feature
-            if block_width > width:
-                block_width = width
+            block_width = block_length(first_feature, width, n_features)
             if scratch == NULL:
                 status[block] = OUT_OF_MEMORY
             else:
@@ -342,7 +325,7 @@ def class_moments(X, y, int n_classes, counts, mean, ss, constant, column_mean, 
                     &column_constant_view[first_feature], scratch, scratch + width * n_classes,
                     scratch + 2 * width * n_classes)
         free(scratch)
-    worst = int(np.max(status))
+    worst = max_status(status)
     if worst == OUT_OF_MEMORY:
         raise MemoryError(f"class_moments: could not allocate {3 * width * n_classes * 8} bytes of scratch per thread")
     if worst == NON_FINITE:

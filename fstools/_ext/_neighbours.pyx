@@ -45,6 +45,9 @@ from libc.math cimport fabs
 from libc.stdint cimport int32_t
 from libc.stdlib cimport free, malloc
 
+from fstools._ext._common cimport (OK, OUT_OF_MEMORY, block_length, check_at_least_one, check_class_codes,
+                                   check_length, check_threads, max_status)
+
 cnp.import_array()
 
 # Distances (the ``metric`` argument).
@@ -56,11 +59,6 @@ cdef enum:
 cdef enum:
     ROWS_PER_BLOCK = 32
     COLUMNS_PER_TILE = 128
-
-# Error flags returned by the nogil core.
-cdef enum:
-    OK = 0
-    OUT_OF_MEMORY = 1
 
 #: Metric codes for Python callers.
 METRIC_SQEUCLIDEAN = SQEUCLIDEAN
@@ -157,6 +155,25 @@ cdef inline void _offer(double distance, Py_ssize_t j, double* best_distance, Py
     best_index[position] = j
 
 
+cdef _check_search_arguments(Py_ssize_t n_features, Py_ssize_t n_samples, const int32_t[::1] labels,
+                             int n_classes, Py_ssize_t k, int metric, int n_threads):
+    """The checks shared by :func:`class_neighbours` and :func:`all_class_neighbours` (all but the outputs)."""
+    if n_features < 1:
+        raise ValueError("features: need at least one feature (row)")
+    check_length("labels", labels.shape[0], n_samples, "class codes (one per sample)")
+    check_at_least_one("n_classes", n_classes)
+    check_at_least_one("k", k)
+    if metric != SQEUCLIDEAN and metric != MANHATTAN:
+        raise ValueError(f"metric: must be METRIC_SQEUCLIDEAN or METRIC_MANHATTAN, got {metric}")
+    check_threads(n_threads)
+
+
+cdef _check_rows(const Py_ssize_t[::1] rows, Py_ssize_t n_samples):
+    """Query rows: sample indices in 0..n_samples-1."""
+    if rows.shape[0] and (np.min(rows) < 0 or np.max(rows) >= n_samples):
+        raise ValueError(f"rows: sample indices must lie in 0..{n_samples - 1}")
+
+
 cdef int _block_neighbours(const double* features, Py_ssize_t n_samples, Py_ssize_t n_features,
                            const int32_t* labels, Py_ssize_t n_classes,
                            const Py_ssize_t* rows, Py_ssize_t n_rows, Py_ssize_t k, int metric,
@@ -227,40 +244,25 @@ def class_neighbours(const double[:, ::1] features not None, const int32_t[::1] 
     cdef Py_ssize_t n_queries = rows.shape[0]
     cdef Py_ssize_t n_blocks, block, first, size
     cdef int32_t[::1] status
-    if n_features < 1:
-        raise ValueError("features: need at least one feature (row)")
-    if labels.shape[0] != n_samples:
-        raise ValueError(f"labels: expected length {n_samples} (the samples), got {labels.shape[0]}")
-    if n_classes < 1:
-        raise ValueError(f"n_classes: must be >= 1, got {n_classes}")
-    if k < 1:
-        raise ValueError(f"k: must be >= 1, got {k}")
-    if metric != SQEUCLIDEAN and metric != MANHATTAN:
-        raise ValueError(f"metric: must be METRIC_SQEUCLIDEAN or METRIC_MANHATTAN, got {metric}")
-    if n_threads < 1:
-        raise ValueError(f"n_threads: must be >= 1, got {n_threads}")
+    _check_search_arguments(n_features, n_samples, labels, n_classes, k, metric, n_threads)
     if (index.shape[0] != n_queries or index.shape[1] != n_classes or index.shape[2] != k
             or distance.shape[0] != n_queries or distance.shape[1] != n_classes or distance.shape[2] != k):
         raise ValueError(f"index, distance: expected shape ({n_queries}, {n_classes}, {k})")
     if count.shape[0] != n_queries or count.shape[1] != n_classes:
         raise ValueError(f"count: expected shape ({n_queries}, {n_classes})")
-    if n_samples and (np.min(labels) < 0 or np.max(labels) >= n_classes):
-        raise ValueError("labels: class codes must lie in 0..n_classes-1")
-    if n_queries and (np.min(rows) < 0 or np.max(rows) >= n_samples):
-        raise ValueError(f"rows: sample indices must lie in 0..{n_samples - 1}")
+    check_class_codes("labels", labels, n_classes)
+    _check_rows(rows, n_samples)
     if n_queries == 0:
         return
     n_blocks = (n_queries + ROWS_PER_BLOCK - 1) // ROWS_PER_BLOCK
     status = np.zeros(n_blocks, dtype=np.int32)
     for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule="dynamic"):
         first = block * ROWS_PER_BLOCK
-        size = n_queries - first
-        if size > ROWS_PER_BLOCK:
-            size = ROWS_PER_BLOCK
+        size = block_length(first, ROWS_PER_BLOCK, n_queries)
         status[block] = _block_neighbours(&features[0, 0], n_samples, n_features, &labels[0], n_classes,
                                           &rows[first], size, k, metric, &index[first, 0, 0],
                                           &distance[first, 0, 0], &count[first, 0])
-    if np.max(status) == OUT_OF_MEMORY:
+    if max_status(status) == OUT_OF_MEMORY:
         raise MemoryError("class_neighbours: out of memory for a distance tile")
 
 
@@ -326,14 +328,7 @@ def all_class_neighbours(const double[:, ::1] features not None, const int32_t[:
     cdef double[:, :, :, ::1] local_distance
     cdef Py_ssize_t[:, :, ::1] local_count
     cdef Py_ssize_t[:, ::1] cursor
-    if n_features < 1:
-        raise ValueError("features: need at least one feature (row)")
-    if labels.shape[0] != n_samples:
-        raise ValueError(f"labels: expected length {n_samples} (the samples), got {labels.shape[0]}")
-    if n_classes < 1 or k < 1 or n_threads < 1:
-        raise ValueError(f"n_classes, k, n_threads: must be >= 1, got {n_classes}, {k}, {n_threads}")
-    if metric != SQEUCLIDEAN and metric != MANHATTAN:
-        raise ValueError(f"metric: must be METRIC_SQEUCLIDEAN or METRIC_MANHATTAN, got {metric}")
+    _check_search_arguments(n_features, n_samples, labels, n_classes, k, metric, n_threads)
     if (index.shape[0] != n_samples or index.shape[1] != n_classes or index.shape[2] != k
             or distance.shape[0] != n_samples or distance.shape[1] != n_classes or distance.shape[2] != k
             or count.shape[0] != n_samples or count.shape[1] != n_classes):
@@ -341,8 +336,7 @@ def all_class_neighbours(const double[:, ::1] features not None, const int32_t[:
                          f"({n_samples}, {n_classes})")
     if n_samples == 0:
         return
-    if np.min(labels) < 0 or np.max(labels) >= n_classes:
-        raise ValueError("labels: class codes must lie in 0..n_classes-1")
+    check_class_codes("labels", labels, n_classes)
     # Work items: row blocks x column tiles holding some j > i (the upper triangle).
     starts_row = []
     starts_column = []
@@ -367,7 +361,7 @@ def all_class_neighbours(const double[:, ::1] features not None, const int32_t[:
                                              &all_rows[0], item_row[item], item_column[item], k, metric,
                                              &local_index[tid, 0, 0, 0], &local_distance[tid, 0, 0, 0],
                                              &local_count[tid, 0, 0])
-    if np.max(status) == OUT_OF_MEMORY:
+    if max_status(status) == OUT_OF_MEMORY:
         raise MemoryError("all_class_neighbours: out of memory for a distance tile")
     # Merge the threads' sorted lists: the k smallest by (distance, index).
     cursor = np.zeros((n_samples, n_local), dtype=np.intp)
@@ -479,8 +473,7 @@ def relieff_terms(const double[:, ::1] values not None, const int32_t[::1] label
     cdef int32_t[::1] status
     if n_features < 1:
         raise ValueError("values: need at least one feature (column)")
-    if labels.shape[0] != n_samples:
-        raise ValueError(f"labels: expected length {n_samples} (the samples), got {labels.shape[0]}")
+    check_length("labels", labels.shape[0], n_samples, "class codes (one per sample)")
     if (index.shape[0] != n_queries or index.shape[1] != n_classes or k < 1
             or count.shape[0] != n_queries or count.shape[1] != n_classes):
         raise ValueError(f"index, count: expected shapes ({n_queries}, {n_classes}, k >= 1) and "
@@ -490,16 +483,13 @@ def relieff_terms(const double[:, ::1] values not None, const int32_t[::1] label
     if (near_hit.shape[0] != n_blocks or near_hit.shape[1] != n_features
             or near_miss.shape[0] != n_blocks or near_miss.shape[1] != n_features):
         raise ValueError(f"near_hit, near_miss: expected shape ({n_blocks}, {n_features})")
-    if n_threads < 1:
-        raise ValueError(f"n_threads: must be >= 1, got {n_threads}")
+    check_threads(n_threads)
     if n_queries == 0:
         return
     if n_samples == 0:
         raise ValueError(f"values: has no samples (0 rows) but {n_queries} queries (rows) were given")
-    if np.min(labels) < 0 or np.max(labels) >= n_classes:
-        raise ValueError("labels: class codes must lie in 0..n_classes-1")
-    if np.min(rows) < 0 or np.max(rows) >= n_samples:
-        raise ValueError(f"rows: sample indices must lie in 0..{n_samples - 1}")
+    check_class_codes("labels", labels, n_classes)
+    _check_rows(rows, n_samples)
     if np.min(count) < 0 or np.max(count) > k:
         raise ValueError(f"count: must lie in 0..{k}")
     used = np.asarray(index)[np.arange(k) < np.asarray(count)[:, :, None]]
@@ -508,14 +498,12 @@ def relieff_terms(const double[:, ::1] values not None, const int32_t[::1] label
     status = np.zeros(n_blocks, dtype=np.int32)
     for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule="dynamic"):
         first = block * ROWS_PER_BLOCK
-        size = n_queries - first
-        if size > ROWS_PER_BLOCK:
-            size = ROWS_PER_BLOCK
+        size = block_length(first, ROWS_PER_BLOCK, n_queries)
         status[block] = _relieff_block_terms(&values[0, 0], n_features, &labels[0], n_classes,
                                              &rows[first], size, k, &miss_weight[0, 0],
                                              &index[first, 0, 0], &count[first, 0],
                                              &near_hit[block, 0], &near_miss[block, 0])
-    if np.max(status) == OUT_OF_MEMORY:
+    if max_status(status) == OUT_OF_MEMORY:
         raise MemoryError("relieff_terms: out of memory")
 
 

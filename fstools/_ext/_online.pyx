@@ -92,11 +92,14 @@ from libc.math cimport copysign, fabs, floor, isfinite, sqrt
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 
-cnp.import_array()
+from fstools._ext._common cimport (BAD_LABEL, NON_FINITE, OK, OUT_OF_MEMORY, ROW_TOO_WIDE, TOO_MANY_SYNTHETIC,
+                                   check_length)
+from fstools._ext._random cimport next_random, random_below, random_open_unit
+from fstools._ext._sorting cimport kth_largest as _kth_largest
+# CSR column indices (and ``indptr``): int32 or int64.
+from fstools._ext._typedefs cimport csr_index_t as index_t
 
-ctypedef fused index_t:
-    int32_t
-    int64_t
+cnp.import_array()
 
 # Loss (step 3).
 cdef enum:
@@ -132,15 +135,6 @@ cdef enum:
     MEMORY_FILLED = 4
     N_COUNTER_SLOTS = 5
 
-# Error flags returned by the nogil core.
-cdef enum:
-    OK = 0
-    OUT_OF_MEMORY = 1
-    BAD_LABEL = 2
-    ROW_TOO_WIDE = 3
-    TOO_MANY_SYNTHETIC = 4
-    NON_FINITE = 5
-
 # Most synthetic negatives ONPA learns from for one real negative (N = floor(beta p / n));
 # a larger N is refused (it would take hours, and the cast of a huge N overflows).
 cdef double MAX_SYNTHETIC = 1048576.0
@@ -159,11 +153,6 @@ COUNTER_NEGATIVE = NEGATIVE_COUNTER
 COUNTER_NEGATIVES_OFFERED = NEGATIVES_OFFERED
 COUNTER_MEMORY_FILLED = MEMORY_FILLED
 N_COUNTERS = N_COUNTER_SLOTS
-
-cdef uint64_t SPLITMIX_INCREMENT = 0x9E3779B97F4A7C15
-cdef uint64_t SPLITMIX_MULTIPLIER_1 = 0xBF58476D1CE4E5B9
-cdef uint64_t SPLITMIX_MULTIPLIER_2 = 0x94D049BB133111EB
-cdef double TWO_TO_MINUS_52 = 1.0 / 4503599627370496.0
 
 
 cdef struct Learner:
@@ -210,35 +199,6 @@ cdef struct Learner:
 
 
 # --------------------------------------------------------------------------
-# Random numbers: SplitMix64.
-# --------------------------------------------------------------------------
-
-cdef inline uint64_t _next_random(uint64_t* state) noexcept nogil:
-    """The next 64-bit output of SplitMix64; advances ``state``."""
-    cdef uint64_t z
-    state[0] = state[0] + SPLITMIX_INCREMENT
-    z = state[0]
-    z = (z ^ (z >> 30)) * SPLITMIX_MULTIPLIER_1
-    z = (z ^ (z >> 27)) * SPLITMIX_MULTIPLIER_2
-    return z ^ (z >> 31)
-
-
-cdef inline uint64_t _random_below(uint64_t* state, uint64_t bound) noexcept nogil:
-    """Uniform integer in 0..bound-1 (bound >= 1), unbiased by rejection."""
-    cdef uint64_t threshold = ((<uint64_t> 0) - bound) % bound
-    cdef uint64_t z
-    while True:
-        z = _next_random(state)
-        if z >= threshold:
-            return z % bound
-
-
-cdef inline double _random_open_unit(uint64_t* state) noexcept nogil:
-    """Uniform real in the open interval (0, 1): ((z >> 12) + 0.5) / 2^52."""
-    return (<double> (_next_random(state) >> 12) + 0.5) * TWO_TO_MINUS_52
-
-
-# --------------------------------------------------------------------------
 # Row arithmetic.  ``indices == NULL`` means a dense row of ``nnz`` entries.
 # --------------------------------------------------------------------------
 
@@ -270,48 +230,6 @@ cdef inline double _squared_norm(const double* values, Py_ssize_t nnz) noexcept 
 # --------------------------------------------------------------------------
 # Selection of the M largest |w_j|.
 # --------------------------------------------------------------------------
-
-cdef double _kth_largest(double* values, Py_ssize_t n, Py_ssize_t k) noexcept nogil:
-    """The k-th largest (k = 1..n) of ``values[0:n]`` (quickselect; reorders ``values``)."""
-    cdef Py_ssize_t left = 0
-    cdef Py_ssize_t right = n - 1
-    cdef Py_ssize_t target = k - 1
-    cdef Py_ssize_t i, j, middle
-    cdef double pivot, a, b, c, swap
-    while right > left:
-        middle = left + (right - left) // 2
-        a = values[left]
-        b = values[middle]
-        c = values[right]
-        # median of three
-        if (a >= b) == (b >= c):
-            pivot = b
-        elif (b >= a) == (a >= c):
-            pivot = a
-        else:
-            pivot = c
-        i = left
-        j = right
-        # Hoare partition in decreasing order: [left, j] >= pivot >= [i, right]
-        while i <= j:
-            while values[i] > pivot:
-                i += 1
-            while values[j] < pivot:
-                j -= 1
-            if i <= j:
-                swap = values[i]
-                values[i] = values[j]
-                values[j] = swap
-                i += 1
-                j -= 1
-        if target <= j:
-            right = j
-        elif target >= i:
-            left = i
-        else:
-            return values[target]
-    return values[target]
-
 
 cdef void _top_threshold(const double* w, Py_ssize_t d, Py_ssize_t M, double* work,
                          double* threshold, Py_ssize_t* last_tie) noexcept nogil:
@@ -830,7 +748,7 @@ cdef int _remember(Learner* L, const double* values, const index_t* indices, Py_
     if filled < L.memory_capacity:
         slot = filled
     else:
-        drawn = _random_below(L.random_state, <uint64_t> offered)
+        drawn = random_below(L.random_state, <uint64_t> offered)
         if drawn >= <uint64_t> L.memory_capacity:
             return OK
         slot = <Py_ssize_t> drawn
@@ -912,8 +830,8 @@ cdef int _learn_row(Learner* L, const double* values, const index_t* indices, Py
             filled = L.counters[MEMORY_FILLED]
             if filled == 0:
                 break
-            slot = <Py_ssize_t> _random_below(L.random_state, <uint64_t> filled)
-            alpha = _random_open_unit(L.random_state)
+            slot = <Py_ssize_t> random_below(L.random_state, <uint64_t> filled)
+            alpha = random_open_unit(L.random_state)
             synthetic_nnz = _synthesise(L, values, indices, nnz, slot, alpha)
             if indices == NULL:
                 status = _hinge_update(L, L.synthetic_values, <const int32_t*> NULL, synthetic_nnz, -1.0, t)
@@ -1067,12 +985,9 @@ cdef _setup(Learner* L, Py_ssize_t n_features, Py_ssize_t n_rows_data, Py_ssize_
     cdef Py_ssize_t b
     if n_features < 1:
         raise ValueError(f"n_features: the rows need at least one feature; got {n_features}")
-    if n_y != n_rows_data:
-        raise ValueError(f"y: expected {n_rows_data} labels (one per row), got {n_y}")
-    if weights.shape[0] != n_features:
-        raise ValueError(f"weights: expected length {n_features} (the number of features), got {weights.shape[0]}")
-    if counters.shape[0] != N_COUNTER_SLOTS:
-        raise ValueError(f"counters: expected length {N_COUNTER_SLOTS}, got {counters.shape[0]}")
+    check_length("y", n_y, n_rows_data, "labels (one per row)")
+    check_length("weights", weights.shape[0], n_features, "weights (one per feature)")
+    check_length("counters", counters.shape[0], N_COUNTER_SLOTS, "counters")
     if counters[POSITIVE_COUNTER] < 1 or counters[NEGATIVE_COUNTER] < 1 or counters[ROUNDS] < 0:
         raise ValueError("counters: the class counters start at 1 and the rounds at 0")
     if random_state.shape[0] != 1:
@@ -1284,46 +1199,48 @@ def online_pass_csr(const double[::1] data not None, const index_t[::1] indices 
 # Thin wrappers of the helpers, for tests.
 # --------------------------------------------------------------------------
 
-def _check_random_arguments(uint64_t[::1] state, Py_ssize_t n):
+cdef enum:
+    DRAW_WORD = 0
+    DRAW_BELOW = 1
+    DRAW_UNIT = 2
+
+
+cdef _draws(uint64_t[::1] state, Py_ssize_t n, int kind, uint64_t bound=1):
+    """``n`` draws of one kind from the SplitMix64 ``state`` (advanced in place)."""
     if state.shape[0] != 1:
         raise ValueError(f"state: expected one 64-bit word (shape (1,)), got shape ({state.shape[0]},)")
     if n < 0:
         raise ValueError(f"n: the number of draws must be >= 0; got {n}")
+    if bound < 1:
+        raise ValueError(f"bound: must be >= 1; got {bound}")
+    out = np.empty(n, dtype=np.float64 if kind == DRAW_UNIT else np.uint64)
+    cdef uint64_t[::1] words
+    cdef double[::1] units
+    cdef Py_ssize_t i
+    if kind == DRAW_UNIT:
+        units = out
+        for i in range(n):
+            units[i] = random_open_unit(&state[0])
+    else:
+        words = out
+        for i in range(n):
+            words[i] = random_below(&state[0], bound) if kind == DRAW_BELOW else next_random(&state[0])
+    return out
 
 
 def random_integers(uint64_t[::1] state not None, uint64_t bound, Py_ssize_t n):
     """``n`` draws of the uniform integer below ``bound`` (advances ``state``)."""
-    _check_random_arguments(state, n)
-    if bound < 1:
-        raise ValueError(f"bound: must be >= 1; got {bound}")
-    out = np.empty(n, dtype=np.uint64)
-    cdef uint64_t[::1] view = out
-    cdef Py_ssize_t i
-    for i in range(n):
-        view[i] = _random_below(&state[0], bound)
-    return out
+    return _draws(state, n, DRAW_BELOW, bound)
 
 
 def random_units(uint64_t[::1] state not None, Py_ssize_t n):
     """``n`` draws of the uniform real in (0, 1) (advances ``state``)."""
-    _check_random_arguments(state, n)
-    out = np.empty(n, dtype=np.float64)
-    cdef double[::1] view = out
-    cdef Py_ssize_t i
-    for i in range(n):
-        view[i] = _random_open_unit(&state[0])
-    return out
+    return _draws(state, n, DRAW_UNIT)
 
 
 def random_words(uint64_t[::1] state not None, Py_ssize_t n):
     """``n`` raw SplitMix64 outputs (advances ``state``)."""
-    _check_random_arguments(state, n)
-    out = np.empty(n, dtype=np.uint64)
-    cdef uint64_t[::1] view = out
-    cdef Py_ssize_t i
-    for i in range(n):
-        view[i] = _next_random(&state[0])
-    return out
+    return _draws(state, n, DRAW_WORD)
 
 
 def kth_largest(const double[::1] values not None, Py_ssize_t k):

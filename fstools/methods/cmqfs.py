@@ -14,7 +14,7 @@ community modularity" (CMQFS), Neurocomputing 151, 376-389.  What is computed:
 """
 import numpy as np
 
-from fstools._ext import load_kernel
+from fstools._ext import _entropy, _fvg
 from fstools.core.parallel import score_features, threads_for_work
 from fstools.core.discretize import mu_sigma_levels
 from fstools.core.ranking import TIE_TOLERANCE, first_maximum  # noqa: F401 (shared tie rule)
@@ -53,7 +53,7 @@ def modularity_scores(X, y, n_classes, n_threads=1):
     Tie rule: among other samples at equal distance, the lower row index is the
     nearer neighbour (the rule that reproduces the paper's Table 1).
     """
-    fvg = load_kernel("_fvg")
+    fvg = _fvg
     X = np.asarray(X, dtype=np.float64)
     if not X.flags.aligned:   # e.g. a field of a packed record array: strides not in whole doubles
         X = np.ascontiguousarray(X)
@@ -83,7 +83,7 @@ def feature_vector_graph_edges(x, y):
     -------
     ndarray of intp, shape (n_edges, 2), sorted.
     """
-    fvg = load_kernel("_fvg")
+    fvg = _fvg
     x = np.ascontiguousarray(x, dtype=np.float64)
     y = np.ascontiguousarray(y, dtype=np.int32)
     order, runs = fvg.neighbour_runs(x, y, int(y.max()) + 1 if len(y) else 1)
@@ -144,7 +144,7 @@ def cmqfs(X, y, k=None, n_threads=1, beta=0.3):
         Constant columns (Q = NaN, NQ = 0) are chosen only after every
         non-constant column.
     """
-    entropy_kernel = load_kernel("_entropy")
+    entropy_kernel = _entropy
     X = np.asarray(X, dtype=np.float64)
     y = np.ascontiguousarray(y, dtype=np.int32)
     if X.ndim != 2 or X.shape[0] == 0:

@@ -81,7 +81,7 @@ FEAST / MIToolbox:
 import numpy as np
 from scipy import sparse
 
-from fstools._ext import load_kernel
+from fstools._ext import _entropy
 from fstools.core.parallel import score_features, threads_for_work
 from fstools.core.discretize import MAX_LEVELS_AS_IS, code_dtype, information_codes
 from fstools.core.sparse import as_canonical_csc, column_levels, sparse_mutual_information_relevance
@@ -123,7 +123,7 @@ def _mifs_u_weight(relevance, entropy):
 def _feature_class_information(codes, levels, y, n_classes, n_threads=1):
     """I(X_j;C) of every row of ``codes`` (all features, or one block of them: see score_features)."""
     relevance = np.empty(codes.shape[0], dtype=np.float64)
-    load_kernel("_entropy").feature_class_information(codes, levels, y, n_classes, relevance, n_threads)
+    _entropy.feature_class_information(codes, levels, y, n_classes, relevance, n_threads)
     return relevance
 
 
@@ -161,7 +161,7 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
     """
     if criterion not in CRITERIA:
         raise ValueError(f"criterion: must be one of {', '.join(map(repr, CRITERIA))}; got {criterion!r}")
-    kernel = load_kernel("_entropy")
+    kernel = _entropy
     levels = np.ascontiguousarray(levels, dtype=np.int32)
     codes = np.ascontiguousarray(codes)
     if codes.dtype not in kernel.CODE_DTYPES:

@@ -127,7 +127,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_limits
 
-from fstools._ext import load_kernel
+from fstools._ext import _entropy
 from fstools.core.discretize import information_codes
 from fstools.core.constraints import (is_bool, is_integer_at_least, is_nonnegative_number, is_one_of,
                                     is_positive_number)
@@ -826,7 +826,7 @@ def per_label_information(X, Y, discretization="mu_sigma", n_bins=None, n_thread
     X = as_float_matrix(X)
     Y = check_label_matrix(Y, X.shape[0])
     codes, levels, _ = information_codes(X, discretization=discretization, n_bins=n_bins)
-    kernel = load_kernel("_entropy")
+    kernel = _entropy
     out = np.zeros((X.shape[1], Y.shape[1]))
     column = np.zeros(X.shape[1])
     for j in range(Y.shape[1]):

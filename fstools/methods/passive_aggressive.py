@@ -72,7 +72,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import sparse
 
-from fstools._ext import load_kernel
+from fstools._ext import _online
 from fstools.core.constraints import (is_bool, is_none_or, is_nonnegative_number, is_one_of, is_positive_integer,
                                     is_positive_number, is_seed, none_or_float, none_or_int)
 from fstools.core.ranking import rank_features
@@ -363,7 +363,7 @@ class OnlineLearner:
         if not is_positive_integer(n_selected) or int(n_selected) > int(n_features_in):
             raise ValueError(f"n_features: must be an integer in 1..{n_features_in} (the number of features); "
                              f"got {n_selected!r}")
-        self._kernel = load_kernel("_online")
+        self._kernel = _online
         rule = ONLINE_METHODS[method]
         self.method = method
         self.n_features_in = int(n_features_in)

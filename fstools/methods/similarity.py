@@ -50,7 +50,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import sparse
 
-from fstools._ext import load_kernel
+from fstools._ext import _moments, _neighbours
 from fstools.core.parallel import score_features, threads_for_work
 from fstools.core.constraints import (is_none_or, is_positive_integer, is_positive_number, is_seed,
                                     none_or_int)
@@ -135,7 +135,7 @@ def class_neighbours(features, labels, n_classes, rows, k, metric, n_threads):
     distance once (half the work) unless its per-thread lists would exceed
     :data:`ALL_PAIRS_MEMORY`; both searches give identical results.
     """
-    kernel = load_kernel("_neighbours")
+    kernel = _neighbours
     n_queries = rows.shape[0]
     n_samples = features.shape[1]
     index = np.zeros((n_queries, n_classes, k), dtype=np.intp)
@@ -224,7 +224,7 @@ def _dense_fisher_scores(X, y, n_threads=1):
         code[present] = np.arange(n_present, dtype=np.int32)
         y = np.ascontiguousarray(code[y])
     present_counts = counts[present].astype(np.float64)
-    kernel = load_kernel("_moments")
+    kernel = _moments
     between_ss = np.zeros(n_features)
     within_ss = np.zeros(n_features)
     constant = np.zeros(n_features, dtype=bool)
@@ -620,7 +620,7 @@ def relieff_weights(X, y, n_neighbors=10, n_iterations=None, random_state=0, n_t
     k = min(k, int(counts.max()))
 
     features = np.ascontiguousarray(scaled.T)
-    kernel = load_kernel("_neighbours")
+    kernel = _neighbours
     block = kernel.block_size()
     n_blocks = -(-m // block)
     hit_blocks = np.zeros((n_blocks, n_features))
