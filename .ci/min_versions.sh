@@ -20,9 +20,15 @@
 # The subset covers the layers that use pandas, patsy, statsmodels, scikit-learn (the
 # transformer, ML-kNN and the streaming estimator with scikit-learn's estimator checks), scipy,
 # joblib, threadpoolctl and matplotlib, the summary tables in text, HTML and LaTeX, and one
-# vignette.  Time on 2 shared cores, Python 3.11: about 45 s to create the environment and
-# install (downloads included), about 85 s of tests; about 2 min 10 s in all (plus about
-# 70 s when no wheel is given and one is built here).
+# vignette.  Left out besides the dask tests: the kernel files (stage 3 runs them) and
+# test_dfs.py / test_fvg.py, which have one failure each at the floors that no floor explains
+# (redundancy_rate of a DataFrame and of the same array differ in the last bit, the summation
+# order following the memory layout pandas 2.1 returns; NumPy 1.x buffers a reduction over a
+# strided view, which the tracemalloc bound of the no-copy test counts).
+#
+# Time on 2 cores shared with other jobs, Python 3.11, given the wheel: 50-80 s to create the
+# environment and install (downloads included), 20-70 s of tests; 1.5-2.5 min in all (plus
+# about 70 s when no wheel is given and one is built here).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
