@@ -478,11 +478,11 @@ def test_transformer_unknown_method_and_parameters():
     with pytest.raises(ValueError, match=r"method: unknown method 'nope'; allowed values: .*cmqfs"):
         fit("nope", X, y)
     with pytest.raises(TypeError, match=r"unknown parameter\(s\) zzz; its parameters are: beta"):
-        fit("cmqfs", X, y, zzz=1)
+        fit("cmqfs", X, y, params={"zzz": 1})
     with pytest.raises(ValueError, match=r"beta: must be a number in \[0, 1\]"):
-        fit("cmqfs", X, y, beta=1.5)
+        fit("cmqfs", X, y, params={"beta": 1.5})
     with pytest.raises(ValueError, match=r"p: must be a number in \(0, 2\]"):
-        fit("dfs", X, y, p=0)
+        fit("dfs", X, y, params={"p": 0})
 
 
 # ------------------------------------------------------------------ OnlineSelector

@@ -477,7 +477,7 @@ def test_feature_selector_in_a_pipeline(wine):
     selector = fs.FeatureSelector(method="jmi", k=5).fit(X, y)
     expected = fs.select("class ~ .", wine, method="jmi", k=5).selected
     assert list(selector.get_feature_names_out()) == sorted(expected, key=list(X.columns).index)
-    model = make_pipeline(fs.FeatureSelector(method="mifs", k=4, beta=0.5), KNeighborsClassifier(1))
+    model = make_pipeline(fs.FeatureSelector(method="mifs", k=4, params={"beta": 0.5}), KNeighborsClassifier(1))
     assert model.fit(X, y).score(X, y) > 0.8
 
 

@@ -441,7 +441,7 @@ def test_plot_with_a_constant_column(wine):
 def test_feature_selector(wine):
     X = wine.drop(columns="class")
     y = wine["class"]
-    selector = fs.FeatureSelector(method="relieff", k=5, n_neighbors=10).fit(X, y)
+    selector = fs.FeatureSelector(method="relieff", k=5, params={"n_neighbors": 10}).fit(X, y)
     res = fs.select("class ~ .", wine, method="relieff", k=5)
     assert list(selector.get_feature_names_out()) == sorted(res.selected, key=list(X.columns).index)
     assert fs.FeatureSelector(method="laplacian", k=3).fit_transform(X, y).shape == (178, 3)

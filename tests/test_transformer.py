@@ -41,7 +41,7 @@ def test_fit_on_numpy_with_string_labels(wine):
 
 def test_same_as_select(wine):
     res = fs.select("class ~ .", wine, method="cmqfs", k=5, beta=0.5)
-    selector = fs.FeatureSelector(method="cmqfs", k=5, beta=0.5).fit(wine.drop(columns="class"), wine["class"])
+    selector = fs.FeatureSelector(method="cmqfs", k=5, params={"beta": 0.5}).fit(wine.drop(columns="class"), wine["class"])
     assert list(wine.columns[selector.ranking_]) == res.selected
 
 
@@ -50,23 +50,75 @@ def test_pipeline_and_grid_search(wine):
     model = make_pipeline(fs.FeatureSelector(method="cmqfs", k=5), KNeighborsClassifier(n_neighbors=1))
     scores = cross_val_score(model, X, y, cv=3)
     assert scores.shape == (3,) and np.all(scores > 0.5)
-    search = GridSearchCV(model, {"featureselector__beta": [0.0, 1.0], "featureselector__k": [2, 4]}, cv=3)
+    search = GridSearchCV(model, {"featureselector__params": [{"beta": 0.0}, {"beta": 1.0}],
+                                  "featureselector__k": [2, 4]}, cv=3)
     search.fit(X, y)
     assert search.best_params_["featureselector__k"] in (2, 4)
 
 
 def test_method_params_survive_clone():
-    selector = fs.FeatureSelector(method="cmqfs", k=2, beta=0.7)
-    assert selector.get_params()["beta"] == 0.7
+    selector = fs.FeatureSelector(method="cmqfs", k=2, params={"beta": 0.7})
+    assert selector.get_params()["params"] == {"beta": 0.7}
     copy = clone(selector)
     assert copy.get_params() == selector.get_params()
-    copy.set_params(beta=0.1)
-    assert copy.beta == 0.1 and selector.beta == 0.7
+    copy.set_params(params={"beta": 0.1})
+    assert copy.params == {"beta": 0.1} and selector.params == {"beta": 0.7}
+
+
+def test_constructor_parameters_follow_scikit_learn_rules():
+    """Explicit parameters, stored as given: get_params lists exactly them, no method-parameter names."""
+    params = {"beta": 0.5}
+    selector = fs.FeatureSelector(method="mrmr", k=3, n_jobs=1, params=params)
+    assert selector.get_params() == {"method": "mrmr", "k": 3, "n_jobs": 1, "params": {"beta": 0.5}}
+    assert selector.params is params                       # not copied, not validated at construction
+    assert fs.FeatureSelector().get_params() == {"method": "cmqfs", "k": 5, "n_jobs": None, "params": None}
+    with pytest.raises(TypeError):
+        fs.FeatureSelector(method="mrmr", k=3, beta=0.5)   # method parameters go in params
+    with pytest.raises(ValueError, match="Invalid parameter 'beta'"):
+        selector.set_params(beta=0.3)
+
+
+def test_set_params_and_clone_with_params(wine):
+    X, y = wine.drop(columns="class"), wine["class"]
+    selector = fs.FeatureSelector(method="cmqfs", k=4)
+    assert selector.set_params(params={"beta": 0.5}, k=5) is selector
+    fitted = selector.fit(X, y)
+    expected = fs.select("class ~ .", wine, method="cmqfs", k=5, beta=0.5).selected
+    assert list(X.columns[fitted.ranking_]) == expected
+    copy = clone(fitted)
+    assert copy.get_params() == fitted.get_params() and not hasattr(copy, "ranking_")
+    assert copy.params is not fitted.params                # clone copies the dict
+    copy.params["beta"] = 0.1
+    assert fitted.params == {"beta": 0.5}
+    np.testing.assert_array_equal(clone(fitted).fit(X, y).ranking_, fitted.ranking_)
+
+
+def test_fit_does_not_modify_params(wine):
+    params = {"beta": 0.5}
+    fs.FeatureSelector(method="cmqfs", k=2, params=params).fit(wine.drop(columns="class"), wine["class"])
+    assert params == {"beta": 0.5}                        # defaults of the other parameters not added
+
+
+def test_grid_search_over_method_parameters(wine):
+    X, y = wine.drop(columns="class"), wine["class"]
+    model = make_pipeline(fs.FeatureSelector(method="mrmr", k=2), KNeighborsClassifier(n_neighbors=1))
+    grid = {"featureselector__params": [{"discretization": "equal_width", "n_bins": 4},
+                                        {"discretization": "equal_frequency", "n_bins": 5}, None]}
+    search = GridSearchCV(model, grid, cv=3).fit(X, y)
+    assert [p["featureselector__params"] for p in search.cv_results_["params"]] == grid["featureselector__params"]
+    assert search.best_params_["featureselector__params"] in grid["featureselector__params"]
+    best = search.best_estimator_[0]
+    expected = fs.FeatureSelector(method="mrmr", k=2, params=search.best_params_["featureselector__params"])
+    np.testing.assert_array_equal(best.ranking_, expected.fit(X, y).ranking_)
+    search = GridSearchCV(fs.FeatureSelector(method="cmqfs", k=3), {"params": [{"beta": 0.3}, {"beta": 0.5}]},
+                          cv=3, scoring=lambda estimator, X, y: -estimator.scores_[estimator.ranking_[-1]])
+    assert search.fit(X, y).best_params_["params"] in ({"beta": 0.3}, {"beta": 0.5})
 
 
 @pytest.mark.parametrize("params, error, pattern", [
-    ({"beta": 1.5}, ValueError, r"beta: must be a number in \[0, 1\]"),
-    ({"gamma": 2}, TypeError, "unknown parameter.*gamma"),
+    ({"params": {"beta": 1.5}}, ValueError, r"beta: must be a number in \[0, 1\]"),
+    ({"params": {"gamma": 2}}, TypeError, "unknown parameter.*gamma.*its parameters are: beta"),
+    ({"params": [("beta", 0.5)]}, TypeError, "params: must be a dict"),
     ({"method": "nope"}, ValueError, "method.*allowed values"),
     ({"k": 20}, ValueError, "k: must be in 1..13"),
 ])

@@ -1,4 +1,6 @@
 """scikit-learn transformer: :class:`FeatureSelector`, usable in a Pipeline."""
+from collections.abc import Mapping
+
 import numpy as np
 import pandas as pd
 from scipy import sparse
@@ -29,10 +31,13 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
     n_jobs : int or None
         Threads (None: the n_jobs of an enclosing ``joblib.parallel_config``, else all cores or
         ``OMP_NUM_THREADS``); results do not depend on it.
-    **params
-        The method's parameters (e.g. ``beta=0.3``).  They are part of
-        ``get_params``/``set_params``, so ``clone`` and grid search see them.
-        Unknown names and out-of-range values raise at :meth:`fit`.
+    params : dict or None, default None
+        The method's parameters by name, e.g. ``{"beta": 0.3}`` (``fs.list_methods()`` lists
+        each method's parameters and defaults); None or a missing name: the method's default.
+        One constructor argument, so ``get_params``/``set_params``/``clone`` handle it like any
+        other; a grid search over method parameters varies the whole dict, e.g.
+        ``{"featureselector__params": [{"beta": 0.3}, {"beta": 0.5}]}``.  Unknown names and
+        out-of-range values raise at :meth:`fit`, naming the parameter and its allowed values.
 
     Attributes
     ----------
@@ -52,36 +57,27 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
     --------
     >>> from sklearn.pipeline import make_pipeline
     >>> from sklearn.neighbors import KNeighborsClassifier
-    >>> model = make_pipeline(FeatureSelector(method="cmqfs", k=5), KNeighborsClassifier(1))
+    >>> model = make_pipeline(FeatureSelector(method="cmqfs", k=5, params={"beta": 0.3}),
+    ...                       KNeighborsClassifier(1))
     """
 
-    def __init__(self, method="cmqfs", k=5, n_jobs=None, **params):
+    def __init__(self, method="cmqfs", k=5, n_jobs=None, params=None):
         self.method = method
         self.k = k
         self.n_jobs = n_jobs
-        self._method_param_names = sorted(params)
-        for name, value in params.items():
-            setattr(self, name, value)
-
-    def get_params(self, deep=True):
-        params = super().get_params(deep=deep)
-        for name in self._method_param_names:
-            params[name] = getattr(self, name)
-        return params
-
-    def set_params(self, **params):
-        base = set(self._get_param_names())
-        for name, value in params.items():
-            if name not in base:
-                setattr(self, name, value)
-                if name not in self._method_param_names:
-                    self._method_param_names = sorted(self._method_param_names + [name])
-        return super().set_params(**{name: value for name, value in params.items() if name in base})
+        self.params = params
 
     def fit(self, X, y):
         """Rank the columns of ``X`` with the method and keep the first ``k``."""
         spec = get_method(self.method)
-        values = check_method_params(spec, {name: getattr(self, name) for name in self._method_param_names})
+        if self.params is None:
+            given = {}
+        elif isinstance(self.params, Mapping):
+            given = dict(self.params)
+        else:
+            raise TypeError(f"params: must be a dict of the method's parameters (e.g. {{'beta': 0.3}}) "
+                            f"or None; got {type(self.params).__name__}")
+        values = check_method_params(spec, given)
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
         if isinstance(X, pd.DataFrame):
