@@ -39,8 +39,9 @@ def _selected_columns(X, selected):
         if non_numeric:
             raise TypeError(f"X: column(s) {', '.join(non_numeric[:5])} are not numeric; correlations need "
                             f"numbers (use the design columns of categorical features)")
-        return frame.to_numpy(dtype=np.float64)
-    X = np.asarray(X, dtype=np.float64)
+        # C order whatever layout pandas returns, so that sums run in the same order as for arrays.
+        return np.ascontiguousarray(frame.to_numpy(dtype=np.float64))
+    X = np.ascontiguousarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise ValueError(f"X: must be 2-D (samples x features); got {X.ndim}-D")
     if selected is None:
