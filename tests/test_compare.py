@@ -978,3 +978,10 @@ def test_adjust_p_values_is_one_function_equal_to_both_former_wrappers(seed):
         np.testing.assert_allclose(adjust_p_values(p, "holm")[finite], multipletests(p[finite], method="holm")[1])
     with pytest.raises(ValueError, match="p_adjust: must be one of 'holm'"):
         adjust_p_values(p, "bh")
+
+
+def test_iman_davenport_is_a_named_record():
+    result = iman_davenport(friedman_statistic(DEMSAR_RANKS, 14), 14, 4)
+    F, df1, df2, p = result                                            # still unpacks
+    assert (result.F, result.df1, result.df2, result.p_value) == (F, df1, df2, p)
+    assert (df1, df2) == (3, 39)

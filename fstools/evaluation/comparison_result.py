@@ -8,7 +8,13 @@ test, Demsar 2006) and a plot of the metric against the number of features.
 
 The test statistics are module-level functions (:func:`paired_t_test`, :func:`friedman_test`,
 :func:`nemenyi_critical_difference`, :func:`nemenyi_test`, ...) so that they can be used and
-checked on their own.
+checked on their own.  The paired t and Wilcoxon tests and Friedman's chi-square p-value are
+SciPy's; the p-value adjustment is statsmodels' ``multipletests``
+(:func:`fstools.results.univariate_tests.adjust_p_values`).  Kept here because no dependency
+has them: Iman and Davenport's F correction of Friedman's statistic and the Nemenyi
+critical difference and pairwise p-values (Demsar, "Statistical comparisons of classifiers
+over multiple data sets", JMLR 7, 2006, section 3.2.2 and Table 5; SciPy has the studentized
+range law they use, scikit-posthocs -- not a dependency -- the Nemenyi test alone).
 """
 import numbers
 from typing import NamedTuple
@@ -24,13 +30,22 @@ from fstools.results.univariate_tests import P_ADJUST_METHODS, adjust_p_values
 
 __all__ = ["ComparisonResult", "FriedmanResult", "paired_t_test", "wilcoxon_signed_rank", "friedman_test",
            "friedman_statistic", "iman_davenport", "nemenyi_q", "nemenyi_critical_difference", "nemenyi_test",
-           "adjust_p_values", "P_ADJUST_METHODS", "Split"]
+           "adjust_p_values", "P_ADJUST_METHODS", "Split", "ImanDavenport"]
 
 _ALTERNATIVES = ("greater", "two-sided", "less")
 #: The data-set key of the summary row that averages over every data set and k (the papers' Avg.).
 ALL_DATASETS = "(all)"
 _PAIRED_OVER = ("k", "folds")
 _BLOCKS = ("datasets", "k", "folds")
+
+
+class ImanDavenport(NamedTuple):
+    """Iman and Davenport's F statistic, its degrees of freedom and p-value."""
+
+    F: float
+    df1: int
+    df2: int
+    p_value: float
 
 
 class Split(NamedTuple):
@@ -113,7 +128,7 @@ def friedman_statistic(mean_ranks, n_blocks):
 
 
 def iman_davenport(chi2, n_blocks, n_methods):
-    """Iman and Davenport's F from Friedman's chi-square: (F, df1, df2, p).
+    """Iman and Davenport's F from Friedman's chi-square: ImanDavenport(F, df1, df2, p_value).
 
     F_F = (N - 1) chi2_F / (N (k - 1) - chi2_F), F-distributed with k - 1 and (k - 1)(N - 1)
     degrees of freedom (Demsar 2006, section 3.2.2).
@@ -122,9 +137,9 @@ def iman_davenport(chi2, n_blocks, n_methods):
     df1, df2 = k - 1, (k - 1) * (N - 1)
     denominator = N * (k - 1) - chi2
     if denominator <= 0:
-        return np.inf, df1, df2, 0.0
+        return ImanDavenport(np.inf, df1, df2, 0.0)
     F = (N - 1) * chi2 / denominator
-    return float(F), df1, df2, float(stats.f.sf(F, df1, df2))
+    return ImanDavenport(float(F), df1, df2, float(stats.f.sf(F, df1, df2)))
 
 
 def nemenyi_q(n_methods, alpha=0.05):
@@ -187,10 +202,12 @@ def friedman_test(values, higher_is_better=True):
     correction = 1.0 - ties / (N * k * (k * k - 1.0))
     chi2 = chi2 / correction if correction > 0 else np.nan
     p = float(stats.chi2.sf(chi2, k - 1)) if np.isfinite(chi2) else np.nan
-    F, df1, df2, p_F = iman_davenport(chi2, N, k) if np.isfinite(chi2) else (np.nan, k - 1, (k - 1) * (N - 1), np.nan)
+    corrected = (iman_davenport(chi2, N, k) if np.isfinite(chi2)
+                 else ImanDavenport(np.nan, k - 1, (k - 1) * (N - 1), np.nan))
     return {"ranks": pd.DataFrame(ranks, index=values.index, columns=values.columns),
             "mean_ranks": pd.Series(mean_ranks, index=values.columns, name="mean_rank"),
-            "statistic": chi2, "df": k - 1, "p_value": p, "F": F, "F_df": (df1, df2), "F_p_value": p_F}
+            "statistic": chi2, "df": k - 1, "p_value": p, "F": corrected.F,
+            "F_df": (corrected.df1, corrected.df2), "F_p_value": corrected.p_value}
 
 
 class FriedmanResult:
