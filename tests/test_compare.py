@@ -247,9 +247,11 @@ def test_method_failure_is_named(wine, monkeypatch):
 
     monkeypatch.setitem(registry._REGISTRY, "broken", MethodSpec(name="broken", description="fails",
                                                                   function=broken))
-    with pytest.raises(RuntimeError, match=r"method 'broken' \(broken\) failed on data set 'data'.*kernel exploded"):
+    # The method's own exception type (a RuntimeError before errors kept their type).
+    with pytest.raises(FloatingPointError, match=r"method 'broken' \(broken\) failed on data set 'data'.*kernel "
+                                                 r"exploded"):
         fs.compare("class ~ .", wine, ["fisher", "broken"], k=2, cv=2, repeats=1, progress=False)
-    with pytest.raises(RuntimeError, match=r"method 'broken'.*\(repeat 1, fold 1\).*kernel exploded"):
+    with pytest.raises(FloatingPointError, match=r"method 'broken'.*\(repeat 1, fold 1\).*kernel exploded"):
         fs.compare("class ~ .", wine, ["broken"], k=2, cv=2, repeats=1, select_in_fold=True, progress=False)
 
 
@@ -779,3 +781,207 @@ def test_constant_columns_warn_as_select_does(iris):
     with pytest.warns(UserWarning, match=r"data\['b'\]: 1 constant column"):
         fs.compare("class ~ .", {"a": iris, "b": data}, ["fisher"], k=[1], cv=2, repeats=1, random_state=0,
                    progress=False)
+
+
+# --------------------------------------------------------------------------- failures keep their type
+# dfs with more components than columns: a valid parameter value that the method refuses on the data.
+TOO_MANY_COMPONENTS = ("dfs", {"n_components": 20})
+DFS_MESSAGE = r"n_components: must be at most the number of non-constant columns \(13\); got 20"
+
+
+@pytest.mark.parametrize("n_jobs", [None, 2])
+def test_a_method_error_keeps_its_type_with_the_context(wine, n_jobs):
+    with pytest.raises(ValueError, match=r"^method 'dfs' \(dfs\) failed on data set 'data': " + DFS_MESSAGE) as caught:
+        fs.compare("class ~ .", wine, ["fisher", TOO_MANY_COMPONENTS], k=2, cv=2, repeats=1, n_jobs=n_jobs,
+                   progress=False)
+    assert type(caught.value) is ValueError
+    assert isinstance(caught.value.__cause__, ValueError)       # the method's own exception, with its traceback
+    assert not isinstance(caught.value, RuntimeError)
+    with pytest.raises(ValueError, match=r"^method 'dfs' \(dfs\) failed on data set 'wine' \(repeat 1, fold [12]\): "
+                                         + DFS_MESSAGE):
+        fs.compare("class ~ .", {"wine": wine}, [TOO_MANY_COMPONENTS], k=2, cv=2, repeats=1, n_jobs=n_jobs,
+                   select_in_fold=True, progress=False)
+
+
+def test_a_method_error_keeps_its_type_through_joblib_workers(wine):
+    """Folds sent to loky worker processes: the exception and the tasks (named records) pickle."""
+    import joblib
+
+    with joblib.parallel_backend("loky", n_jobs=2):
+        with pytest.raises(ValueError, match=r"^method 'dfs' \(dfs\) failed on data set 'data' \(repeat 1, fold "
+                                             r"[12]\): " + DFS_MESSAGE):
+            fs.compare("class ~ .", wine, ["fisher", TOO_MANY_COMPONENTS], k=2, cv=2, repeats=1, select_in_fold=True,
+                       progress=False)
+
+
+class _FailingClassifier(SVC):
+    def fit(self, X, y):
+        raise ValueError("cannot fit this")
+
+
+@pytest.mark.parametrize("n_jobs", [None, 2])
+def test_a_classifier_error_keeps_its_type_with_the_context(wine, n_jobs):
+    with pytest.raises(ValueError, match=r"^classifier 'bad' failed on data set 'data' \(repeat 1, fold [12]\) with "
+                                         r"the top 2 features of method 'fisher': cannot fit this"):
+        fs.compare("class ~ .", wine, ["fisher"], k=2, classifier={"bad": _FailingClassifier()}, cv=2, repeats=1,
+                   n_jobs=n_jobs, progress=False)
+
+
+def _register_raising(monkeypatch, exception):
+    def raising(X, y, k, n_threads):
+        raise exception
+
+    monkeypatch.setitem(registry._REGISTRY, "raising", MethodSpec(name="raising", description="raises",
+                                                                   function=raising))
+
+
+class _Stop(BaseException):
+    pass
+
+
+@pytest.mark.parametrize("exception", [KeyboardInterrupt(), _Stop("stop")])
+def test_base_exceptions_are_not_caught(wine, monkeypatch, exception):
+    _register_raising(monkeypatch, exception)
+    with pytest.raises(type(exception)) as caught:
+        fs.compare("class ~ .", wine, ["raising"], k=2, cv=2, repeats=1, progress=False)
+    assert caught.value is exception
+
+
+def test_an_error_not_built_from_one_string_gets_a_note(wine, monkeypatch):
+    import sys
+
+    _register_raising(monkeypatch, KeyError("column_x"))
+    with pytest.raises(KeyError) as caught:
+        fs.compare("class ~ .", wine, ["raising"], k=2, cv=2, repeats=1, progress=False)
+    assert caught.value.args == ("column_x",)                # KeyError's message is its key: left alone
+    if sys.version_info >= (3, 11):
+        assert caught.value.__notes__ == ["method 'raising' (raising) failed on data set 'data'"]
+
+
+def test_reraise_with_context():
+    from fstools.evaluation.checks import reraise_with_context
+
+    class Custom(ValueError):
+        pass
+
+    for error in (ValueError("bad"), TypeError("bad"), Custom("bad")):
+        try:
+            try:
+                raise error
+            except Exception as raised:
+                reraise_with_context(raised, "where")
+        except Exception as augmented:
+            assert type(augmented) is type(error) and str(augmented) == "where: bad"
+            assert augmented.__cause__ is error
+    decode = UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")
+    with pytest.raises(UnicodeDecodeError) as caught:
+        reraise_with_context(decode, "where")
+    assert caught.value is decode
+
+
+# --------------------------------------------------------------------------- named records
+def test_metric_records_and_splits_are_named_and_pickle(cmp):
+    import pickle
+
+    from fstools.evaluation.compare import METRICS
+
+    spec = METRICS["balanced_accuracy"]
+    assert spec.higher_is_better and spec.task == "single" and not spec.needs_score
+    assert METRICS["ranking_loss"].needs_score and not METRICS["ranking_loss"].higher_is_better
+    assert pickle.loads(pickle.dumps(METRICS)).keys() == METRICS.keys()
+    split = cmp.splits["data"][0]
+    assert (split.repeat, split.fold) == (1, 1)
+    repeat, fold, train, test = split                                   # still a (repeat, fold, train, test)
+    again = pickle.loads(pickle.dumps(split))
+    assert again.repeat == 1 and np.array_equal(again.test, test)
+
+
+# --------------------------------------------------------------------------- metrics: scikit-learn's
+def _former_metrics(y_true, y_pred):
+    """compare's former accuracy, error rate and balanced accuracy, kept as the reference."""
+    present = np.unique(y_true)
+    return {"accuracy": float(np.mean(y_true == y_pred)), "error_rate": float(np.mean(y_true != y_pred)),
+            "balanced_accuracy": float(np.mean([np.mean(y_pred[y_true == c] == c) for c in present]))}
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_single_response_metrics_equal_the_former_code_and_scikit_learn(seed):
+    from sklearn import metrics as skm
+
+    from fstools.evaluation.compare import METRICS
+
+    rng = np.random.default_rng(seed)
+    n, n_classes = int(rng.integers(1, 25)), int(rng.integers(2, 5))
+    y_true = rng.integers(0, n_classes, n)
+    y_pred = np.where(rng.random(n) < 0.6, y_true, rng.integers(0, n_classes, n))
+    if seed % 5 == 0:
+        y_pred[:] = n_classes - 1                    # a class predicted that the truth may lack
+    labels = np.arange(n_classes)
+    got = {name: METRICS[name].function(y_true, y_pred, labels, None)
+           for name in ("accuracy", "error_rate", "balanced_accuracy", "f1_macro")}
+    former = _former_metrics(y_true, y_pred)
+    for name in former:
+        assert got[name] == pytest.approx(former[name], abs=1e-15), name
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")              # balanced_accuracy_score warns on a class only predicted
+        assert got["balanced_accuracy"] == pytest.approx(skm.balanced_accuracy_score(y_true, y_pred), abs=1e-15)
+    assert got["accuracy"] == skm.accuracy_score(y_true, y_pred)
+    assert got["f1_macro"] == skm.f1_score(y_true, y_pred, labels=labels, average="macro", zero_division=0.0)
+
+
+def test_balanced_accuracy_gives_no_warning_for_a_class_only_predicted():
+    from fstools.evaluation.compare import METRICS
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        value = METRICS["balanced_accuracy"].function(np.array([0, 0, 1]), np.array([0, 2, 1]), np.arange(3), None)
+    assert value == pytest.approx(0.75)
+
+
+# --------------------------------------------------------------------------- p-value adjustment: one function
+def _former_adjust_p_values(p_values, method):
+    """comparison_result's former wrapper of multipletests."""
+    p_values = np.asarray(p_values, dtype=float)
+    adjusted = np.full(p_values.shape, np.nan)
+    finite = np.isfinite(p_values)
+    if method in (None, "none"):
+        adjusted[finite] = p_values[finite]
+    elif finite.any():
+        adjusted[finite] = multipletests(p_values[finite], method=method)[1]
+    return adjusted
+
+
+def _former_benjamini_hochberg(p_values):
+    """univariate_tests' former wrapper of multipletests."""
+    p_values = np.asarray(p_values, dtype=np.float64)
+    adjusted = np.full_like(p_values, np.nan)
+    finite = np.isfinite(p_values)
+    if finite.any():
+        adjusted[finite] = multipletests(p_values[finite], method="fdr_bh")[1]
+    return adjusted
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_adjust_p_values_is_one_function_equal_to_both_former_wrappers(seed):
+    from fstools.evaluation.comparison_result import adjust_p_values as from_comparison
+    from fstools.results.univariate_tests import P_ADJUST_METHODS, adjust_p_values, benjamini_hochberg
+
+    assert from_comparison is adjust_p_values
+    rng = np.random.default_rng(seed)
+    p = rng.random(int(rng.integers(0, 12))) ** 2
+    p[rng.random(p.size) < 0.3] = np.nan
+    for method in P_ADJUST_METHODS + (None,):
+        np.testing.assert_array_equal(adjust_p_values(p, method), _former_adjust_p_values(p, method))
+    np.testing.assert_array_equal(benjamini_hochberg(p), _former_benjamini_hochberg(p))
+    finite = np.isfinite(p)
+    if finite.any():
+        np.testing.assert_allclose(adjust_p_values(p, "holm")[finite], multipletests(p[finite], method="holm")[1])
+    with pytest.raises(ValueError, match="p_adjust: must be one of 'holm'"):
+        adjust_p_values(p, "bh")
+
+
+def test_iman_davenport_is_a_named_record():
+    result = iman_davenport(friedman_statistic(DEMSAR_RANKS, 14), 14, 4)
+    F, df1, df2, p = result                                            # still unpacks
+    assert (result.F, result.df1, result.df2, result.p_value) == (F, df1, df2, p)
+    assert (df1, df2) == (3, 39)

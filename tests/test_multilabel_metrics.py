@@ -96,16 +96,6 @@ def test_against_the_definitions(seed, skip):
     assert macro_auc(truth, scores) == pytest.approx(macro_auc_ref(t, s))
 
 
-def test_ranking_metrics_in_blocks(monkeypatch):
-    """The block loop of the ranking metrics gives the same answer with one row per block."""
-    import fstools.evaluation.metrics as module
-
-    truth, scores, _ = _random(7, n=30, l=6)
-    expected = (ranking_loss(truth, scores), average_precision(truth, scores))
-    monkeypatch.setattr(module, "_RANKING_BLOCK_CELLS", 1)
-    assert (ranking_loss(truth, scores), average_precision(truth, scores)) == pytest.approx(expected)
-
-
 def test_macro_auc_leaves_out_single_valued_labels():
     truth, scores, _ = _random(3)
     truth[:, 2] = 0
@@ -180,3 +170,79 @@ def test_diagnostic_errors():
         residual_label_correlation(X_HAND, Y_HAND, standardize="unit")
     with pytest.raises(ValueError, match="Y: must be a label matrix with one row per sample"):
         residual_redundancy(X_HAND, np.ones((3, 1)))
+
+
+# ---------------------------------------------------------------- scikit-learn against fstools' former code
+# The metrics are scikit-learn's after fstools' checks and filtering of degenerate rows / labels;
+# these are fstools' former vectorised implementations, kept as the reference of that switch.
+def _former_hamming_loss(truth, predicted):
+    return float(np.mean(truth != predicted))
+
+
+def _former_keep(truth, skip):
+    count = truth.sum(axis=1)
+    return ((count > 0) & (count < truth.shape[1])) if skip else np.ones(truth.shape[0], dtype=bool)
+
+
+def _former_ranking_loss(truth, scores, skip):
+    at_least = scores[:, None, :] >= scores[:, :, None]
+    wrong = np.einsum("ijm,ij,im->i", at_least, truth, ~truth, dtype=np.float64)
+    pairs = truth.sum(axis=1) * (~truth).sum(axis=1)
+    losses = np.divide(wrong, pairs, out=np.zeros_like(wrong), where=pairs > 0)
+    keep = _former_keep(truth, skip)
+    return float(np.mean(losses[keep])) if keep.any() else float("nan")
+
+
+def _former_average_precision(truth, scores, skip):
+    at_least = scores[:, None, :] >= scores[:, :, None]
+    rank = at_least.sum(axis=2)
+    relevant_above = np.einsum("ijm,im->ij", at_least, truth, dtype=np.float64)
+    ratio = np.where(truth, relevant_above / rank, 0.0)
+    count = truth.sum(axis=1)
+    precision = np.ones(truth.shape[0])
+    has = count > 0
+    precision[has] = ratio[has].sum(axis=1) / count[has]
+    keep = _former_keep(truth, skip)
+    return float(np.mean(precision[keep])) if keep.any() else float("nan")
+
+
+def _former_macro_auc(truth, scores):
+    from scipy.stats import rankdata
+
+    values = []
+    for j in range(truth.shape[1]):
+        positive = truth[:, j]
+        n_positive = int(positive.sum())
+        n_negative = truth.shape[0] - n_positive
+        if n_positive == 0 or n_negative == 0:
+            continue
+        ranks = rankdata(scores[:, j])
+        values.append((ranks[positive].sum() - n_positive * (n_positive + 1) / 2.0) / (n_positive * n_negative))
+    return float(np.mean(values)) if values else float("nan")
+
+
+def _edge_cases(seed):
+    """Random label matrices with ties, degenerate rows and single-valued labels, and small shapes."""
+    rng = np.random.default_rng(seed)
+    n, l = int(rng.integers(1, 30)), int(rng.integers(1, 7))
+    truth = rng.random((n, l)) < rng.uniform(0.1, 0.9)
+    scores = np.round(rng.random((n, l)), int(rng.integers(0, 3)))       # 0 decimals: all ties
+    predicted = rng.random((n, l)) < 0.4
+    if n > 2:
+        truth[0] = False
+        truth[1] = True
+    if l > 2:
+        truth[:, 2] = truth[0, 2]                                          # a single-valued label
+    return truth, scores, predicted
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_equal_to_the_former_implementations(seed):
+    truth, scores, predicted = _edge_cases(seed)
+    same = dict(nan_ok=True, abs=1e-12)
+    assert hamming_loss(truth, predicted) == pytest.approx(_former_hamming_loss(truth, predicted), abs=1e-15)
+    for skip in (True, False):
+        assert ranking_loss(truth, scores, skip) == pytest.approx(_former_ranking_loss(truth, scores, skip), **same)
+        assert average_precision(truth, scores, skip) == pytest.approx(
+            _former_average_precision(truth, scores, skip), **same)
+    assert macro_auc(truth, scores) == pytest.approx(_former_macro_auc(truth, scores), **same)

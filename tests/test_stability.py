@@ -189,3 +189,65 @@ def test_multilabel_method_is_refused_naming_the_method_and_the_allowed_ones(met
     name = method if isinstance(method, str) else method[0]
     with pytest.raises(ValueError, match=rf"method: '{name}' is a multi-label method .* Allowed methods: .*cmqfs"):
         fs.stability(formula, df, method=method, k=2, n_bootstrap=3, progress=False)
+
+
+# --------------------------------------------------------------------------- failures keep their type
+DFS_MESSAGE = r"n_components: must be at most the number of non-constant columns \(13\); got 20"
+
+
+def test_a_method_error_keeps_its_type_with_the_context(wine):
+    # dfs with more components than columns: a valid parameter value the method refuses on the data
+    with pytest.raises(ValueError, match=r"^method 'dfs' failed on all the rows: " + DFS_MESSAGE) as caught:
+        fs.stability("class ~ .", wine, ("dfs", {"n_components": 20}), k=2, n_bootstrap=3, progress=False)
+    assert type(caught.value) is ValueError and isinstance(caught.value.__cause__, ValueError)
+
+
+def _register_failing_on_call(monkeypatch, failing_call, exception):
+    """A method that ranks the columns in order, and raises ``exception`` on its ``failing_call``-th call."""
+    import threading
+
+    lock = threading.Lock()
+    calls = []
+
+    def flaky(X, y, k, n_threads):
+        with lock:
+            calls.append(1)
+            number = len(calls)
+        if number == failing_call:
+            raise exception
+        return MethodOutput(ranking=np.arange(X.shape[1]), scores=-np.arange(X.shape[1], dtype=float))
+
+    monkeypatch.setitem(registry._REGISTRY, "flaky", MethodSpec(name="flaky", description="fails once",
+                                                                 function=flaky))
+
+
+@pytest.mark.parametrize("n_jobs", [None, 2])
+def test_an_error_on_a_bootstrap_sample_names_the_sample(wine, monkeypatch, n_jobs):
+    _register_failing_on_call(monkeypatch, 3, ValueError("no variance left"))   # call 1: all rows; 3: sample 2
+    pattern = r"^method 'flaky' failed on bootstrap sample 2: no variance left" if n_jobs is None else \
+        r"^method 'flaky' failed on bootstrap sample \d: no variance left"
+    with pytest.raises(ValueError, match=pattern):
+        fs.stability("class ~ .", wine, "flaky", k=2, n_bootstrap=4, n_jobs=n_jobs, progress=False)
+
+
+class _Stop(BaseException):
+    pass
+
+
+@pytest.mark.parametrize("exception", [KeyboardInterrupt(), _Stop("stop")])
+def test_base_exceptions_are_not_caught(wine, monkeypatch, exception):
+    _register_failing_on_call(monkeypatch, 2, exception)
+    with pytest.raises(type(exception)) as caught:
+        fs.stability("class ~ .", wine, "flaky", k=2, n_bootstrap=3, progress=False)
+    assert caught.value is exception
+
+
+def test_bootstrap_runs_are_named_records_that_pickle():
+    import pickle
+
+    from fstools.evaluation import stability as module
+
+    run = module._BootstrapRun(3, "fisher", registry.get_method("fisher"), {}, np.zeros((4, 2)), np.zeros(4), 2,
+                               [0, 1], 1, 1)
+    again = pickle.loads(pickle.dumps(run))
+    assert again.run == 3 and again.where == "bootstrap sample 3" and again.spec.name == "fisher"

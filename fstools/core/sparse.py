@@ -16,7 +16,8 @@ n_samples x n_features is ever built.
   and column: row counts, nonzero counts, sums, sums of squares, minimum and
   maximum (zeros implied), and :func:`centred_sums_of_squares` (sum of
   squared deviations from given per-class centres, two-pass accurate).
-* :func:`column_ranges` -- per column minimum and maximum (zeros implied).
+* :func:`column_ranges` -- per column minimum and maximum (zeros implied;
+  scikit-learn's ``min_max_axis``).
 * :func:`column_levels`, :func:`level_class_counts`,
   :func:`column_value_counts` -- the distinct values of each column (the
   zero included where it occurs) and their counts per class, for binary /
@@ -260,24 +261,24 @@ def centred_sums_of_squares(X, y, centres):
 def column_ranges(X):
     """Minimum and maximum of every column of a sparse matrix, the implied zeros included.
 
+    scikit-learn's :func:`sklearn.utils.sparsefuncs.min_max_axis` on the canonical CSC
+    matrix (explicit zeros count as the zeros they are).
+
     Returns
     -------
     minimum, maximum : ndarray of float64, shape (n_features,)
         NaN when the matrix has no rows.
     """
+    from sklearn.utils.sparsefuncs import min_max_axis
+
     X = as_canonical_csc(X)
     n_samples, n_features = X.shape
     if n_samples == 0:
         return np.full(n_features, np.nan), np.full(n_features, np.nan)
-    _, columns, values = _entries(X)
-    minimum = np.full(n_features, np.inf)
-    maximum = np.full(n_features, -np.inf)
-    np.minimum.at(minimum, columns, values)
-    np.maximum.at(maximum, columns, values)
-    has_zero = np.bincount(columns, minlength=n_features) < n_samples
-    minimum[has_zero] = np.minimum(minimum[has_zero], 0.0)
-    maximum[has_zero] = np.maximum(maximum[has_zero], 0.0)
-    return minimum, maximum
+    if n_features == 0:
+        return np.zeros(0), np.zeros(0)
+    minimum, maximum = min_max_axis(X, axis=0)
+    return np.asarray(minimum, dtype=np.float64), np.asarray(maximum, dtype=np.float64)
 
 
 # --------------------------------------------------------------------------

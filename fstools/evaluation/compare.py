@@ -16,26 +16,42 @@ largest feature count asked for, and the top-p set for every p is the first p of
 (for the greedy methods the first p picks do not depend on ``k``).
 
 The result is a :class:`fstools.evaluation.comparison_result.ComparisonResult` (tables, paired tests, plots).
+
+The single-response metrics are scikit-learn's (``accuracy_score``, ``zero_one_loss``,
+``recall_score(average='macro')`` over the classes of the test fold -- the balanced accuracy --
+and ``f1_score(average='macro')``), except the g-mean: the metric of the imbalanced-stream
+papers (Kubat & Matwin 1997; Han et al. 2016, section 4.1: the geometric mean of the per-class
+recalls), which scikit-learn does not have (:func:`fstools.evaluation.metrics.g_mean`).  The
+multi-label ones are :mod:`fstools.evaluation.metrics` (scikit-learn's after fstools' handling
+of degenerate instances).  The default classifier is the exact 1-NN of
+:mod:`fstools.evaluation.classifiers`.
+
+A failure inside a method or a classifier reaches the caller as the exception raised there
+(a ValueError stays a ValueError), its message prefixed with the method, the data set and the
+repeat and fold (:func:`fstools.evaluation.checks.reraise_with_context`).
 """
 import numbers
 import time
 import warnings
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
 
+from fstools.core.constraints import BOOLEAN, integer_at_least
 from fstools.core.parallel import effective_n_threads, external_backend, local_scoring
 from fstools.api.selection import run_method
 from fstools.model.terms import ranked_terms
 from fstools.core.arrays import standardize_columns
-from fstools.evaluation.comparison_result import ALL_DATASETS, ComparisonResult
+from fstools.evaluation.checks import RANDOM_STATE, is_integer, reraise_with_context, validate
+from fstools.evaluation.classifiers import OneNearestNeighbor
+from fstools.evaluation.comparison_result import ALL_DATASETS, ComparisonResult, Split
 from fstools.model.exceptions import FormulaError
 from fstools.model.formula import parse_formula
 from fstools.methods.registry import get_method
 from fstools.model.validation import check_finite_matrix, check_method_params, constant_columns, encode_classes
 
-__all__ = ["compare", "CLASSIFIERS", "METRICS", "OneNearestNeighbor"]
+__all__ = ["compare", "CLASSIFIERS", "METRICS", "MetricSpec", "OneNearestNeighbor"]
 
 #: Built-in classifiers: name -> description (the estimators are built by _make_classifier).
 CLASSIFIERS = {
@@ -50,16 +66,23 @@ _ALLOWED_CLASSIFIERS = ("'1nn', 'svm', 'linear_svm', 'mlknn' or a scikit-learn e
 
 
 def _accuracy(y_true, y_pred, labels, score):
-    return float(np.mean(y_true == y_pred))
+    from sklearn.metrics import accuracy_score
+
+    return float(accuracy_score(y_true, y_pred))
 
 
 def _error_rate(y_true, y_pred, labels, score):
-    return float(np.mean(y_true != y_pred))
+    from sklearn.metrics import zero_one_loss
+
+    return float(zero_one_loss(y_true, y_pred))
 
 
 def _balanced_accuracy(y_true, y_pred, labels, score):
-    present = np.unique(y_true)
-    return float(np.mean([np.mean(y_pred[y_true == c] == c) for c in present]))
+    # balanced_accuracy_score's value (mean recall of the classes of y_true), without its warning
+    # when the fold's predictions hold a class that its truth lacks.
+    from sklearn.metrics import recall_score
+
+    return float(recall_score(y_true, y_pred, labels=np.unique(y_true), average="macro"))
 
 
 def _f1_macro(y_true, y_pred, labels, score):
@@ -97,34 +120,119 @@ class _UserMetric:
         return float(self.function(y_true, y_pred))
 
 
-#: Built-in metrics: name -> (function(y_true, y_pred, labels, score), higher is better, description,
-#: task ('single': one response; 'multi': a 0/1 label matrix), needs label scores).
+class MetricSpec(NamedTuple):
+    """A metric of ``compare``."""
+
+    #: ``function(y_true, y_pred, labels, score) -> float``.
+    function: Callable[..., float]
+    higher_is_better: bool
+    description: str
+    #: 'single' (one response) or 'multi' (a 0/1 label matrix).
+    task: str
+    #: True when it ranks the labels by the classifier's scores (predict_proba / decision_function).
+    needs_score: bool
+
+
+#: Built-in metrics: name -> MetricSpec.
 METRICS = {
-    "accuracy": (_accuracy, True, "accuracy", "single", False),
-    "error_rate": (_error_rate, False, "error rate (1 - accuracy)", "single", False),
-    "balanced_accuracy": (_balanced_accuracy, True, "balanced accuracy (mean per-class recall)", "single", False),
-    "f1_macro": (_f1_macro, True, "macro-averaged F1", "single", False),
-    "g_mean": (_g_mean, True, "g-mean (geometric mean of the per-class recalls; fs.metrics.g_mean)", "single",
-               False),
-    "average_precision": (_MultiLabelMetric("average_precision", True), True,
-                          "average precision of the label ranking (fs.metrics.average_precision)", "multi", True),
-    "macro_auc": (_MultiLabelMetric("macro_auc", True), True, "macro-averaged AUC over the labels", "multi", True),
-    "hamming_loss": (_MultiLabelMetric("hamming_loss", False), False, "Hamming loss", "multi", False),
-    "ranking_loss": (_MultiLabelMetric("ranking_loss", True), False, "ranking loss", "multi", True),
-    "one_error": (_MultiLabelMetric("one_error", True), False, "one-error", "multi", True),
+    "accuracy": MetricSpec(_accuracy, True, "accuracy", "single", False),
+    "error_rate": MetricSpec(_error_rate, False, "error rate (1 - accuracy)", "single", False),
+    "balanced_accuracy": MetricSpec(_balanced_accuracy, True, "balanced accuracy (mean per-class recall)", "single",
+                                    False),
+    "f1_macro": MetricSpec(_f1_macro, True, "macro-averaged F1", "single", False),
+    "g_mean": MetricSpec(_g_mean, True, "g-mean (geometric mean of the per-class recalls; fs.metrics.g_mean)",
+                         "single", False),
+    "average_precision": MetricSpec(_MultiLabelMetric("average_precision", True), True,
+                                    "average precision of the label ranking (fs.metrics.average_precision)", "multi",
+                                    True),
+    "macro_auc": MetricSpec(_MultiLabelMetric("macro_auc", True), True, "macro-averaged AUC over the labels", "multi",
+                            True),
+    "hamming_loss": MetricSpec(_MultiLabelMetric("hamming_loss", False), False, "Hamming loss", "multi", False),
+    "ranking_loss": MetricSpec(_MultiLabelMetric("ranking_loss", True), False, "ranking loss", "multi", True),
+    "one_error": MetricSpec(_MultiLabelMetric("one_error", True), False, "one-error", "multi", True),
 }
 #: The metrics used when ``metrics`` is None.
 DEFAULT_METRICS = {"single": ["accuracy"],
                    "multi": ["average_precision", "macro_auc", "hamming_loss", "ranking_loss", "one_error"]}
 
 
+class _Metric(NamedTuple):
+    """A metric chosen for a comparison: its name in the results and what it is."""
+
+    name: str
+    spec: MetricSpec
+
+
+class _Method(NamedTuple):
+    """A method to compare: its label in the results, registered name, spec, the parameters as
+    given and completed with the defaults."""
+
+    label: str
+    name: str
+    spec: Any
+    given: dict
+    values: dict
+
+
+class _Classifier(NamedTuple):
+    """A classifier to cross-validate: its label, the estimator to clone, a description, and
+    whether it is one of the built-in ones."""
+
+    label: str
+    prototype: Any
+    description: str
+    builtin: bool
+
+
+class _FoldTask(NamedTuple):
+    """One (repeat, fold) of a data set: what ``_evaluate_fold`` needs besides the data set."""
+
+    split: Split
+    methods: list
+    classifiers: list
+    metrics: list
+    #: label -> term ranking on all the data, or None to select inside the training fold.
+    rankings: Any
+    standardize: bool
+    select_threads: Any
+    classifier_seed: int
+
+
+class _ScoreRow(NamedTuple):
+    classifier: str
+    method: str
+    k: int
+    metric: str
+    value: float
+
+
+class _TimingRow(NamedTuple):
+    dataset: str
+    method: str
+    repeat: Any
+    fold: Any
+    seconds: float
+
+
+class _RankingRow(NamedTuple):
+    dataset: str
+    method: str
+    repeat: Any
+    fold: Any
+    rank: int
+    feature: str
+
+
+class _FoldResult(NamedTuple):
+    scores: list
+    timings: list
+    rankings: dict
+
+
 # --------------------------------------------------------------------------- validation
-def _check_int(value, name, minimum, what):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name}: must be an integer >= {minimum} ({what}); got {value!r}")
-    if int(value) < minimum:
-        raise ValueError(f"{name}: must be an integer >= {minimum} ({what}); got {int(value)}")
-    return int(value)
+def _check_count(value, name, minimum, what):
+    """An integer >= minimum: TypeError for a non-integer, ValueError below the minimum (one wording)."""
+    return validate(integer_at_least(minimum, what), value, name, right_type=is_integer)
 
 
 def _method_label(name, params):
@@ -134,7 +242,7 @@ def _method_label(name, params):
 
 
 def _normalise_methods(methods):
-    """[(label, name, spec, given params, full params)] from names, (name, params) pairs or a dict."""
+    """[_Method] from names, (name, params) pairs or a dict."""
     if isinstance(methods, (str, tuple)):
         methods = [methods]
     if isinstance(methods, dict):
@@ -161,18 +269,18 @@ def _normalise_methods(methods):
         values = check_method_params(spec, params)
         if label is not None and not isinstance(label, str):
             raise TypeError(f"methods: labels (the dict keys) must be strings; got {label!r}")
-        normalised.append([label, name, spec, params, values])
+        normalised.append(_Method(label, name, spec, params, values))
     # Labels: as given; else the name, with the parameters when a name repeats.
-    names = [entry[1] for entry in normalised if entry[0] is None]
-    for entry in normalised:
-        if entry[0] is None:
-            entry[0] = entry[1] if names.count(entry[1]) == 1 else _method_label(entry[1], entry[3])
-    labels = [entry[0] for entry in normalised]
+    names = [method.name for method in normalised if method.label is None]
+    normalised = [method if method.label is not None else method._replace(
+                      label=method.name if names.count(method.name) == 1 else _method_label(method.name, method.given))
+                  for method in normalised]
+    labels = [method.label for method in normalised]
     duplicates = sorted({label for label in labels if labels.count(label) > 1})
     if duplicates:
         raise ValueError(f"methods: the same method and parameters given more than once "
                          f"({', '.join(duplicates)}); give each once, or label them with a dict")
-    return [tuple(entry) for entry in normalised]
+    return normalised
 
 
 def _mlknn_error():
@@ -188,28 +296,6 @@ def _mlknn():
     except ImportError:
         raise _mlknn_error() from None
     return MLkNN()
-
-
-class OneNearestNeighbor(ClassifierMixin, BaseEstimator):
-    """1-nearest-neighbour classifier with Euclidean distance (the papers' 1-NN).
-
-    Squared distances are computed pair by pair (``scipy.spatial.distance.cdist``,
-    'sqeuclidean': no expansion that could break exact ties); among equally near training
-    rows the first (lowest row index) wins, so predictions are deterministic.  The same as
-    ``KNeighborsClassifier(n_neighbors=1)`` except where distances tie (which scikit-learn
-    leaves unspecified), and much faster for the thousands of small fits of a comparison.
-    """
-
-    def fit(self, X, y):
-        self.X_ = np.ascontiguousarray(X, dtype=np.float64)
-        self.classes_, self.y_ = np.unique(np.asarray(y), return_inverse=True)
-        return self
-
-    def predict(self, X):
-        from scipy.spatial.distance import cdist
-
-        distances = cdist(np.ascontiguousarray(X, dtype=np.float64), self.X_, "sqeuclidean")
-        return self.classes_[self.y_[np.argmin(distances, axis=1)]]
 
 
 def _make_classifier(name):
@@ -230,7 +316,7 @@ def _describe_estimator(estimator):
 
 
 def _normalise_classifiers(classifier):
-    """[(label, estimator prototype, description, built in)] from a name, an estimator, a list or a dict."""
+    """[_Classifier] from a name, an estimator, a list or a dict."""
     if isinstance(classifier, dict):
         items = list(classifier.items())
         if not items:
@@ -246,7 +332,7 @@ def _normalise_classifiers(classifier):
         if isinstance(entry, str):
             if entry not in CLASSIFIERS:
                 raise ValueError(f"classifier: unknown classifier {entry!r}; allowed: {_ALLOWED_CLASSIFIERS}")
-            out.append((label or entry, _make_classifier(entry), CLASSIFIERS[entry], True))
+            out.append(_Classifier(label or entry, _make_classifier(entry), CLASSIFIERS[entry], True))
         elif isinstance(entry, type):
             raise TypeError(f"classifier: got the class {entry.__name__}; pass an instance such as "
                             f"{entry.__name__}()")
@@ -258,10 +344,10 @@ def _normalise_classifiers(classifier):
             except Exception as error:
                 raise TypeError(f"classifier: {type(entry).__name__} cannot be cloned by scikit-learn "
                                 f"({error}); allowed: {_ALLOWED_CLASSIFIERS}") from None
-            out.append((label or type(entry).__name__, entry, _describe_estimator(entry), False))
+            out.append(_Classifier(label or type(entry).__name__, entry, _describe_estimator(entry), False))
         else:
             raise TypeError(f"classifier: got {entry!r}; allowed: {_ALLOWED_CLASSIFIERS}")
-    labels = [entry[0] for entry in out]
+    labels = [classifier.label for classifier in out]
     duplicates = sorted({label for label in labels if labels.count(label) > 1})
     if duplicates:
         raise ValueError(f"classifier: label(s) {', '.join(duplicates)} given more than once; name them "
@@ -270,7 +356,7 @@ def _normalise_classifiers(classifier):
 
 
 def _normalise_metrics(metrics, task):
-    """[(name, function, higher_is_better, description, task, needs_score)] for data of ``task``."""
+    """[_Metric] for data of ``task``."""
     if metrics is None:
         metrics = DEFAULT_METRICS[task]
     if isinstance(metrics, str) or callable(metrics):
@@ -287,24 +373,24 @@ def _normalise_metrics(metrics, task):
             if entry not in METRICS:
                 raise ValueError(f"metrics: unknown metric {entry!r}; allowed: {', '.join(map(repr, METRICS))} "
                                  f"or functions metric(y_true, y_pred) (higher is better)")
-            function, higher, description, metric_task, needs_score = METRICS[entry]
-            if metric_task != task:
-                allowed = [m for m, spec in METRICS.items() if spec[3] == task]
+            spec = METRICS[entry]
+            if spec.task != task:
+                allowed = [m for m, other in METRICS.items() if other.task == task]
                 what = "multi-label data (several responses)" if task == "multi" else "one response"
                 raise ValueError(f"metrics: {entry!r} does not apply to {what}; allowed: "
                                  f"{', '.join(map(repr, allowed))} or functions metric(y_true, y_pred)")
-            out.append((name or entry, function, higher, description, metric_task, needs_score))
+            out.append(_Metric(name or entry, spec))
         elif callable(entry):
             label = name or getattr(entry, "__name__", None)
             if not label or label == "<lambda>":
                 raise ValueError("metrics: give functions a name with a dict, e.g. metrics={'kappa': "
                                  "cohen_kappa_score}")
-            out.append((label, _UserMetric(entry), True, f"{label} (user function; higher is better)", task,
-                        False))
+            out.append(_Metric(label, MetricSpec(_UserMetric(entry), True, f"{label} (user function; higher is "
+                                                                            f"better)", task, False)))
         else:
             raise TypeError(f"metrics: got {entry!r}; allowed: {', '.join(map(repr, METRICS))} or functions "
                             f"metric(y_true, y_pred)")
-    names = [entry[0] for entry in out]
+    names = [metric.name for metric in out]
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:
         raise ValueError(f"metrics: {', '.join(duplicates)} given more than once")
@@ -346,7 +432,8 @@ def _check_task(datasets, methods):
         raise ValueError(f"data: mixes multi-label data sets ({', '.join(multi)}) with single-response ones; "
                          f"compare them separately")
     task = tasks.pop()
-    for label, name, spec, _, _ in methods:
+    for method in methods:
+        label, name, spec = method.label, method.name, method.spec
         multilabel_method = "multilabel" in spec.capabilities
         if task == "multi" and not multilabel_method:
             from fstools.methods.registry import method_names, get_method as lookup
@@ -371,7 +458,7 @@ def _check_classifier_task(classifiers, given, task):
     single_only = {"1nn", "svm", "linear_svm"}
     names = ([given] if isinstance(given, str) else list(given.values()) if isinstance(given, dict)
              else list(given) if isinstance(given, (list, tuple)) else [given])
-    for label, name in zip([entry[0] for entry in classifiers], names):
+    for label, name in zip([classifier.label for classifier in classifiers], names):
         if not isinstance(name, str):
             continue
         if task == "multi" and name in single_only:
@@ -386,8 +473,8 @@ def _format_call(formula, methods, k, classifier, cv, repeats, metrics, random_s
                  standardize):
     def show_methods():
         shown = []
-        for label, name, _, params, _ in methods:
-            shown.append(repr(name) if not params else repr((name, params)))
+        for method in methods:
+            shown.append(repr(method.name) if not method.given else repr((method.name, method.given)))
         return "[" + ", ".join(shown) + "]"
 
     def show_k(value):
@@ -496,16 +583,16 @@ class _Dataset:
 
 
 def _make_splits(dataset, cv, repeat_seeds):
-    """(repeat, fold, train, test) for every repeat: stratified folds (shuffled folds for multi-label data)."""
+    """[Split] (repeat and fold from 1) for every repeat: stratified folds (shuffled folds for multi-label data)."""
     from sklearn.model_selection import KFold, StratifiedKFold
 
     if dataset.multilabel:
         if cv > dataset.n:
             raise ValueError(f"cv: {cv} folds but data set {dataset.name!r} has only {dataset.n} rows; "
                              f"allowed: 2..{dataset.n}")
-        return [(repeat, fold, train, test) for repeat, seed in enumerate(repeat_seeds)
+        return [Split(repeat, fold, train, test) for repeat, seed in enumerate(repeat_seeds, start=1)
                 for fold, (train, test) in enumerate(KFold(n_splits=cv, shuffle=True, random_state=int(seed))
-                                                     .split(dataset.X))]
+                                                     .split(dataset.X), start=1)]
     largest = int(np.max(dataset.class_counts))
     if cv > dataset.n:
         raise ValueError(f"cv: {cv} folds but data set {dataset.name!r} has only {dataset.n} rows; "
@@ -521,18 +608,14 @@ def _make_splits(dataset, cv, repeat_seeds):
     dummy = np.zeros((dataset.n, 1))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # said above, in our words
-        for repeat, seed in enumerate(repeat_seeds):
+        for repeat, seed in enumerate(repeat_seeds, start=1):
             folds = StratifiedKFold(n_splits=cv, shuffle=True, random_state=int(seed))
-            for fold, (train, test) in enumerate(folds.split(dummy, dataset.y)):
-                splits.append((repeat, fold, train, test))
+            for fold, (train, test) in enumerate(folds.split(dummy, dataset.y), start=1):
+                splits.append(Split(repeat, fold, train, test))
     return splits
 
 
 # --------------------------------------------------------------------------- the work
-class _MethodFailed(RuntimeError):
-    pass
-
-
 def _rank_terms(dataset, label, spec, values, X, y, n_threads, where):
     """Term indices in the method's order, as many as the largest feature count; and the seconds."""
     k_max = max(dataset.ks)
@@ -544,8 +627,7 @@ def _rank_terms(dataset, label, spec, values, X, y, n_threads, where):
     try:
         output = run_method(spec, X, y, n_columns, run_values, n_threads)
     except Exception as error:
-        raise _MethodFailed(f"method {label!r} ({spec.name}) failed on data set {dataset.name!r}{where}: "
-                            f"{type(error).__name__}: {error}") from error
+        reraise_with_context(error, f"method {label!r} ({spec.name}) failed on data set {dataset.name!r}{where}")
     seconds = time.perf_counter() - started
     terms = ranked_terms(output, spec.higher_is_better, dataset.column_term_index, k_max)
     return terms, seconds
@@ -565,9 +647,8 @@ def _evaluate_fold(dataset, task):
     """One (data set, repeat, fold): (optionally) select, then every classifier x method x p.
 
     The data set is an argument of its own, so that joblib's Dask backend sends it to the
-    cluster once, not once per fold.  The per-feature scoring inside runs in place (the folds
-    are the tasks).  Returns (rows, timings, rankings): rows are (classifier, method, k,
-    metric, value) tuples.
+    cluster once, not once per fold; ``task`` is a :class:`_FoldTask`.  The per-feature scoring
+    inside runs in place (the folds are the tasks).  Returns a :class:`_FoldResult`.
     """
     with local_scoring():
         return _evaluate_fold_here(dataset, task)
@@ -576,21 +657,22 @@ def _evaluate_fold(dataset, task):
 def _evaluate_fold_here(dataset, task):
     import sklearn
 
-    (repeat, fold, train, test, methods, classifiers, metrics, rankings, standardize, select_threads,
-     classifier_seed) = task
+    split = task.split
+    train, test = split.train, split.test
     rows = []
     timings = []
     fold_rankings = {}
-    where = f" (repeat {repeat + 1}, fold {fold + 1})"
+    rankings = task.rankings
+    where = f" (repeat {split.repeat}, fold {split.fold})"
     if rankings is None:  # select inside the training fold
         X_train = dataset.X[train]
-        X_select = standardize_columns(X_train) if standardize else np.ascontiguousarray(X_train)
+        X_select = standardize_columns(X_train) if task.standardize else np.ascontiguousarray(X_train)
         y_train = np.ascontiguousarray(dataset.y[train])
         rankings = {}
-        for label, _, spec, _, values in methods:
-            rankings[label], seconds = _rank_terms(dataset, label, spec, values, X_select, y_train,
-                                                   select_threads, where)
-            timings.append((label, seconds))
+        for method in task.methods:
+            rankings[method.label], seconds = _rank_terms(dataset, method.label, method.spec, method.values,
+                                                          X_select, y_train, task.select_threads, where)
+            timings.append((method.label, seconds))
         fold_rankings = rankings
     y_train = dataset.y[train]
     y_test = dataset.y[test]
@@ -598,36 +680,38 @@ def _evaluate_fold_here(dataset, task):
     # columns once and then taking the top-p ones is Pipeline(StandardScaler(), classifier) on them.
     X_train = dataset.X[train]
     X_test = dataset.X[test]
-    if standardize:
+    if task.standardize:
         X_test = standardize_columns(X_test, reference=X_train)
         X_train = standardize_columns(X_train)
     labels = None if dataset.multilabel else np.arange(len(dataset.class_names))
-    needs_score = any(entry[5] for entry in metrics)
+    needs_score = any(metric.spec.needs_score for metric in task.metrics)
     cache = {}
     # One clone per classifier and fold (fit starts afresh; cloning costs more than small fits).
-    models = {entry[0]: _prepare_estimator(entry[1], classifier_seed) for entry in classifiers}
-    for classifier_label, _, _, builtin in classifiers:
+    models = {classifier.label: _prepare_estimator(classifier.prototype, task.classifier_seed)
+              for classifier in task.classifiers}
+    for classifier in task.classifiers:
         # The data are finite (checked), and the built-in classifiers' parameters are ours:
         # skip scikit-learn's per-call checks for them (speed only).
-        with sklearn.config_context(assume_finite=True, skip_parameter_validation=builtin):
-            for label, _, _, _, _ in methods:
+        with sklearn.config_context(assume_finite=True, skip_parameter_validation=classifier.builtin):
+            for method in task.methods:
                 for p in dataset.ks:
-                    columns = dataset.top_columns(rankings[label], p)
-                    key = (classifier_label, columns)
+                    columns = dataset.top_columns(rankings[method.label], p)
+                    key = (classifier.label, columns)
                     if key not in cache:
-                        model = models[classifier_label]
+                        model = models[classifier.label]
                         try:
                             model.fit(X_train[:, columns], y_train)
                             predicted = np.asarray(model.predict(X_test[:, columns]))
                             score = _label_scores(model, X_test[:, columns]) if needs_score else None
                         except Exception as error:
-                            raise RuntimeError(f"classifier {classifier_label!r} failed on data set "
-                                               f"{dataset.name!r}{where} with the top {p} features of method "
-                                               f"{label!r}: {type(error).__name__}: {error}") from error
-                        cache[key] = [entry[1](y_test, predicted, labels, score) for entry in metrics]
-                    for (name, *_), value in zip(metrics, cache[key]):
-                        rows.append((classifier_label, label, p, name, value))
-    return rows, timings, fold_rankings
+                            reraise_with_context(error, f"classifier {classifier.label!r} failed on data set "
+                                                        f"{dataset.name!r}{where} with the top {p} features of "
+                                                        f"method {method.label!r}")
+                        cache[key] = [metric.spec.function(y_test, predicted, labels, score)
+                                      for metric in task.metrics]
+                    for metric, value in zip(task.metrics, cache[key]):
+                        rows.append(_ScoreRow(classifier.label, method.label, p, metric.name, value))
+    return _FoldResult(rows, timings, fold_rankings)
 
 
 def _label_scores(model, X):
@@ -770,16 +854,13 @@ def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=1
         raise TypeError(f"data: must be a pandas DataFrame or a dict of name -> DataFrame; got "
                         f"{type(data).__name__}")
     method_list = _normalise_methods(methods)
-    cv = _check_int(cv, "cv", 2, "the number of cross-validation folds")
-    repeats = _check_int(repeats, "repeats", 1, "the number of repetitions of the cross-validation")
-    if not isinstance(select_in_fold, (bool, np.bool_)):
-        raise TypeError(f"select_in_fold: must be True or False; got {select_in_fold!r}")
-    if not isinstance(standardize, (bool, np.bool_)):
-        raise TypeError(f"standardize: must be True or False; got {standardize!r}")
+    cv = _check_count(cv, "cv", 2, "the number of cross-validation folds")
+    repeats = _check_count(repeats, "repeats", 1, "the number of repetitions of the cross-validation")
+    # Every refused value of these is of the wrong type: TypeError.
+    validate(BOOLEAN, select_in_fold, "select_in_fold", right_type=lambda value: False)
+    validate(BOOLEAN, standardize, "standardize", right_type=lambda value: False)
     effective_n_threads(n_jobs)  # validate early
-    if random_state is not None and (isinstance(random_state, bool)
-                                     or not isinstance(random_state, (numbers.Integral, np.random.RandomState))):
-        raise TypeError(f"random_state: must be None, an integer or a numpy RandomState; got {random_state!r}")
+    validate(RANDOM_STATE, random_state, "random_state", right_type=lambda value: False)
     if isinstance(k, dict):
         unknown = sorted(set(k) - set(frames))
         if None in frames or unknown:
@@ -798,11 +879,11 @@ def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=1
     classifier_list = _normalise_classifiers(classifier)
     _check_classifier_task(classifier_list, classifier, task)
     metric_list = _normalise_metrics(metrics, task)
-    scored = [entry[0] for entry in metric_list if entry[5]]
-    for label, prototype, _, _ in classifier_list:
-        if scored and not (hasattr(prototype, "predict_proba") or hasattr(prototype, "decision_function")):
+    scored = [metric.name for metric in metric_list if metric.spec.needs_score]
+    for entry in classifier_list:
+        if scored and not (hasattr(entry.prototype, "predict_proba") or hasattr(entry.prototype, "decision_function")):
             raise TypeError(f"metrics: {', '.join(map(repr, scored))} rank the labels by score, and classifier "
-                            f"{label!r} has neither predict_proba nor decision_function; choose other metrics "
+                            f"{entry.label!r} has neither predict_proba nor decision_function; choose other metrics "
                             f"(e.g. 'hamming_loss') or another classifier")
 
     call = _format_call(formula, method_list, k, classifier, cv, repeats, metrics, random_state, n_jobs,
@@ -826,54 +907,52 @@ def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=1
             if not select_in_fold:
                 X_select = standardize_columns(dataset.X) if standardize else dataset.X
                 all_data_rankings = {}
-                for label, _, spec, _, values in method_list:
-                    terms, seconds = _rank_terms(dataset, label, spec, values, X_select, dataset.y, n_jobs, "")
-                    all_data_rankings[label] = terms
-                    timing_rows.append((dataset.name, label, pd.NA, pd.NA, seconds))
-                    ranking_rows += [(dataset.name, label, pd.NA, pd.NA, rank + 1, dataset.terms[t])
+                for method in method_list:
+                    terms, seconds = _rank_terms(dataset, method.label, method.spec, method.values, X_select,
+                                                 dataset.y, n_jobs, "")
+                    all_data_rankings[method.label] = terms
+                    timing_rows.append(_TimingRow(dataset.name, method.label, pd.NA, pd.NA, seconds))
+                    ranking_rows += [_RankingRow(dataset.name, method.label, pd.NA, pd.NA, rank + 1, dataset.terms[t])
                                      for rank, t in enumerate(terms)]
                     bar.update(1)
             select_threads = 1 if parallel else n_jobs
-            tasks = [(dataset, (repeat, fold, train, test, method_list, classifier_list, metric_list,
-                                all_data_rankings, standardize, select_threads, classifier_seed))
-                     for repeat, fold, train, test in splits[dataset.name]]
+            tasks = [(dataset, _FoldTask(split, method_list, classifier_list, metric_list, all_data_rankings,
+                                         bool(standardize), select_threads, classifier_seed))
+                     for split in splits[dataset.name]]
             if in_joblib_context:
                 jobs = n_jobs  # joblib's own meaning (-1: every worker of the backend)
             else:
                 jobs = effective_n_threads(n_jobs) if parallel else None
-            for (repeat, fold, _, _), (rows, timings, fold_rankings) in zip(
-                    splits[dataset.name], _run_tasks(_evaluate_fold, tasks, jobs, bar)):
-                frame = pd.DataFrame(rows, columns=["classifier", "method", "k", "metric", "value"])
+            for split, fold_result in zip(splits[dataset.name], _run_tasks(_evaluate_fold, tasks, jobs, bar)):
+                frame = pd.DataFrame(fold_result.scores, columns=list(_ScoreRow._fields))
                 frame.insert(0, "dataset", dataset.name)
-                frame.insert(4, "repeat", repeat + 1)
-                frame.insert(5, "fold", fold + 1)
+                frame.insert(4, "repeat", split.repeat)
+                frame.insert(5, "fold", split.fold)
                 result_parts.append(frame)
-                timing_rows += [(dataset.name, label, repeat + 1, fold + 1, seconds) for label, seconds in timings]
-                for label, terms in fold_rankings.items():
-                    ranking_rows += [(dataset.name, label, repeat + 1, fold + 1, rank + 1, dataset.terms[t])
-                                     for rank, t in enumerate(terms)]
-    except _MethodFailed as error:
-        raise RuntimeError(str(error)) from error.__cause__
+                timing_rows += [_TimingRow(dataset.name, label, split.repeat, split.fold, seconds)
+                                for label, seconds in fold_result.timings]
+                for label, terms in fold_result.rankings.items():
+                    ranking_rows += [_RankingRow(dataset.name, label, split.repeat, split.fold, rank + 1,
+                                                 dataset.terms[t]) for rank, t in enumerate(terms)]
     finally:
         bar.close()
 
     results = pd.concat(result_parts, ignore_index=True)
     results = results[["dataset", "classifier", "method", "k", "repeat", "fold", "metric", "value"]]
     results["k"] = results["k"].astype(np.int64)
-    timing = pd.DataFrame(timing_rows, columns=["dataset", "method", "repeat", "fold", "seconds"])
+    timing = pd.DataFrame(timing_rows, columns=list(_TimingRow._fields))
     timing[["repeat", "fold"]] = timing[["repeat", "fold"]].astype("Int64")
-    rankings = pd.DataFrame(ranking_rows, columns=["dataset", "method", "repeat", "fold", "rank", "feature"])
+    rankings = pd.DataFrame(ranking_rows, columns=list(_RankingRow._fields))
     rankings[["repeat", "fold"]] = rankings[["repeat", "fold"]].astype("Int64")
-    split_table = {dataset.name: [(repeat + 1, fold + 1, train, test)
-                                  for repeat, fold, train, test in splits[dataset.name]] for dataset in datasets}
     return ComparisonResult(
-        call=call, results=results, timing=timing, rankings=rankings, splits=split_table,
+        call=call, results=results, timing=timing, rankings=rankings, splits=splits,
         datasets={dataset.name: dataset.info() for dataset in datasets},
-        methods={label: {"method": name, "params": dict(values), "given": dict(params)}
-                 for label, name, _, params, values in method_list},
-        classifiers={entry[0]: entry[2] for entry in classifier_list},
-        metrics={name: {"higher_is_better": higher, "description": description, "task": metric_task}
-                 for name, _, higher, description, metric_task, _ in metric_list},
+        methods={method.label: {"method": method.name, "params": dict(method.values), "given": dict(method.given)}
+                 for method in method_list},
+        classifiers={entry.label: entry.description for entry in classifier_list},
+        metrics={metric.name: {"higher_is_better": metric.spec.higher_is_better,
+                               "description": metric.spec.description, "task": metric.spec.task}
+                 for metric in metric_list},
         cv=cv, repeats=repeats, select_in_fold=bool(select_in_fold), standardize=bool(standardize),
         random_state=random_state if not isinstance(random_state, np.random.RandomState) else "RandomState",
         single_dataset=None in frames)

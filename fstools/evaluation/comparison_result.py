@@ -8,23 +8,30 @@ test, Demsar 2006) and a plot of the metric against the number of features.
 
 The test statistics are module-level functions (:func:`paired_t_test`, :func:`friedman_test`,
 :func:`nemenyi_critical_difference`, :func:`nemenyi_test`, ...) so that they can be used and
-checked on their own.
+checked on their own.  The paired t and Wilcoxon tests and Friedman's chi-square p-value are
+SciPy's; the p-value adjustment is statsmodels' ``multipletests``
+(:func:`fstools.results.univariate_tests.adjust_p_values`).  Kept here because no dependency
+has them: Iman and Davenport's F correction of Friedman's statistic and the Nemenyi
+critical difference and pairwise p-values (Demsar, "Statistical comparisons of classifiers
+over multiple data sets", JMLR 7, 2006, section 3.2.2 and Table 5; SciPy has the studentized
+range law they use, scikit-posthocs -- not a dependency -- the Nemenyi test alone).
 """
 import numbers
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
+from fstools.core.constraints import one_of
+from fstools.evaluation.checks import OPEN_UNIT_INTERVAL
 from fstools.results.tables import SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value, significance_stars
+from fstools.results.univariate_tests import P_ADJUST_METHODS, adjust_p_values
 
 __all__ = ["ComparisonResult", "FriedmanResult", "paired_t_test", "wilcoxon_signed_rank", "friedman_test",
            "friedman_statistic", "iman_davenport", "nemenyi_q", "nemenyi_critical_difference", "nemenyi_test",
-           "adjust_p_values", "P_ADJUST_METHODS"]
+           "adjust_p_values", "P_ADJUST_METHODS", "Split", "ImanDavenport"]
 
-#: Multiple-testing corrections accepted by ``p_adjust`` (statsmodels' ``multipletests`` names) and 'none'.
-P_ADJUST_METHODS = ("holm", "bonferroni", "sidak", "holm-sidak", "simes-hochberg", "hommel", "fdr_bh", "fdr_by",
-                    "fdr_tsbh", "fdr_tsbky", "none")
 _ALTERNATIVES = ("greater", "two-sided", "less")
 #: The data-set key of the summary row that averages over every data set and k (the papers' Avg.).
 ALL_DATASETS = "(all)"
@@ -32,30 +39,26 @@ _PAIRED_OVER = ("k", "folds")
 _BLOCKS = ("datasets", "k", "folds")
 
 
+class ImanDavenport(NamedTuple):
+    """Iman and Davenport's F statistic, its degrees of freedom and p-value."""
+
+    F: float
+    df1: int
+    df2: int
+    p_value: float
+
+
+class Split(NamedTuple):
+    """One cross-validation split of a comparison: repeat and fold (numbered from 1) and the row
+    positions of the training and test folds."""
+
+    repeat: int
+    fold: int
+    train: np.ndarray
+    test: np.ndarray
+
+
 # --------------------------------------------------------------------------- statistics
-def _check_choice(value, name, allowed):
-    if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"{name}: must be one of {', '.join(map(repr, allowed))}; got {value!r}")
-    return value
-
-
-def adjust_p_values(p_values, method="holm"):
-    """Adjusted p-values by statsmodels' ``multipletests`` (NaN entries stay NaN and are not counted)."""
-    from statsmodels.stats.multitest import multipletests
-
-    if method is None:
-        method = "none"
-    _check_choice(method, "p_adjust", P_ADJUST_METHODS)
-    p_values = np.asarray(p_values, dtype=float)
-    adjusted = np.full(p_values.shape, np.nan)
-    finite = np.isfinite(p_values)
-    if method == "none":
-        adjusted[finite] = p_values[finite]
-    elif finite.any():
-        adjusted[finite] = multipletests(p_values[finite], method=method)[1]
-    return adjusted
-
-
 def paired_t_test(a, b, alternative="two-sided"):
     """Paired t-test of mean(a - b) = 0 (scipy's ``ttest_rel``), with the pieces of the statistic.
 
@@ -67,7 +70,7 @@ def paired_t_test(a, b, alternative="two-sided"):
     """
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
-    _check_choice(alternative, "alternative", _ALTERNATIVES)
+    one_of(_ALTERNATIVES).validate(alternative, "alternative")
     if a.shape != b.shape or a.ndim != 1:
         raise ValueError(f"a, b: must be 1-D of the same length; got shapes {a.shape} and {b.shape}")
     n = len(a)
@@ -100,8 +103,8 @@ def wilcoxon_signed_rank(a, b, alternative="two-sided", zero_method="wilcox"):
     """
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
-    _check_choice(alternative, "alternative", _ALTERNATIVES)
-    _check_choice(zero_method, "zero_method", ("wilcox", "pratt", "zsplit"))
+    one_of(_ALTERNATIVES).validate(alternative, "alternative")
+    one_of(("wilcox", "pratt", "zsplit")).validate(zero_method, "zero_method")
     diff = a - b
     out = {"n": len(diff), "n_nonzero": int(np.sum(diff != 0)),
            "mean_diff": float(diff.mean()) if len(diff) else np.nan,
@@ -125,7 +128,7 @@ def friedman_statistic(mean_ranks, n_blocks):
 
 
 def iman_davenport(chi2, n_blocks, n_methods):
-    """Iman and Davenport's F from Friedman's chi-square: (F, df1, df2, p).
+    """Iman and Davenport's F from Friedman's chi-square: ImanDavenport(F, df1, df2, p_value).
 
     F_F = (N - 1) chi2_F / (N (k - 1) - chi2_F), F-distributed with k - 1 and (k - 1)(N - 1)
     degrees of freedom (Demsar 2006, section 3.2.2).
@@ -134,9 +137,9 @@ def iman_davenport(chi2, n_blocks, n_methods):
     df1, df2 = k - 1, (k - 1) * (N - 1)
     denominator = N * (k - 1) - chi2
     if denominator <= 0:
-        return np.inf, df1, df2, 0.0
+        return ImanDavenport(np.inf, df1, df2, 0.0)
     F = (N - 1) * chi2 / denominator
-    return float(F), df1, df2, float(stats.f.sf(F, df1, df2))
+    return ImanDavenport(float(F), df1, df2, float(stats.f.sf(F, df1, df2)))
 
 
 def nemenyi_q(n_methods, alpha=0.05):
@@ -145,8 +148,7 @@ def nemenyi_q(n_methods, alpha=0.05):
     The upper-alpha quantile of the studentized range of ``n_methods`` means with infinite
     degrees of freedom (scipy.stats.studentized_range), divided by sqrt(2) (Demsar 2006, Table 5).
     """
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha: must be in (0, 1); got {alpha!r}")
+    alpha = OPEN_UNIT_INTERVAL.validate(alpha, "alpha")
     return float(stats.studentized_range.ppf(1.0 - alpha, n_methods, np.inf) / np.sqrt(2.0))
 
 
@@ -200,10 +202,12 @@ def friedman_test(values, higher_is_better=True):
     correction = 1.0 - ties / (N * k * (k * k - 1.0))
     chi2 = chi2 / correction if correction > 0 else np.nan
     p = float(stats.chi2.sf(chi2, k - 1)) if np.isfinite(chi2) else np.nan
-    F, df1, df2, p_F = iman_davenport(chi2, N, k) if np.isfinite(chi2) else (np.nan, k - 1, (k - 1) * (N - 1), np.nan)
+    corrected = (iman_davenport(chi2, N, k) if np.isfinite(chi2)
+                 else ImanDavenport(np.nan, k - 1, (k - 1) * (N - 1), np.nan))
     return {"ranks": pd.DataFrame(ranks, index=values.index, columns=values.columns),
             "mean_ranks": pd.Series(mean_ranks, index=values.columns, name="mean_rank"),
-            "statistic": chi2, "df": k - 1, "p_value": p, "F": F, "F_df": (df1, df2), "F_p_value": p_F}
+            "statistic": chi2, "df": k - 1, "p_value": p, "F": corrected.F,
+            "F_df": (corrected.df1, corrected.df2), "F_p_value": corrected.p_value}
 
 
 class FriedmanResult:
@@ -309,9 +313,10 @@ class ComparisonResult:
     rankings : pandas.DataFrame
         The ranking each selection produced (up to the largest k): ``dataset``, ``method``,
         ``repeat``, ``fold``, ``rank``, ``feature``.
-    splits : dict of str -> list of (repeat, fold, train, test)
-        The cross-validation splits of each data set (row positions after dropping missing
-        values), the same for every method.
+    splits : dict of str -> list of Split
+        The cross-validation splits of each data set: ``(repeat, fold, train, test)`` records,
+        repeat and fold numbered from 1, train and test the row positions after dropping missing
+        values; the same for every method.
     datasets : dict
         Per data set: rows, features, classes, the feature counts evaluated.
     methods : dict
@@ -608,9 +613,9 @@ class ComparisonResult:
         classifier = self._classifier(classifier)
         datasets = self._datasets(dataset)
         reference = self._method(reference)
-        _check_choice(alternative, "alternative", _ALTERNATIVES)
-        _check_choice(paired_over, "paired_over", _PAIRED_OVER)
-        _check_choice("none" if p_adjust is None else p_adjust, "p_adjust", P_ADJUST_METHODS)
+        one_of(_ALTERNATIVES).validate(alternative, "alternative")
+        one_of(_PAIRED_OVER).validate(paired_over, "paired_over")
+        one_of(P_ADJUST_METHODS).validate("none" if p_adjust is None else p_adjust, "p_adjust")
         if len(self.methods) < 2:
             raise ValueError("reference: a paired test needs at least two compared methods")
         ks = self._ks(k, datasets)
@@ -687,7 +692,7 @@ class ComparisonResult:
         ``test``: 'ttest' or 'wilcoxon' (``reference`` and ``kwargs`` as for that method), or
         'friedman' (``kwargs`` as :meth:`friedman`).
         """
-        _check_choice(test, "test", ("ttest", "wilcoxon", "friedman"))
+        one_of(("ttest", "wilcoxon", "friedman")).validate(test, "test")
         if test == "friedman":
             return self.friedman(**kwargs).summary()
         if reference is None:
@@ -748,9 +753,8 @@ class ComparisonResult:
         datasets = self._datasets(dataset)
         if blocks is None:
             blocks = "datasets" if len(datasets) > 1 else "k"
-        _check_choice(blocks, "blocks", _BLOCKS)
-        if not 0 < float(alpha) < 1:
-            raise ValueError(f"alpha: must be in (0, 1); got {alpha!r}")
+        one_of(_BLOCKS).validate(blocks, "blocks")
+        alpha = OPEN_UNIT_INTERVAL.validate(alpha, "alpha")
         if len(self.methods) < 2:
             raise ValueError("friedman: needs at least two compared methods")
         if blocks == "datasets" and len(datasets) < 2:
@@ -828,7 +832,7 @@ class ComparisonResult:
         classifier = self._classifier(classifier)
         datasets = self._datasets(dataset)
         if band is not None:
-            _check_choice(band, "band", ("sd", "ci"))
+            one_of(("sd", "ci")).validate(band, "band")
         percent = self._percent(metric, percent)
         frames = {}
         for name in datasets:

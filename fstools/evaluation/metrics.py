@@ -1,8 +1,20 @@
-"""Metrics: classification on imbalanced streams, redundancy of a feature subset.
+"""Metrics: classification on imbalanced streams, multi-label classification.
 
 Functions take NumPy arrays (or array-likes) and return numbers; they know
-nothing of formulas.  Several issues add to this module: add functions, keep
-one concern per function, and list them in ``__all__``.
+nothing of formulas.  Add functions, keep one concern per function, and list
+them in ``__all__``.
+
+The multi-label metrics are scikit-learn's (``hamming_loss``, ``label_ranking_loss``,
+``label_ranking_average_precision_score``, ``roc_auc_score(average='macro')``) after
+fstools' checks of the label matrix and, for the ranking metrics, the filtering of the
+degenerate instances (``skip_degenerate``) and of the single-valued labels (macro AUC) that
+the multi-label literature leaves out (Zhang & Zhou, "A review on multi-label learning
+algorithms", IEEE TKDE 26(8), 2014; Zhang's MATLAB code and MULAN do the same).
+``one_error`` is fstools' own: scikit-learn has no one-error (its ``coverage_error`` and
+``top_k_accuracy_score`` measure other things).  ``g_mean`` and its parts are fstools' own
+too: scikit-learn has no g-mean (imbalanced-learn's ``geometric_mean_score`` is not a
+dependency), and :func:`sensitivity` / :func:`specificity` keep the paper's naming and 0/0
+convention.
 """
 
 __all__ = []
@@ -127,9 +139,6 @@ def g_mean(y_true, y_pred, labels=None, zero_division=np.nan):
 
 __all__ += ["hamming_loss", "one_error", "ranking_loss", "average_precision", "macro_auc"]
 
-#: Cells of the (rows x labels x labels) comparison blocks of the ranking metrics (~4 MB of booleans).
-_RANKING_BLOCK_CELLS = 1 << 22
-
 
 def _label_indicator(y_true, name="y_true"):
     """An (n, l) 0/1 matrix as bool; ValueError naming ``name`` otherwise."""
@@ -169,18 +178,20 @@ def hamming_loss(y_true, y_pred):
     """Hamming loss: the fraction of (instance, label) pairs predicted wrongly.
 
     ``hloss = 1/n sum_i |h(x_i) Delta Y_i| / l`` (Zhang & Zhou 2014, Eq. 4): symmetric
-    difference between the predicted and the true label sets.  Lower is better; the same
-    as :func:`sklearn.metrics.hamming_loss` on indicator matrices.
+    difference between the predicted and the true label sets.  Lower is better;
+    :func:`sklearn.metrics.hamming_loss` on the checked indicator matrices.
 
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n, l), 0/1
     """
+    from sklearn.metrics import hamming_loss as sklearn_hamming_loss
+
     truth = _label_indicator(y_true)
     predicted = _label_indicator(y_pred, "y_pred")
     if predicted.shape != truth.shape:
         raise ValueError(f"y_pred: must have the shape of y_true {truth.shape}; got {predicted.shape}")
-    return float(np.mean(truth != predicted))
+    return float(sklearn_hamming_loss(truth.astype(np.int8), predicted.astype(np.int8)))
 
 
 def one_error(y_true, y_score, skip_degenerate=True):
@@ -214,14 +225,18 @@ def _non_degenerate(truth):
     return (count > 0) & (count < truth.shape[1])
 
 
-def _ranking_blocks(truth, scores):
-    """Yield (rows, at_least) with at_least[i, j, m] = score[i, m] >= score[i, j], by blocks of rows."""
-    n, l = truth.shape
-    step = max(1, _RANKING_BLOCK_CELLS // max(l * l, 1))
-    for start in range(0, n, step):
-        rows = slice(start, min(n, start + step))
-        block = scores[rows]
-        yield rows, block[:, None, :] >= block[:, :, None]
+def _over_instances(metric, truth, scores, skip_degenerate, degenerate_value):
+    """``metric`` (a scikit-learn label-ranking metric, a mean over instances) over the
+    non-degenerate instances; with ``skip_degenerate=False`` the degenerate ones enter the mean
+    with ``degenerate_value`` (scikit-learn's convention).  NaN when no instance is left."""
+    keep = _non_degenerate(truth)
+    n_kept = int(keep.sum())
+    if n_kept == 0:
+        return float("nan") if skip_degenerate else float(degenerate_value)
+    value = float(metric(truth[keep].astype(np.int8), scores[keep]))
+    if skip_degenerate:
+        return value
+    return (value * n_kept + degenerate_value * (truth.shape[0] - n_kept)) / truth.shape[0]
 
 
 def ranking_loss(y_true, y_score, skip_degenerate=True):
@@ -240,18 +255,12 @@ def ranking_loss(y_true, y_score, skip_degenerate=True):
         MULAN).  False: count them as loss 0, as scikit-learn does.  NaN when every
         instance is left out.
     """
+    from sklearn.metrics import label_ranking_loss
+
     _check_skip(skip_degenerate)
     truth = _label_indicator(y_true)
     scores = _scores_like(y_score, truth.shape)
-    losses = np.zeros(truth.shape[0])
-    for rows, at_least in _ranking_blocks(truth, scores):
-        relevant = truth[rows]
-        # wrong[i] = #{(j relevant, m irrelevant): s_m >= s_j}
-        wrong = np.einsum("ijm,ij,im->i", at_least, relevant, ~relevant, dtype=np.float64)
-        pairs = relevant.sum(axis=1) * (~relevant).sum(axis=1)
-        losses[rows] = np.divide(wrong, pairs, out=np.zeros_like(wrong), where=pairs > 0)
-    keep = _non_degenerate(truth) if skip_degenerate else np.ones(truth.shape[0], dtype=bool)
-    return _mean_over(losses, keep)
+    return _over_instances(label_ranking_loss, truth, scores, skip_degenerate, 0.0)
 
 
 def average_precision(y_true, y_score, skip_degenerate=True):
@@ -271,23 +280,13 @@ def average_precision(y_true, y_score, skip_degenerate=True):
         False: count them as precision 1, as scikit-learn does.  NaN when every instance is
         left out.
     """
+    from sklearn.metrics import label_ranking_average_precision_score
+
     _check_skip(skip_degenerate)
     truth = _label_indicator(y_true)
     scores = _scores_like(y_score, truth.shape)
-    precision = np.ones(truth.shape[0])
-    for rows, at_least in _ranking_blocks(truth, scores):
-        relevant = truth[rows]
-        rank = at_least.sum(axis=2)                                     # rank(y_j)
-        relevant_above = np.einsum("ijm,im->ij", at_least, relevant, dtype=np.float64)
-        ratio = np.where(relevant, relevant_above / rank, 0.0)
-        count = relevant.sum(axis=1)
-        block = np.ones(count.shape[0])
-        has = count > 0
-        block[has] = ratio[has].sum(axis=1) / count[has]
-        precision[rows] = block
     # Instances with every label relevant have precision 1 by the formula; with none it is 0/0 (set to 1).
-    keep = _non_degenerate(truth) if skip_degenerate else np.ones(truth.shape[0], dtype=bool)
-    return _mean_over(precision, keep)
+    return _over_instances(label_ranking_average_precision_score, truth, scores, skip_degenerate, 1.0)
 
 
 def macro_auc(y_true, y_score):
@@ -298,27 +297,22 @@ def macro_auc(y_true, y_score):
     success -- 1/2 is the usual convention and scikit-learn's), P_j / N_j the instances with /
     without label j.  Higher is better; equals ``roc_auc_score(y_true, y_score, average='macro')``.
 
-    Labels whose column in ``y_true`` has only one value (AUC undefined) are left out of the mean;
-    NaN when that is every label.
+    Labels whose column in ``y_true`` has only one value (AUC undefined) are left out of the mean
+    (scikit-learn refuses them); NaN when that is every label.
 
     Parameters
     ----------
     y_true : array-like of shape (n, l), 0/1
     y_score : array-like of shape (n, l)
     """
-    from scipy.stats import rankdata
+    from sklearn.metrics import roc_auc_score
 
     truth = _label_indicator(y_true)
     scores = _scores_like(y_score, truth.shape)
-    values = []
-    for j in range(truth.shape[1]):
-        positive = truth[:, j]
-        n_positive = int(positive.sum())
-        n_negative = truth.shape[0] - n_positive
-        if n_positive == 0 or n_negative == 0:
-            continue
-        ranks = rankdata(scores[:, j])                 # average ranks: ties count 1/2
-        values.append((ranks[positive].sum() - n_positive * (n_positive + 1) / 2.0) / (n_positive * n_negative))
-    return float(np.mean(values)) if values else float("nan")
-
-
+    n_positive = truth.sum(axis=0)
+    labels = np.flatnonzero((n_positive > 0) & (n_positive < truth.shape[0]))
+    if labels.size == 0:
+        return float("nan")
+    if labels.size == 1:  # one label: a binary problem for scikit-learn
+        return float(roc_auc_score(truth[:, labels[0]], scores[:, labels[0]]))
+    return float(roc_auc_score(truth[:, labels].astype(np.int8), scores[:, labels], average="macro"))

@@ -8,11 +8,14 @@ selected features (the paper's Figs. 1-2).
 """
 import numbers
 from concurrent.futures import ThreadPoolExecutor
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
+from fstools.core.constraints import POSITIVE_INTEGER, one_of
 from fstools.core.parallel import effective_n_threads
+from fstools.evaluation.checks import OPEN_UNIT_INTERVAL
 from fstools.core.ranking import rank_features
 from fstools.methods.passive_aggressive import (ONLINE_METHODS, OnlineLearner, as_stream_matrix, check_online_params,
                                     choose_positive, confusion_counts, counts_metrics, seed_from)
@@ -25,6 +28,25 @@ METHOD_LABELS = {"pa": "PA", "pa1": "PA-I", "pa2": "PA-II", "mbpa": "MBPA", "onp
 
 _METRICS = ("g_mean", "specificity", "sensitivity", "mistake_rate")
 _PROTOCOLS = ("prequential", "holdout")
+_METRIC = one_of(_METRICS)
+_METHOD = one_of(tuple(ONLINE_METHODS))
+
+
+class _RunScores(NamedTuple):
+    """The scores of one method on one order of the stream with one feature budget."""
+
+    method: str
+    order: int
+    budget: int
+    #: counts_metrics' dict: n and the metrics.
+    metrics: dict
+
+
+def _check_each(values, constraint, name):
+    """Every entry of a list argument: ValueError ``"<name>: each must be <allowed>; got <entry>"``."""
+    for value in values:
+        if not constraint.check(value):
+            raise ValueError(f"{name}: each must be {constraint.allowed}; got {value!r}")
 
 
 def _budget_counts(budgets, n_features):
@@ -114,8 +136,7 @@ class OnlineEvaluation:
 
     def best(self, metric="g_mean"):
         """For each budget, the method with the highest mean ``metric`` (ties: first in ``methods``)."""
-        if metric not in _METRICS:
-            raise ValueError(f"metric: must be one of {', '.join(_METRICS)}; got {metric!r}")
+        _METRIC.validate(metric, "metric")
         column = f"{metric}_mean"
         rows = []
         for budget, part in self.table.groupby("budget", sort=True):
@@ -142,9 +163,7 @@ class OnlineEvaluation:
         import matplotlib.pyplot as plt
 
         metrics = [metrics] if isinstance(metrics, str) else list(metrics)
-        for metric in metrics:
-            if metric not in _METRICS:
-                raise ValueError(f"metrics: each must be one of {', '.join(_METRICS)}; got {metric!r}")
+        _check_each(metrics, _METRIC, "metrics")
         if axes is None:
             _, axes = plt.subplots(1, len(metrics), figsize=(5.0 * len(metrics), 4.0), squeeze=False)
             axes = list(axes[0])
@@ -240,18 +259,13 @@ def evaluate_online(X, y, methods=("pa", "cs", "mbpa", "onpa"), budgets=None, n_
     methods = [methods] if isinstance(methods, str) else list(methods)
     if not methods:
         raise ValueError("methods: name at least one online method")
-    for method in methods:
-        if method not in ONLINE_METHODS:
-            raise ValueError(f"methods: each must be one of {', '.join(repr(m) for m in ONLINE_METHODS)}; "
-                             f"got {method!r}")
+    _check_each(methods, _METHOD, "methods")
     if len(set(methods)) != len(methods):
         raise ValueError(f"methods: names must be distinct; got {methods!r}")
-    if protocol not in _PROTOCOLS:
-        raise ValueError(f"protocol: must be one of {', '.join(repr(p) for p in _PROTOCOLS)}; got {protocol!r}")
-    if isinstance(n_orders, bool) or not isinstance(n_orders, (numbers.Integral, np.integer)) or n_orders < 1:
-        raise ValueError(f"n_orders: must be an integer >= 1; got {n_orders!r}")
-    if protocol == "holdout" and not (isinstance(test_size, numbers.Real) and 0.0 < float(test_size) < 1.0):
-        raise ValueError(f"test_size: must be a number in (0, 1); got {test_size!r}")
+    one_of(_PROTOCOLS).validate(protocol, "protocol")
+    n_orders = POSITIVE_INTEGER.validate(n_orders, "n_orders")
+    if protocol == "holdout":
+        test_size = OPEN_UNIT_INTERVAL.validate(test_size, "test_size")
     unknown = sorted(set(params) - {"C", "eta", "g", "theta", "K", "truncate", "update", "beta", "synthesis",
                                     "memory", "cost_ratio"})
     if unknown:
@@ -305,7 +319,8 @@ def evaluate_online(X, y, methods=("pa", "cs", "mbpa", "onpa"), budgets=None, n_
                 trace = learner.learn(matrix, y_pm, order, budgets=group, is_sparse=is_sparse)
                 truth = y_pm[order]
                 for b, M in enumerate(group):
-                    rows.append((method, r, M, counts_metrics(confusion_counts(truth, trace["budget_margins"][:, b]))))
+                    rows.append(_RunScores(method, r, M, counts_metrics(confusion_counts(
+                        truth, trace["budget_margins"][:, b]))))
             else:
                 learner.learn(matrix, y_pm, order, budgets=[], is_sparse=is_sparse)
                 test = matrix[test_rows]
@@ -314,7 +329,7 @@ def evaluate_online(X, y, methods=("pa", "cs", "mbpa", "onpa"), budgets=None, n_
                     chosen = rank_features(np.abs(learner.weights), k=M)
                     coef[chosen] = learner.weights[chosen]
                     margins = np.asarray(test @ coef).ravel()
-                    rows.append((method, r, M, counts_metrics(confusion_counts(y_pm[test_rows], margins))))
+                    rows.append(_RunScores(method, r, M, counts_metrics(confusion_counts(y_pm[test_rows], margins))))
         return rows
 
     tasks = [(method, r) for method in methods for r in range(int(n_orders))]
@@ -336,10 +351,10 @@ def evaluate_online(X, y, methods=("pa", "cs", "mbpa", "onpa"), budgets=None, n_
                 bar.update(1)
     if bar is not None:
         bar.close()
-    runs = pd.DataFrame([{"method": method, "label": METHOD_LABELS[method], "order": r, "budget": M,
-                          "percent": 100.0 * M / n_features, "n": metrics["n"],
-                          **{k: metrics[k] for k in _METRICS}}
-                         for method, r, M, metrics in results])
+    runs = pd.DataFrame([{"method": run.method, "label": METHOD_LABELS[run.method], "order": run.order,
+                          "budget": run.budget, "percent": 100.0 * run.budget / n_features, "n": run.metrics["n"],
+                          **{k: run.metrics[k] for k in _METRICS}}
+                         for run in results])
     mapping = {positive_label: 1, negative_label: -1}
     return OnlineEvaluation(runs=runs, methods=methods, budgets=budget_list, n_features=n_features,
                             n_orders=int(n_orders), protocol=protocol, class_mapping=mapping,

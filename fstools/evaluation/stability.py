@@ -12,14 +12,21 @@ The index for M selected sets of d features (a binary M x d matrix Z, row i the 
 with p_f the selection frequency of feature f, s_f^2 = M/(M-1) p_f (1 - p_f) its unbiased
 variance and kbar the mean set size.  Phi = 1 when every run selects the same set; its expected
 value is 0 for sets drawn at random (of the observed sizes); its minimum is -1/(M-1).
+
+The index, its variance and interval are fstools' own: no library at hand (scikit-learn,
+SciPy, statsmodels) computes them.  A failure of the method on a bootstrap sample reaches the
+caller as the exception the method raised, its message prefixed with the method and the
+sample (:func:`fstools.evaluation.checks.reraise_with_context`).
 """
-import numbers
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
+from fstools.core.constraints import SEED, integer_at_least
 from fstools.core.parallel import effective_n_threads
+from fstools.evaluation.checks import OPEN_UNIT_INTERVAL, is_integer, reraise_with_context, validate
 from fstools.core.arrays import standardize_columns
 from fstools.api.selection import run_method
 from fstools.model.terms import ranked_terms
@@ -61,8 +68,7 @@ def nogueira_stability(Z, alpha=0.05):
     M, d = Z.shape
     if M < 2 or d < 2:
         raise ValueError(f"Z: needs at least 2 runs and 2 features; got {M} x {d}")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha: must be in (0, 1); got {alpha!r}")
+    alpha = OPEN_UNIT_INTERVAL.validate(alpha, "alpha")
     p = Z.mean(axis=0)
     sizes = Z.sum(axis=1)
     kbar = p.sum()
@@ -91,11 +97,33 @@ def _stratified_bootstrap(y, rng):
     return np.sort(np.concatenate(parts))
 
 
+class _BootstrapRun(NamedTuple):
+    """One run of the method: on all the rows (``run`` 0) or on bootstrap sample ``run``."""
+
+    run: int
+    label: str
+    spec: Any
+    values: dict
+    X: np.ndarray
+    y: np.ndarray
+    #: Design columns to ask the method for, so that ``k`` distinct terms are among them.
+    n_columns: int
+    column_term_index: list
+    k: int
+    n_threads: Any
+
+    @property
+    def where(self):
+        return "all the rows" if self.run == 0 else f"bootstrap sample {self.run}"
+
+
 def _run_bootstrap(task):
-    spec, values, X, y, n_columns, column_term_index, k, n_threads = task
-    output = run_method(spec, X, y, n_columns, values, n_threads)
-    chosen = ranked_terms(output, spec.higher_is_better, column_term_index, k)
-    return chosen
+    """The term indices the method selects in ``task`` (a :class:`_BootstrapRun`)."""
+    try:
+        output = run_method(task.spec, task.X, task.y, task.n_columns, task.values, task.n_threads)
+    except Exception as error:
+        reraise_with_context(error, f"method {task.label!r} failed on {task.where}")
+    return ranked_terms(output, task.spec.higher_is_better, task.column_term_index, task.k)
 
 
 class StabilityResult:
@@ -279,13 +307,10 @@ def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, a
                          f"formula); fs.stability measures single-response selection only. Allowed methods: "
                          f"{', '.join(allowed)}")
     values = check_method_params(spec, given)
-    if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, numbers.Integral) or n_bootstrap < 2:
-        raise ValueError(f"n_bootstrap: must be an integer >= 2 (the index compares runs); got {n_bootstrap!r}")
-    n_bootstrap = int(n_bootstrap)
-    if not isinstance(alpha, numbers.Real) or not 0 < alpha < 1:
-        raise ValueError(f"alpha: must be in (0, 1); got {alpha!r}")
-    if random_state is not None and (isinstance(random_state, bool) or not isinstance(random_state, numbers.Integral)):
-        raise TypeError(f"random_state: must be None or an integer; got {random_state!r}")
+    n_bootstrap = integer_at_least(2, "the index compares runs").validate(n_bootstrap, "n_bootstrap")
+    alpha = OPEN_UNIT_INTERVAL.validate(alpha, "alpha")
+    random_state = validate(SEED, random_state, "random_state",
+                            right_type=lambda value: value is None or is_integer(value))
     effective_n_threads(n_jobs)
 
     frame = parse_formula(formula, data, na_action=na_action)
@@ -320,11 +345,11 @@ def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, a
     parallel = n_jobs is not None and effective_n_threads(n_jobs) > 1
     threads = 1 if parallel else n_jobs
 
-    def task(rows):
+    def task(run, rows):
         X_sample = standardize_columns(X[rows]) if standardize else X[rows]
-        return spec, run_values, X_sample, y[rows], n_columns, column_term_index, k, threads
+        return _BootstrapRun(run, name, spec, run_values, X_sample, y[rows], n_columns, column_term_index, k, threads)
 
-    full = _run_bootstrap(task(np.arange(len(y))))
+    full = _run_bootstrap(task(0, np.arange(len(y))))
     bar = tqdm(total=n_bootstrap, desc="fs.stability", unit="run", disable=not progress, leave=False)
     chosen = []
     try:
@@ -332,15 +357,14 @@ def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, a
             from joblib import Parallel, delayed
 
             runner = Parallel(n_jobs=effective_n_threads(n_jobs), return_as="generator", prefer="threads")
-            for result in runner(delayed(_run_bootstrap)(task(rows)) for rows in samples):
+            for result in runner(delayed(_run_bootstrap)(task(run, rows))
+                                 for run, rows in enumerate(samples, start=1)):
                 chosen.append(result)
                 bar.update(1)
         else:
-            for rows in samples:
-                chosen.append(_run_bootstrap(task(rows)))
+            for run, rows in enumerate(samples, start=1):
+                chosen.append(_run_bootstrap(task(run, rows)))
                 bar.update(1)
-    except Exception as error:
-        raise RuntimeError(f"method {name!r} failed on a bootstrap sample: {type(error).__name__}: {error}") from error
     finally:
         bar.close()
     Z = np.zeros((n_bootstrap, len(terms)), dtype=bool)

@@ -15,9 +15,10 @@
   present" row of the feature x class table (the "absent" row is left out, as
   in scikit-learn).  Higher is better.
 
-Dense input is used as it is; sparse input (any scipy format, used as CSC) is
-never densified: the per-class sums come from the stored values
-(:func:`fstools.core.sparse.class_column_sums`).
+The statistic and p-value are scikit-learn's (:func:`sklearn.feature_selection.chi2`,
+on the non-constant columns); fstools adds the checks and conventions below.  Dense input
+is used as it is; sparse input (any scipy format) is never densified (scikit-learn takes
+the per-class sums as a product with the stored values).
 
 Conventions (shared with the other filters of fstools): negative values are
 refused (the statistic is for counts); a constant column carries no
@@ -26,11 +27,11 @@ column -- in particular an all-zero column, for which scikit-learn returns NaN
 (0 / 0).  Ties go to the lower column index; the ranking holds every column.
 """
 import numpy as np
-from scipy import sparse, special
+from scipy import sparse
 
 from fstools.core.ranking import rank_features
 from fstools.methods.registry import MethodOutput, MethodSpec, register
-from fstools.core.sparse import as_canonical_csc, class_column_sums, column_ranges
+from fstools.core.sparse import as_canonical_csc, column_ranges
 
 __all__ = ["chi2_scores", "chi2"]
 
@@ -59,17 +60,15 @@ def _negative_columns_error(columns):
                       f"column(s) {_preview(columns)} have negative values")
 
 
-def _observed_and_constant(X, y, n_classes):
-    """Per-class column sums (n_classes, n_features) and the constant-column mask."""
+def _constant_columns(X):
+    """The constant-column mask, after refusing negative (naming the columns) or non-finite values."""
     if sparse.issparse(X):
         X = as_canonical_csc(X)
         negative = np.unique(np.repeat(np.arange(X.shape[1]), np.diff(X.indptr))[X.data < 0])
         if negative.size:
             raise _negative_columns_error(negative)
-        _, _, observed = class_column_sums(X, y, n_classes)
         minimum, maximum = column_ranges(X)
-        return observed, minimum == maximum
-    X = np.asarray(X, dtype=np.float64)
+        return minimum == maximum
     if X.ndim != 2:
         raise ValueError(f"X: must be 2-D (samples x features); got {X.ndim}-D")
     if not np.isfinite(X).all():
@@ -77,15 +76,15 @@ def _observed_and_constant(X, y, n_classes):
     negative = np.flatnonzero((X < 0).any(axis=0))
     if negative.size:
         raise _negative_columns_error(negative)
-    observed = np.zeros((n_classes, X.shape[1]))
-    for c in range(n_classes):
-        observed[c] = X[y == c].sum(axis=0)
-    constant = np.ptp(X, axis=0) == 0 if X.shape[0] else np.ones(X.shape[1], dtype=bool)
-    return observed, constant
+    return np.ptp(X, axis=0) == 0 if X.shape[0] else np.ones(X.shape[1], dtype=bool)
 
 
 def chi2_scores(X, y):
     """Chi-square statistic and p-value of every column against the class.
+
+    scikit-learn's :func:`sklearn.feature_selection.chi2` on the non-constant columns; the
+    constant ones score 0 with p-value 1 (scikit-learn gives NaN on an all-zero column and a
+    rounding residue on a constant nonzero one).
 
     Parameters
     ----------
@@ -109,22 +108,18 @@ def chi2_scores(X, y):
     ValueError
         For negative values (naming the columns), non-finite values, or fewer than two classes.
     """
-    if not sparse.issparse(X):
-        X = np.asarray(X, dtype=np.float64)
-    n_samples = X.shape[0]
-    y, n_classes, counts = _classes(y, n_samples)
-    observed, constant = _observed_and_constant(X, y, n_classes)
-    present = counts > 0
-    observed = observed[present]
-    class_share = counts[present] / n_samples
-    total = observed.sum(axis=0)
-    expected = class_share[:, None] * total[None, :]
-    scores = np.zeros(observed.shape[1])
-    scored = (total > 0) & ~constant
-    deviation = observed[:, scored] - expected[:, scored]
-    scores[scored] = (deviation * deviation / expected[:, scored]).sum(axis=0)
-    p_values = np.ones(observed.shape[1])
-    p_values[scored] = special.chdtrc(int(present.sum()) - 1, scores[scored])
+    from sklearn.feature_selection import chi2 as sklearn_chi2
+
+    X = as_canonical_csc(X) if sparse.issparse(X) else np.asarray(X, dtype=np.float64)
+    y, _, _ = _classes(y, X.shape[0])
+    constant = _constant_columns(X)
+    scores = np.zeros(X.shape[1])
+    p_values = np.ones(X.shape[1])
+    scored = np.flatnonzero(~constant)
+    if scored.size:
+        statistic, p_value = sklearn_chi2(X[:, scored], y)
+        scores[scored] = statistic
+        p_values[scored] = p_value
     return scores, p_values, constant
 
 

@@ -3,13 +3,23 @@
 Used by the summaries: Welch's t test for two classes, one-way ANOVA F for
 more, and Pearson's chi-square test of independence for categorical terms;
 p-values adjusted by Benjamini-Hochberg over all candidate features.
+
+:func:`adjust_p_values` is fstools' one wrapper of statsmodels' ``multipletests`` (NaN
+p-values stay NaN and are not counted), used here and by the paired tests of
+:class:`fstools.evaluation.comparison_result.ComparisonResult`.
 """
 import warnings
 
 import numpy as np
 from scipy import stats
 
-__all__ = ["class_separation_test", "benjamini_hochberg"]
+from fstools.core.constraints import one_of
+
+__all__ = ["class_separation_test", "adjust_p_values", "benjamini_hochberg", "P_ADJUST_METHODS"]
+
+#: Multiple-testing corrections accepted by ``p_adjust`` (statsmodels' ``multipletests`` names) and 'none'.
+P_ADJUST_METHODS = ("holm", "bonferroni", "sidak", "holm-sidak", "simes-hochberg", "hommel", "fdr_bh", "fdr_by",
+                    "fdr_tsbh", "fdr_tsbky", "none")
 
 
 def _groups(x, y, n_classes):
@@ -65,13 +75,32 @@ def class_separation_test(columns, y, n_classes, categorical=False):
                 "df": f"{len(groups) - 1}, {n - len(groups)}", "p_value": float(result.pvalue)}
 
 
-def benjamini_hochberg(p_values):
-    """Benjamini-Hochberg adjusted p-values (statsmodels' ``fdr_bh``); NaN stays NaN."""
+def adjust_p_values(p_values, method="holm"):
+    """Adjusted p-values by statsmodels' ``multipletests``; NaN entries stay NaN and are not counted.
+
+    Parameters
+    ----------
+    p_values : array-like of float
+    method : str or None
+        One of :data:`P_ADJUST_METHODS` (statsmodels' names); 'none' or None: unadjusted.
+
+    Returns
+    -------
+    ndarray of float64, the shape of ``p_values``
+    """
     from statsmodels.stats.multitest import multipletests
 
+    method = one_of(P_ADJUST_METHODS).validate("none" if method is None else method, "p_adjust")
     p_values = np.asarray(p_values, dtype=np.float64)
-    adjusted = np.full_like(p_values, np.nan)
+    adjusted = np.full(p_values.shape, np.nan)
     finite = np.isfinite(p_values)
-    if finite.any():
-        adjusted[finite] = multipletests(p_values[finite], method="fdr_bh")[1]
+    if method == "none":
+        adjusted[finite] = p_values[finite]
+    elif finite.any():
+        adjusted[finite] = multipletests(p_values[finite], method=method)[1]
     return adjusted
+
+
+def benjamini_hochberg(p_values):
+    """Benjamini-Hochberg adjusted p-values: ``adjust_p_values(p_values, "fdr_bh")``."""
+    return adjust_p_values(p_values, "fdr_bh")
