@@ -758,18 +758,8 @@ def test_multilabel_errors(multilabel_data, wine):
         fs.compare("class ~ .", wine, ["ml_fisher"], k=2, cv=2, repeats=1, progress=False)
 
 
-def test_mlknn_missing_is_a_clear_error(wine, monkeypatch):
-    import sys
-
-    from fstools.evaluation.compare import _mlknn
-
-    monkeypatch.setitem(sys.modules, "fstools.evaluation.mlknn", None)
-    with pytest.raises(NotImplementedError, match="classifier: 'mlknn' .* is not available in this installation"):
-        _mlknn()
-
-
 def test_constant_columns_warn_as_select_does(iris):
-    """Issue 9: fs.compare says what fs.select says about constant columns (same words)."""
+    """fs.compare says what fs.select says about constant columns (same words)."""
     data = iris.assign(flat=1.0)
     with pytest.warns(UserWarning, match=r"1 constant column\(s\) \(flat\)") as selected:
         fs.select("class ~ .", data, method="fisher", k=2)
@@ -859,7 +849,7 @@ def test_an_error_not_built_from_one_string_gets_a_note(wine, monkeypatch):
 
 
 def test_reraise_with_context():
-    from fstools.evaluation.checks import reraise_with_context
+    from fstools.evaluation.failures import reraise_with_context
 
     class Custom(ValueError):
         pass

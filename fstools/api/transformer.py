@@ -9,9 +9,10 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from fstools.api.selection import run_method
+from fstools.methods.multilabel import check_label_matrix
 from fstools.methods.registry import get_method
 from fstools.model.validation import (check_finite_matrix, check_k, check_method_params, check_sparse_input,
-                                encode_classes)
+                                      encode_classes, label_matrix)
 
 __all__ = ["FeatureSelector"]
 
@@ -123,11 +124,7 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
 
     def _fit_multilabel(self, spec, values, array, Y):
         """fit for a multi-label method: ``Y`` is a 0/1 label matrix (n, l) or a DataFrame of labels."""
-        from fstools.methods.multilabel import check_label_matrix
-
         if isinstance(Y, pd.DataFrame):
-            from fstools.model.validation import label_matrix
-
             if len(Y) != array.shape[0]:
                 raise ValueError(f"Y: has {len(Y)} rows but X has {array.shape[0]} samples")
             labels = label_matrix(Y)

@@ -17,7 +17,8 @@ from typing import Any, Callable
 import numpy as np
 
 __all__ = ["Constraint", "POSITIVE_INTEGER", "POSITIVE_NUMBER", "NONNEGATIVE_NUMBER", "UNIT_INTERVAL",
-           "BOOLEAN", "SEED", "one_of", "integer_at_least", "is_number", "is_positive_number", "is_nonnegative_number", "is_unit_interval",
+           "BOOLEAN", "SEED", "OPEN_UNIT_INTERVAL", "RANDOM_STATE", "one_of", "integer_at_least",
+           "validate", "is_integer", "is_number", "is_positive_number", "is_nonnegative_number", "is_unit_interval",
            "is_positive_integer", "is_integer_at_least", "is_none_or", "is_seed", "is_bool",
            "is_one_of", "none_or_int", "none_or_float"]
 
@@ -26,6 +27,11 @@ def is_number(value):
     """A finite real number (int or float, NumPy scalars included), not a boolean."""
     return (isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
             and bool(np.isfinite(value)))
+
+
+def is_integer(value):
+    """An integer (NumPy's included), not a boolean."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
 
 
 def is_positive_number(value):
@@ -124,3 +130,23 @@ def integer_at_least(minimum, what=None):
     """An integer (not a boolean) >= ``minimum``; ``what`` says what it counts, in the message."""
     words = f"an integer >= {minimum}" + (f" ({what})" if what else "")
     return Constraint(words, is_integer_at_least(minimum), int)
+
+#: A number strictly between 0 and 1 (a significance level, a held-out share).
+OPEN_UNIT_INTERVAL = Constraint("in (0, 1)", lambda value: is_number(value) and 0.0 < float(value) < 1.0, float)
+
+#: A ``random_state`` that may also be a NumPy RandomState (used as it is): None, an integer or one.
+RANDOM_STATE = Constraint("None, an integer or a numpy RandomState",
+                          lambda value: value is None or is_integer(value)
+                          or isinstance(value, np.random.RandomState))
+
+
+def validate(constraint, value, name, right_type=None, context=""):
+    """``constraint.validate(value, name, context)``, raising TypeError with the same words instead of
+    ValueError when ``right_type(value)`` is false (a value of the wrong kind rather than out of range,
+    e.g. ``cv=2.0``)."""
+    try:
+        return constraint.validate(value, name, context)
+    except ValueError as error:
+        if right_type is not None and not right_type(value):
+            raise TypeError(str(error)) from None
+        raise

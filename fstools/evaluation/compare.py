@@ -43,13 +43,18 @@ from fstools.core.parallel import effective_n_threads, external_backend, local_s
 from fstools.api.selection import run_method
 from fstools.model.terms import ranked_terms
 from fstools.core.arrays import standardize_columns
-from fstools.evaluation.checks import RANDOM_STATE, is_integer, reraise_with_context, validate
+from fstools.core.constraints import RANDOM_STATE, is_integer, validate
+from fstools.evaluation.failures import reraise_with_context
 from fstools.evaluation.classifiers import OneNearestNeighbor
 from fstools.evaluation.comparison_result import ALL_DATASETS, ComparisonResult, Split
 from fstools.model.exceptions import FormulaError
 from fstools.model.formula import parse_formula
-from fstools.methods.registry import get_method
-from fstools.model.validation import check_finite_matrix, check_method_params, constant_columns, encode_classes
+from fstools.evaluation import metrics as metric_functions
+from fstools.evaluation.metrics import g_mean
+from fstools.evaluation.mlknn import MLkNN
+from fstools.methods.registry import get_method, method_names
+from fstools.model.validation import (check_finite_matrix, check_method_params, constant_columns, encode_classes,
+                                      label_matrix, warn_constant_columns)
 
 __all__ = ["compare", "CLASSIFIERS", "METRICS", "MetricSpec", "OneNearestNeighbor"]
 
@@ -92,8 +97,6 @@ def _f1_macro(y_true, y_pred, labels, score):
 
 
 def _g_mean(y_true, y_pred, labels, score):
-    from fstools.evaluation.metrics import g_mean
-
     return g_mean(y_true, y_pred, labels=np.unique(y_true))
 
 
@@ -105,9 +108,7 @@ class _MultiLabelMetric:
         self.uses_score = uses_score
 
     def __call__(self, y_true, y_pred, labels, score):
-        from fstools.evaluation import metrics
-
-        return float(getattr(metrics, self.name)(y_true, score if self.uses_score else y_pred))
+        return float(getattr(metric_functions, self.name)(y_true, score if self.uses_score else y_pred))
 
 
 class _UserMetric:
@@ -283,21 +284,6 @@ def _normalise_methods(methods):
     return normalised
 
 
-def _mlknn_error():
-    return NotImplementedError(
-        "classifier: 'mlknn' (ML-kNN, Zhang & Zhou 2007, for multi-label data) is not available in this "
-        "installation of fstools (no fstools.evaluation.mlknn). Allowed: '1nn', 'svm', 'linear_svm' or a scikit-learn "
-        "estimator")
-
-
-def _mlknn():
-    try:
-        from fstools.evaluation.mlknn import MLkNN
-    except ImportError:
-        raise _mlknn_error() from None
-    return MLkNN()
-
-
 def _make_classifier(name):
     from sklearn.svm import SVC
 
@@ -307,7 +293,7 @@ def _make_classifier(name):
         return SVC()
     if name == "linear_svm":
         return SVC(kernel="linear")
-    return _mlknn()
+    return MLkNN()
 
 
 def _describe_estimator(estimator):
@@ -436,9 +422,7 @@ def _check_task(datasets, methods):
         label, name, spec = method.label, method.name, method.spec
         multilabel_method = "multilabel" in spec.capabilities
         if task == "multi" and not multilabel_method:
-            from fstools.methods.registry import method_names, get_method as lookup
-
-            allowed = [m for m in method_names() if "multilabel" in lookup(m).capabilities]
+            allowed = [m for m in method_names() if "multilabel" in get_method(m).capabilities]
             dataset = datasets[0]
             raise ValueError(f"methods: {label!r} ({name}) takes one response, but data set {dataset.name!r} has "
                              f"{len(dataset.class_names)} labels ({', '.join(dataset.class_names)}); multi-label "
@@ -525,11 +509,6 @@ class _Dataset:
         self.multilabel = len(model.response_names) > 1
         if self.multilabel:
             # Several 0/1 responses: a label matrix (multi-label methods, ML-kNN, multi-label metrics).
-            try:
-                from fstools.model.validation import label_matrix
-            except ImportError:  # pragma: no cover - multi-label support not installed
-                raise FormulaError(f"formula {formula!r}: fs.compare takes one response in this installation "
-                                   f"(no multi-label support); the formula has {len(model.response_names)}") from None
             self.y = label_matrix(model.response)
             self.class_names = list(model.response_names)
             self.class_counts = self.y.sum(axis=0).astype(int)
@@ -540,12 +519,8 @@ class _Dataset:
                                                                          name=f"response {response!r}")
         where = "data" if name is None else f"data[{name!r}]"
         check_finite_matrix(model.X, model.column_names, name=where)
-        constants = constant_columns(model.X, list(model.column_names))
-        if constants:  # as fs.select (api.check_design) says it
-            shown = ", ".join(constants[:5]) + (", ..." if len(constants) > 5 else "")
-            warnings.warn(f"{where}: {len(constants)} constant column(s) ({shown}) carry no information about "
-                          f"the {'labels' if self.multilabel else 'response'}; see the method's documentation "
-                          f"for how it scores them", UserWarning, stacklevel=3)
+        warn_constant_columns(constant_columns(model.X, list(model.column_names)), where,
+                              "labels" if self.multilabel else "response", stacklevel=3)
         self.X = np.ascontiguousarray(model.X, dtype=np.float64)
         self.response = response
         self.n_dropped = int(model.n_dropped)

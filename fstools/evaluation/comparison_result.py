@@ -24,8 +24,9 @@ import pandas as pd
 from scipy import stats
 
 from fstools.core.constraints import one_of
-from fstools.evaluation.checks import OPEN_UNIT_INTERVAL
+from fstools.core.constraints import OPEN_UNIT_INTERVAL
 from fstools.results.tables import SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value, significance_stars
+from fstools.evaluation.stability import nogueira_stability
 from fstools.results.univariate_tests import P_ADJUST_METHODS, adjust_p_values
 
 __all__ = ["ComparisonResult", "FriedmanResult", "paired_t_test", "wilcoxon_signed_rank", "friedman_test",
@@ -285,6 +286,7 @@ class FriedmanResult:
 
     def plot(self, ax=None, **kwargs):
         """Critical difference diagram (Demsar 2006, Fig. 1): mean ranks, groups not told apart joined."""
+        # Imported when first drawn: matplotlib costs start-up time.
         from fstools.results.plotting import plot_critical_difference
 
         return plot_critical_difference(self.mean_ranks, self.critical_difference, alpha=self.alpha, ax=ax,
@@ -780,7 +782,6 @@ class ComparisonResult:
         -------
         pandas.DataFrame: dataset, method, k, stability, variance, lower, upper, M (sets), d (features).
         """
-        from fstools.evaluation.stability import nogueira_stability
 
         if not self.select_in_fold:
             raise ValueError("stability: needs select_in_fold=True (one selection per training fold); this "
@@ -826,6 +827,7 @@ class ComparisonResult:
         -------
         matplotlib Axes (one data set) or ndarray of Axes
         """
+        # Imported when first drawn: matplotlib costs start-up time.
         from fstools.results.plotting import plot_comparison
 
         metric = self._metric(metric)

@@ -15,7 +15,7 @@ import pandas as pd
 
 from fstools.core.constraints import POSITIVE_INTEGER, one_of
 from fstools.core.parallel import effective_n_threads
-from fstools.evaluation.checks import OPEN_UNIT_INTERVAL
+from fstools.core.constraints import OPEN_UNIT_INTERVAL
 from fstools.core.ranking import rank_features
 from fstools.methods.passive_aggressive import (ONLINE_METHODS, OnlineLearner, as_stream_matrix, check_online_params,
                                     choose_positive, confusion_counts, counts_metrics, seed_from)

@@ -26,7 +26,8 @@ from scipy import stats
 
 from fstools.core.constraints import SEED, integer_at_least
 from fstools.core.parallel import effective_n_threads
-from fstools.evaluation.checks import OPEN_UNIT_INTERVAL, is_integer, reraise_with_context, validate
+from fstools.core.constraints import OPEN_UNIT_INTERVAL, is_integer, validate
+from fstools.evaluation.failures import reraise_with_context
 from fstools.core.arrays import standardize_columns
 from fstools.api.selection import run_method
 from fstools.model.terms import ranked_terms
@@ -216,6 +217,7 @@ class StabilityResult:
     def plot(self, kind="heatmap", ax=None, **kwargs):
         """``'heatmap'``: features x bootstrap runs (selected marked); ``'frequency'``: bar chart of the
         selection frequencies.  Returns a matplotlib Axes."""
+        # Imported when first drawn: matplotlib costs start-up time.
         from fstools.results.plotting import axes_for, plot_selection_heatmap
 
         if kind == "heatmap":

@@ -17,7 +17,7 @@ import numpy as np
 from fstools._ext import _entropy, _fvg
 from fstools.core.parallel import score_features, threads_for_work
 from fstools.core.discretize import mu_sigma_levels
-from fstools.core.ranking import TIE_TOLERANCE, first_maximum  # noqa: F401 (shared tie rule)
+from fstools.core.ranking import first_maximum
 from fstools.core.constraints import is_unit_interval
 from fstools.core.constraints import Constraint
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register

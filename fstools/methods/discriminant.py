@@ -100,7 +100,8 @@ from threadpoolctl import threadpool_limits
 
 from fstools.core.constraints import (is_bool, is_integer_at_least, is_none_or, is_nonnegative_number, is_number,
                                     is_one_of, is_positive_integer, is_positive_number, is_seed, none_or_int)
-from fstools.core.constraints import Constraint
+from fstools.core.constraints import (BOOLEAN, NONNEGATIVE_NUMBER, POSITIVE_INTEGER, POSITIVE_NUMBER, SEED, Constraint,
+                                       integer_at_least, one_of)
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 from fstools.core.arrays import as_class_codes, as_float_matrix, constant_columns, standardize_columns
 from fstools.core.ranking import rank_features
@@ -189,12 +190,12 @@ def _check_dfs_parameters(gamma, p, n_components, alpha, zeta, max_iter, tol, st
     Constraint("a finite number > 0 or 'cv'", _is_gamma).validate(gamma, "gamma")
     Constraint("a number in (0, 2]", _is_exponent).validate(p, "p")
     Constraint("None (c - 1) or an integer >= 1", is_none_or(is_positive_integer)).validate(n_components, "n_components")
-    Constraint("a finite number > 0", is_positive_number).validate(alpha, "alpha")
-    Constraint("a finite number > 0", is_positive_number).validate(zeta, "zeta")
-    Constraint("an integer >= 1", is_positive_integer).validate(max_iter, "max_iter")
-    Constraint("a finite number >= 0", is_nonnegative_number).validate(tol, "tol")
-    Constraint("True or False", is_bool).validate(standardize, "standardize")
-    Constraint("one of 'auto', 'dense', 'lanczos'", is_one_of(SOLVERS)).validate(solver, "solver")
+    POSITIVE_NUMBER.validate(alpha, "alpha")
+    POSITIVE_NUMBER.validate(zeta, "zeta")
+    POSITIVE_INTEGER.validate(max_iter, "max_iter")
+    NONNEGATIVE_NUMBER.validate(tol, "tol")
+    BOOLEAN.validate(standardize, "standardize")
+    one_of(SOLVERS).validate(solver, "solver")
 
 
 # --------------------------------------------------------------------------
@@ -670,9 +671,9 @@ def dfs(X, y, k=None, n_threads=1, gamma=1.0, p=1.0, n_components=None, alpha=1.
     """
     _check_dfs_parameters(gamma, p, n_components, alpha, zeta, max_iter, tol, standardize, solver)
     Constraint(_GRID_ALLOWED, _is_gamma_grid).validate(gamma_grid, "gamma_grid")
-    Constraint("an integer >= 2", is_integer_at_least(2)).validate(cv_folds, "cv_folds")
-    Constraint("True or False", is_bool).validate(cv_within_folds, "cv_within_folds")
-    Constraint("None or an integer >= 0", is_seed).validate(random_state, "random_state")
+    integer_at_least(2).validate(cv_folds, "cv_folds")
+    BOOLEAN.validate(cv_within_folds, "cv_within_folds")
+    SEED.validate(random_state, "random_state")
     X = as_float_matrix(X)
     y, n_classes, counts = as_class_codes(y, X.shape[0])
     params = dict(p=p, n_components=n_components, alpha=alpha, zeta=zeta, max_iter=max_iter, tol=tol,
@@ -814,7 +815,7 @@ def trace_ratio(X, y, k=None, n_threads=1, standardize=True):
         ``ranking`` = every column by decreasing score, ties to the lower index, constant
         columns last; ``iterations`` = ``trace_ratio`` (``lambda_t``) per iteration.
     """
-    Constraint("True or False", is_bool).validate(standardize, "standardize")
+    BOOLEAN.validate(standardize, "standardize")
     X = as_float_matrix(X)
     constant = constant_columns(X)
     if standardize and X.shape[0] > 1:

@@ -133,7 +133,7 @@ from fstools.core.constraints import (is_bool, is_integer_at_least, is_nonnegati
                                     is_positive_number)
 from fstools.core.arrays import as_float_matrix, constant_columns, standardize_columns
 from fstools.core.ranking import rank_features, top_mask
-from fstools.core.constraints import Constraint
+from fstools.core.constraints import BOOLEAN, NONNEGATIVE_NUMBER, POSITIVE_INTEGER, POSITIVE_NUMBER, Constraint, one_of
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 from fstools.methods.similarity import fisher_scores
 
@@ -382,15 +382,15 @@ def _is_tau(value):
 
 
 def _check_elc_parameters(lam, beta, tau, max_iter, tol, correlation, standardize, u_step, variant):
-    Constraint("a finite number > 0", is_positive_number).validate(lam, "lam")
-    Constraint("a finite number > 0", is_positive_number).validate(beta, "beta")
+    POSITIVE_NUMBER.validate(lam, "lam")
+    POSITIVE_NUMBER.validate(beta, "beta")
     Constraint("'paper', 'lipschitz' or a finite number > 0", _is_tau).validate(tau, "tau")
-    Constraint("an integer >= 1", is_integer_at_least(1)).validate(max_iter, "max_iter")
-    Constraint("a finite number >= 0", is_nonnegative_number).validate(tol, "tol")
-    Constraint("one of 'rbf', 'pearson'", is_one_of(CORRELATIONS)).validate(correlation, "correlation")
-    Constraint("one of 'variance', 'length'", is_one_of(SCALINGS)).validate(standardize, "standardize")
-    Constraint("one of 'derived', 'printed'", is_one_of(U_STEPS)).validate(u_step, "u_step")
-    Constraint("one of 'paper', 'reference-code'", is_one_of(VARIANTS)).validate(variant, "variant")
+    POSITIVE_INTEGER.validate(max_iter, "max_iter")
+    NONNEGATIVE_NUMBER.validate(tol, "tol")
+    one_of(CORRELATIONS).validate(correlation, "correlation")
+    one_of(SCALINGS).validate(standardize, "standardize")
+    one_of(U_STEPS).validate(u_step, "u_step")
+    one_of(VARIANTS).validate(variant, "variant")
     if variant == "reference-code":
         fixed = {"correlation": correlation, "standardize": standardize, "u_step": u_step, "tau": tau}
         changed = [name for name, value in fixed.items() if value != ELC_DEFAULTS[name]]
@@ -746,12 +746,12 @@ def llsf(X, Y, k=None, n_threads=1, alpha=2.0 ** -5, beta=2.0 ** -3, gamma=0.1, 
         ``nonzero`` (labels with ``w_ij != 0``); ``ranking`` by decreasing row norm,
         ties to the lower index, constant columns last; ``iterations`` = objective.
     """
-    Constraint("a finite number >= 0", is_nonnegative_number).validate(alpha, "alpha")
-    Constraint("a finite number >= 0", is_nonnegative_number).validate(beta, "beta")
-    Constraint("a finite number > 0", is_positive_number).validate(gamma, "gamma")
-    Constraint("an integer >= 1", is_integer_at_least(1)).validate(max_iter, "max_iter")
-    Constraint("a finite number >= 0", is_nonnegative_number).validate(tol, "tol")
-    Constraint("True or False", is_bool).validate(standardize, "standardize")
+    NONNEGATIVE_NUMBER.validate(alpha, "alpha")
+    NONNEGATIVE_NUMBER.validate(beta, "beta")
+    POSITIVE_NUMBER.validate(gamma, "gamma")
+    POSITIVE_INTEGER.validate(max_iter, "max_iter")
+    NONNEGATIVE_NUMBER.validate(tol, "tol")
+    BOOLEAN.validate(standardize, "standardize")
     X = as_float_matrix(X)
     W, history, converged = llsf_fit(X, Y, alpha=float(alpha), beta=float(beta), gamma=float(gamma),
                                      max_iter=int(max_iter), tol=float(tol), standardize=bool(standardize))
@@ -888,14 +888,14 @@ register(MethodSpec(
         Parameter("tol", 1e-4, "stop when ||W_(t+1) - W_t||_F <= tol = 10^-4 (Appendix B)",
                   Constraint("a finite number >= 0", is_nonnegative_number, float)),
         Parameter("correlation", "rbf", "label correlation S: masked RBF (Appendix B) or Pearson (section 3.1)",
-                  Constraint("one of 'rbf', 'pearson'", is_one_of(CORRELATIONS))),
+                  one_of(CORRELATIONS)),
         Parameter("standardize", "variance", "feature scaling: unit variance (Appendix B; the scale of Eq. 1 "
                   "and Property 2) or unit length (section 3.2 as printed)", Constraint("one of 'variance', 'length'",
                   is_one_of(SCALINGS))),
         Parameter("u_step", "derived", "multiplier sign in the U step: w - v/beta from Eq. 5-6 ('derived') or "
-                  "w + v/beta as Eq. 7-9 print it ('printed')", Constraint("one of 'derived', 'printed'", is_one_of(U_STEPS))),
+                  "w + v/beta as Eq. 7-9 print it ('printed')", one_of(U_STEPS)),
         Parameter("variant", "paper", "'paper' or 'reference-code' (the authors' published MATLAB code)",
-                  Constraint("one of 'paper', 'reference-code'", is_one_of(VARIANTS))),
+                  one_of(VARIANTS)),
     ),
     capabilities=frozenset({"supervised", "multilabel"}),
     score_name="Eq. 14 gain",

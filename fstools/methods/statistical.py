@@ -29,7 +29,7 @@ column -- in particular an all-zero column, for which scikit-learn returns NaN
 import numpy as np
 from scipy import sparse
 
-from fstools.core.ranking import rank_features
+from fstools.core.ranking import TIE_TOLERANCE, rank_features
 from fstools.methods.registry import MethodOutput, MethodSpec, register
 from fstools.core.sparse import as_canonical_csc, column_ranges
 
@@ -151,7 +151,9 @@ def chi2(X, y, k=None, n_threads=1):
     notes = []
     if constant.any():
         notes.append(f"{int(constant.sum())} constant column(s): chi-square 0 (p-value 1), ranked last")
-    order = rank_features(scores, last=constant)
+    # scikit-learn's chi2 sums through BLAS: equal columns can differ in the last bits, so ties are
+    # taken within the greedy methods' tolerance (the lower column index first).
+    order = rank_features(scores, last=constant, tolerance=TIE_TOLERANCE)
     return MethodOutput(ranking=order, scores=scores, columns={"chi2": scores, "p_value": p_values}, notes=notes)
 
 

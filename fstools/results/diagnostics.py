@@ -39,9 +39,8 @@ def _selected_columns(X, selected):
         if non_numeric:
             raise TypeError(f"X: column(s) {', '.join(non_numeric[:5])} are not numeric; correlations need "
                             f"numbers (use the design columns of categorical features)")
-        # C order whatever layout pandas returns, so that sums run in the same order as for arrays.
-        return np.ascontiguousarray(frame.to_numpy(dtype=np.float64))
-    X = np.ascontiguousarray(X, dtype=np.float64)
+        return frame.to_numpy(dtype=np.float64)
+    X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise ValueError(f"X: must be 2-D (samples x features); got {X.ndim}-D")
     if selected is None:
@@ -95,7 +94,7 @@ def redundancy_rate(X, selected=None, absolute=True):
     """
     if not isinstance(absolute, (bool, np.bool_)):
         raise TypeError(f"absolute: must be True or False; got {absolute!r}")
-    F = _selected_columns(X, selected)
+    F = np.ascontiguousarray(_selected_columns(X, selected))  # one memory order: the same sums
     m = F.shape[1]
     if m < 2 or F.shape[0] < 2:
         return float("nan")
@@ -135,7 +134,7 @@ def _feature_label_correlations(F, Y):
 
 
 def _multilabel_inputs(X, Y, selected):
-    F = _selected_columns(X, selected)
+    F = np.ascontiguousarray(_selected_columns(X, selected))  # one memory order: the same sums
     Y = np.asarray(Y, dtype=np.float64)
     if Y.ndim == 1:
         Y = Y[:, None]
