@@ -5,7 +5,10 @@ its own folder.  The test fails on
 
 * an import that goes up a layer (or sideways into another folder of the same layer),
 * any import cycle between modules of fstools,
-* a private name (``_name``) imported from another module.
+* a private name (``_name``) imported from another module,
+* an import of an fstools module inside a function without a comment saying why (a lazy import
+  is kept only where it saves start-up time, e.g. matplotlib for plotting; the command line
+  says so once, at the top of cli.py).
 
 ARCHITECTURE.md at the repository root draws the same layers.
 """
@@ -183,3 +186,35 @@ def test_the_cycle_finder_finds_planted_cycles():
     graph = {"a": ["b"], "b": ["c"], "c": ["a"], "d": ["a"], "e": ["f"], "f": ["e"], "g": []}
     assert sorted(_cycles(graph)) == [["a", "b", "c"], ["e", "f"]]
     assert _cycles({"a": ["b"], "b": []}) == []
+
+
+def _lazy_imports_without_reason(module, path):
+    """Function-level imports of fstools modules in ``path`` with no comment on their line or the line above."""
+    lines = path.read_text().splitlines()
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found = []
+    for function in ast.walk(tree):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(function):
+            if isinstance(node, ast.ImportFrom):
+                target = _resolve(module, node) or ""
+            elif isinstance(node, ast.Import):
+                target = node.names[0].name
+            else:
+                continue
+            if target.split(".")[0] != "fstools":
+                continue
+            here, above = lines[node.lineno - 1], lines[node.lineno - 2].strip()
+            if "#" not in here and not above.startswith("#"):
+                found.append(f"{path.relative_to(PACKAGE_DIR.parent)}:{node.lineno}")
+    return found
+
+
+def test_every_lazy_import_says_why():
+    wrong = []
+    for module, path in MODULES.items():
+        if path is None or module == "fstools.cli":  # cli.py gives its reason once, at the top
+            continue
+        wrong += _lazy_imports_without_reason(module, path)
+    assert not wrong, "function-level imports of fstools modules without a comment saying why:\n" + "\n".join(wrong)
