@@ -28,7 +28,7 @@ of degenerate instances).  The default classifier is the exact 1-NN of
 
 A failure inside a method or a classifier reaches the caller as the exception raised there
 (a ValueError stays a ValueError), its message prefixed with the method, the data set and the
-repeat and fold (:func:`fstools.evaluation.checks.reraise_with_context`).
+repeat and fold (:func:`fstools.evaluation.failures.reraise_with_context`).
 """
 import numbers
 import time

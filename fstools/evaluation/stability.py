@@ -16,7 +16,7 @@ value is 0 for sets drawn at random (of the observed sizes); its minimum is -1/(
 The index, its variance and interval are fstools' own: no library at hand (scikit-learn,
 SciPy, statsmodels) computes them.  A failure of the method on a bootstrap sample reaches the
 caller as the exception the method raised, its message prefixed with the method and the
-sample (:func:`fstools.evaluation.checks.reraise_with_context`).
+sample (:func:`fstools.evaluation.failures.reraise_with_context`).
 """
 from typing import Any, NamedTuple
 
