@@ -363,7 +363,6 @@ class OnlineLearner:
         if not is_positive_integer(n_selected) or int(n_selected) > int(n_features_in):
             raise ValueError(f"n_features: must be an integer in 1..{n_features_in} (the number of features); "
                              f"got {n_selected!r}")
-        self._kernel = _online
         rule = ONLINE_METHODS[method]
         self.method = method
         self.n_features_in = int(n_features_in)
@@ -373,10 +372,10 @@ class OnlineLearner:
             else values["update"]
         self.synthesis = values["synthesis"] if rule.synthesis else "none"
         self._settings = dict(
-            loss=getattr(self._kernel, _LOSS_CODES[rule.loss]),
-            step=self._kernel.STEPS[self.update],
-            truncate=self._kernel.TRUNCATIONS[values["truncate"]],
-            synthesis=self._kernel.SYNTHESES[self.synthesis],
+            loss=getattr(_online, _LOSS_CODES[rule.loss]),
+            step=_online.STEPS[self.update],
+            truncate=_online.TRUNCATIONS[values["truncate"]],
+            synthesis=_online.SYNTHESES[self.synthesis],
             C=values["C"],
             gravity=values["eta"] * values["K"] * values["g"],
             theta=values["theta"],
@@ -386,9 +385,9 @@ class OnlineLearner:
             cost_ratio=values["cost_ratio"] if values["cost_ratio"] is not None else 0.0,
         )
         self.weights = np.zeros(self.n_features_in, dtype=np.float64)
-        self.counters = np.zeros(self._kernel.N_COUNTERS, dtype=np.int64)
-        self.counters[self._kernel.COUNTER_POSITIVE] = 1
-        self.counters[self._kernel.COUNTER_NEGATIVE] = 1
+        self.counters = np.zeros(_online.N_COUNTERS, dtype=np.int64)
+        self.counters[_online.COUNTER_POSITIVE] = 1
+        self.counters[_online.COUNTER_NEGATIVE] = 1
         self.random_state = np.array([int(seed) % 2 ** 64], dtype=np.uint64)
         self.memory_capacity = values["memory"]  # None: unbounded
         self.memory_indices = np.zeros((0, 0), dtype=np.int32)
@@ -403,18 +402,18 @@ class OnlineLearner:
 
     @property
     def rounds(self):
-        return int(self.counters[self._kernel.COUNTER_ROUNDS])
+        return int(self.counters[_online.COUNTER_ROUNDS])
 
     @property
     def class_counters(self):
         """(p, n) of the paper: 1 + the positives / negatives seen."""
-        return (int(self.counters[self._kernel.COUNTER_POSITIVE]),
-                int(self.counters[self._kernel.COUNTER_NEGATIVE]))
+        return (int(self.counters[_online.COUNTER_POSITIVE]),
+                int(self.counters[_online.COUNTER_NEGATIVE]))
 
     @property
     def memory_size(self):
         """Negatives currently remembered (ONPA)."""
-        return int(self.counters[self._kernel.COUNTER_MEMORY_FILLED])
+        return int(self.counters[_online.COUNTER_MEMORY_FILLED])
 
     def remembered(self):
         """The remembered negatives as a CSR matrix (one row per filled slot)."""
@@ -509,10 +508,10 @@ class OnlineLearner:
                 indices, indptr = X.indices, X.indptr
                 if indices.dtype != indptr.dtype:
                     indices, indptr = indices.astype(np.int64), indptr.astype(np.int64)
-                self._kernel.online_pass_csr(X.data, indices, indptr, self.n_features_in, y_pm, order,
+                _online.online_pass_csr(X.data, indices, indptr, self.n_features_in, y_pm, order,
                                              *arguments, **self._settings)
             else:
-                self._kernel.online_pass_dense(X, y_pm, order, *arguments, **self._settings)
+                _online.online_pass_dense(X, y_pm, order, *arguments, **self._settings)
         except ValueError:
             self._restore(saved)
             raise

@@ -77,6 +77,10 @@ class MethodSpec:
     #: value of the feature chosen at each step (drawn by ``plot(kind="path")``).
     path_column: str | None = None
 
+    def __reduce__(self):
+        # A registered method pickles by name (its checks are closures): loading finds it in the registry.
+        return (get_method, (self.name,))
+
     def defaults(self):
         """Parameter name -> default value."""
         return {parameter.name: parameter.default for parameter in self.parameters}

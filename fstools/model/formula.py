@@ -103,6 +103,14 @@ class ModelFrame:
         patsy's per-column evaluation (which dominates on wide data).
     patsy_terms : tuple
         patsy's Term objects of the predictor terms, in the order of ``terms``.
+
+    Notes
+    -----
+    A ModelFrame pickles and deep-copies although patsy's objects do not: the
+    state keeps the kept rows of the data it was parsed from (a shallow copy taken
+    at parse time) instead of ``design_info`` and ``patsy_terms``, and loading
+    parses the formula on those rows again, which rebuilds patsy's objects with
+    the same fitted transforms (``center``, ``scale``, ...) as the original.
     """
 
     formula: str
@@ -116,6 +124,22 @@ class ModelFrame:
     n_dropped: int
     design_info: object
     patsy_terms: tuple = ()
+    source: pd.DataFrame | None = None
+    na_action: str = "drop"
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["design_info"] = None
+        state["patsy_terms"] = ()
+        if self.source is not None:
+            state["source"] = self.source.loc[self.row_index]
+        return state
+
+    def __setstate__(self, state):
+        if state["source"] is not None:
+            fresh = parse_formula(state["formula"], state["source"], na_action=state["na_action"])
+            state = dict(state, design_info=fresh.design_info, patsy_terms=fresh.patsy_terms)
+        self.__dict__.update(state)  # a frozen dataclass: set through __dict__, as dataclasses do
 
 
 # ---------------------------------------------------------------------------
@@ -981,6 +1005,8 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         n_dropped=len(data) - len(kept_positions),
         design_info=design_info,
         patsy_terms=ordered_terms,
+        source=data.copy(deep=False),
+        na_action=na_action,
     )
 
 
