@@ -840,3 +840,16 @@ def test_online_constant_and_duplicated_columns(method):
     assert selector.get_support().shape == (7,) and selector.get_support().sum() == 3
     # the copy of column 0 gets column 0's weight: each update adds tau y x to both
     assert selector.weights_[6] == selector.weights_[0]
+
+
+@pytest.mark.parametrize("typed, meant", [("cmqsf", "cmqfs"), ("fsher", "fisher"), ("mrrm", "mrmr"), ("relief", "relieff")])
+def test_a_method_typo_suggests_the_nearest_names(typed, meant):
+    with pytest.raises(ValueError, match=rf"method: unknown method '{typed}'; allowed values: .*Did you mean .*'{meant}'"):
+        fs.select("class ~ .", fs.datasets.load("wine"), method=typed, k=2)
+
+
+@pytest.mark.parametrize("typed, name", [("mRMR", "mrmr"), ("CMQFS", "cmqfs"), ("MIFS-U", "mifs_u"), (" Fisher ", "fisher")])
+def test_method_names_are_case_insensitive(typed, name):
+    wine = fs.datasets.load("wine")
+    assert fs.select("class ~ .", wine, method=typed, k=2).selected == fs.select("class ~ .", wine, method=name,
+                                                                                k=2).selected

@@ -16,6 +16,7 @@ rows, CSC for the others, which read columns; see :func:`sparse_format`) and
 never densifies it.  The API layer refuses sparse input for the other methods
 (:func:`sparse_methods` lists the ones that take it).
 """
+import difflib
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -145,11 +146,22 @@ def method_names():
     return sorted(_REGISTRY)
 
 
+def _canonical(name):
+    """A method name as registered: lower case, '-' as '_' ('mRMR' -> 'mrmr', 'MIFS-U' -> 'mifs_u')."""
+    return name.strip().lower().replace("-", "_")
+
+
 def get_method(name):
-    """The :class:`MethodSpec` called ``name``; ValueError naming the allowed values otherwise."""
-    if not isinstance(name, str) or name not in _REGISTRY:
-        raise ValueError(f"method: unknown method {name!r}; allowed values: {', '.join(sorted(_REGISTRY))}")
-    return _REGISTRY[name]
+    """The :class:`MethodSpec` called ``name`` (any case; '-' for '_'), or a ValueError naming the
+    allowed values and the nearest names."""
+    if isinstance(name, str) and _canonical(name) in _REGISTRY:
+        return _REGISTRY[_canonical(name)]
+    message = f"method: unknown method {name!r}; allowed values: {', '.join(sorted(_REGISTRY))}"
+    if isinstance(name, str):
+        near = difflib.get_close_matches(_canonical(name), sorted(_REGISTRY), n=3, cutoff=0.6)
+        if near:
+            message += f". Did you mean {' or '.join(map(repr, near))}?"
+    raise ValueError(message)
 
 
 def sparse_methods():
