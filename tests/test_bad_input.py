@@ -853,3 +853,14 @@ def test_method_names_are_case_insensitive(typed, name):
     wine = fs.datasets.load("wine")
     assert fs.select("class ~ .", wine, method=typed, k=2).selected == fs.select("class ~ .", wine, method=name,
                                                                                 k=2).selected
+
+
+def test_chi2_names_the_negative_column_by_name():
+    wine = fs.datasets.load("wine").assign(alcohol=lambda d: d["alcohol"] - 13.0)
+    expected = r"column\(s\) 'alcohol' have negative values"
+    with pytest.raises(ValueError, match=expected):
+        fs.select("class ~ .", wine, method="chi2", k=2)
+    with pytest.raises(ValueError, match=expected):
+        fs.FeatureSelector(method="chi2", k=2).fit(wine.drop(columns="class"), wine["class"])
+    with pytest.raises(ValueError, match=expected):
+        fs.compare("class ~ .", wine, methods=["chi2"], k=[2], cv=2, repeats=1, random_state=0, progress=False)

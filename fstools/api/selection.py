@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from fstools.core.messages import ColumnError
 from fstools.core.parallel import effective_n_threads
 from fstools.model.exceptions import FormulaError
 from fstools.model.terms import columns_for_k_terms, steps_table, term_scores
@@ -35,13 +36,14 @@ def _format_call(formula, method, k, na_action, n_jobs, params):
     return f"select({', '.join(parts)})"
 
 
-def run_method(spec, X, y, k, params, n_jobs):
+def run_method(spec, X, y, k, params, n_jobs, column_names=None):
     """Run a validated method on arrays; returns its :class:`MethodOutput`.
 
     ``X`` is finite float64 (dense, or a scipy sparse matrix for a method with the
     ``sparse`` capability: passed on as CSC, or CSR for streaming methods, never
     densified; TypeError for the other methods), ``y`` class codes, ``k`` None or
     1..n_features, ``params`` complete (see :func:`fstools.model.validation.check_method_params`).
+    With ``column_names``, an error about some columns names them instead of giving positions.
     """
     n_threads = effective_n_threads(n_jobs)
     if sparse.issparse(X):
@@ -49,7 +51,12 @@ def run_method(spec, X, y, k, params, n_jobs):
     else:
         X = np.ascontiguousarray(X, dtype=np.float64)
     y = np.ascontiguousarray(y, dtype=np.int32)
-    return spec.function(X, y, k, n_threads, **params)
+    try:
+        return spec.function(X, y, k, n_threads, **params)
+    except ColumnError as error:
+        if column_names is None:
+            raise
+        raise error.with_names(column_names) from None
 
 
 def check_design(frame, k, response_word="response", stacklevel=2):
@@ -151,7 +158,8 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         # Streaming methods code the two classes +1 / -1 themselves (majority or positive=),
         # and report the mapping by class name.
         run_values["class_names"] = class_names
-    output = run_method(spec, frame.X, y, columns_for_k_terms(column_terms, k), run_values, n_jobs)
+    output = run_method(spec, frame.X, y, columns_for_k_terms(column_terms, k), run_values, n_jobs,
+                        column_names=frame.column_names)
     scores, selected = term_scores(output, spec, list(frame.column_names), column_terms, k)
     steps = steps_table(output, column_terms, selected)
     used = dict(values)
@@ -200,7 +208,8 @@ def select_multilabel(formula, data, spec, k, *, values, response=None, na_actio
     frame = parse_formula(formula_used, frame_data, na_action=na_action)
     Y = label_matrix(frame.response)
     column_terms, k = check_design(frame, k, response_word="labels", stacklevel=4)
-    output = run_method(spec, frame.X, Y, columns_for_k_terms(column_terms, k), values, n_jobs)
+    output = run_method(spec, frame.X, Y, columns_for_k_terms(column_terms, k), values, n_jobs,
+                        column_names=frame.column_names)
     scores, selected = term_scores(output, spec, list(frame.column_names), column_terms, k)
     used = dict(values)
     used["k"] = k

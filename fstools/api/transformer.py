@@ -116,7 +116,8 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         k = check_k(self.k, array.shape[1])
         if k is None:
             raise ValueError(f"k: must be an integer in 1..{array.shape[1]} for the transformer; got None")
-        output = run_method(spec, array, codes, k, values, self.n_jobs)
+        output = run_method(spec, array, codes, k, values, self.n_jobs,
+                            column_names=getattr(self, "feature_names_in_", None))
         self.ranking_ = np.asarray(output.ranking[:k], dtype=np.intp)
         self.scores_ = np.asarray(output.scores, dtype=np.float64)
         self.classes_ = np.unique(y_array)

@@ -600,7 +600,7 @@ def _rank_terms(dataset, label, spec, values, X, y, n_threads, where):
         run_values["class_names"] = dataset.class_names
     started = time.perf_counter()
     try:
-        output = run_method(spec, X, y, n_columns, run_values, n_threads)
+        output = run_method(spec, X, y, n_columns, run_values, n_threads, column_names=dataset.column_names)
     except Exception as error:
         reraise_with_context(error, f"method {label!r} ({spec.name}) failed on data set {dataset.name!r}{where}")
     seconds = time.perf_counter() - started

@@ -29,16 +29,12 @@ column -- in particular an all-zero column, for which scikit-learn returns NaN
 import numpy as np
 from scipy import sparse
 
+from fstools.core.messages import ColumnError
 from fstools.core.ranking import TIE_TOLERANCE, rank_features
 from fstools.methods.registry import MethodOutput, MethodSpec, register
 from fstools.core.sparse import as_canonical_csc, column_ranges
 
 __all__ = ["chi2_scores", "chi2"]
-
-
-def _preview(columns, limit=5):
-    shown = ", ".join(str(int(j)) for j in columns[:limit])
-    return shown + (f", ... ({len(columns)} in all)" if len(columns) > limit else "")
 
 
 def _classes(y, n_samples):
@@ -56,8 +52,8 @@ def _classes(y, n_samples):
 
 
 def _negative_columns_error(columns):
-    return ValueError(f"X: method 'chi2' needs non-negative values (counts, frequencies or 0/1 features); "
-                      f"column(s) {_preview(columns)} have negative values")
+    return ColumnError("X: method 'chi2' needs non-negative values (counts, frequencies or 0/1 features); "
+                       "column(s) {columns} have negative values", columns)
 
 
 def _constant_columns(X):
