@@ -863,4 +863,5 @@ def test_chi2_names_the_negative_column_by_name():
     with pytest.raises(ValueError, match=expected):
         fs.FeatureSelector(method="chi2", k=2).fit(wine.drop(columns="class"), wine["class"])
     with pytest.raises(ValueError, match=expected):
-        fs.compare("class ~ .", wine, methods=["chi2"], k=[2], cv=2, repeats=1, random_state=0, progress=False)
+        fs.compare("class ~ .", wine, methods=["chi2"], k=[2], cv=2, repeats=1, random_state=0, progress=False,
+                   standardize=False)
