@@ -14,7 +14,10 @@ Examples
 Mistakes in the input (an unknown data set, a missing or unreadable CSV file, a
 formula that does not fit the data, a bad parameter) print one line,
 ``fstools: error: <message>``, on stderr and exit with status 2; warnings are
-printed as ``fstools: warning: <message>``, one line each.
+printed as ``fstools: warning: <message>``, one line each.  Ctrl-C (SIGINT) stops a
+command within about a second, also inside the compiled kernels: it prints
+``fstools: interrupted`` on stderr and exits with status 130 (128 + SIGINT), without a
+traceback.
 """
 # Imports of fstools and pandas are inside the commands, so that `fstools --help` and usage errors
 # answer at once, without loading the package.
@@ -31,6 +34,7 @@ __all__ = ["main", "build_parser", "parse_param_value"]
 PROG = "fstools"
 EXIT_OK = 0
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
 
 # Arguments of fs.select that have their own options (or none) and cannot be given by --param.
 _RESERVED_PARAMS = {"formula": "FORMULA", "data": "--data", "method": "--method", "k": "-k/--k",
@@ -308,7 +312,7 @@ def build_parser():
 
 
 def main(argv=None):
-    """Run the ``fstools`` command; returns the exit status (0 success, 2 bad input)."""
+    """Run the ``fstools`` command; returns the exit status (0 success, 2 bad input, 130 Ctrl-C)."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -324,6 +328,9 @@ def main(argv=None):
     except UserError as error:
         _print_error(error)
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`fstools select ... | head`): stop quietly, as Unix tools do.
         try:

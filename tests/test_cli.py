@@ -314,3 +314,16 @@ def test_select_with_baseline_methods(capsys, argv):
     out = json.loads(capsys.readouterr().out)
     assert status == 0 and len(out["selected"]) == 3
     assert out["method"] == argv[1]
+
+
+def test_keyboard_interrupt_is_one_line_and_status_130(capsys, monkeypatch):
+    """Ctrl-C during a command (see tests/test_interrupt.py for a real SIGINT)."""
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("fstools.api.selection.select", interrupted)
+    status = main(["select", "class ~ .", "--data", "wine", "-k", "3"])
+    captured = capsys.readouterr()
+    assert status == 130
+    assert captured.err.strip().splitlines() == ["fstools: interrupted"]
+    assert captured.out == ""

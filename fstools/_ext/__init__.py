@@ -29,13 +29,19 @@ _typedefs.pxd
 _common.pxd (+ _common.pyx)
     The status codes of the nogil cores (OK, NON_FINITE, OUT_OF_MEMORY, BAD_CODE,
     ...), inline nogil helpers (first code out of range, largest status of a
-    parallel loop, block lengths) and the argument checks every kernel shares
-    (thread count, lengths, class codes, strides).
+    parallel loop, block lengths), the argument checks every kernel shares
+    (thread count, lengths, class codes, strides) and the Ctrl-C check of the
+    long loops (``SignalCheck``: the master thread runs the Python signal
+    handlers at most every 20 ms and a shared flag stops every thread; the
+    ``def`` wrapper then frees its buffers and raises KeyboardInterrupt).
 _sorting.pxd (+ _sorting.pyx)
     Stable argsort by value, heap sort, quickselect and an inline lower bound.
 _random.pxd
     SplitMix64 on a caller-owned state (inline): raw words, unbiased integers
     below a bound, reals in (0, 1).
+
+The long loops (FVG modularity, the neighbour searches, the information engine,
+per-class moments, the online pass) answer Ctrl-C within a fraction of a second.
 
 Each kernel validates its arguments once, in its ``def`` wrapper, before any
 nogil loop: whatever a caller passes, a bad argument is a ValueError or

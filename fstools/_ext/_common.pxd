@@ -4,6 +4,15 @@
 The inline helpers are compiled into every kernel that cimports them; the checks
 (``check_*``, implemented in ``_common.pyx``) raise ValueError with a message that
 names the argument, and are called by the ``def`` wrappers before any nogil loop.
+
+Ctrl-C in a long nogil loop: the loop keeps a :c:type:`SignalCheck` and asks
+:func:`stop_requested` between work items (a feature, a block of rows, a tile);
+the master thread (OpenMP thread 0, or the only thread) takes the GIL at most
+every :data:`SIGNAL_CHECK_SECONDS` to run ``PyErr_CheckSignals``, and when a
+handler raised (KeyboardInterrupt) it sets ``stop``, which every thread reads:
+the remaining items are skipped.  After the loop, with the GIL, the ``def``
+wrapper frees what it allocated and calls :func:`raise_if_stopped`, which
+raises the handler's exception.
 """
 from libc.stdint cimport int32_t
 
@@ -48,6 +57,92 @@ cdef inline Py_ssize_t block_length(Py_ssize_t first, Py_ssize_t block_size,
     return block_size if total - first > block_size else total - first
 
 
+cdef extern from *:
+    """
+    #ifdef _OPENMP
+    #include <omp.h>
+    static inline int fstools_thread_number(void) { return omp_get_thread_num(); }
+    static inline int fstools_load_flag(int* flag) {
+        int value;
+        #pragma omp atomic read
+        value = *flag;
+        return value;
+    }
+    static inline void fstools_store_flag(int* flag, int value) {
+        #pragma omp atomic write
+        *flag = value;
+    }
+    #else
+    static inline int fstools_thread_number(void) { return 0; }
+    static inline int fstools_load_flag(int* flag) { return *(volatile int*) flag; }
+    static inline void fstools_store_flag(int* flag, int value) { *(volatile int*) flag = value; }
+    #endif
+    #ifdef _WIN32
+    #include <windows.h>
+    static inline double fstools_seconds(void) { return (double) GetTickCount64() / 1000.0; }
+    #else
+    #include <time.h>
+    static inline double fstools_seconds(void) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        return (double) now.tv_sec + 1e-9 * (double) now.tv_nsec;
+    }
+    #endif
+    #define FSTOOLS_SIGNAL_CHECK_SECONDS 0.02
+    """
+    # Seconds between two looks at pending signals (Ctrl-C) in a long loop.
+    double SIGNAL_CHECK_SECONDS "FSTOOLS_SIGNAL_CHECK_SECONDS"
+    int thread_number "fstools_thread_number"() noexcept nogil
+    int load_flag "fstools_load_flag"(int* flag) noexcept nogil
+    void store_flag "fstools_store_flag"(int* flag, int value) noexcept nogil
+    double monotonic_seconds "fstools_seconds"() noexcept nogil
+
+
+cdef struct SignalCheck:
+    # Written by the master thread only:
+    double next_time      # monotonic time of the next look at the signals
+    Py_ssize_t every      # calls of stop_requested between two readings of the clock
+    Py_ssize_t countdown
+    # Set once by the master thread, read by every thread (atomic):
+    int stop
+
+
+cdef inline void signal_check_init(SignalCheck* check, Py_ssize_t every) noexcept nogil:
+    """Start a loop's check; ``every``: calls between readings of the clock (1 for work
+    items of a millisecond or more, more for short ones such as the rows of a stream)."""
+    check.every = every if every > 1 else 1
+    check.countdown = check.every
+    check.next_time = monotonic_seconds() + SIGNAL_CHECK_SECONDS
+    check.stop = 0
+
+
+cdef inline bint stop_requested(SignalCheck* check) noexcept nogil:
+    """True when the loop should stop (a signal handler raised, e.g. on Ctrl-C).
+
+    Any thread may call it between work items; only the master thread looks at
+    the signals (taking the GIL briefly), at most every SIGNAL_CHECK_SECONDS.
+    """
+    cdef double now
+    if load_flag(&check.stop):
+        return True
+    if thread_number() != 0:
+        return False
+    check.countdown -= 1
+    if check.countdown > 0:
+        return False
+    check.countdown = check.every
+    now = monotonic_seconds()
+    if now < check.next_time:
+        return False
+    if signals_raised():
+        store_flag(&check.stop, 1)
+        return True
+    check.next_time = monotonic_seconds() + SIGNAL_CHECK_SECONDS
+    return False
+
+
+cdef bint signals_raised() noexcept nogil
+cdef int raise_if_stopped(SignalCheck* check) except -1
 cdef int check_threads(int n_threads) except -1
 cdef int check_at_least_one(str name, Py_ssize_t value) except -1
 cdef int check_length(str name, Py_ssize_t length, Py_ssize_t expected, str what) except -1

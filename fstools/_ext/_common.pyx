@@ -4,8 +4,41 @@
 Each raises ValueError with a message that starts with the argument's name; the
 kernels call them in their ``def`` wrappers, once per call, before any nogil
 loop reads memory on the strength of the argument.
+
+Also the two halves of the Ctrl-C check of the long loops that need the GIL
+(see ``_common.pxd``): :func:`signals_raised` and :func:`raise_if_stopped`.
 """
+from cpython.exc cimport PyErr_Occurred
 from libc.stdint cimport int32_t
+
+
+cdef extern from "Python.h":
+    # Declared here without an exception value: the exception a signal handler raised
+    # stays pending in the thread state until raise_if_stopped raises it.
+    int _check_signals "PyErr_CheckSignals"() noexcept
+
+
+cdef bint signals_raised() noexcept nogil:
+    """Run the Python signal handlers (with the GIL); True when one raised.
+
+    Its exception (KeyboardInterrupt for Ctrl-C) is left pending for
+    :func:`raise_if_stopped`.  Outside the main thread no handler runs and
+    this is False.
+    """
+    cdef int result
+    with gil:
+        result = _check_signals()
+    return result != 0
+
+
+cdef int raise_if_stopped(SignalCheck* check) except -1:
+    """Raise the exception of the signal handler that stopped a loop (with the GIL,
+    after the loop; the caller has freed its buffers).  Returns 0 when not stopped."""
+    if not check.stop:
+        return 0
+    if PyErr_Occurred() != NULL:
+        return -1
+    raise KeyboardInterrupt
 
 
 cdef int check_threads(int n_threads) except -1:

@@ -28,7 +28,8 @@ the ``def`` wrappers validate their arguments (equal lengths, at least one
 level, codes in range, table size) and raise errors only outside the loops.
 
 Kernels over many features (OpenMP ``prange``, one table per iteration,
-results independent of the number of threads):
+results independent of the number of threads; each loop answers Ctrl-C
+between features, raising KeyboardInterrupt with every table freed):
 
 * :func:`feature_entropies` -- H(X_j) for every feature;
 * :func:`feature_class_information` -- I(X_j; C) for every feature;
@@ -56,7 +57,8 @@ from libc.math cimport log
 from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport calloc, free
 
-from fstools._ext._common cimport BAD_CODE, OK, OUT_OF_MEMORY, check_threads, first_out_of_range
+from fstools._ext._common cimport (BAD_CODE, OK, OUT_OF_MEMORY, SignalCheck, check_threads, first_out_of_range,
+                                   raise_if_stopped, signal_check_init, stop_requested)
 # code_t: integer codes of a discrete variable; third_code_t: the same types as an
 # independent fused type, for the third variable of a counting table (the int32
 # class of the kernels over many features, or z of conditional_mutual_information).
@@ -558,14 +560,19 @@ cdef _pair_terms_loop(const code_t[:, ::1] codes, const int32_t[::1] levels,
     if n_candidates == 0:
         return
     cdef int32_t[::1] status = np.zeros(n_candidates, dtype=np.int32)
+    cdef SignalCheck check
+    signal_check_init(&check, 1)
     for i in prange(n_candidates, nogil=True, num_threads=n_threads, schedule='dynamic'):
         c = candidates[i]
-        if first_out_of_range(&codes[c, 0], m, levels[c]) >= 0:
+        if stop_requested(&check):
+            pass  # Ctrl-C: the remaining candidates are skipped
+        elif first_out_of_range(&codes[c, 0], m, levels[c]) >= 0:
             status[i] = BAD_CODE
         else:
             status[i] = _pair_terms_into(&codes[c, 0], levels[c], &codes[selected, 0], ls,
                                          &y[0], n_classes, m, relevant_independency,
                                          out + i * stride)
+    raise_if_stopped(&check)
     _raise_row_status(status, codes, levels, f"of (candidate, codes[{selected}], y)", candidates)
 
 
@@ -702,11 +709,16 @@ def _feature_class_information(const code_t[:, ::1] codes, const int32_t[::1] le
     if n_features == 0:
         return
     cdef int32_t[::1] status = np.zeros(n_features, dtype=np.int32)
+    cdef SignalCheck check
+    signal_check_init(&check, 1)
     for j in prange(n_features, nogil=True, num_threads=n_threads, schedule='dynamic'):
-        if first_out_of_range(&codes[j, 0], m, levels[j]) >= 0:
+        if stop_requested(&check):
+            pass  # Ctrl-C: the remaining features are skipped
+        elif first_out_of_range(&codes[j, 0], m, levels[j]) >= 0:
             status[j] = BAD_CODE
         else:
             status[j] = _mutual_information(&codes[j, 0], levels[j], &y[0], n_classes, m, &out[j])
+    raise_if_stopped(&check)
     _raise_row_status(status, codes, levels, "of (feature, y)")
 
 
@@ -746,9 +758,14 @@ def _feature_entropies(const code_t[:, ::1] codes, const int32_t[::1] levels,
         max_levels = max(max_levels, levels[j])
     _check_table_size(max_levels, "a feature")
     cdef int32_t[::1] status = np.zeros(n_features, dtype=np.int32)
+    cdef SignalCheck check
+    signal_check_init(&check, 1)
     for j in prange(n_features, nogil=True, num_threads=n_threads, schedule='dynamic'):
-        if first_out_of_range(&codes[j, 0], m, levels[j]) >= 0:
+        if stop_requested(&check):
+            pass  # Ctrl-C: the remaining features are skipped
+        elif first_out_of_range(&codes[j, 0], m, levels[j]) >= 0:
             status[j] = BAD_CODE
         else:
             status[j] = _entropy(&codes[j, 0], levels[j], m, &out[j])
+    raise_if_stopped(&check)
     _raise_row_status(status, codes, levels, "of (feature)")

@@ -57,7 +57,8 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from fstools._ext._common cimport (OK, OUT_OF_MEMORY, check_at_least_one, check_class_codes,
-                                   check_double_strides, check_length, check_threads, max_status)
+                                   check_double_strides, check_length, check_threads, max_status,
+                                   SignalCheck, signal_check_init, stop_requested, raise_if_stopped)
 from fstools._ext._sorting cimport heap_sort, lower_bound, stable_argsort
 
 cnp.import_array()
@@ -830,6 +831,9 @@ def modularity_scores(const double[:, :] X, const int32_t[::1] y, int n_classes,
         no shared reductions, so the result does not depend on ``n_threads``.
     n_threads : int
         OpenMP threads (ignored when built without OpenMP).
+
+    The loop answers Ctrl-C between features: KeyboardInterrupt, ``out``
+    then partly filled.
     """
     cdef Py_ssize_t m = X.shape[0]
     cdef Py_ssize_t n_features = X.shape[1]
@@ -844,8 +848,12 @@ def modularity_scores(const double[:, :] X, const int32_t[::1] y, int n_classes,
     check_class_codes("y", y, n_classes)
     row_stride = X.strides[0] // <Py_ssize_t> sizeof(double)
     cdef int32_t[::1] status = np.zeros(n_features, dtype=np.int32)
+    cdef SignalCheck check
+    signal_check_init(&check, 1)
     for f in prange(n_features, nogil=True, num_threads=n_threads, schedule="dynamic"):
-        status[f] = _feature_modularity(&X[0, f], row_stride, m, &y[0], n_classes, &out[f])
+        if not stop_requested(&check):
+            status[f] = _feature_modularity(&X[0, f], row_stride, m, &y[0], n_classes, &out[f])
+    raise_if_stopped(&check)
     _raise_for_status(max_status(status))
 
 

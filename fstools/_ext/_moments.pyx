@@ -51,7 +51,8 @@ from libc.stdlib cimport free, malloc
 # Status codes of the nogil core (the largest over the blocks wins: OUT_OF_MEMORY over NON_FINITE).
 from fstools._ext._common cimport (NON_FINITE, OK, OUT_OF_MEMORY, block_length, check_at_least_one,
                                    check_double_strides, check_length, check_threads, check_class_codes,
-                                   max_status)
+                                   max_status, SignalCheck, signal_check_init, stop_requested,
+                                   raise_if_stopped)
 
 cnp.import_array()
 
@@ -310,12 +311,16 @@ def class_moments(X, y, int n_classes, counts, mean, ss, constant, column_mean, 
     cdef int32_t[::1] status = np.zeros(n_blocks, dtype=np.int32)
     cdef Py_ssize_t block, first_feature, block_width
     cdef double* scratch
+    cdef SignalCheck check
+    signal_check_init(&check, 1)
     with nogil, parallel(num_threads=n_threads):
         scratch = <double*> malloc(3 * width * n_classes * sizeof(double))
         for block in prange(n_blocks, schedule="dynamic"):
             first_feature = block * width
             block_width = block_length(first_feature, width, n_features)
-            if scratch == NULL:
+            if stop_requested(&check):
+                pass  # Ctrl-C: the remaining blocks are skipped
+            elif scratch == NULL:
                 status[block] = OUT_OF_MEMORY
             else:
                 status[block] = _block_moments(
@@ -325,6 +330,7 @@ def class_moments(X, y, int n_classes, counts, mean, ss, constant, column_mean, 
                     &column_constant_view[first_feature], scratch, scratch + width * n_classes,
                     scratch + 2 * width * n_classes)
         free(scratch)
+    raise_if_stopped(&check)
     worst = max_status(status)
     if worst == OUT_OF_MEMORY:
         raise MemoryError(f"class_moments: could not allocate {3 * width * n_classes * 8} bytes of scratch per thread")

@@ -45,8 +45,9 @@ from libc.math cimport fabs
 from libc.stdint cimport int32_t
 from libc.stdlib cimport free, malloc
 
-from fstools._ext._common cimport (OK, OUT_OF_MEMORY, block_length, check_at_least_one, check_class_codes,
-                                   check_length, check_threads, max_status)
+from fstools._ext._common cimport (OK, OUT_OF_MEMORY, SignalCheck, block_length, check_at_least_one,
+                                   check_class_codes, check_length, check_threads, max_status, raise_if_stopped,
+                                   signal_check_init, stop_requested)
 
 cnp.import_array()
 
@@ -178,11 +179,12 @@ cdef int _block_neighbours(const double* features, Py_ssize_t n_samples, Py_ssiz
                            const int32_t* labels, Py_ssize_t n_classes,
                            const Py_ssize_t* rows, Py_ssize_t n_rows, Py_ssize_t k, int metric,
                            Py_ssize_t* out_index, double* out_distance,
-                           Py_ssize_t* out_count) noexcept nogil:
+                           Py_ssize_t* out_count, SignalCheck* check) noexcept nogil:
     """Nearest neighbours by class of the query rows ``rows[0:n_rows]`` (one block).
 
     Outputs for query r and class c start at ``(r * n_classes + c) * k`` in
     ``out_index`` / ``out_distance`` and at ``r * n_classes + c`` in ``out_count``.
+    Stops early (outputs incomplete) when ``check`` reports Ctrl-C between tiles.
     """
     cdef double* tile = <double*> malloc(ROWS_PER_BLOCK * COLUMNS_PER_TILE * sizeof(double))
     cdef Py_ssize_t r, c, j, start, width, slot
@@ -191,7 +193,7 @@ cdef int _block_neighbours(const double* features, Py_ssize_t n_samples, Py_ssiz
     for r in range(n_rows * n_classes):
         out_count[r] = 0
     start = 0
-    while start < n_samples:
+    while start < n_samples and not stop_requested(check):
         width = n_samples - start
         if width > COLUMNS_PER_TILE:
             width = COLUMNS_PER_TILE
@@ -238,6 +240,9 @@ def class_neighbours(const double[:, ::1] features not None, const int32_t[::1] 
         Receives min(k, number of samples of class c other than the query).
     n_threads : int
         OpenMP threads over blocks of queries; the result does not depend on it.
+
+    The search answers Ctrl-C (checked between tiles of candidates): KeyboardInterrupt,
+    the outputs then incomplete.
     """
     cdef Py_ssize_t n_features = features.shape[0]
     cdef Py_ssize_t n_samples = features.shape[1]
@@ -256,12 +261,15 @@ def class_neighbours(const double[:, ::1] features not None, const int32_t[::1] 
         return
     n_blocks = (n_queries + ROWS_PER_BLOCK - 1) // ROWS_PER_BLOCK
     status = np.zeros(n_blocks, dtype=np.int32)
+    cdef SignalCheck check
+    signal_check_init(&check, 1)
     for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule="dynamic"):
         first = block * ROWS_PER_BLOCK
         size = block_length(first, ROWS_PER_BLOCK, n_queries)
         status[block] = _block_neighbours(&features[0, 0], n_samples, n_features, &labels[0], n_classes,
                                           &rows[first], size, k, metric, &index[first, 0, 0],
-                                          &distance[first, 0, 0], &count[first, 0])
+                                          &distance[first, 0, 0], &count[first, 0], &check)
+    raise_if_stopped(&check)
     if max_status(status) == OUT_OF_MEMORY:
         raise MemoryError("class_neighbours: out of memory for a distance tile")
 
@@ -318,6 +326,7 @@ def all_class_neighbours(const double[:, ::1] features not None, const int32_t[:
     unordered pair is computed once and offered to both samples; every thread
     fills its own lists (``n_threads * n_samples * n_classes * k`` entries), merged
     at the end by (distance, index), so the result does not depend on the threads.
+    Answers Ctrl-C between work items (KeyboardInterrupt, before the merge).
     """
     cdef Py_ssize_t n_features = features.shape[0]
     cdef Py_ssize_t n_samples = features.shape[1]
@@ -355,12 +364,17 @@ def all_class_neighbours(const double[:, ::1] features not None, const int32_t[:
     local_distance = np.zeros((n_local, n_samples, n_classes, k), dtype=np.float64)
     local_count = np.zeros((n_local, n_samples, n_classes), dtype=np.intp)
     status = np.zeros(n_items, dtype=np.int32)
+    cdef SignalCheck check
+    signal_check_init(&check, 1)
     for item in prange(n_items, nogil=True, num_threads=n_threads, schedule="dynamic"):
+        if stop_requested(&check):
+            continue  # Ctrl-C: the remaining items are skipped
         tid = threadid()
         status[item] = _pair_tile_neighbours(&features[0, 0], n_samples, n_features, &labels[0], n_classes,
                                              &all_rows[0], item_row[item], item_column[item], k, metric,
                                              &local_index[tid, 0, 0, 0], &local_distance[tid, 0, 0, 0],
                                              &local_count[tid, 0, 0])
+    raise_if_stopped(&check)
     if max_status(status) == OUT_OF_MEMORY:
         raise MemoryError("all_class_neighbours: out of memory for a distance tile")
     # Merge the threads' sorted lists: the k smallest by (distance, index).
@@ -463,6 +477,8 @@ def relieff_terms(const double[:, ::1] values not None, const int32_t[::1] label
         weighted mean miss diffs; ``n_blocks = ceil(n_queries / block_size())``.
         Summing the rows in order gives a result independent of ``n_threads``.
     n_threads : int
+
+    Answers Ctrl-C between blocks (KeyboardInterrupt).
     """
     cdef Py_ssize_t n_samples = values.shape[0]
     cdef Py_ssize_t n_features = values.shape[1]
@@ -496,13 +512,18 @@ def relieff_terms(const double[:, ::1] values not None, const int32_t[::1] label
     if used.size and (used.min() < 0 or used.max() >= n_samples):
         raise ValueError(f"index: sample indices must lie in 0..{n_samples - 1}")
     status = np.zeros(n_blocks, dtype=np.int32)
+    cdef SignalCheck check
+    signal_check_init(&check, 1)
     for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule="dynamic"):
+        if stop_requested(&check):
+            continue  # Ctrl-C: the remaining blocks are skipped
         first = block * ROWS_PER_BLOCK
         size = block_length(first, ROWS_PER_BLOCK, n_queries)
         status[block] = _relieff_block_terms(&values[0, 0], n_features, &labels[0], n_classes,
                                              &rows[first], size, k, &miss_weight[0, 0],
                                              &index[first, 0, 0], &count[first, 0],
                                              &near_hit[block, 0], &near_miss[block, 0])
+    raise_if_stopped(&check)
     if max_status(status) == OUT_OF_MEMORY:
         raise MemoryError("relieff_terms: out of memory")
 

@@ -93,7 +93,7 @@ from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from fstools._ext._common cimport (BAD_LABEL, NON_FINITE, OK, OUT_OF_MEMORY, ROW_TOO_WIDE, TOO_MANY_SYNTHETIC,
-                                   check_length)
+                                   SignalCheck, check_length, raise_if_stopped, signal_check_init, stop_requested)
 from fstools._ext._random cimport next_random, random_below, random_open_unit
 from fstools._ext._sorting cimport kth_largest as _kth_largest
 # CSR column indices (and ``indptr``): int32 or int64.
@@ -853,16 +853,19 @@ cdef int _learn_row(Learner* L, const double* values, const index_t* indices, Py
 cdef int _run_pass(Learner* L, const double* data, const index_t* indices, const index_t* indptr,
                    const int32_t* y, const Py_ssize_t* order, Py_ssize_t n_rows,
                    double* margins, double* budget_margins, double* losses, double* taus,
-                   int32_t* synthetic, Py_ssize_t* failed_row) noexcept nogil:
+                   int32_t* synthetic, Py_ssize_t* failed_row, SignalCheck* check) noexcept nogil:
     """Rows ``order[0:n_rows]`` in turn; ``indices == NULL``: dense rows of n_features values.
 
-    On an error, ``failed_row`` receives the row (of the data) being learned."""
+    On an error, ``failed_row`` receives the row (of the data) being learned.  Stops
+    (returning OK, with ``check.stop`` set) when ``check`` reports Ctrl-C between rows."""
     cdef Py_ssize_t i, row, start, nnz
     cdef int label
     cdef int status
     cdef Py_ssize_t d = L.n_features
     cdef double* row_budget
     for i in range(n_rows):
+        if stop_requested(check):
+            return OK
         row = order[i]
         label = y[row]
         if label != 1 and label != -1:
@@ -1117,23 +1120,29 @@ def online_pass_dense(const double[:, ::1] X not None, const int32_t[::1] y not 
     C, gravity, theta, period, topk, beta, cost_ratio
         C of PA-I/PA-II (and the scale of CS's step), a = eta K g, theta, K,
         the budget of TOPK truncation, beta of ONPA, rho of CS (<= 0: p / n).
+
+    The pass answers Ctrl-C between rows: KeyboardInterrupt, with the state
+    updated by the rows learned so far (the caller restores it).
     """
     cdef Learner L
     cdef int status
     cdef Py_ssize_t failed_row = -1
+    cdef SignalCheck check
     _setup(&L, X.shape[1], X.shape[0], y.shape[0], order, weights, counters, random_state, memory_indices,
            memory_values, memory_nnz, budgets, margins, budget_margins, losses, taus, synthetic, loss, step,
            truncate, synthesis, C, gravity, theta, period, topk, beta, cost_ratio)
     cdef Py_ssize_t n_rows = order.shape[0]
     if n_rows == 0:
         return
+    signal_check_init(&check, 64)
     with nogil:
         status = _allocate_scratch(&L)
         if status == OK:
             status = _run_pass(&L, &X[0, 0], <const int32_t*> NULL, <const int32_t*> NULL, &y[0], &order[0],
                                n_rows, &margins[0], &budget_margins[0, 0] if L.n_budgets > 0 else NULL,
-                               &losses[0], &taus[0], &synthetic[0], &failed_row)
+                               &losses[0], &taus[0], &synthetic[0], &failed_row, &check)
         _free_scratch(&L)
+    raise_if_stopped(&check)
     _raise_for_status(status, failed_row)
 
 
@@ -1159,6 +1168,7 @@ def online_pass_csr(const double[::1] data not None, const index_t[::1] indices 
     cdef Learner L
     cdef int status
     cdef Py_ssize_t failed_row = -1
+    cdef SignalCheck check
     cdef Py_ssize_t n_rows_data = indptr.shape[0] - 1
     if indptr.shape[0] < 1:
         raise ValueError("indptr: must have length n_rows + 1 >= 1")
@@ -1185,13 +1195,15 @@ def online_pass_csr(const double[::1] data not None, const index_t[::1] indices 
         return
     cdef const double* data_pointer = &data[0] if data.shape[0] > 0 else NULL
     # (indices_pointer is never NULL: with every row empty the dummy marks the rows as sparse)
+    signal_check_init(&check, 64)
     with nogil:
         status = _allocate_scratch(&L)
         if status == OK:
             status = _run_pass(&L, data_pointer, indices_pointer, &indptr[0], &y[0], &order[0], n_rows,
                                &margins[0], &budget_margins[0, 0] if L.n_budgets > 0 else NULL,
-                               &losses[0], &taus[0], &synthetic[0], &failed_row)
+                               &losses[0], &taus[0], &synthetic[0], &failed_row, &check)
         _free_scratch(&L)
+    raise_if_stopped(&check)
     _raise_for_status(status, failed_row)
 
 

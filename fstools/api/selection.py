@@ -10,7 +10,7 @@ import pandas as pd
 from scipy import sparse
 
 from fstools.core.messages import ColumnError
-from fstools.core.parallel import effective_n_threads
+from fstools.core.parallel import effective_n_threads, thread_note
 from fstools.model.exceptions import FormulaError
 from fstools.model.terms import columns_for_k_terms, steps_table, term_scores
 from fstools.model.formula import format_formula, parse_formula
@@ -34,6 +34,13 @@ def _format_call(formula, method, k, na_action, n_jobs, params):
         parts.append(f"n_jobs={n_jobs!r}")
     parts += [f"{name}={value!r}" for name, value in params.items()]
     return f"select({', '.join(parts)})"
+
+
+def _with_thread_note(notes, n_jobs):
+    """The method's notes, plus the number of threads used when ``n_jobs`` was capped or negative
+    (the call string keeps ``n_jobs`` as given)."""
+    note = thread_note(n_jobs)
+    return list(notes) if note is None else [*notes, note]
 
 
 def run_method(spec, X, y, k, params, n_jobs, column_names=None):
@@ -99,7 +106,9 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         Drop rows with missing values (default; the count is on the result) or refuse them.
     n_jobs : int or None
         Threads (None: the n_jobs of an enclosing ``joblib.parallel_config``, else all cores or
-        ``OMP_NUM_THREADS``). Results do not depend on it.
+        ``OMP_NUM_THREADS``). Any value is accepted: more than the usable cores is capped, and
+        -1 is all cores, -2 all but one, ... (the threads used are then in the notes).
+        Results do not depend on it.
     **params
         The method's parameters (e.g. ``beta=0.3`` for CMQFS); unknown names and values
         out of range raise an error naming the parameter and the allowed values.
@@ -169,8 +178,8 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     # (name -> +1 / -1) and the prequential stream metrics (rows 'selected' and 'learner').
     return SelectionResult(call=call, spec=spec, params=used, model_frame=frame, y=y,
                            class_names=class_names, scores=scores, steps=steps, selected=selected,
-                           notes=output.notes, iterations=output.iterations, tables=output.tables,
-                           class_mapping=output.class_mapping if streaming else None,
+                           notes=_with_thread_note(output.notes, n_jobs), iterations=output.iterations,
+                           tables=output.tables, class_mapping=output.class_mapping if streaming else None,
                            stream_metrics=pd.DataFrame(output.stream_metrics).T if streaming else None)
 
 
@@ -214,5 +223,5 @@ def select_multilabel(formula, data, spec, k, *, values, response=None, na_actio
     used = dict(values)
     used["k"] = k
     return MultiLabelResult(call=call, spec=spec, params=used, model_frame=frame, Y=Y, scores=scores,
-                            selected=selected, notes=output.notes, iterations=output.iterations,
+                            selected=selected, notes=_with_thread_note(output.notes, n_jobs), iterations=output.iterations,
                             tables=output.tables)

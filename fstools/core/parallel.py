@@ -9,10 +9,14 @@ import numpy as np
 
 
 def available_cores():
-    """Cores this process may run on (respects CPU affinity where the OS reports it)."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
+    """Cores this process may use: CPU affinity, a cgroup CPU quota (containers) and
+    ``LOKY_MAX_CPU_COUNT`` are respected (``joblib.cpu_count``), else the affinity mask."""
+    affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    try:
+        from joblib import cpu_count
+    except ImportError:  # pragma: no cover - joblib is a dependency
+        return max(1, affinity)
+    return max(1, min(affinity, cpu_count()))
 
 
 def _joblib_default_n_jobs():
@@ -26,22 +30,55 @@ def _joblib_default_n_jobs():
 
 
 def _check_n_jobs(n_jobs, source):
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0:
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
         raise ValueError(f"n_jobs{source}: must be None, a positive integer, or a negative integer "
                          f"counting back from all cores (-1 = all); got {n_jobs!r}")
 
 
-def effective_n_threads(n_jobs):
-    """Number of threads for ``n_jobs``.
+#: Largest number of threads each probe has started (see :func:`_startable_threads`).
+_started_threads = {"most": 1}
+_probe_lock = threading.Lock()
 
-    ``None`` takes the default the way scikit-learn does: the ``n_jobs`` of an
-    enclosing ``joblib.parallel_config(n_jobs=...)`` context if there is one,
-    else every available core, unless the environment variable
-    ``OMP_NUM_THREADS`` sets fewer (as scikit-learn's OpenMP kernels do).
-    A positive integer is taken as is; ``-1`` means all cores and ``-2`` all
-    but one, and so on.  Results never depend on the number of threads.
+
+def _startable_threads(n_threads):
+    """How many of ``n_threads`` threads can run at once (at least 1).
+
+    Starting a thread can fail under a memory limit (``ulimit -v``) or a limit on the number
+    of processes; the OpenMP runtime then aborts the whole interpreter ("Thread creation
+    failed").  So before a kernel asks for ``n_threads`` threads, ``n_threads - 1`` helper
+    threads (with the default stack size the OpenMP runtime also uses) are started here and
+    stopped again; when some cannot be started, fewer threads are used, with a
+    RuntimeWarning.  A count that once worked is not probed again.
     """
-    cores = available_cores()
+    if n_threads <= _started_threads["most"]:
+        return n_threads
+    with _probe_lock:
+        release = threading.Event()
+        helpers = []
+        try:
+            for _ in range(n_threads - 1):
+                helper = threading.Thread(target=release.wait, daemon=True)
+                helper.start()
+                helpers.append(helper)
+        except (RuntimeError, MemoryError):
+            pass
+        finally:
+            release.set()
+            for helper in helpers:
+                helper.join()
+        started = len(helpers) + 1
+        if started < n_threads:
+            import warnings
+
+            warnings.warn(f"n_jobs: only {started} of {n_threads} threads could be started (a memory or "
+                          f"process limit); running on {started}", RuntimeWarning, stacklevel=4)
+            return started
+        _started_threads["most"] = max(_started_threads["most"], n_threads)
+        return n_threads
+
+
+def _requested_threads(n_jobs, cores):
+    """``n_jobs`` (or the default for None) as a count of threads, before the cap at ``cores``."""
     if n_jobs is None:
         from_joblib = _joblib_default_n_jobs()
         if from_joblib is not None:
@@ -49,12 +86,51 @@ def effective_n_threads(n_jobs):
             return from_joblib if from_joblib > 0 else max(1, cores + 1 + from_joblib)
         limit = os.environ.get("OMP_NUM_THREADS", "")
         if limit.isdigit() and int(limit) > 0:
-            return min(cores, int(limit))
+            return int(limit)
         return cores
     _check_n_jobs(n_jobs, "")
     if n_jobs > 0:
-        return n_jobs
-    return max(1, cores + 1 + n_jobs)
+        return int(n_jobs)
+    return max(1, cores + 1 + int(n_jobs))
+
+
+def effective_n_threads(n_jobs):
+    """Number of threads for ``n_jobs``, never more than the usable cores.
+
+    ``None`` takes the default the way scikit-learn does: the ``n_jobs`` of an
+    enclosing ``joblib.parallel_config(n_jobs=...)`` context if there is one,
+    else every available core, unless the environment variable
+    ``OMP_NUM_THREADS`` sets fewer (as scikit-learn's OpenMP kernels do).
+    A positive integer is capped at :func:`available_cores` (any value is
+    accepted: ``n_jobs=100000`` runs on the usable cores); ``-1`` means all
+    cores and ``-2`` all but one, and so on, at least one (joblib's
+    convention).  When the threads cannot be started (a memory or process
+    limit), fewer are used, with a RuntimeWarning.  Results never depend on
+    the number of threads.
+    """
+    cores = available_cores()
+    threads = min(cores, _requested_threads(n_jobs, cores))
+    return _startable_threads(threads) if threads > 1 else 1
+
+
+def thread_note(n_jobs):
+    """A note for a result when ``n_jobs`` was not used as given, else None.
+
+    E.g. ``"threads: 2 (n_jobs=100000 capped at the 2 usable cores)"`` or
+    ``"threads: 1 (n_jobs=-3 counts back from the 2 usable cores)"``.
+    """
+    if n_jobs is None:
+        return None
+    cores = available_cores()
+    requested = _requested_threads(n_jobs, cores)
+    threads = effective_n_threads(n_jobs)
+    if n_jobs < 0:
+        return f"threads: {threads} (n_jobs={n_jobs} counts back from the {cores} usable cores)"
+    if requested > cores:
+        return f"threads: {threads} (n_jobs={n_jobs} capped at the {cores} usable cores)"
+    if threads < requested:
+        return f"threads: {threads} (n_jobs={n_jobs}: only {threads} threads could be started)"
+    return None
 
 
 #: Below this much work (samples x features touched by one kernel call) a call

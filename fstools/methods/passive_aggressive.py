@@ -501,7 +501,8 @@ class OnlineLearner:
         arguments = (self.weights, self.counters, self.random_state, self.memory_indices, self.memory_values,
                      self.memory_nnz, budgets, trace["margins"], trace["budget_margins"], trace["losses"],
                      trace["taus"], trace["synthetic"])
-        # The pass is all or nothing: a refused row (labels, overflow) leaves the learner as it was.
+        # The pass is all or nothing: a refused row (labels, overflow) or Ctrl-C during the pass
+        # (the kernel stops between rows) leaves the learner as it was.
         saved = self._state()
         try:
             if is_sparse:
@@ -512,7 +513,7 @@ class OnlineLearner:
                                              *arguments, **self._settings)
             else:
                 _online.online_pass_dense(X, y_pm, order, *arguments, **self._settings)
-        except ValueError:
+        except (ValueError, KeyboardInterrupt):
             self._restore(saved)
             raise
         return trace

@@ -1,0 +1,177 @@
+"""Ctrl-C stops the long kernel loops within a second.
+
+Each case runs in a subprocess (``python -c``) that builds its data, prints "started", and
+then calls one long kernel (sized to take several seconds, much longer than the test
+waits); the test sends SIGINT about 0.5 s later and expects the process to end within 2 s
+with KeyboardInterrupt on stderr.  Without the signal checks in the nogil loops, the
+process would run on until the kernel returned.  The CLI turns the interrupt into one line
+on stderr and exit status 130.
+"""
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process needs POSIX")
+
+#: Seconds from "started" to SIGINT, and the most the process may take to stop after it.
+DELAY = 0.5
+STOP_WITHIN = 2.0
+
+_PRELUDE = textwrap.dedent("""
+    import numpy as np
+    from numpy.lib.stride_tricks import as_strided
+    rng = np.random.default_rng(0)
+""")
+
+# Each script prints "started" right before the one long kernel call.
+CASES = {
+    # FVG modularity of 3000 features of 200,000 samples (one column read 3000 times).
+    "fvg_modularity": """
+        from fstools._ext import _fvg
+        m, p = 200_000, 3000
+        column = rng.normal(size=m)
+        X = as_strided(column, shape=(m, p), strides=(8, 0))
+        y = (rng.random(m) < 0.5).astype(np.int32)
+        out = np.empty(p)
+        print("started", flush=True)
+        _fvg.modularity_scores(X, y, 2, out, n_threads=2)
+    """,
+    # The class-wise neighbour search of ReliefF: 8000 queries against 40,000 samples x 50.
+    "class_neighbours": """
+        from fstools._ext import _neighbours
+        n, d, q, k = 40_000, 50, 8000, 10
+        features = np.ascontiguousarray(rng.normal(size=(d, n)))
+        labels = (rng.random(n) < 0.5).astype(np.int32)
+        rows = np.arange(q, dtype=np.intp)
+        index = np.zeros((q, 2, k), dtype=np.intp)
+        distance = np.zeros((q, 2, k))
+        count = np.zeros((q, 2), dtype=np.intp)
+        print("started", flush=True)
+        _neighbours.class_neighbours(features, labels, 2, rows, k, _neighbours.METRIC_MANHATTAN,
+                                     index, distance, count, n_threads=2)
+    """,
+    # The all-pairs search of the Laplacian score: 30,000 samples x 50.
+    "all_class_neighbours": """
+        from fstools._ext import _neighbours
+        n, d, k = 30_000, 50, 5
+        features = np.ascontiguousarray(rng.normal(size=(d, n)))
+        labels = np.zeros(n, dtype=np.int32)
+        index = np.zeros((n, 1, k), dtype=np.intp)
+        distance = np.zeros((n, 1, k))
+        count = np.zeros((n, 1), dtype=np.intp)
+        print("started", flush=True)
+        _neighbours.all_class_neighbours(features, labels, 1, k, _neighbours.METRIC_SQEUCLIDEAN,
+                                         index, distance, count, n_threads=2)
+    """,
+    # One greedy step of the information engine (mRMR / JMI / CMQFS): 20,000 candidates of
+    # 1,000,000 samples (two rows of codes, the candidate row repeated).
+    "pair_information": """
+        from fstools._ext import _entropy
+        m = 1_000_000
+        codes = rng.integers(0, 8, size=(2, m)).astype(np.int8)
+        levels = np.array([8, 8], dtype=np.int32)
+        y = rng.integers(0, 2, size=m).astype(np.int32)
+        candidates = np.zeros(20_000, dtype=np.intp)
+        out = np.empty((candidates.shape[0], 4))
+        print("started", flush=True)
+        _entropy.pair_information_terms(codes, levels, y, 2, 1, candidates, out, n_threads=2)
+    """,
+    # Per-class moments (Fisher) of 20,000 features of 1,000,000 samples (one column).
+    "class_moments": """
+        from fstools._ext import _moments
+        m, p = 1_000_000, 20_000
+        X = as_strided(rng.normal(size=m), shape=(m, p), strides=(8, 0))
+        y = (rng.random(m) < 0.5).astype(np.int32)
+        outputs = (np.zeros(2, np.int64), np.zeros((p, 2)), np.zeros((p, 2)), np.zeros((p, 2), np.uint8),
+                   np.zeros(p), np.zeros(p, np.uint8))
+        print("started", flush=True)
+        _moments.class_moments(X, y, 2, *outputs, n_threads=2)
+    """,
+    # An MBPA pass over a long stream: 20,000 rows x 200, 500 passes in one kernel call;
+    # the interrupted pass leaves the learner as it was.
+    "online_pass": """
+        from fstools.methods.passive_aggressive import OnlineLearner
+        n, d = 20_000, 200
+        X = rng.normal(size=(n, d))
+        y = np.where(X[:, 0] + rng.normal(size=n) > 0, 1, -1).astype(np.int32)
+        learner = OnlineLearner("mbpa", d, 10)
+        before = learner.weights.copy()
+        order = np.tile(np.arange(n, dtype=np.intp), 500)
+        print("started", flush=True)
+        try:
+            learner.learn(X, y, order)
+        except KeyboardInterrupt:
+            assert np.array_equal(learner.weights, before), "the interrupted pass changed the learner"
+            raise
+    """,
+    # Through the public API: ReliefF on 50,000 x 100.
+    "relieff_select": """
+        import fstools as fs
+        X = rng.normal(size=(50_000, 100))
+        y = (X[:, 0] + rng.normal(size=50_000) > 0).astype(int)
+        print("started", flush=True)
+        fs.FeatureSelector(method="relieff", k=3, n_jobs=2).fit(X, y)
+    """,
+}
+
+
+def _interrupt(code, args=()):
+    """Run ``code`` in a subprocess, SIGINT it DELAY s after it printed "started".
+
+    Returns (return code, stderr, seconds from SIGINT to the end)."""
+    process = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONFAULTHANDLER": ""})
+    try:
+        line = process.stdout.readline()
+        assert line.strip() == "started", f"no 'started': {line!r} {process.stderr.read()[-2000:]}"
+        time.sleep(DELAY)
+        assert process.poll() is None, f"ended before the interrupt: {process.stderr.read()[-2000:]}"
+        process.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        try:
+            _, stderr = process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the process did not stop within 30 s of SIGINT")
+        return process.returncode, stderr, time.monotonic() - sent
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_ctrl_c_stops_a_long_kernel(case):
+    code = _PRELUDE + textwrap.dedent(CASES[case]) + '\nprint("finished", flush=True)\n'
+    returncode, stderr, elapsed = _interrupt(code)
+    assert returncode != 0
+    assert "KeyboardInterrupt" in stderr, stderr[-2000:]
+    assert "finished" not in stderr
+    assert elapsed < STOP_WITHIN, f"{case}: stopped {elapsed:.2f} s after SIGINT"
+
+
+def test_cli_ctrl_c_exits_130_with_one_line(tmp_path):
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    n = 50_000
+    frame = pd.DataFrame(rng.normal(size=(n, 40)).round(4), columns=[f"x{j}" for j in range(40)])
+    frame["y"] = np.where(frame["x0"] + rng.normal(size=n) > 0, "a", "b")
+    path = tmp_path / "large.csv"
+    frame.to_csv(path, index=False)
+    code = textwrap.dedent("""
+        import sys
+        from fstools import cli
+        print("started", flush=True)
+        sys.exit(cli.main(sys.argv[1:]))
+    """)
+    returncode, stderr, elapsed = _interrupt(code, ["select", "y ~ .", "--data", str(path),
+                                                    "--method", "relieff", "-k", "3", "--n-jobs", "2"])
+    assert returncode == 130
+    assert stderr.strip().splitlines() == ["fstools: interrupted"], stderr[-2000:]
+    assert elapsed < STOP_WITHIN
