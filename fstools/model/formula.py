@@ -42,7 +42,7 @@ from scipy import sparse
 
 from fstools.model import rfunctions
 from fstools.model.exceptions import FormulaError
-from fstools.model.safe_eval import (NUMPY_FUNCTIONS, SAFE_CONSTANTS, SAFE_FUNCTIONS, SAFE_MODE_HINT,
+from fstools.model.safe_eval import (NUMPY_FUNCTIONS, SAFE_FUNCTIONS, SAFE_MODE_HINT, bare_dotted_columns,
                                      check_mode, expression_problem, source_problem)
 
 __all__ = ["ModelFrame", "parse_formula", "format_formula", "term_frame"]
@@ -796,6 +796,13 @@ def _rhs_terms(formula: str, rhs_code: str, columns: pd.Index, formula_mode: str
         if code in columns:
             leaf.token.extra = _column_code(code)
             continue
+        dotted = bare_dotted_columns(code, columns)
+        if dotted:
+            raise _formula_error(
+                formula,
+                f"the column {dotted[0]!r} is written bare inside an expression, where the "
+                f"dot would be read as Python; write it in backticks: {_backtick_name(dotted[0])}",
+            )
         expression = _parse_code(formula, code)
         for name in _unknown_names(expression, columns):
             if name not in unknown:

@@ -38,7 +38,7 @@ import tokenize
 import unicodedata
 
 __all__ = ["FORMULA_MODES", "SAFE_FUNCTIONS", "NUMPY_FUNCTIONS", "SAFE_CONSTANTS", "check_mode",
-           "source_problem", "expression_problem", "SAFE_MODE_HINT"]
+           "source_problem", "expression_problem", "bare_dotted_columns", "SAFE_MODE_HINT"]
 
 #: Accepted values of ``formula_mode``: ``"safe"`` (the allow-list) or ``"code"`` (any Python).
 FORMULA_MODES = ("safe", "code")
@@ -143,6 +143,28 @@ def _column_runs(tokens, columns) -> set:
                 break
         index = end + 1
     return covered
+
+
+def bare_dotted_columns(code: str, columns) -> list[str]:
+    """Column names that are not Python names (``a.b``) written bare in ``code``."""
+    try:
+        tokens = [token for token in tokenize.generate_tokens(io.StringIO(code).readline)
+                  if token.type in (tokenize.NAME, tokenize.OP, tokenize.NUMBER)]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return []
+    columns = frozenset(str(column) for column in columns)
+    covered = sorted(_column_runs(tokens, columns))
+    found = []
+    for index in covered:
+        if index - 1 in covered:
+            continue
+        stop = index
+        while stop + 1 in covered:
+            stop += 1
+        text = "".join(token.string for token in tokens[index:stop + 1])
+        if not text.isidentifier() and text not in found:
+            found.append(text)
+    return found
 
 
 def source_problem(code: str, columns=()) -> str | None:
