@@ -872,5 +872,6 @@ def test_transform_evaluates_in_the_mode_of_the_select():
         fs.select(formula, df, method="fisher", k=2)
     res = fs.select(formula, df, method="fisher", k=2, formula_mode="code")
     assert "formula_mode='code'" in res.call
-    out = res.transform(df)
-    assert out.shape == (len(df), 2) and np.isfinite(out.to_numpy()).all()
+    out = res.transform(df)  # the two terms, then the response
+    assert list(out.columns) == res.selected + ["y"]
+    assert np.isfinite(out[res.selected].to_numpy()).all()
