@@ -976,3 +976,11 @@ def test_terms_are_named_alike_in_every_expansion():
 def test_r_formula_features_refused_with_a_message(numeric, formula, problem):
     with pytest.raises(FormulaError, match=re.escape(problem)):
         parse_formula(formula, numeric)
+
+
+def test_columns_with_double_underscores_or_unnormalised_names_still_read_safely():
+    df = pd.DataFrame({"y": [0, 1, 0, 1], "x__1": [1.0, 2.0, 3.0, 5.0], "ｅval": [1.0, 3.0, 2.0, 1.0]})
+    mf = parse_formula("y ~ .", df)
+    assert mf.terms == ["x__1", "ｅval"]
+    np.testing.assert_array_equal(mf.X, df[["x__1", "ｅval"]].to_numpy())
+    assert parse_formula("y ~ log(`x__1`)", df).terms == ["log(`x__1`)"]

@@ -30,6 +30,7 @@ import builtins
 import difflib
 import keyword
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -191,10 +192,13 @@ def _formula_error(formula: str, problem: str) -> FormulaError:
 def _is_bare_name(name: str) -> bool:
     """Whether ``name`` can appear unquoted in patsy formula code.
 
-    It must be a Python identifier, not a keyword and not one of the names
-    patsy formulas use (``C``, ``I``, ``Q``, ``np``, ``Intercept``).
+    It must be a Python identifier, not a keyword, not one of the names
+    patsy formulas use (``C``, ``I``, ``Q``, ``np``, ``Intercept``), hold no
+    ``__`` and be in Unicode normal form NFKC (Python would read it as another
+    name); other names are quoted, ``Q("name")``.
     """
-    return name.isidentifier() and not keyword.iskeyword(name) and name not in _RESERVED_NAMES
+    return (name.isidentifier() and not keyword.iskeyword(name) and name not in _RESERVED_NAMES
+            and "__" not in name and unicodedata.normalize("NFKC", name) == name)
 
 
 def _string_literal(text: str) -> str:

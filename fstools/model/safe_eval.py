@@ -281,10 +281,12 @@ class _NodeChecker:
         name = node.id
         if not isinstance(node.ctx, ast.Load):
             return f"assignment to {name!r}"
+        if unicodedata.normalize("NFKC", name) == name and name in self.columns:
+            return None  # a column: looked up in the data first, whatever its name
         problem = _name_problem(name)
         if problem:
             return problem
-        if name in self.columns or name in SAFE_CONSTANTS:
+        if name in SAFE_CONSTANTS:
             return None
         if name in SAFE_FUNCTIONS:
             return f"the function {name!r} used as a value (it can only be called)"
