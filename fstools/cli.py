@@ -38,7 +38,7 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by 
 
 # Arguments of fs.select that have their own options (or none) and cannot be given by --param.
 _RESERVED_PARAMS = {"formula": "FORMULA", "data": "--data", "method": "--method", "k": "-k/--k",
-                    "na_action": "--na-action", "n_jobs": "--n-jobs"}
+                    "na_action": "--na-action", "n_jobs": "--n-jobs", "formula_mode": "--allow-code"}
 
 
 class UserError(Exception):
@@ -224,7 +224,8 @@ def _command_select(args):
         data = _read_data(args.data)
         try:
             result = select(args.formula, data, method=args.method, k=args.k,
-                               na_action=args.na_action, n_jobs=args.n_jobs, **params)
+                               na_action=args.na_action, n_jobs=args.n_jobs,
+                               formula_mode="code" if args.allow_code else "safe", **params)
         except (FormulaError, ValueError, TypeError) as error:
             raise UserError(_error_message(error)) from None
         if args.plot:
@@ -299,6 +300,12 @@ def build_parser():
                         help="rows with missing values: drop them (default) or stop with an error")
     select.add_argument("--n-jobs", type=int, default=None, metavar="N",
                         help="threads (default: all cores; -1 all, -2 all but one)")
+    select.add_argument("--allow-code", action="store_true",
+                        help="evaluate the formula's terms as arbitrary Python code (numpy as np, any "
+                             "function). Without it the formula may hold only column names, formula "
+                             "operators, numbers and allowed numeric functions (log, exp, sqrt, abs, "
+                             "scale, poly, np.log, ...): a formula is code, so never use this flag "
+                             "for a formula you did not write")
     select.set_defaults(handler=_command_select)
 
     methods = commands.add_parser("methods", help="list the selection methods",

@@ -8,6 +8,7 @@ the argument and what is allowed.  Every call on a DataFrame goes through :func:
 asserts that the caller's data is left exactly as it was.
 """
 import contextlib
+import os
 import warnings
 
 import numpy as np
@@ -16,6 +17,7 @@ import pytest
 
 import fstools as fs
 from fstools.cli import main
+from fstools.model.exceptions import FormulaError
 
 # ------------------------------------------------------------------ the registry, by capability
 _METHODS = fs.list_methods()
@@ -865,3 +867,36 @@ def test_chi2_names_the_negative_column_by_name():
     with pytest.raises(ValueError, match=expected):
         fs.compare("class ~ .", wine, methods=["chi2"], k=[2], cv=2, repeats=1, random_state=0, progress=False,
                    standardize=False)
+
+
+# ------------------------------------------------------------------ formula code (safe mode)
+@pytest.mark.parametrize("formula", [
+    "y ~ a + I(__import__('os').system('true'))",
+    "y ~ I(open('never-written.txt', 'w'))",
+    "y ~ I(().__class__.__base__.__subclasses__())",
+    "y ~ I(np.fromfile('never-read.bin'))",
+])
+def test_select_refuses_code_in_formulas_by_default(formula):
+    df = make_frame("fisher")
+    with pytest.raises(FormulaError, match="safe formula mode.*formula_mode='code'"):
+        fs.select(formula, df, method="fisher", k=1)
+    assert not os.path.exists("never-written.txt")
+
+
+@pytest.mark.parametrize("mode", ["unsafe", "", None, 1])
+def test_select_unknown_formula_mode(mode):
+    with pytest.raises(ValueError, match="formula_mode: must be one of 'safe', 'code'"):
+        fs.select("y ~ .", make_frame("fisher"), method="fisher", formula_mode=mode)
+
+
+def test_transform_evaluates_in_the_mode_of_the_select():
+    df = make_frame("fisher")
+    column = [name for name in df.columns if name != "y"][0]
+    formula = f"y ~ I(np.where({column} > 0, 1.0, 0.0)) + log(abs({column}) + 1)"
+    with pytest.raises(FormulaError, match="safe formula mode"):
+        fs.select(formula, df, method="fisher", k=2)
+    res = fs.select(formula, df, method="fisher", k=2, formula_mode="code")
+    assert "formula_mode='code'" in res.call
+    out = res.transform(df)  # the two terms, then the response
+    assert list(out.columns) == res.selected + ["y"]
+    assert np.isfinite(out[res.selected].to_numpy()).all()

@@ -327,3 +327,39 @@ def test_keyboard_interrupt_is_one_line_and_status_130(capsys, monkeypatch):
     assert status == 130
     assert captured.err.strip().splitlines() == ["fstools: interrupted"]
     assert captured.out == ""
+
+
+# ------------------------------------------------------------------ formulas are read safely
+def test_select_refuses_code_in_the_formula_by_default(capsys, tmp_path):
+    canary = tmp_path / "pwned.txt"
+    formula = f"class ~ alcohol + I(__import__('os').system('id > {canary}') + hue)"
+    status, out, err = run(capsys, "select", formula, "--data", "wine", "--method", "fisher", "-k", 1)
+    assert status == 2 and out == ""
+    assert_one_error_line(err)
+    assert "safe formula mode" in err and "--allow-code" in err
+    assert not canary.exists()
+
+
+def test_select_allow_code_evaluates_python_terms(capsys, wine):
+    formula = "class ~ alcohol + I(np.where(hue > 1, 1.0, 0.0))"
+    status, _, err = run(capsys, "select", formula, "--data", "wine", "--method", "fisher", "-k", 1)
+    assert status == 2 and "safe formula mode" in err
+    status, out, err = run(capsys, "select", formula, "--data", "wine", "--method", "fisher", "-k", 1,
+                           "--format", "json", "--allow-code")
+    assert status == 0, err
+    expected = fs.select(formula, wine, method="fisher", k=1, formula_mode="code")
+    assert json.loads(out)["selected"] == expected.selected
+
+
+def test_select_r_functions_without_allow_code(capsys, wine):
+    formula = "class ~ log(alcohol) + sqrt(hue) + I(proline^2) + (ash + hue)^2"
+    status, out, err = run(capsys, "select", formula, "--data", "wine", "--method", "fisher",
+                           "--format", "json")
+    assert status == 0, err
+    features = [row["feature"] for row in json.loads(out)["scores"]]
+    assert set(features) == {"log(alcohol)", "sqrt(hue)", "I(proline ** 2)", "ash", "hue", "ash:hue"}
+
+
+def test_formula_mode_is_not_a_method_parameter(capsys):
+    status, _, err = run(capsys, "select", "class ~ .", "--data", "wine", "--param", "formula_mode=code")
+    assert status == 2 and "--allow-code" in err

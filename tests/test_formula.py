@@ -743,3 +743,244 @@ def test_plain_numeric_fast_path_equals_patsy_path():
     assert fast.column_names == [slow.column_names[i] for i in owned]
     reduced = term_frame(fast, ["my col", "a"], df)
     pd.testing.assert_frame_equal(reduced, df[["my col", "a"]])
+
+
+# ---------------------------------------------------------------------------
+# The safe formula mode: payloads from the Python sandbox-escape literature
+# ---------------------------------------------------------------------------
+
+CANARY = "CANARY_PATH"
+
+#: Each payload is the right-hand side of "y ~ ..." on the columns y, a, b; CANARY_PATH is
+#: replaced by a file path that must never be created.
+PAYLOADS = [
+    "a + I(__import__('os').system('touch CANARY_PATH'))",
+    "I(__import__('os').system('touch CANARY_PATH') + a)",
+    "I(open('CANARY_PATH', 'w').write('x'))",
+    "I(eval(\"open('CANARY_PATH', 'w')\"))",
+    "I(exec(\"open('CANARY_PATH', 'w')\"))",
+    "I(compile('1', 'f', 'eval'))",
+    "I(getattr(a, '__class__'))",
+    "I(vars())",
+    "I(globals())",
+    "I(locals())",
+    "I(().__class__.__base__.__subclasses__())",
+    "I(a.__class__.__mro__[1].__subclasses__())",
+    "I(\"{0.__class__}\".format(a))",
+    "I('{0.__init__.__globals__}'.format(C))",
+    "I((lambda: open('CANARY_PATH', 'w'))())",
+    "I((lambda f=open: f('CANARY_PATH', 'w'))())",
+    "I((z := open('CANARY_PATH', 'w')))",
+    "I(f\"{open('CANARY_PATH', 'w')}\")",
+    "a + ｅval(\"open('CANARY_PATH', 'w')\")",
+    "I(𝐞𝐱𝐞𝐜(\"open('CANARY_PATH', 'w')\"))",
+    "I((x for x in ()).gi_frame.f_globals)",
+    "I(np.load('CANARY_PATH'))",
+    "I(np.fromfile('CANARY_PATH'))",
+    "I(np.save('CANARY_PATH', a))",
+    "I(np.lib.format.open_memmap('CANARY_PATH', mode='w+', shape=(1,)))",
+    "I(np.memmap('CANARY_PATH', mode='w+', shape=1))",
+    "I(np.loadtxt('CANARY_PATH'))",
+    "I(np.frompyfunc(eval, 1, 1)('1'))",
+    "I(pd.eval('1'))",
+    "I(operator.attrgetter('__class__')(a))",
+    "I(b'\\x5f\\x5fimport\\x5f\\x5f'.decode())",
+    "I(getattr(a, '\\x5f\\x5fclass\\x5f\\x5f'))",
+    "I(getattr(a, '\\u005f\\u005fclass\\u005f\\u005f'))",
+    "I(np.__dict__)",
+    "I(np.os.system('touch CANARY_PATH'))",
+    "I(C.__globals__)",
+    "I(Q.__globals__['__builtins__'])",
+    "I(Q('__builtins__'))",
+    "I(np.log.__self__)",
+    "I(breakpoint())",
+    "I(__builtins__)",
+    "I([x for x in (1,)])",
+    "I({}.keys())",
+    "I(a[0])",
+    "I(type(a))",
+    "I(a @ b)",
+    "I(print('x'))",
+    "I(a if open('CANARY_PATH', 'w') else b)",
+    "I(exp(a).__reduce__())",
+    "log(a, base=__import__('os'))",
+    "C(a, levels=__import__('os').listdir('/'))",
+    "C(a, Treatment(open('CANARY_PATH', 'w')))",
+    "poly(a, degree=eval('2'))",
+    "I(*a)",
+    "I(\"__import__\")",
+    "a # comment",
+    "a + b - I(exec('1'))",
+    "a:I(exec('1'))",
+    "(a + I(exec('1')))^2",
+    "I(np.log(a).__class__)",
+    "I(np.log(a)).__class__",
+]
+
+
+def _payload_formula(payload, canary):
+    return "y ~ " + payload.replace(CANARY, str(canary))
+
+
+@pytest.fixture
+def payload_data():
+    rng = np.random.default_rng(0)
+    return pd.DataFrame({"y": rng.integers(0, 2, 12), "a": rng.uniform(1, 2, 12),
+                         "b": rng.normal(size=12)})
+
+
+def test_payload_battery_is_large():
+    assert len(PAYLOADS) >= 30 and len(set(PAYLOADS)) == len(PAYLOADS)
+
+
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_safe_mode_refuses_payload_with_a_message(payload, payload_data, tmp_path):
+    canary = tmp_path / "canary"
+    formula = _payload_formula(payload, canary)
+    with pytest.raises(FormulaError) as info:
+        parse_formula(formula, payload_data)  # the safe mode is the default
+    message = str(info.value)
+    assert message.startswith(f"formula {formula!r}: ")
+    # Refused by the safe mode's checks, or earlier, before evaluation, as not a formula at all.
+    assert any(reason in message for reason in ("safe formula mode", "error tokenizing",
+                                                "unknown column")), message
+    assert not canary.exists()
+
+
+def test_no_payload_ran_anything(payload_data, tmp_path, monkeypatch):
+    """Every payload through the Python API and the command line: no canary file appears,
+    and neither os.system nor open nor eval is called."""
+    import builtins
+    import os
+
+    import fstools as fs
+    from fstools.cli import main
+
+    calls = []
+    monkeypatch.setattr(os, "system", lambda *args: calls.append(("system", args)) or 0)
+    real_open = builtins.open
+
+    def watched_open(file, *args, **kwargs):
+        if "canary" in str(file):
+            calls.append(("open", file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", watched_open)
+    csv = tmp_path / "data.csv"
+    payload_data.to_csv(csv, index=False)
+    canary = tmp_path / "canary"
+    for payload in PAYLOADS:
+        formula = _payload_formula(payload, canary)
+        with pytest.raises(FormulaError):
+            fs.select(formula, payload_data, method="fisher", k=1)
+        assert main(["select", formula, "--data", str(csv), "--method", "fisher", "-k", "1"]) == 2
+    assert not canary.exists()
+    assert calls == []
+
+
+def test_code_mode_evaluates_python(payload_data):
+    formula = "y ~ a + I(np.where(a > 1.5, 1.0, 0.0))"
+    with pytest.raises(FormulaError, match="safe formula mode"):
+        parse_formula(formula, payload_data)
+    mf = parse_formula(formula, payload_data, formula_mode="code")
+    np.testing.assert_array_equal(mf.X[:, 1], np.where(payload_data["a"] > 1.5, 1.0, 0.0))
+    assert mf.formula_mode == "code"
+
+
+@pytest.mark.parametrize("mode", ["unsafe", "", None, True, "SAFE"])
+def test_unknown_formula_mode(payload_data, mode):
+    with pytest.raises(ValueError, match="formula_mode: must be one of 'safe', 'code'"):
+        parse_formula("y ~ a", payload_data, formula_mode=mode)
+
+
+@pytest.mark.parametrize("formula_mode", ["safe", "code"])
+@pytest.mark.parametrize("rhs", ["log(a)", "exp(b)", "sqrt(a)", "abs(b)", "log(a, 2)", "np.log(a)",
+                                 "log10(a) + log2(a)", "scale(b)", "center(b)", "standardize(b)"])
+def test_r_functions_in_both_modes(payload_data, rhs, formula_mode):
+    mf = parse_formula(f"y ~ {rhs}", payload_data, formula_mode=formula_mode)
+    assert mf.X.shape[0] == len(payload_data) and np.isfinite(mf.X).all()
+
+
+def test_term_frame_keeps_the_mode_of_the_model_frame(payload_data):
+    import dataclasses
+
+    mf = parse_formula("y ~ I(np.where(a > 1.5, 1.0, 0.0))", payload_data, formula_mode="code")
+    frame = term_frame(mf, mf.terms, payload_data)
+    np.testing.assert_array_equal(frame.to_numpy()[:, 0], mf.X[:, 0])
+    # The same terms marked safe are checked again before anything evaluates them.
+    tampered = dataclasses.replace(mf, formula_mode="safe")
+    with pytest.raises(FormulaError, match="safe formula mode"):
+        term_frame(tampered, mf.terms, payload_data)
+
+
+def test_safe_mode_allows_what_formulas_need(odd_names):
+    data = odd_names.assign(a=[0.5, -1.0, 2.0, 3.0, -0.5, 1.5], g=list("uvwuvw"))
+    formula = ('y ~ a + `my col` + Q("1st") + C(`a-b`, Treatment(2)) + I((a - 1)^2 / 2) + '
+               'np.log1p(abs(a)) + poly(a, 2) + I(a > 0) + scale(a, center=TRUE, scale=FALSE) + '
+               'C(g, Treatment("v")) + factor(g):a')
+    safe = parse_formula(formula, data)
+    code = parse_formula(formula, data, formula_mode="code")
+    assert safe.terms == code.terms
+    np.testing.assert_array_equal(safe.X, code.X)
+
+
+# ---------------------------------------------------------------------------
+# R's formula language
+# ---------------------------------------------------------------------------
+
+
+def test_caret_inside_I_is_a_power_on_integers(numeric):
+    mf = parse_formula("y ~ I(x^2) + I(a^3)", numeric)
+    np.testing.assert_array_equal(mf.X[:, 0], numeric["x"].to_numpy() ** 2)  # never XOR
+    np.testing.assert_allclose(mf.X[:, 1], numeric["a"].to_numpy() ** 3)
+    assert mf.terms == ["I(x ** 2)", "I(a ** 3)"]
+
+
+def test_caret_between_terms_is_r_crossing(numeric):
+    crossed = parse_formula("y ~ (a + b + c)^2", numeric)
+    assert crossed.terms == ["a", "b", "c", "a:b", "a:c", "b:c"]
+    assert parse_formula("y ~ (a + b + c)**2", numeric).terms == crossed.terms
+    assert parse_formula("y ~ (. - x)^2", numeric).terms == crossed.terms
+
+
+def test_scale_divides_by_the_n_minus_1_standard_deviation(numeric):
+    mf = parse_formula("y ~ scale(a)", numeric)
+    a = numeric["a"].to_numpy()
+    np.testing.assert_allclose(mf.X[:, 0], (a - a.mean()) / a.std(ddof=1))
+
+
+def test_stateful_terms_on_new_data_use_the_training_rows(numeric):
+    mf = parse_formula("y ~ scale(a) + poly(b, 2)", numeric)
+    assert mf.column_names == ["scale(a)", "poly(b, 2)[1]", "poly(b, 2)[2]"]
+    again = term_frame(mf, mf.terms, numeric)
+    assert list(again.columns) == mf.column_names
+    np.testing.assert_allclose(again.to_numpy(), mf.X, atol=1e-12)
+    head = term_frame(mf, mf.terms, numeric.iloc[:3])
+    np.testing.assert_allclose(head.to_numpy(), mf.X[:3], atol=1e-12)
+
+
+def test_terms_are_named_alike_in_every_expansion():
+    df = pd.DataFrame({"y": [0, 1, 0, 1, 1], "a.b": [1.0, 2.0, 4.0, 3.0, 5.0],
+                       "x1": [2.0, 1.0, 0.0, 3.0, 1.0]})
+    assert parse_formula("y ~ .", df).terms == ["a.b", "x1"]
+    assert parse_formula("y ~ .:x1", df).terms == ["a.b:x1", "x1"]
+    assert parse_formula("y ~ `a.b`:x1", df).terms == ["a.b:x1"]
+    assert parse_formula('y ~ Q("a.b"):x1', df).terms == ["a.b:x1"]
+    assert parse_formula("y ~ log(`a.b`)", df).terms == ["log(`a.b`)"]
+
+
+@pytest.mark.parametrize("formula, problem", [
+    ("y ~ a + offset(b)", "offset() is not supported"),
+    ("y ~ a %in% b", "'%in%' (nesting) is not supported"),
+])
+def test_r_formula_features_refused_with_a_message(numeric, formula, problem):
+    with pytest.raises(FormulaError, match=re.escape(problem)):
+        parse_formula(formula, numeric)
+
+
+def test_columns_with_double_underscores_or_unnormalised_names_still_read_safely():
+    df = pd.DataFrame({"y": [0, 1, 0, 1], "x__1": [1.0, 2.0, 3.0, 5.0], "ｅval": [1.0, 3.0, 2.0, 1.0]})
+    mf = parse_formula("y ~ .", df)
+    assert mf.terms == ["x__1", "ｅval"]
+    np.testing.assert_array_equal(mf.X, df[["x__1", "ｅval"]].to_numpy())
+    assert parse_formula("y ~ log(`x__1`)", df).terms == ["log(`x__1`)"]

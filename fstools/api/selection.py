@@ -14,6 +14,7 @@ from fstools.core.parallel import effective_n_threads, thread_note
 from fstools.model.exceptions import FormulaError
 from fstools.model.terms import columns_for_k_terms, steps_table, term_scores
 from fstools.model.formula import format_formula, parse_formula
+from fstools.model.safe_eval import check_mode
 from fstools.methods.registry import get_method
 from fstools.results.multilabel_result import MultiLabelResult
 from fstools.results.selection_result import SelectionResult
@@ -24,12 +25,14 @@ from fstools.api.dask_input import select_dask
 __all__ = ["select", "select_multilabel", "run_method", "check_design"]
 
 
-def _format_call(formula, method, k, na_action, n_jobs, params):
+def _format_call(formula, method, k, na_action, n_jobs, params, formula_mode="safe"):
     parts = [repr(formula), "data", f"method={method!r}"]
     if k is not None:
         parts.append(f"k={k!r}")
     if na_action != "drop":
         parts.append(f"na_action={na_action!r}")
+    if formula_mode != "safe":
+        parts.append(f"formula_mode={formula_mode!r}")
     if n_jobs is not None:
         parts.append(f"n_jobs={n_jobs!r}")
     parts += [f"{name}={value!r}" for name, value in params.items()]
@@ -87,7 +90,8 @@ def check_design(frame, k, response_word="response", stacklevel=2):
     return column_terms, k
 
 
-def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=None, response=None, **params):
+def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=None, response=None,
+           formula_mode="safe", **params):
     """Select features with a formula and a DataFrame.
 
     Parameters
@@ -121,6 +125,18 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         (``"~ ."``).  Without it, a multi-label method takes its labels from the left-hand side
         (``"y1 + y2 + y3 ~ ."``).  Multi-label methods return a
         :class:`fstools.results.multilabel_result.MultiLabelResult`.
+    formula_mode : {'safe', 'code'}, default 'safe'
+        A formula string is code: its terms are Python expressions that are evaluated (R,
+        patsy and statsmodels all treat a formula so).  ``'safe'`` (the default) reads only
+        what a formula needs -- column names, ``.``, backticks, ``+ - : * / ^ ( )``, numbers,
+        ``C()``/``factor()``, ``I()``, ``Q("name")`` and an allow-list of numeric functions
+        (``log``, ``exp``, ``sqrt``, ``abs``, ``scale``, ``poly``, ``np.log``, ...) -- and refuses
+        anything else with a :class:`FormulaError` before evaluating anything.  ``'code'``
+        evaluates any Python expression; use it only for formulas you wrote yourself.
+        Safe is the default because formulas often come from outside the program (a web
+        form, a configuration file, the command line), where evaluating them would run
+        whatever they hold, and because the safe language already covers R's formula language.
+        ``res.transform(new_data)`` evaluates the terms in the mode of the call.
 
     Returns
     -------
@@ -135,26 +151,31 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     """
     if not isinstance(formula, str):
         raise TypeError(f"formula: must be a string such as 'class ~ .'; got {type(formula).__name__}")
+    formula_mode = check_mode(formula_mode)
     if type(data).__module__.partition(".")[0] in ("dask", "dask_expr"):  # larger than memory: out of core
+        if formula_mode != "safe":
+            raise ValueError("formula_mode: the out-of-core path (dask data) reads formulas in the safe "
+                             "mode only; got 'code'")
         return select_dask(formula, data, method, k, na_action=na_action, n_jobs=n_jobs, response=response, **params)
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data: must be a pandas DataFrame; got {type(data).__name__}")
     spec = get_method(method)
     values = check_method_params(spec, params)
     effective_n_threads(n_jobs)  # validate early
-    call = _format_call(formula, method, k, na_action, n_jobs, params)
+    call = _format_call(formula, method, k, na_action, n_jobs, params, formula_mode)
     if "multilabel" in spec.capabilities:
         # Several 0/1 responses (or response=): the label-matrix path and its own result object.
         if response is not None:
             call = call[:-1] + ", response=<DataFrame>)"
         return select_multilabel(formula, data, spec, k, values=values, response=response,
-                                 na_action=na_action, n_jobs=n_jobs, call=call)
+                                 na_action=na_action, n_jobs=n_jobs, call=call, formula_mode=formula_mode)
     if response is not None:
         raise TypeError(f"response: only multi-label methods take a DataFrame of labels; {method!r} takes "
                         f"its response from the formula")
 
     # Pandas sparse predictors stay sparse (CSC) for the methods that take sparse input.
-    frame = parse_formula(formula, data, na_action=na_action, sparse_design="sparse" in spec.capabilities)
+    frame = parse_formula(formula, data, na_action=na_action, sparse_design="sparse" in spec.capabilities,
+                          formula_mode=formula_mode)
     if len(frame.response_names) != 1 and "multilabel" not in spec.capabilities:
         raise FormulaError(f"formula {formula!r}: method {method!r} takes one response; the formula has "
                            f"{len(frame.response_names)} ({', '.join(frame.response_names)})")
@@ -208,13 +229,13 @@ def _with_response(formula, data, response):
 
 
 def select_multilabel(formula, data, spec, k, *, values, response=None, na_action="drop", n_jobs=None,
-                      call=""):
+                      call="", formula_mode="safe"):
     """The multi-label path of :func:`fstools.select` (see there); returns a :class:`MultiLabelResult`."""
     if response is not None:
         formula_used, frame_data = _with_response(formula, data, response)
     else:
         formula_used, frame_data = formula, data
-    frame = parse_formula(formula_used, frame_data, na_action=na_action)
+    frame = parse_formula(formula_used, frame_data, na_action=na_action, formula_mode=formula_mode)
     Y = label_matrix(frame.response)
     column_terms, k = check_design(frame, k, response_word="labels", stacklevel=4)
     output = run_method(spec, frame.X, Y, columns_for_k_terms(column_terms, k), values, n_jobs,

@@ -29,6 +29,8 @@ import ast
 import builtins
 import difflib
 import keyword
+import re
+import unicodedata
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -39,7 +41,10 @@ import patsy.builtins
 from patsy.parse_formula import parse_formula as _patsy_parse_formula
 from scipy import sparse
 
+from fstools.model import rfunctions
 from fstools.model.exceptions import FormulaError
+from fstools.model.safe_eval import (NUMPY_FUNCTIONS, SAFE_FUNCTIONS, SAFE_MODE_HINT, bare_dotted_columns,
+                                     check_mode, expression_problem, source_problem)
 
 __all__ = ["ModelFrame", "parse_formula", "format_formula", "term_frame"]
 
@@ -51,12 +56,64 @@ NA_ACTIONS = ("drop", "raise")
 #: ``Intercept`` is the name patsy gives to the constant column.
 _RESERVED_NAMES = frozenset({"C", "I", "Q", "np", "Intercept"})
 
-#: Names that formula code may use besides the data columns: numpy as ``np``
-#: plus patsy's own builtins (``C``, ``I``, ``Q``, ``Treatment``, ``center``, ...),
-#: which patsy adds to every evaluation environment itself.
-_EVAL_NAMESPACE = {"np": np}
+
+def _stateful(class_):
+    """A class of :mod:`fstools.model.rfunctions` as a patsy stateful transform."""
+    return patsy.stateful_transform(class_)
+
+
+#: R's functions, with R's semantics, in both formula modes: the elementwise ones (``log``,
+#: ``exp``, ``sqrt``, ...), ``scale``/``center``/``standardize`` (sd with n - 1; they replace
+#: patsy's, which divide by n), ``poly`` (R's orthogonal polynomials) and ``factor`` (= ``C``).
+_R_NAMESPACE = dict(rfunctions.ELEMENTWISE)
+_R_NAMESPACE.update({
+    "scale": _stateful(rfunctions.RScale), "center": _stateful(rfunctions.RCenter),
+    "standardize": _stateful(rfunctions.RStandardize), "poly": _stateful(rfunctions.RPoly),
+    "factor": patsy.builtins.C, "TRUE": True, "FALSE": False, "pi": np.pi,
+})
+
+#: Names that formula code may use besides the data columns: numpy as ``np``, R's functions
+#: and patsy's own builtins (``C``, ``I``, ``Q``, ``Treatment``, ...), which patsy adds to
+#: every evaluation environment itself.
+_EVAL_NAMESPACE = {"np": np, **_R_NAMESPACE}
 _KNOWN_NAMES = frozenset(_EVAL_NAMESPACE) | frozenset(patsy.builtins.__all__)
 _PYTHON_BUILTINS = frozenset(dir(builtins))
+
+
+class _SafeNumpy:
+    """``np`` in the safe mode: only the allowed numeric functions, as attributes."""
+
+    __slots__ = tuple(sorted(NUMPY_FUNCTIONS))
+
+    def __init__(self):
+        for name in NUMPY_FUNCTIONS:
+            object.__setattr__(self, name, getattr(np, name))
+
+
+class _Refused:
+    """What a name that safe formulas may not use evaluates to (calling it raises)."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __call__(self, *args, **kwargs):
+        raise NameError(f"{self._name!r} is not available in the safe formula mode")
+
+
+def _safe_namespace() -> dict:
+    """The evaluation namespace of the safe mode.
+
+    Every Python builtin name and every patsy builtin that is not allowed is shadowed, and
+    ``np`` holds only the allowed functions: a second line of defence behind the checks of
+    :mod:`fstools.model.safe_eval`, which refuse such code before anything is evaluated.
+    """
+    namespace = {name: _Refused(name) for name in _PYTHON_BUILTINS}
+    for name in patsy.builtins.__all__:
+        if name not in SAFE_FUNCTIONS:
+            namespace[name] = _Refused(name)
+    namespace.update(_R_NAMESPACE)
+    namespace["np"] = _SafeNumpy()
+    return namespace
 
 #: Characters that may stand next to R's ``.`` when it is used as a term.
 _TERM_OPERATORS_BEFORE = frozenset("+-*/:(^|%")
@@ -103,6 +160,9 @@ class ModelFrame:
         patsy's per-column evaluation (which dominates on wide data).
     patsy_terms : tuple
         patsy's Term objects of the predictor terms, in the order of ``terms``.
+    formula_mode : {'safe', 'code'}
+        The mode the formula was read in; :func:`term_frame` evaluates terms on new
+        data in the same mode.
 
     Notes
     -----
@@ -124,6 +184,7 @@ class ModelFrame:
     n_dropped: int
     design_info: object
     patsy_terms: tuple = ()
+    formula_mode: str = "safe"
     source: pd.DataFrame | None = None
     na_action: str = "drop"
 
@@ -137,7 +198,8 @@ class ModelFrame:
 
     def __setstate__(self, state):
         if state["source"] is not None:
-            fresh = parse_formula(state["formula"], state["source"], na_action=state["na_action"])
+            fresh = parse_formula(state["formula"], state["source"], na_action=state["na_action"],
+                                  formula_mode=state.get("formula_mode", "safe"))
             state = dict(state, design_info=fresh.design_info, patsy_terms=fresh.patsy_terms)
         self.__dict__.update(state)  # a frozen dataclass: set through __dict__, as dataclasses do
 
@@ -155,10 +217,13 @@ def _formula_error(formula: str, problem: str) -> FormulaError:
 def _is_bare_name(name: str) -> bool:
     """Whether ``name`` can appear unquoted in patsy formula code.
 
-    It must be a Python identifier, not a keyword and not one of the names
-    patsy formulas use (``C``, ``I``, ``Q``, ``np``, ``Intercept``).
+    It must be a Python identifier, not a keyword, not one of the names
+    patsy formulas use (``C``, ``I``, ``Q``, ``np``, ``Intercept``), hold no
+    ``__`` and be in Unicode normal form NFKC (Python would read it as another
+    name); other names are quoted, ``Q("name")``.
     """
-    return name.isidentifier() and not keyword.iskeyword(name) and name not in _RESERVED_NAMES
+    return (name.isidentifier() and not keyword.iskeyword(name) and name not in _RESERVED_NAMES
+            and "__" not in name and unicodedata.normalize("NFKC", name) == name)
 
 
 def _string_literal(text: str) -> str:
@@ -486,8 +551,11 @@ def _translate_rhs(
 ) -> str:
     """Rewrite the right-hand side into patsy code.
 
-    R's ``.`` becomes the non-response columns and `` `name` `` becomes the
-    column's code (bare name or ``Q("name")``); the rest is kept as written.
+    R's ``.`` becomes the non-response columns, `` `name` `` becomes the
+    column's code (bare name or ``Q("name")``) and R's ``^`` becomes ``**``: between
+    terms that is patsy's crossing (R's ``(a + b)^2``), inside a call (``I(x^2)``,
+    ``log(x^2)``) Python's power, as in R (never Python's XOR).  R's ``%in%`` is
+    refused with a message.  The rest is kept as written.
     """
     _bracket_depths(formula, rhs)  # raises for unbalanced brackets
     # For each bracket open at this point: does it belong to a call or index
@@ -499,6 +567,14 @@ def _translate_rhs(
             call_brackets.pop()
         if token.kind == "backtick":
             pieces.append(_column_code(token.name))
+        elif token.kind == "char" and token.text == "^":
+            pieces.append("**")
+        elif token.kind == "char" and token.text == "%" and _source(rhs[index:index + 4]) == "%in%":
+            raise _formula_error(
+                formula,
+                "R's '%in%' (nesting) is not supported; write the nesting with '/' "
+                "(a/b is a + a:b) or the interaction with ':'",
+            )
         elif token.kind == "char" and token.text == "." and _is_standalone_dot(rhs, index):
             if any(call_brackets):
                 raise _formula_error(
@@ -589,20 +665,24 @@ def _unknown_names(expression: ast.expr, columns: pd.Index) -> list[str]:
     return unknown
 
 
+#: The functions that ask for categorical coding: patsy's ``C`` and R's ``factor``.
+_CODING_FUNCTIONS = frozenset({"C", "factor"})
+
+
 def _is_categorical_code(code: str) -> bool:
-    """True for a factor written ``C(...)`` (categorical coding asked for)."""
+    """True for a factor written ``C(...)`` or ``factor(...)`` (categorical coding asked for)."""
     try:
         expression = ast.parse(code.strip(), mode="eval").body
     except SyntaxError:
         return False
     return (isinstance(expression, ast.Call) and isinstance(expression.func, ast.Name)
-            and expression.func.id == "C")
+            and expression.func.id in _CODING_FUNCTIONS)
 
 
 def _plain_column(code: str) -> str | None:
     """The column a factor is made of, or None if the factor computes something.
 
-    ``x``, ``Q("x")`` and ``C(x, ...)`` (also ``C(Q("x"), ...)``) are made of
+    ``x``, ``Q("x")``, ``C(x, ...)`` and ``factor(x)`` (also ``C(Q("x"), ...)``) are made of
     the column ``x``; ``np.log(x)`` or ``I(x ** 2)`` are not.
     """
     try:
@@ -612,7 +692,7 @@ def _plain_column(code: str) -> str | None:
     is_c_call = (
         isinstance(expression, ast.Call)
         and isinstance(expression.func, ast.Name)
-        and expression.func.id == "C"
+        and expression.func.id in _CODING_FUNCTIONS
         and len(expression.args) >= 1
     )
     if is_c_call:
@@ -632,12 +712,35 @@ def _term_plain_column(term) -> str | None:
     return _plain_column(code)
 
 
-def _term_display_name(term) -> str:
-    """fstools' name of a patsy term: the column for plain columns, else patsy's."""
-    column = _term_plain_column(term)
+_Q_CALL = re.compile(r"""\bQ\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*\)""")
+
+
+def _factor_display_name(factor) -> str:
+    """fstools' name of one factor: the column for a plain column (``x``, ``Q("x")``,
+    ``C(x)``, ``factor(x)``), else its code with ``Q("name")`` written as the formula
+    would (bare, or in backticks when not an identifier)."""
+    code = getattr(factor, "code", None)
+    if code is None:
+        return factor.name()
+    column = _plain_column(code)
     if column is not None:
         return column
-    return term.name()
+
+    def display(match):
+        name = ast.literal_eval(match.group(1))
+        return name if _is_bare_name(name) else _backtick_name(name)
+
+    return _Q_CALL.sub(display, code)
+
+
+def _term_display_name(term) -> str:
+    """fstools' name of a patsy term: its factors' names joined by ``:``.
+
+    A term of one plain column is named by the column, and an interaction by its
+    factors' names (``a.b:x1``), so that a term is named the same whichever
+    way the formula spelt its columns (``.``, backticks, ``Q()``).
+    """
+    return ":".join(_factor_display_name(factor) for factor in term.factors)
 
 
 def _term_references(term) -> list[str]:
@@ -673,7 +776,25 @@ def _patsy_problem(error: patsy.PatsyError) -> str:
     return problem
 
 
-def _rhs_terms(formula: str, rhs_code: str, columns: pd.Index) -> list:
+def _safe_mode_error(formula: str, problem: str) -> FormulaError:
+    """The FormulaError of code the safe mode refuses."""
+    return _formula_error(formula, f"{problem}: {SAFE_MODE_HINT}")
+
+
+def _r_refusal(formula: str, expression: ast.expr) -> None:
+    """FormulaError for R formula functions fstools does not provide (``offset()``)."""
+    for node in ast.walk(expression):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id == "offset"):
+            raise _formula_error(
+                formula,
+                "R's offset() is not supported: an offset is a term with a fixed "
+                "coefficient of 1 in a fitted model, which has no meaning for feature "
+                "selection; leave it out",
+            )
+
+
+def _rhs_terms(formula: str, rhs_code: str, columns: pd.Index, formula_mode: str = "safe") -> list:
     """Parse the translated right-hand side into patsy terms (no intercept).
 
     Every name the code reads (also in removed terms such as ``- zz``) must be
@@ -681,7 +802,18 @@ def _rhs_terms(formula: str, rhs_code: str, columns: pd.Index) -> list:
     code the ``.`` expansion uses for it, so that ``. - Q('a')`` removes ``a``,
     and so that R names such as ``Sepal.Length`` or ``class`` (a Python
     keyword) read the column of that name.
+
+    In the safe mode the code is checked three times before anything evaluates
+    it: the tokens of the whole right-hand side (before patsy parses it), the
+    syntax tree of each piece of Python code patsy found between the formula
+    operators, and the code of each factor of the final terms (what patsy
+    passes to ``eval``).
     """
+    safe = formula_mode == "safe"
+    if safe:
+        problem = source_problem(rhs_code, columns)
+        if problem:
+            raise _safe_mode_error(formula, problem)
     try:
         tree = _patsy_parse_formula(rhs_code)
     except patsy.PatsyError as error:
@@ -693,21 +825,49 @@ def _rhs_terms(formula: str, rhs_code: str, columns: pd.Index) -> list:
         if code in columns:
             leaf.token.extra = _column_code(code)
             continue
+        dotted = bare_dotted_columns(code, columns)
+        if dotted:
+            raise _formula_error(
+                formula,
+                f"the column {dotted[0]!r} is written bare inside an expression, where the "
+                f"dot would be read as Python; write it in backticks: {_backtick_name(dotted[0])}",
+            )
         expression = _parse_code(formula, code)
         for name in _unknown_names(expression, columns):
             if name not in unknown:
                 unknown.append(name)
+        _r_refusal(formula, expression)
         quoted = _quoted_name(expression)
         if quoted is not None:
             leaf.token.extra = _column_code(quoted)
     if unknown:
         raise _formula_error(formula, _unknown_columns_problem(unknown, columns))
+    if safe:
+        for leaf in _python_leaves(tree):
+            problem = expression_problem(leaf.token.extra, columns)
+            if problem:
+                raise _safe_mode_error(formula, problem)
 
     try:
         model_description = patsy.ModelDesc.from_formula(tree)
     except patsy.PatsyError as error:
         raise _formula_error(formula, _patsy_problem(error)) from None
-    return [term for term in model_description.rhs_termlist if term != patsy.INTERCEPT]
+    terms = [term for term in model_description.rhs_termlist if term != patsy.INTERCEPT]
+    if safe:
+        _check_factor_codes(formula, terms, columns)
+    return terms
+
+
+def _check_factor_codes(formula: str, patsy_terms, columns) -> None:
+    """Safe mode: the code of every factor (what patsy evaluates) passes the allow-list."""
+    for term in patsy_terms:
+        for factor in term.factors:
+            code = getattr(factor, "code", None)
+            if code is None:
+                raise _safe_mode_error(formula, f"a factor of type {type(factor).__name__}")
+            problem = expression_problem(code, columns)
+            if problem:
+                raise _safe_mode_error(formula, problem)
 
 
 def _python_leaves(node) -> list:
@@ -775,13 +935,17 @@ def _patsy_frame(
     return frame
 
 
-def _eval_environment() -> patsy.EvalEnvironment:
-    """The names formula code can use besides the data: numpy as ``np``.
+def _eval_environment(formula_mode: str = "safe") -> patsy.EvalEnvironment:
+    """The names formula code can use besides the data.
 
-    patsy adds its builtins (``C``, ``I``, ``Q``, ...) and Python's itself; the
-    caller's variables are deliberately not visible, so a formula means the
-    same wherever it is evaluated.
+    In the code mode: numpy as ``np`` and R's functions; patsy adds its builtins
+    (``C``, ``I``, ``Q``, ...) and Python's itself.  In the safe mode: R's
+    functions, ``np`` with the allowed functions only, every other builtin name
+    shadowed (see :func:`_safe_namespace`).  The caller's variables are
+    deliberately not visible, so a formula means the same wherever it is evaluated.
     """
+    if formula_mode == "safe":
+        return patsy.EvalEnvironment([_safe_namespace()])
     return patsy.EvalEnvironment([dict(_EVAL_NAMESPACE)])
 
 
@@ -854,7 +1018,7 @@ def _sparse_design(data: pd.DataFrame, columns: list[str], positions: np.ndarray
 
 
 def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
-                  sparse_design: bool = False) -> ModelFrame:
+                  sparse_design: bool = False, formula_mode: str = "safe") -> ModelFrame:
     """Evaluate an R-style formula on a DataFrame.
 
     Parameters
@@ -864,8 +1028,10 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         columns joined by ``+`` (``y``, ``Q("my y")`` or `` `my y` ``).  The right
         side is a patsy formula with R's additions: ``.`` for all columns that
         are not responses, `` `name` `` for any column name, ``- x`` to remove a
-        term.  ``np`` (numpy), ``C``, ``I``, ``Q`` and patsy's other builtins
-        may be used, e.g. ``y ~ a + C(b) + np.log(c) + a:b``.  A term written
+        term, ``^`` for crossing (``(a + b + c)^2``, ``.^2``) and for the power
+        inside calls (``I(x^2)``), R's functions ``log``, ``exp``, ``sqrt``,
+        ``abs``, ``factor`` (= ``C``), ``poly`` and ``scale`` with R's semantics,
+        e.g. ``y ~ a + C(b) + np.log(c) + a:b``.  A term written
         exactly as a column name reads that column even when it is not Python
         (``Sepal.Length``, ``class``); inside a function call such names need
         backticks (``np.log(`Sepal.Length`)``).  ``- 1`` and ``+ 0`` are
@@ -881,6 +1047,13 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         ``SparseDtype`` with fill value 0, ``X`` is a ``scipy.sparse`` CSC
         matrix built from the columns' stored values (never densified).  For
         methods with the ``sparse`` capability; otherwise ``X`` is dense as usual.
+    formula_mode : {'safe', 'code'}, default 'safe'
+        A formula's terms are Python code that is evaluated.  ``'safe'`` allows
+        only column names, formula operators, numbers and an allow-list of
+        numeric functions (see :mod:`fstools.model.safe_eval`) and refuses
+        anything else before evaluating anything; ``'code'`` evaluates any
+        Python expression (with ``np``), as patsy and statsmodels do: use it
+        only for formulas you wrote yourself.
 
     Returns
     -------
@@ -898,8 +1071,8 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         are found with ``na_action='raise'`` or leave no rows.
     FormulaError
         For a formula that does not fit the data: unknown column, no response,
-        no predictors, a response also on the right, or a syntax error.  The
-        message starts with the formula.
+        no predictors, a response also on the right, a syntax error, or code
+        that the safe mode refuses.  The message starts with the formula.
 
     Examples
     --------
@@ -919,6 +1092,7 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
     if not isinstance(na_action, str) or na_action not in NA_ACTIONS:
         raise ValueError(f"na_action must be one of {_quote_list(NA_ACTIONS)}, got {na_action!r}")
+    formula_mode = check_mode(formula_mode)
     if len(data) == 0:
         raise ValueError("data has no rows")
     if not data.columns.is_unique:
@@ -930,7 +1104,7 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
     if not _source(rhs).strip():
         raise _formula_error(formula, "no predictors on the right of '~'")
     rhs_code = _translate_rhs(formula, rhs, data, responses)
-    patsy_terms = _rhs_terms(formula, rhs_code, data.columns)
+    patsy_terms = _rhs_terms(formula, rhs_code, data.columns, formula_mode)
     if not patsy_terms:
         raise _formula_error(formula, "no predictors: the right-hand side leaves no terms")
 
@@ -972,7 +1146,8 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         design_info = None
         ordered_terms = tuple(patsy_terms)
     else:
-        design = _build_design(formula, patsy_terms, data, predictors, complete_positions, na_action)
+        design = _build_design(formula, patsy_terms, data, predictors, complete_positions, na_action,
+                               formula_mode)
         kept_positions = complete_positions[design.index.to_numpy()]
         if len(kept_positions) == 0:
             raise ValueError(
@@ -984,11 +1159,11 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         intercept_positions = np.arange(intercept_slice.start, intercept_slice.stop)
         values = design.to_numpy(dtype=np.float64)
         X = np.ascontiguousarray(np.delete(values, intercept_positions, axis=1), dtype=np.float64)
-        column_names = [
+        column_names = _r_column_names(design_info, [
             name
             for position, name in enumerate(design_info.column_names)
             if position not in intercept_positions
-        ]
+        ])
         terms, column_terms = _term_map(formula, design_info)
         ordered_terms = tuple(term for term in design_info.terms if term != patsy.INTERCEPT)
 
@@ -1007,6 +1182,7 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         patsy_terms=ordered_terms,
         source=data.copy(deep=False),
         na_action=na_action,
+        formula_mode=formula_mode,
     )
 
 
@@ -1053,7 +1229,8 @@ def _predictor_columns(
     return columns
 
 
-def _build_design(formula, patsy_terms, data, predictors, positions, na_action) -> pd.DataFrame:
+def _build_design(formula, patsy_terms, data, predictors, positions, na_action,
+                  formula_mode="safe") -> pd.DataFrame:
     """patsy's design matrix (with intercept) for the complete rows.
 
     With ``na_action='drop'`` patsy drops rows whose evaluated terms are
@@ -1071,7 +1248,7 @@ def _build_design(formula, patsy_terms, data, predictors, positions, na_action) 
         design = patsy.dmatrix(
             model_description,
             frame,
-            eval_env=_eval_environment(),
+            eval_env=_eval_environment(formula_mode),
             NA_action=patsy_na_action,
             return_type="dataframe",
         )
@@ -1092,6 +1269,25 @@ def _build_design(formula, patsy_terms, data, predictors, positions, na_action) 
                 f"use na_action='drop' to drop them"
             )
     return design
+
+
+def _r_column_names(design_info, names: list[str]) -> list[str]:
+    """Design column names with the columns of ``poly(x, d)`` numbered by degree, 1 to d.
+
+    patsy numbers the columns of a factor that gives several from 0
+    (``poly(x, 2)[0]``); fstools numbers those of ``poly()`` by the degree they
+    stand for (``poly(x, 2)[1]``, ``poly(x, 2)[2]``), as R does (``poly(x, 2)1``).
+    """
+    codes = set()
+    for term in design_info.terms:
+        for factor in term.factors:
+            code = getattr(factor, "code", "")
+            if code.startswith("poly("):
+                codes.add(code)
+    if not codes:
+        return names
+    pattern = re.compile("(" + "|".join(re.escape(code) for code in sorted(codes)) + r")\[(\d+)\]")
+    return [pattern.sub(lambda m: f"{m.group(1)}[{int(m.group(2)) + 1}]", name) for name in names]
 
 
 def _term_map(formula: str, design_info) -> tuple[list[str], list[str]]:
@@ -1239,6 +1435,10 @@ def term_frame(model_frame: ModelFrame, terms: list[str], data: pd.DataFrame) ->
                 missing_columns.append(column)
     if missing_columns:
         raise _formula_error(formula, f"data has no column(s) {_quote_list(missing_columns)}")
+    if model_frame.formula_mode == "safe":
+        # The terms were checked when the formula was read; checked again here, so that no
+        # ModelFrame built or altered otherwise evaluates code that the safe mode refuses.
+        _check_factor_codes(formula, [patsy_term_of[name] for name in terms], data.columns)
 
     blocks = []
     for name in terms:
@@ -1285,6 +1485,7 @@ def _evaluate_term(model_frame: ModelFrame, patsy_term, data: pd.DataFrame) -> p
         )
     except patsy.PatsyError as error:
         raise _formula_error(model_frame.formula, _patsy_problem(error)) from None
+    block.columns = _r_column_names(term_design, list(block.columns))
     # Rows patsy dropped for missing values come back as NaN.
     block = block.reindex(np.arange(len(data)))
     block.index = data.index
