@@ -14,8 +14,12 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import sparse
 
 import fstools as fs
+from fstools.core.arrays import as_float_matrix, standardize_columns
+from fstools.methods.registry import get_method
+from fstools.model.validation import check_integer_columns, check_numeric_matrix
 from fstools.cli import main
 from fstools.model.exceptions import FormulaError
 
@@ -900,3 +904,81 @@ def test_transform_evaluates_in_the_mode_of_the_select():
     out = res.transform(df)  # the two terms, then the response
     assert list(out.columns) == res.selected + ["y"]
     assert np.isfinite(out[res.selected].to_numpy()).all()
+
+
+# ------------------------------------------------------------------ extreme values
+BEYOND_2_53 = np.iinfo(np.int64).max - 7
+INTEGER_MESSAGE = r"integers beyond 2\^53 in column\(s\) {}.*allowed: integers of magnitude at most 2\^53"
+
+
+def _integer_design(dtype=np.int64):
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 100, size=(40, 3)).astype(dtype)
+    X[:, 1] = BEYOND_2_53 - np.arange(40) % 2   # would become constant in float64
+    return X
+
+
+@pytest.mark.parametrize("method", ["fisher", "laplacian", "relieff", "trace_ratio", "bahsic", "dfs"])
+def test_methods_refuse_integers_beyond_2_53(method):
+    X = _integer_design()
+    y = np.repeat([0, 1], 20).astype(np.int32)
+    assert np.ptp(X[:, 1].astype(np.float64)) == 0          # what float64 would make of it
+    with pytest.raises(ValueError, match=INTEGER_MESSAGE.format("1")):
+        get_method(method).function(X, y)
+
+
+def test_as_float_matrix_takes_integers_up_to_2_53_exactly():
+    X = np.array([[2 ** 53, 1], [-2 ** 53, 2]], dtype=np.int64)
+    np.testing.assert_array_equal(as_float_matrix(X), X.astype(np.float64))
+    with pytest.raises(ValueError, match=INTEGER_MESSAGE.format("0")):
+        as_float_matrix(X + np.array([[1, 0], [0, 0]]))
+    with pytest.raises(ValueError, match=INTEGER_MESSAGE.format("0")):
+        as_float_matrix(np.array([[2 ** 63], [1]], dtype=np.uint64))
+
+
+def test_check_integer_columns_names_the_data_columns():
+    df = pd.DataFrame({"small": np.arange(4), "id": np.arange(4) + BEYOND_2_53 - 4,
+                       "nullable": pd.array([1, None, -2 ** 60, 3], dtype="Int64"), "x": np.linspace(0, 1e300, 4)})
+    with pytest.raises(ValueError, match=INTEGER_MESSAGE.format("'id', 'nullable'")):
+        check_integer_columns(df, name="data")
+    check_integer_columns(df[["small", "x"]], name="data")   # floats are never refused
+    with pytest.raises(ValueError, match=INTEGER_MESSAGE.format("'b'")):
+        check_integer_columns(_integer_design(), ["a", "b", "c"])
+    matrix = sparse.csc_matrix(_integer_design())
+    with pytest.raises(ValueError, match=INTEGER_MESSAGE.format("'1'")):
+        check_integer_columns(matrix)
+    with pytest.raises(ValueError, match=INTEGER_MESSAGE.format("1")):
+        check_numeric_matrix(_integer_design())
+
+
+def test_select_refuses_integers_beyond_2_53():
+    df = make_frame("fisher")
+    df["a"] = BEYOND_2_53 - np.arange(len(df)) % 2
+    with pytest.raises(ValueError, match=INTEGER_MESSAGE.format("'a'")):
+        select_quietly("fisher", df)
+
+
+def test_transformer_refuses_integers_beyond_2_53():
+    X = _integer_design()
+    with pytest.raises(ValueError, match=INTEGER_MESSAGE.format("'x1'")):
+        fit("fisher", X, np.repeat([0, 1], 20))
+
+
+@pytest.mark.parametrize("method", ["fisher", "trace_ratio", "bahsic", "dfs", "laplacian"])
+@pytest.mark.parametrize("factor", [1e-300, 1e160, 1e307])
+def test_finite_extreme_values_never_get_a_non_finite_complaint(method, factor):
+    """A finite column near the ends of the float64 range: ranked as at ordinary scale (the
+    scale-invariant settings), never 'non-finite values' or scipy's 'infs or NaNs', never NaN."""
+    rng = np.random.default_rng(5)
+    y = np.repeat([0, 1], 20).astype(np.int32)
+    X = rng.normal(size=(40, 4))
+    X[:, 0] += 2 * y
+    function = get_method(method).function
+    prepare = standardize_columns if method == "laplacian" else (lambda A: A)
+    base = function(prepare(X), y)
+    X[:, 0] *= factor
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        output = function(prepare(X), y)
+    assert not np.isnan(output.scores).any()
+    np.testing.assert_array_equal(output.ranking, base.ranking)

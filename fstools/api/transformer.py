@@ -11,8 +11,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from fstools.api.selection import run_method
 from fstools.methods.multilabel import check_label_matrix
 from fstools.methods.registry import get_method
-from fstools.model.validation import (check_finite_matrix, check_k, check_method_params, check_sparse_input,
-                                      encode_classes, label_matrix)
+from fstools.model.validation import (check_finite_matrix, check_integer_columns, check_k, check_method_params,
+                                      check_sparse_input, encode_classes, label_matrix)
 
 __all__ = ["FeatureSelector"]
 
@@ -91,6 +91,11 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
             check_sparse_input(spec, X)  # raises: the method does not take sparse input
         # scikit-learn's own checks: complex input refused, feature names recorded; sparse X
         # (for the methods with the 'sparse' capability) kept sparse as CSR or CSC, never densified.
+        # Integers beyond 2^53 would not survive the conversion to float64 below.
+        if isinstance(X, pd.DataFrame):
+            check_integer_columns(X, name="X")
+        elif isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind in "iu":
+            check_integer_columns(X, [f"x{j}" for j in range(X.shape[1])], name="X")
         try:
             array = validate_data(self, X, dtype=np.float64, accept_sparse=["csr", "csc"],
                                   ensure_all_finite=False, reset=True)

@@ -5,20 +5,110 @@
 * :func:`constant_columns` -- which columns hold a single value.
 * :func:`standardize_columns` -- the one standardiser: columns centred and scaled to unit
   variance (population or sample sd) or unit length, constant columns set to 0.
+* :func:`scaled_to_unit` -- columns (or rows) multiplied by the power of two that brings
+  their largest absolute value into [0.5, 1): exact, so sums of squares computed on the
+  result neither overflow nor underflow and ratios of them are those of the unscaled data.
+* :func:`check_exact_integers` -- refuses integers that float64 cannot hold exactly.
 """
 import numpy as np
 
-__all__ = ["as_float_matrix", "as_class_codes", "constant_columns", "standardize_columns", "SCALINGS"]
+from fstools.core.messages import preview
+
+__all__ = ["as_float_matrix", "as_class_codes", "constant_columns", "standardize_columns", "SCALINGS",
+           "scaled_to_unit", "check_exact_integers", "EXACT_INTEGER_LIMIT"]
 
 #: What :func:`standardize_columns` scales each centred column to.
 SCALINGS = ("variance", "length")
 
+#: Largest integer magnitude below which float64 holds every integer exactly (2^53).
+EXACT_INTEGER_LIMIT = 2 ** 53
+
+
+def check_exact_integers(X, name="X", column_names=None):
+    """ValueError naming the integer columns of ``X`` with a value beyond 2^53 in magnitude.
+
+    float64, in which every method computes, holds every integer up to 2^53 exactly; beyond
+    it neighbouring integers round to the same value (an int64 column near the int64
+    maximum would become constant).  Such columns are refused rather than rounded.  Arrays
+    that are not of an integer dtype pass unchecked.
+
+    Parameters
+    ----------
+    X : ndarray, 1-D or 2-D
+    name : str
+        The argument named in the message.
+    column_names : sequence of str, optional
+        Names of the columns of a 2-D ``X`` for the message (default: their indices).
+    """
+    X = np.asarray(X)
+    if X.dtype.kind not in "iu" or X.size == 0:
+        return
+    if X.dtype.itemsize < 8 or (X.dtype.kind == "u" and X.max() <= EXACT_INTEGER_LIMIT):
+        return   # int8..int32 / uint8..uint32 always fit
+    matrix = X.reshape(X.shape[0], -1) if X.ndim >= 2 else X.reshape(-1, 1)
+    too_large = matrix.max(axis=0) > EXACT_INTEGER_LIMIT
+    if X.dtype.kind == "i":
+        too_large |= matrix.min(axis=0) < -EXACT_INTEGER_LIMIT
+    if not too_large.any():
+        return
+    bad = np.flatnonzero(too_large)
+    shown = preview([column_names[j] for j in bad] if column_names is not None else bad,
+                    quote=column_names is not None)
+    where = f" in column(s) {shown}" if X.ndim >= 2 else ""
+    column = matrix[:, bad[0]]
+    extreme = column.max() if column.max() > EXACT_INTEGER_LIMIT else column.min()
+    raise ValueError(f"{name}: integers beyond 2^53{where} (e.g. {int(extreme)}): float64, in which the "
+                     f"scores are computed, cannot hold them exactly (neighbouring values would merge); "
+                     f"allowed: integers of magnitude at most 2^53 = {EXACT_INTEGER_LIMIT} (subtract an "
+                     f"offset, or convert to float yourself if the rounding is acceptable)")
+
+
+def scaled_to_unit(X, magnitude=None, axis=0):
+    """``X`` with each column (``axis=0``) or row (``axis=1``) multiplied by a power of two.
+
+    The power ``2^-e`` brings the largest absolute value of the column (or ``magnitude``,
+    one value > 0 per column, if given) into [0.5, 1); an all-zero column is left as it is
+    (``e = 0``).  The scaling is exact except for values that become subnormal (more than
+    2^1022 times smaller than the column's largest), so sums of squares computed on the
+    result neither overflow nor underflow, and a ratio of two sums of squares of the same
+    column is bitwise the one of the unscaled arithmetic wherever that did not overflow or
+    underflow.
+
+    Parameters
+    ----------
+    X : ndarray of float64, 2-D
+        Finite values.
+    magnitude : ndarray, optional
+        The largest absolute value per column (``axis=0``) or row (``axis=1``).
+    axis : {0, 1}
+
+    Returns
+    -------
+    scaled : ndarray of float64
+        A new array, ``X * 2^-e`` per column (row).
+    exponent : ndarray of int
+        ``e`` per column (row): ``X == ldexp(scaled, e)``.
+    """
+    if magnitude is None:
+        if X.shape[axis] == 0:
+            magnitude = np.zeros(X.shape[1 - axis])
+        else:
+            magnitude = np.maximum(np.abs(X.min(axis=axis)), np.abs(X.max(axis=axis)))
+    exponent = np.frexp(magnitude)[1]
+    return np.ldexp(X, -(exponent if axis == 0 else exponent[:, None])), exponent
+
 
 def as_float_matrix(X, name="X"):
-    """``X`` as a 2-D float64 array of finite values; ValueError naming ``name`` otherwise."""
-    X = np.asarray(X, dtype=np.float64)
+    """``X`` as a 2-D float64 array of finite values; ValueError naming ``name`` otherwise.
+
+    Integer input with a value beyond 2^53 in magnitude is refused, naming the columns
+    (:func:`check_exact_integers`): float64 would round it.
+    """
+    X = np.asarray(X)
     if X.ndim != 2:
         raise ValueError(f"{name}: must be 2-D (samples x features); got {X.ndim}-D")
+    check_exact_integers(X, name)
+    X = np.asarray(X, dtype=np.float64)
     if not np.isfinite(X).all():
         raise ValueError(f"{name}: non-finite values (NaN or inf); allowed: finite numbers")
     return X
@@ -64,8 +154,17 @@ def standardize_columns(X, *, ddof=0, scaling="variance", reference=None):
     Returns
     -------
     ndarray of float64, shape (n, d), C-contiguous
-        A column that is constant in ``reference`` (or whose scale is 0) is
-        centred only, and set to exactly 0 when ``reference`` is ``X``.
+        A column that is constant in ``reference`` is centred only, and set to
+        exactly 0 when ``reference`` is ``X``.
+
+    Notes
+    -----
+    The mean and the scale are computed on each column multiplied by the power of two
+    that brings its largest absolute value in ``reference`` into [0.5, 1)
+    (:func:`scaled_to_unit`).  That is exact, so the result is bitwise the one of the
+    unscaled arithmetic on ordinary data, and a column multiplied by any number from
+    1e-300 to 1e300 is standardised to the same values up to rounding: no sum of squares
+    overflows or underflows.
     """
     if scaling not in SCALINGS:
         raise ValueError(f"scaling: must be one of {', '.join(map(repr, SCALINGS))}; got {scaling!r}")
@@ -74,6 +173,7 @@ def standardize_columns(X, *, ddof=0, scaling="variance", reference=None):
     reference = X if own else np.asarray(reference, dtype=np.float64)
     if reference.shape[0] == 0:
         return np.zeros(X.shape) if own else np.ascontiguousarray(X)
+    reference, exponent = scaled_to_unit(reference)
     mean = reference.mean(axis=0)
     centred = reference - mean
     if scaling == "variance":
@@ -81,8 +181,11 @@ def standardize_columns(X, *, ddof=0, scaling="variance", reference=None):
     else:
         scale = np.sqrt(np.einsum("ij,ij->j", centred, centred))
     constant = constant_columns(reference)
-    scale[constant | (scale == 0)] = 1.0
-    Z = (centred if own else X - mean) / scale
+    scale[constant | (scale == 0)] = 1.0   # (after the scaling only a constant column has scale 0)
+    Z = (centred if own else np.ldexp(X, -exponent) - mean) / scale
     if own:
         Z[:, constant] = 0.0
+    else:
+        with np.errstate(over="ignore"):
+            Z[:, constant] = np.ldexp(Z[:, constant], exponent[constant])   # centred only, in its units
     return np.ascontiguousarray(Z)

@@ -36,6 +36,8 @@ its references [27, 52], in the mRMR line of work of Peng et al.).
 """
 import numpy as np
 
+from fstools.core.arrays import scaled_to_unit
+
 __all__ = [
     "discretize",
     "mu_sigma_levels",
@@ -151,16 +153,6 @@ def _check_n_bins(n_bins):
     return int(n_bins)
 
 
-def _scaled_to_unit(rows, magnitude):
-    """``rows`` (2-D) with row ``i`` multiplied by the power of two that brings
-    ``magnitude[i]`` (> 0, its largest absolute value) into [0.5, 1).
-
-    A new array; the scaling is exact except for values that become subnormal.
-    """
-    exponent = np.frexp(magnitude)[1]
-    return np.ldexp(rows, -exponent[:, None])
-
-
 def mu_sigma_levels(X):
     """Nine-level discretisation from each column's mean and standard deviation.
 
@@ -237,7 +229,7 @@ def _mu_sigma_block(block):
     if not np.any(varying):
         return codes
     rows = block if varying.all() else block[varying]  # (no copy when every column varies)
-    G = _scaled_to_unit(rows, np.maximum(np.abs(low[varying]), np.abs(high[varying])))
+    G, _ = scaled_to_unit(rows, np.maximum(np.abs(low[varying]), np.abs(high[varying])), axis=1)
     mu = G.mean(axis=1, keepdims=True)
     sigma = G.std(axis=1, ddof=1, keepdims=True)
     level = np.zeros(G.shape, dtype=codes.dtype)

@@ -103,7 +103,8 @@ from fstools.core.constraints import (is_bool, is_integer_at_least, is_none_or, 
 from fstools.core.constraints import (BOOLEAN, NONNEGATIVE_NUMBER, POSITIVE_INTEGER, POSITIVE_NUMBER, SEED, Constraint,
                                        integer_at_least, one_of)
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
-from fstools.core.arrays import as_class_codes, as_float_matrix, constant_columns, standardize_columns
+from fstools.core.arrays import (as_class_codes, as_float_matrix, constant_columns, scaled_to_unit,
+                                 standardize_columns)
 from fstools.core.ranking import rank_features
 from fstools.methods.similarity import fisher_scores
 
@@ -355,6 +356,29 @@ class DFSFit:
     notes: list = field(default_factory=list)
 
 
+def _centred(X, constant):
+    """The non-constant columns of ``X`` centred (``standardize=False``), or a ValueError naming the
+    columns whose sum of squares leaves the float64 range (the scatter matrices would hold inf or
+    lose the column to underflow)."""
+    varying = np.flatnonzero(~constant)
+    scaled, exponent = scaled_to_unit(X[:, varying])
+    centred = scaled - scaled.mean(axis=0)
+    with np.errstate(over="ignore", under="ignore"):
+        squares = np.ldexp(np.einsum("ij,ij->j", centred, centred), 2 * exponent)
+    # Sums over the features and the solvers' norms stay finite below this bound.
+    limit = np.finfo(np.float64).max / (16.0 * X.shape[0] * max(varying.size, 1))
+    outside = np.flatnonzero(~(squares <= limit) | (squares < np.finfo(np.float64).tiny))
+    if outside.size:
+        columns = varying[outside]
+        shown = ", ".join(str(int(j)) for j in columns[:5]) + (f", ... ({columns.size} in all)"
+                                                               if columns.size > 5 else "")
+        raise ValueError(f"X: column(s) {shown}: with standardize=False the scatter matrices hold the "
+                         f"columns' sums of squares, and at this scale (largest |x| near 2^"
+                         f"{int(exponent[outside[0]])}) they are outside the float64 range; use standardize=True "
+                         f"(the default, scale-invariant) or rescale the columns")
+    return np.ldexp(centred, exponent)
+
+
 def _choose_solver(solver, n_varying, n_components):
     if solver != "auto":
         return solver
@@ -388,7 +412,12 @@ def dfs_fit(X, y, gamma=1.0, p=1.0, n_components=None, alpha=1.0, zeta=1e-12, ma
         Stop when ``|obj_{t-1} - obj_t| <= tol |obj_{t-1}|``; 0 disables the early stop (exactly
         ``max_iter`` iterations).
     standardize : bool
-        Centre and scale every column to unit sample standard deviation first (section VI-A).
+        Centre and scale every column to unit sample standard deviation first (section VI-A):
+        the ranking is then invariant to the scale of each column (multiplied by any number
+        from 1e-300 to 1e300: the same ranking up to rounding; the standardisation is
+        computed on the columns scaled by powers of two, :func:`fstools.core.arrays.standardize_columns`).
+        False: centred only; a column whose sum of squares leaves the float64 range
+        (scale beyond about 1e150 or below about 1e-150) is refused with a ValueError naming it.
     solver : {'auto', 'dense', 'lanczos'}
         See the module docstring.
     n_threads : int
@@ -423,7 +452,7 @@ def dfs_fit(X, y, gamma=1.0, p=1.0, n_components=None, alpha=1.0, zeta=1e-12, ma
 
     threads = max(1, int(n_threads)) if chosen == "dense" and float(n_varying) ** 3 >= MIN_PARALLEL_FLOPS else 1
     with threadpool_limits(limits=threads, user_api="blas"):
-        Z = standardize_columns(X[:, ~constant], ddof=1) if standardize else X[:, ~constant] - X[:, ~constant].mean(axis=0)
+        Z = standardize_columns(X[:, ~constant], ddof=1) if standardize else _centred(X, constant)
         H, Xw = scatter_factors(Z, y, n_classes)
         engine = (_DenseSolver if chosen == "dense" else _LanczosSolver)(Z, H, Xw, alpha, l)
         weights = np.full(n_varying, gamma)            # gamma D with D = I (Algorithm 1, step 2)
@@ -744,6 +773,20 @@ def trace_ratio_weights(X, y):
     return between * X.shape[0], within * X.shape[0]
 
 
+def _check_scatter_range(between, within, constant):
+    """ValueError naming the non-constant columns whose scatter is outside the float64 range
+    (only possible without standardisation: the scatter grows with the square of the scale)."""
+    limit = np.finfo(np.float64).max / (4.0 * max(between.shape[0], 1))
+    total = between + within
+    outside = np.flatnonzero(~constant & (~(total <= limit) | (total == 0)))
+    if outside.size:
+        shown = ", ".join(str(int(j)) for j in outside[:5]) + (f", ... ({outside.size} in all)"
+                                                               if outside.size > 5 else "")
+        raise ValueError(f"X: column(s) {shown}: the between- and within-class scatter, which grows with the "
+                         f"square of the column's scale, is outside the float64 range; use standardize=True "
+                         f"(the default, scale-invariant) or rescale the columns")
+
+
 def trace_ratio_subset(between, within, k, constant=None, max_iter=100):
     """The k-subset maximising ``sum_S between / sum_S within`` (Nie et al. 2008), by Dinkelbach's iteration.
 
@@ -804,8 +847,12 @@ def trace_ratio(X, y, k=None, n_threads=1, standardize=True):
     standardize : bool, default True
         Standardise every column first, as the DFS paper does for every method it compares
         (section VI-A).  On standardised columns ``b_i + w_i = n - 1`` for all i, so the
-        optimal subset is the k largest Fisher scores; on raw columns the subset-level ratio
-        mixes the features' units.
+        optimal subset is the k largest Fisher scores, and the ranking is invariant to the
+        scale of each column (multiplied by any number from 1e-300 to 1e300: the same
+        ranking up to rounding; the standardisation is computed on the columns scaled by
+        powers of two).  On raw columns the subset-level ratio mixes the features' units,
+        and a column whose scatter leaves the float64 range (scale beyond about 1e150 or
+        below about 1e-160) is refused with a ValueError naming it.
 
     Returns
     -------
@@ -819,11 +866,14 @@ def trace_ratio(X, y, k=None, n_threads=1, standardize=True):
     X = as_float_matrix(X)
     constant = constant_columns(X)
     if standardize and X.shape[0] > 1:
-        Z = X - X.mean(axis=0)
+        # On the columns scaled by powers of two (exact): the same values, no overflow near 1e154.
+        Z, _ = scaled_to_unit(X)
+        Z = Z - Z.mean(axis=0)
         sd = Z.std(axis=0, ddof=1)
         Z[:, ~constant] /= sd[~constant]
         X = Z
     between, within = trace_ratio_weights(X, y)
+    _check_scatter_range(between, within, constant)
     n_features = X.shape[1]
     size = n_features if k is None else min(int(k), n_features)
     subset, ratio, history = trace_ratio_subset(between, within, size, constant)

@@ -38,7 +38,7 @@ import numpy as np
 from fstools.core.constraints import is_bool
 from fstools.core.constraints import Constraint
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
-from fstools.core.arrays import as_class_codes, as_float_matrix, constant_columns
+from fstools.core.arrays import as_class_codes, as_float_matrix, constant_columns, scaled_to_unit
 from fstools.core.ranking import rank_features
 
 __all__ = ["ESTIMATORS", "hsic_contributions", "bahsic"]
@@ -61,11 +61,27 @@ def hsic_contributions(X, y, estimator="unbiased"):
     ndarray of float64, shape (n_features,)
         ``HSIC(X_S, y) = sum_{j in S} h_j`` for every subset S.  The unbiased estimate can be
         negative.  0 for a constant column.
+
+    Raises
+    ------
+    ValueError
+        Naming the columns whose ``h_j`` is outside the float64 range (it grows with the
+        square of the column's scale: beyond about 1e154 it overflows, below about 1e-162
+        it underflows to 0).
+
+    Notes
+    -----
+    ``h_j`` is quadratic in column j: it is computed on each column multiplied by the power
+    of two that brings its largest absolute value into [0.5, 1)
+    (:func:`fstools.core.arrays.scaled_to_unit`) and scaled back, which is exact (bitwise
+    the unscaled arithmetic on ordinary data) and overflows only where ``h_j`` itself does.
     """
     if estimator not in ESTIMATORS:
         raise ValueError(f"estimator: must be one of {', '.join(map(repr, ESTIMATORS))}; got {estimator!r}")
     X = as_float_matrix(X)
     y, n_classes, counts = as_class_codes(y, X.shape[0])
+    constant = constant_columns(X)
+    X, exponent = scaled_to_unit(X)
     m = X.shape[0]
     present = np.flatnonzero(counts)
     weight = np.zeros(n_classes)
@@ -95,8 +111,17 @@ def hsic_contributions(X, y, estimator="unbiased"):
         # 1' K~ L~ 1 = (sum f)(sum_i f_i r_i) - sum_i f_i^2 r_i, r_i = row[y_i]
         cross = total * np.einsum("c,cj->j", row, sums) - np.einsum("c,cj->j", row, squares)
         contributions = (trace + k_sum * l_sum / ((m - 1) * (m - 2)) - 2.0 * cross / (m - 2)) / (m * (m - 3))
-    contributions[constant_columns(X)] = 0.0
-    return contributions
+    contributions[constant] = 0.0
+    with np.errstate(over="ignore", under="ignore"):
+        unscaled = np.ldexp(contributions, 2 * exponent)
+    outside = np.flatnonzero(np.isinf(unscaled) | ((unscaled == 0) & (contributions != 0)))
+    if outside.size:
+        shown = ", ".join(str(int(j)) for j in outside[:5]) + (f", ... ({outside.size} in all)"
+                                                               if outside.size > 5 else "")
+        raise ValueError(f"X: column(s) {shown}: the HSIC contribution, which grows with the square of "
+                         f"the column's scale (here 2^{int(exponent[outside[0]])}), is outside the float64 "
+                         f"range; standardise the columns (bahsic's default, scale-invariant) or rescale them")
+    return unscaled
 
 
 def bahsic(X, y, k=None, n_threads=1, estimator="unbiased", standardize=True):
@@ -116,6 +141,9 @@ def bahsic(X, y, k=None, n_threads=1, estimator="unbiased", standardize=True):
         'biased': ``tr(K H L H) / (m - 1)^2``.
     standardize : bool, default True
         Standardise every column first (the authors' demos and the DFS paper, section VI-A).
+        The ranking is then invariant to the scale of each column (a column multiplied by
+        any number from 1e-300 to 1e300 ranks the same, up to rounding); without it
+        ``h_j`` grows with the square of the column's scale.
 
     Returns
     -------
@@ -132,6 +160,8 @@ def bahsic(X, y, k=None, n_threads=1, estimator="unbiased", standardize=True):
     X = as_float_matrix(X)
     constant = constant_columns(X)
     if standardize and X.shape[0] > 1:
+        # On the columns scaled by powers of two (exact): the same values, no overflow near 1e154.
+        X, _ = scaled_to_unit(X)
         X = X - X.mean(axis=0)
         X[:, ~constant] /= X[:, ~constant].std(axis=0, ddof=1)
     contributions = hsic_contributions(X, y, estimator)

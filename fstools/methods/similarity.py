@@ -54,7 +54,7 @@ from fstools._ext import _moments, _neighbours
 from fstools.core.parallel import score_features, threads_for_work
 from fstools.core.constraints import (is_none_or, is_positive_integer, is_positive_number, is_seed,
                                     none_or_int)
-from fstools.core.arrays import as_class_codes, as_float_matrix, constant_columns
+from fstools.core.arrays import as_class_codes, as_float_matrix, constant_columns, scaled_to_unit
 from fstools.core.ranking import rank_features
 from fstools.core.constraints import Constraint
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
@@ -202,6 +202,16 @@ def fisher_scores(X, y, n_threads=1):
       float64 through its sum is still finite) and sums of squared deviations
       come from :func:`fstools._ext._moments.class_moments`, every column by
       one thread in row order; the sums over classes are NumPy's.
+    * Scale: the score does not change when a column is multiplied by a
+      number.  The sums of squares are computed on each column multiplied by
+      the power of two that brings its largest absolute value into [0.5, 1)
+      (:func:`fstools.core.arrays.scaled_to_unit`; sparse input: its stored
+      values), which is exact: the scores are bitwise those of the unscaled
+      arithmetic on ordinary data, and a column multiplied by any number from
+      1e-300 to 1e300 gets the same score up to rounding (the unscaled sums
+      would overflow beyond about 1e154 and underflow below about 1e-154).
+      ``between`` and ``within`` are scaled back, so they are ``inf`` (or 0)
+      where the variance itself leaves the float64 range.
     """
     if sparse.issparse(X):
         scores, between, within, _ = _sparse_fisher_scores(X, y)
@@ -228,6 +238,7 @@ def _dense_fisher_scores(X, y, n_threads=1):
     between_ss = np.zeros(n_features)
     within_ss = np.zeros(n_features)
     constant = np.zeros(n_features, dtype=bool)
+    exponent = np.zeros(n_features, dtype=np.int32)
     block = max(1, FISHER_MOMENT_CELLS // n_present)
     for start in range(0, n_features, block):
         stop = min(start + block, n_features)
@@ -238,16 +249,23 @@ def _dense_fisher_scores(X, y, n_threads=1):
         class_constant = np.zeros((width, n_present), dtype=np.uint8)
         mean = np.zeros(width)
         column_constant = np.zeros(width, dtype=np.uint8)
-        kernel.class_moments(X[:, start:stop], y, int(n_present), class_count, class_mean, class_ss,
+        # Each column scaled by a power of two to a largest |x| in [0.5, 1): exact, so the scores are
+        # those of the unscaled sums, which would overflow (or underflow) for columns near 1e155
+        # (1e-155) and beyond.
+        scaled, exponent[start:stop] = scaled_to_unit(X[:, start:stop])
+        kernel.class_moments(scaled, y, int(n_present), class_count, class_mean, class_ss,
                              class_constant, mean, column_constant, n_threads=int(n_threads))
+        del scaled
         within_ss[start:stop] = class_ss.sum(axis=1)
         between_ss[start:stop] = (present_counts * (class_mean - mean[:, None]) ** 2).sum(axis=1)
         constant[start:stop] = column_constant.astype(bool)
-    return (*_fisher_ratio(between_ss, within_ss, constant, n_samples), constant)
+    return (*_fisher_ratio(between_ss, within_ss, constant, n_samples, exponent), constant)
 
 
-def _fisher_ratio(between_ss, within_ss, constant, n_samples):
-    """Scores and variances from the between- and within-class sums of squares."""
+def _fisher_ratio(between_ss, within_ss, constant, n_samples, exponent):
+    """Scores and variances from the between- and within-class sums of squares of the columns
+    scaled by ``2^-exponent``: the scores are ratios (the scaling cancels exactly), the variances
+    are scaled back (``inf`` or 0 where they leave the float64 range)."""
     between_ss[constant] = 0.0
     within_ss[constant] = 0.0
     scores = np.zeros(between_ss.shape[0])
@@ -255,7 +273,10 @@ def _fisher_ratio(between_ss, within_ss, constant, n_samples):
     scores[positive] = between_ss[positive] / within_ss[positive]
     separating = ~positive & (between_ss > 0)
     scores[separating] = np.inf
-    return scores, between_ss / n_samples, within_ss / n_samples
+    with np.errstate(over="ignore", under="ignore"):
+        between = np.ldexp(between_ss / n_samples, 2 * exponent)
+        within = np.ldexp(within_ss / n_samples, 2 * exponent)
+    return scores, between, within
 
 
 def _sparse_fisher_scores(X, y):
@@ -263,6 +284,7 @@ def _sparse_fisher_scores(X, y):
     X = as_canonical_csc(X)
     y, n_classes, counts = as_class_codes(y, X.shape[0])
     n_samples, n_features = X.shape
+    X, exponent = _sparse_scaled_to_unit(X)
     statistics = class_column_statistics(X, y, n_classes)
     class_means = statistics.means()
     mean = statistics.sums.sum(axis=0) / n_samples
@@ -276,8 +298,21 @@ def _sparse_fisher_scores(X, y):
         between_ss += counts[c] * (class_means[c] - mean) ** 2
     present = counts > 0
     constant = (statistics.minimum[present].min(axis=0) == statistics.maximum[present].max(axis=0))
-    scores, between, within = _fisher_ratio(between_ss, within_ss, constant, n_samples)
+    scores, between, within = _fisher_ratio(between_ss, within_ss, constant, n_samples, exponent)
     return FisherParts(scores, between, within, constant)
+
+
+def _sparse_scaled_to_unit(X):
+    """A canonical CSC matrix with each column scaled as :func:`fstools.core.arrays.scaled_to_unit`
+    does (a new matrix; the implied zeros stay zeros), and the exponents."""
+    stored = np.abs(X.data)
+    magnitude = np.zeros(X.shape[1])
+    nonempty = np.flatnonzero(np.diff(X.indptr))
+    if nonempty.size:
+        magnitude[nonempty] = np.maximum.reduceat(stored, X.indptr[nonempty])
+    exponent = np.frexp(magnitude)[1]
+    data = np.ldexp(X.data, -np.repeat(exponent, np.diff(X.indptr)))
+    return sparse.csc_matrix((data, X.indices, X.indptr), shape=X.shape), exponent
 
 
 def fisher(X, y, k=None, n_threads=1):
@@ -319,6 +354,12 @@ def fisher(X, y, k=None, n_threads=1):
     if separating.any():
         notes.append(f"{int(separating.sum())} column(s) with zero within-class variance separate the "
                      f"classes perfectly: Fisher score inf")
+    variance = between + within
+    outside = ~constant & (np.isinf(variance) | (variance == 0))
+    if outside.any():
+        notes.append(f"{int(outside.sum())} column(s) have a variance outside the float64 range (shown as "
+                     f"inf or 0 in between_variance / within_variance); their Fisher scores are computed "
+                     f"on the columns rescaled by powers of two, exactly")
     return MethodOutput(
         ranking=rank_features(scores, higher_is_better=True, last=constant),
         scores=scores,
@@ -349,17 +390,51 @@ def knn_graph_arcs(X, n_neighbors=5, n_threads=1):
     squared_distance : ndarray of float64
         ``||x_i - x_j||^2`` summed over the features in order (so
         ``d(i, j) == d(j, i)`` exactly).
+
+    Raises
+    ------
+    ValueError
+        Naming the columns whose range makes the squared distances overflow float64
+        (beyond about 1e154).
     """
     X = as_float_matrix(X)
     n_samples = X.shape[0]
     k = min(int(n_neighbors), n_samples - 1)
     if k < 1:
         raise ValueError(f"X: a k-nearest-neighbour graph needs at least 2 samples; got {n_samples}")
+    squared_ranges = _squared_ranges(X)
+    if np.isinf(squared_ranges).any():
+        raise _distance_overflow_error(X, squared_ranges)
     features = np.ascontiguousarray(X.T)
     rows = np.arange(n_samples, dtype=np.intp)
     index, distance, _ = class_neighbours(features, np.zeros(n_samples, dtype=np.int32), 1, rows, k,
                                            "sqeuclidean", n_threads)
+    if not np.isfinite(distance).all():
+        raise _distance_overflow_error(X, squared_ranges)
     return np.repeat(rows, k), index.reshape(-1), distance.reshape(-1)
+
+
+def _squared_ranges(X):
+    """``(max - min)^2`` of every column, ``inf`` where it exceeds the float64 range (no warning)."""
+    scaled, exponent = scaled_to_unit(X)
+    span = scaled.max(axis=0) - scaled.min(axis=0)
+    with np.errstate(over="ignore", under="ignore"):
+        return np.ldexp(span * span, 2 * exponent)
+
+
+def _distance_overflow_error(X, squared_ranges):
+    """ValueError naming the columns whose range makes squared distances overflow float64."""
+    limit = np.finfo(np.float64).max / max(X.shape[1], 1)
+    columns = np.flatnonzero(squared_ranges > limit)
+    if columns.size == 0:   # (cannot happen: a sum of d terms overflows only if one exceeds max / d)
+        columns = np.argsort(-squared_ranges, kind="stable")[:1]
+    shown = ", ".join(str(int(j)) for j in columns[:5]) + (f", ... ({columns.size} in all)" if columns.size > 5 else "")
+    largest = float(np.abs(X[:, columns[0]]).max())
+    return ValueError(f"X: column(s) {shown} (values up to {largest:.3g} in magnitude): the squared "
+                      f"Euclidean distances between samples overflow float64, so the nearest-neighbour "
+                      f"graph (and the heat kernel exp(-||x_i - x_j||^2 / t)) is undefined; the graph "
+                      f"depends on the scale of the features: standardise the columns first (as the "
+                      f"CMQFS paper does) or rescale them")
 
 
 def _symmetric_graph(source, target, weight, n_samples):
@@ -422,6 +497,12 @@ def laplacian_scores(X, n_neighbors=5, t=1.0, n_threads=1):
     n_zero_weights : int
         Neighbour arcs (i -> j) whose rescaled weight underflowed to 0 (see Notes).
 
+    Raises
+    ------
+    ValueError
+        Naming the columns whose range is so large (beyond about 1e154) that the squared
+        distances between samples overflow float64: the heat kernel is then undefined.
+
     Notes
     -----
     ``L_r`` does not change when S is multiplied by a constant, so the weights are
@@ -430,6 +511,15 @@ def laplacian_scores(X, n_neighbors=5, t=1.0, n_threads=1):
     ``exp(-d^2 / t)`` would underflow to 0 for every edge and leave 0 / 0) the
     graph keeps its nearest edge at weight 1.  The numerator is summed edge by edge,
     ``sum_{i<j} S_ij (f_i - f_j)^2``, which equals ``f~^T L f~`` without its cancellation.
+
+    Scale: for a given graph ``L_r`` does not change when column r is multiplied by a
+    number, and both sums are computed on each column multiplied by the power of two that
+    brings its largest absolute value into [0.5, 1) (exact, no overflow or underflow;
+    ``variation`` and ``variance`` are scaled back, ``inf`` or 0 outside the float64
+    range).  The graph, however, depends on the scale of every column through the
+    distances, so the scores are scale-invariant only for standardised data
+    (:func:`fstools.core.arrays.standardize_columns`, as the CMQFS paper does): then a
+    column multiplied by any number from 1e-300 to 1e300 gets the same scores up to rounding.
     """
     X = as_float_matrix(X)
     n_samples, n_features = X.shape
@@ -441,6 +531,8 @@ def laplacian_scores(X, n_neighbors=5, t=1.0, n_threads=1):
     degree = np.asarray(graph.sum(axis=1)).ravel()
     total = degree.sum()
 
+    unscaled = X
+    X, exponent = scaled_to_unit(X)   # exact; the score is a ratio of sums of squares of one column
     variation = np.zeros(n_features)
     step = max(1, _BLOCK_CELLS // max(n_features, 1))
     for start in range(0, upper.nnz, step):
@@ -455,13 +547,16 @@ def laplacian_scores(X, n_neighbors=5, t=1.0, n_threads=1):
         deviation = X[start:stop] - centre
         variance += degree[start:stop] @ (deviation * deviation)
 
-    constant = constant_columns(X)
+    constant = constant_columns(unscaled)
     variance[constant] = 0.0
     variation[constant] = 0.0
     scores = np.full(n_features, np.nan)
     defined = variance > 0
     scores[defined] = variation[defined] / variance[defined]
-    return LaplacianScores(scores, variation / total, variance / total, n_zero)
+    with np.errstate(over="ignore", under="ignore"):
+        variation = np.ldexp(variation / total, 2 * exponent)
+        variance = np.ldexp(variance / total, 2 * exponent)
+    return LaplacianScores(scores, variation, variance, n_zero)
 
 
 def laplacian(X, y=None, k=None, n_threads=1, n_neighbors=5, t=1.0):

@@ -27,9 +27,10 @@ column -- in particular an all-zero column, for which scikit-learn returns NaN
 (0 / 0).  Ties go to the lower column index; the ranking holds every column.
 """
 import numpy as np
-from scipy import sparse
+from scipy import sparse, special
 
 from fstools.core.messages import ColumnError
+from fstools.core.arrays import scaled_to_unit
 from fstools.core.ranking import TIE_TOLERANCE, rank_features
 from fstools.methods.registry import MethodOutput, MethodSpec, register
 from fstools.core.sparse import as_canonical_csc, column_ranges
@@ -102,7 +103,16 @@ def chi2_scores(X, y):
     Raises
     ------
     ValueError
-        For negative values (naming the columns), non-finite values, or fewer than two classes.
+        For negative values (naming the columns), non-finite values, fewer than two classes,
+        or a statistic outside the float64 range (naming the columns; it is proportional to
+        the column's scale, so this takes values near 1e300 or below about 1e-300).
+
+    Notes
+    -----
+    The statistic is computed on each column multiplied by the power of two that brings
+    its largest value into [0.5, 1) (:func:`fstools.core.arrays.scaled_to_unit`) and scaled
+    back: exact, so bitwise scikit-learn's value on ordinary data, with no overflow of
+    ``(O - E)^2`` for columns near 1e160 whose statistic is representable.
     """
     from sklearn.feature_selection import chi2 as sklearn_chi2
 
@@ -113,10 +123,36 @@ def chi2_scores(X, y):
     p_values = np.ones(X.shape[1])
     scored = np.flatnonzero(~constant)
     if scored.size:
-        statistic, p_value = sklearn_chi2(X[:, scored], y)
-        scores[scored] = statistic
-        p_values[scored] = p_value
+        # The statistic is proportional to the column's scale: computed on the columns scaled by powers
+        # of two (exact) and scaled back, so that (O - E)^2 cannot overflow where the statistic does not.
+        scaled, exponent = _scaled_columns(X[:, scored])
+        statistic, _ = sklearn_chi2(scaled, y)
+        with np.errstate(over="ignore", under="ignore"):
+            unscaled = np.ldexp(statistic, exponent)
+        outside = np.isinf(unscaled) | ((unscaled == 0) & (statistic != 0))
+        if outside.any():
+            raise ColumnError("X: column(s) {columns}: the chi-square statistic, which grows with the "
+                              "column's scale, is outside the float64 range; rescale the column(s) (e.g. to "
+                              "counts or frequencies)", scored[outside])
+        scores[scored] = unscaled
+        # scikit-learn's p-value (the upper tail on classes present - 1 degrees of freedom), of the
+        # unscaled statistic.
+        p_values[scored] = special.chdtrc(np.unique(y).size - 1, unscaled)
     return scores, p_values, constant
+
+
+def _scaled_columns(X):
+    """:func:`fstools.core.arrays.scaled_to_unit` of a dense array or of the stored values of a CSC matrix."""
+    if not sparse.issparse(X):
+        return scaled_to_unit(X)
+    X = X.tocsc()
+    magnitude = np.zeros(X.shape[1])
+    nonempty = np.flatnonzero(np.diff(X.indptr))
+    if nonempty.size:
+        magnitude[nonempty] = np.maximum.reduceat(np.abs(X.data), X.indptr[nonempty])
+    exponent = np.frexp(magnitude)[1]
+    data = np.ldexp(X.data, -np.repeat(exponent, np.diff(X.indptr)))
+    return sparse.csc_matrix((data, X.indices.copy(), X.indptr.copy()), shape=X.shape), exponent
 
 
 def chi2(X, y, k=None, n_threads=1):

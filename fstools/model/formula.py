@@ -43,6 +43,7 @@ from scipy import sparse
 
 from fstools.model import rfunctions
 from fstools.model.exceptions import FormulaError
+from fstools.model.validation import check_integer_columns
 from fstools.model.safe_eval import (NUMPY_FUNCTIONS, SAFE_FUNCTIONS, SAFE_MODE_HINT, bare_dotted_columns,
                                      check_mode, expression_problem, source_problem)
 
@@ -1109,6 +1110,8 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         raise _formula_error(formula, "no predictors: the right-hand side leaves no terms")
 
     predictors = _predictor_columns(formula, patsy_terms, data, responses)
+    # before any conversion to float64: integers beyond 2^53 would not survive it (responses may hold them)
+    check_integer_columns(data[[column for column in predictors if column not in responses]], name="data")
     used_columns = responses + [column for column in predictors if column not in responses]
 
     row_missing, columns_with_missing = _missing_rows(data, used_columns)

@@ -9,13 +9,14 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from fstools.core.arrays import EXACT_INTEGER_LIMIT, check_exact_integers
 from fstools.core.messages import preview
 from fstools.methods.multilabel import check_label_matrix
 from fstools.methods.registry import sparse_format, sparse_methods
 from fstools.core.sparse import column_ranges
 
 __all__ = ["label_matrix", "check_k", "check_method_params", "encode_classes", "check_finite_matrix",
-           "constant_columns", "check_numeric_matrix", "check_sparse_input"]
+           "constant_columns", "check_numeric_matrix", "check_sparse_input", "check_integer_columns"]
 
 
 def check_k(k, n_features, what="features"):
@@ -97,7 +98,58 @@ def check_numeric_matrix(X, name="X"):
         raise ValueError(f"{name}: must be 2-D (samples x features); got {array.ndim}-D")
     if array.shape[0] == 0 or array.shape[1] == 0:
         raise ValueError(f"{name}: is empty (shape {array.shape}); need at least one sample and one feature")
+    check_exact_integers(array, name)
     return np.ascontiguousarray(array, dtype=np.float64)
+
+
+def check_integer_columns(X, column_names=None, name="X"):
+    """ValueError naming the integer columns with a value beyond 2^53 in magnitude, before they
+    become float64.
+
+    float64, in which every method computes, holds every integer up to 2^53 exactly; beyond it
+    neighbouring integers round to the same value (an int64 column near the int64 maximum would
+    become constant), so such columns are refused rather than silently rounded.  Call it where
+    integer columns are converted to float64: on the data columns of a formula's design, and on
+    the ``X`` of an estimator before its conversion.
+
+    Parameters
+    ----------
+    X : pandas DataFrame, ndarray or scipy sparse matrix
+        A DataFrame is checked column by column (NumPy integer dtypes, pandas nullable
+        ``Int64``/``UInt64`` and sparse integer columns; missing values ignored); an array or a
+        sparse matrix (its stored values) when it has an integer dtype.  Other columns pass.
+    column_names : sequence of str, optional
+        Names for the columns of an array (default: the DataFrame's names, or the indices).
+    name : str
+        The argument named in the message.
+    """
+    if isinstance(X, pd.DataFrame):
+        names, values = [str(label) for label in X.columns], []
+        for label in X.columns:
+            series = X[label]
+            integer = pd.api.types.is_integer_dtype(series.dtype) and not bool(series.isna().all())
+            values.append((int(series.min()), int(series.max())) if integer else (0, 0))
+    elif sparse.issparse(X):
+        if X.dtype.kind not in "iu" or X.nnz == 0:
+            return
+        coo = X.tocoo()
+        names = column_names if column_names is not None else [str(j) for j in range(X.shape[1])]
+        values = [(0, 0)] * X.shape[1]
+        for column in np.unique(coo.col[(coo.data > EXACT_INTEGER_LIMIT) | (coo.data < -EXACT_INTEGER_LIMIT)]):
+            stored = coo.data[coo.col == column]
+            values[column] = (int(stored.min()), int(stored.max()))
+    else:
+        check_exact_integers(X, name, column_names)
+        return
+    bad = [j for j, (low, high) in enumerate(values) if high > EXACT_INTEGER_LIMIT or low < -EXACT_INTEGER_LIMIT]
+    if bad:
+        low, high = values[bad[0]]
+        example = high if high > EXACT_INTEGER_LIMIT else low
+        raise ValueError(f"{name}: integers beyond 2^53 in column(s) {preview([names[j] for j in bad], quote=True)} "
+                         f"(e.g. {example}): float64, in which the scores are computed, cannot hold them "
+                         f"exactly (neighbouring values would merge); allowed: integers of magnitude at most "
+                         f"2^53 = {EXACT_INTEGER_LIMIT} (subtract an offset, or convert to float yourself if "
+                         f"the rounding is acceptable)")
 
 
 def _stored_columns(X):
