@@ -975,3 +975,16 @@ def test_iman_davenport_is_a_named_record():
     F, df1, df2, p = result                                            # still unpacks
     assert (result.F, result.df1, result.df2, result.p_value) == (F, df1, df2, p)
     assert (df1, df2) == (3, 39)
+
+
+def test_compare_and_stability_read_formulas_safely_unless_told(wine):
+    formula = "class ~ alcohol + hue + I(np.where(hue > 1, 1.0, 0.0))"
+    with pytest.raises(fs.FormulaError, match="safe formula mode"):
+        fs.compare(formula, wine, methods=["fisher"], k=[1], cv=2, repeats=1, random_state=0, progress=False)
+    with pytest.raises(fs.FormulaError, match="safe formula mode"):
+        fs.stability(formula, wine, method="fisher", k=1, n_bootstrap=3, random_state=0, progress=False)
+    cmp = fs.compare(formula, wine, methods=["fisher"], k=[1], cv=2, repeats=1, random_state=0, progress=False,
+                     formula_mode="code")
+    st = fs.stability(formula, wine, method="fisher", k=1, n_bootstrap=3, random_state=0, progress=False,
+                      formula_mode="code")
+    assert len(cmp.summary_frame()) and len(st.summary_frame())

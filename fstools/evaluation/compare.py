@@ -500,11 +500,11 @@ def _format_call(formula, methods, k, classifier, cv, repeats, metrics, random_s
 class _Dataset:
     """One data set, ready for the protocol: arrays, term map, feature counts, splits."""
 
-    def __init__(self, name, formula, frame, na_action, k):
+    def __init__(self, name, formula, frame, na_action, k, formula_mode="safe"):
         if not isinstance(frame, pd.DataFrame):
             where = f"data[{name!r}]" if name is not None else "data"
             raise TypeError(f"{where}: must be a pandas DataFrame; got {type(frame).__name__}")
-        model = parse_formula(formula, frame, na_action=na_action)
+        model = parse_formula(formula, frame, na_action=na_action, formula_mode=formula_mode)
         self.name = name if name is not None else "data"
         self.multilabel = len(model.response_names) > 1
         if self.multilabel:
@@ -735,7 +735,7 @@ def _run_tasks(function, tasks, n_jobs, bar):
 
 def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=10, metrics=None,
             random_state=None, n_jobs=None, select_in_fold=False, standardize=True, na_action="drop",
-            progress=True):
+            progress=True, formula_mode="safe"):
     """Compare feature-selection methods by the cross-validated accuracy of their top-p features.
 
     The protocol of the papers (CMQFS: Zhao et al. 2015, section 5.2): features standardised,
@@ -794,6 +794,10 @@ def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=1
         Rows with missing values, as in :func:`fstools.select`.
     progress : bool, default True
         A tqdm progress bar over the selections and folds.
+    formula_mode : {'safe', 'code'}, default 'safe'
+        How the formula is read, as in :func:`fstools.select`: ``'safe'`` allows column names,
+        R's operators and an allow-list of numeric functions; ``'code'`` evaluates any Python
+        in the formula's terms (a formula string is code: use it only for formulas you wrote).
 
     Returns
     -------
@@ -847,7 +851,7 @@ def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=1
     datasets = []
     for name, frame in frames.items():
         dataset_k = k[name] if isinstance(k, dict) else k
-        datasets.append(_Dataset(name, formula, frame, na_action, dataset_k))
+        datasets.append(_Dataset(name, formula, frame, na_action, dataset_k, formula_mode))
     task = _check_task(datasets, method_list)
     if classifier is None:
         classifier = "mlknn" if task == "multi" else "1nn"

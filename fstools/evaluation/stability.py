@@ -251,7 +251,7 @@ class StabilityResult:
 
 
 def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, alpha=0.05, n_jobs=None,
-              standardize=False, na_action="drop", progress=True, **params):
+              standardize=False, na_action="drop", progress=True, formula_mode="safe", **params):
     """Stability of a method's selection over bootstrap samples (Nogueira et al. 2018).
 
     The method selects its top ``k`` features on ``n_bootstrap`` bootstrap samples of the rows
@@ -280,6 +280,10 @@ def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, a
         Standardise the columns of each sample before the method sees them (as fs.compare).
     progress : bool
         A tqdm progress bar.
+    formula_mode : {'safe', 'code'}, default 'safe'
+        How the formula is read, as in :func:`fstools.select`: ``'safe'`` allows column names,
+        R's operators and an allow-list of numeric functions; ``'code'`` evaluates any Python
+        in the formula's terms (a formula string is code: use it only for formulas you wrote).
     **params
         The method's parameters.
 
@@ -315,7 +319,7 @@ def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, a
                             right_type=lambda value: value is None or is_integer(value))
     effective_n_threads(n_jobs)
 
-    frame = parse_formula(formula, data, na_action=na_action)
+    frame = parse_formula(formula, data, na_action=na_action, formula_mode=formula_mode)
     if len(frame.response_names) != 1:
         raise FormulaError(f"formula {formula!r}: fs.stability takes one response; the formula has "
                            f"{len(frame.response_names)}")
