@@ -12,22 +12,13 @@ import re
 
 import numpy as np
 import pytest
-from references.passive_aggressive import SplitMix64Ref, online_pa_ref, top_set_ref, truncate_ref
+from references.passive_aggressive import ONLINE_VARIANTS as VARIANTS, SplitMix64Ref, online_pa_ref, top_set_ref, truncate_ref
 from scipy import sparse
 
 from fstools._ext import _online as kernel
 from fstools.methods.passive_aggressive import OnlineLearner
 
 
-# method -> (reference loss, reference step, reference synthesis)
-VARIANTS = {
-    "pa": ("hinge", "pa", None),
-    "pa1": ("hinge", "pa1", None),
-    "pa2": ("hinge", "pa2", None),
-    "mbpa": ("margin_based", "pa1", None),
-    "onpa": ("hinge", "pa", "extrapolate"),
-    "cs": ("cost_sensitive", "ogd", None),
-}
 
 
 def _stream(seed, n=90, d=9, kind="normal", minority=0.25):

@@ -34,7 +34,7 @@ from references.discriminant import (bahsic_ref, dfs_ref, standardise_ref, trace
                                      unbiased_hsic_ref)
 from references.information import information_codes_ref, information_selection_ref, mutual_information_ref
 from references.multilabel import elc_ref, gamma_star_ref, label_rbf_ref, llsf_ref, ml_fisher_ref, ml_mi_ref
-from references.passive_aggressive import online_pa_ref
+from references.passive_aggressive import ONLINE_VARIANTS, online_pa_ref
 from references.similarity import fisher_score_ref, laplacian_score_ref, relieff_ref
 from references.statistical import chi2_ref
 from sklearn.exceptions import ConvergenceWarning
@@ -262,15 +262,6 @@ def ml_expected(reference):
     return expected
 
 
-# method -> (reference loss, step, synthesis) of online_pa_ref, as in test_online_kernel.VARIANTS
-ONLINE_VARIANTS = {
-    "pa": ("hinge", "pa", None),
-    "pa1": ("hinge", "pa1", None),
-    "pa2": ("hinge", "pa2", None),
-    "mbpa": ("margin_based", "pa1", None),
-    "onpa": ("hinge", "pa", "extrapolate"),
-    "cs": ("cost_sensitive", "ogd", None),
-}
 ONLINE_BUDGET = 4
 
 

@@ -105,6 +105,7 @@ from fstools.core.constraints import (BOOLEAN, NONNEGATIVE_NUMBER, POSITIVE_INTE
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 from fstools.core.arrays import (as_class_codes, as_float_matrix, constant_columns, scaled_to_unit,
                                  standardize_columns)
+from fstools.core.messages import ColumnError
 from fstools.core.ranking import rank_features
 from fstools.methods.similarity import fisher_scores
 
@@ -370,12 +371,10 @@ def _centred(X, constant):
     outside = np.flatnonzero(~(squares <= limit) | (squares < np.finfo(np.float64).tiny))
     if outside.size:
         columns = varying[outside]
-        shown = ", ".join(str(int(j)) for j in columns[:5]) + (f", ... ({columns.size} in all)"
-                                                               if columns.size > 5 else "")
-        raise ValueError(f"X: column(s) {shown}: with standardize=False the scatter matrices hold the "
-                         f"columns' sums of squares, and at this scale (largest |x| near 2^"
-                         f"{int(exponent[outside[0]])}) they are outside the float64 range; use standardize=True "
-                         f"(the default, scale-invariant) or rescale the columns")
+        raise ColumnError(f"X: column(s) {{columns}}: with standardize=False the scatter matrices hold the columns' "
+                          f"sums of squares, and at this scale (largest |x| near 2^{int(exponent[outside[0]])}) they"
+                          " are outside the float64 range; use standardize=True (the default, scale-invariant) or "
+                          "rescale the columns", columns)
     return np.ldexp(centred, exponent)
 
 
@@ -469,10 +468,10 @@ def dfs_fit(X, y, gamma=1.0, p=1.0, n_components=None, alpha=1.0, zeta=1e-12, ma
                 if n_varying > DENSE_FALLBACK_MAX_FEATURES:
                     raise RuntimeError(f"DFS: the Lanczos eigensolver failed at iteration {iteration} "
                                        f"({type(error).__name__}: {error}); with {n_varying} features the "
-                                       f"dense solver is not tried automatically: pass solver='dense' "
-                                       f"(O(d^3) per iteration) or a larger alpha") from error
+                                       "dense solver is not tried automatically: pass solver='dense' "
+                                       "(O(d^3) per iteration) or a larger alpha") from error
                 notes.append(f"the Lanczos solver failed at iteration {iteration} ({type(error).__name__}); "
-                             f"the dense solver took over")
+                             "the dense solver took over")
                 engine = _DenseSolver(Z, H, Xw, alpha, l)
                 eigenvalues, A = engine.solve(weights, A)
             squared = np.einsum("ij,ij->i", A, A)
@@ -577,7 +576,7 @@ def gamma_cv(X, y, k=None, grid=GAMMA_GRID, folds=5, within_folds=False, random_
     notes = []
     if smallest < folds:
         notes.append(f"gamma CV: the smallest class has {smallest} member(s), fewer than cv_folds = {folds}: "
-                     f"some folds miss it")
+                     "some folds miss it")
     splitter = StratifiedKFold(n_splits=int(folds), shuffle=True, random_state=random_state)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="The least populated class", category=UserWarning)
@@ -727,18 +726,18 @@ def dfs(X, y, k=None, n_threads=1, gamma=1.0, p=1.0, n_components=None, alpha=1.
     if fit.converged:
         notes.append(f"converged after {n_iterations} iteration(s): relative change of the objective "
                      f"{abs(objective[-2] - objective[-1]) / abs(objective[-2]):.1e} <= tol = {float(tol):g}; "
-                     f"per-iteration records in res.iterations, plot(kind='convergence')")
+                     "per-iteration records in res.iterations, plot(kind='convergence')")
     else:
         change = (f"; last relative change of the objective "
                   f"{abs(objective[-2] - objective[-1]) / abs(objective[-2]):.1e}" if n_iterations > 1 else "")
         notes.append(f"stopped at max_iter = {n_iterations} without meeting tol = {float(tol):g}{change}; "
-                     f"per-iteration records in res.iterations, plot(kind='convergence')")
+                     "per-iteration records in res.iterations, plot(kind='convergence')")
     if n_components is not None and fit.n_components > c - 1:
         notes.append(f"n_components = {fit.n_components} exceeds c - 1 = {c - 1}, the rank of S_b: the extra "
-                     f"directions are fixed by the penalty and S_t alone")
+                     "directions are fixed by the penalty and S_t alone")
     if fit.constant.any():
         notes.append(f"{int(fit.constant.sum())} constant column(s) left out of the eigenproblem: row norm 0, "
-                     f"ranked last")
+                     "ranked last")
     notes += fit.notes
     output = MethodOutput(
         ranking=rank_features(fit.row_norms, higher_is_better=True, last=fit.constant),
@@ -780,11 +779,9 @@ def _check_scatter_range(between, within, constant):
     total = between + within
     outside = np.flatnonzero(~constant & (~(total <= limit) | (total == 0)))
     if outside.size:
-        shown = ", ".join(str(int(j)) for j in outside[:5]) + (f", ... ({outside.size} in all)"
-                                                               if outside.size > 5 else "")
-        raise ValueError(f"X: column(s) {shown}: the between- and within-class scatter, which grows with the "
-                         f"square of the column's scale, is outside the float64 range; use standardize=True "
-                         f"(the default, scale-invariant) or rescale the columns")
+        raise ColumnError(f"X: column(s) {{columns}}: the between- and within-class scatter, which grows with the "
+                          "square of the column's scale, is outside the float64 range; use standardize=True (the "
+                          "default, scale-invariant) or rescale the columns", outside)
 
 
 def trace_ratio_subset(between, within, k, constant=None, max_iter=100):

@@ -39,6 +39,7 @@ from fstools.core.constraints import is_bool
 from fstools.core.constraints import Constraint
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 from fstools.core.arrays import as_class_codes, as_float_matrix, constant_columns, scaled_to_unit
+from fstools.core.messages import ColumnError
 from fstools.core.ranking import rank_features
 
 __all__ = ["ESTIMATORS", "hsic_contributions", "bahsic"]
@@ -116,11 +117,9 @@ def hsic_contributions(X, y, estimator="unbiased"):
         unscaled = np.ldexp(contributions, 2 * exponent)
     outside = np.flatnonzero(np.isinf(unscaled) | ((unscaled == 0) & (contributions != 0)))
     if outside.size:
-        shown = ", ".join(str(int(j)) for j in outside[:5]) + (f", ... ({outside.size} in all)"
-                                                               if outside.size > 5 else "")
-        raise ValueError(f"X: column(s) {shown}: the HSIC contribution, which grows with the square of "
-                         f"the column's scale (here 2^{int(exponent[outside[0]])}), is outside the float64 "
-                         f"range; standardise the columns (bahsic's default, scale-invariant) or rescale them")
+        raise ColumnError(f"X: column(s) {{columns}}: the HSIC contribution, which grows with the square of the "
+                          f"column's scale (here 2^{int(exponent[outside[0]])}), is outside the float64 range; "
+                          "standardise the columns (bahsic's default, scale-invariant) or rescale them", outside)
     return unscaled
 
 
@@ -167,7 +166,7 @@ def bahsic(X, y, k=None, n_threads=1, estimator="unbiased", standardize=True):
     contributions = hsic_contributions(X, y, estimator)
     notes = [f"HSIC ({estimator} estimator) with linear kernels on the data"
              f"{' (standardised, ddof = 1)' if standardize else ''} and on the labels (Y_ic = 1/n_c); "
-             f"HSIC is additive over features, so backward elimination removes the smallest contributions first"]
+             "HSIC is additive over features, so backward elimination removes the smallest contributions first"]
     if constant.any():
         notes.append(f"{int(constant.sum())} constant column(s): HSIC contribution 0, ranked last")
     return MethodOutput(

@@ -25,21 +25,12 @@ import math
 import numpy as np
 import scipy.linalg
 
-from references._common import _all_equal
+from references._common import _all_equal, standardize_ref
 
 
 def standardise_ref(X):
     """Columns minus their mean, divided by their sample sd (ddof = 1); constant columns left at 0."""
-    X = np.asarray(X, dtype=float)
-    Z = np.zeros_like(X)
-    n = X.shape[0]
-    for j in range(X.shape[1]):
-        column = [float(v) for v in X[:, j]]
-        mean = sum(column) / n
-        sd = math.sqrt(sum((v - mean) ** 2 for v in column) / (n - 1))
-        if not _all_equal(column):
-            Z[:, j] = [(v - mean) / sd for v in column]
-    return Z
+    return standardize_ref(X, ddof=1)
 
 
 def scatter_matrices_ref(Z, y):

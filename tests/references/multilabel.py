@@ -24,6 +24,8 @@ Nothing here imports fstools.
 import math
 
 import numpy as np
+
+from references._common import standardize_ref
 import scipy.linalg
 
 from references.information import information_codes_ref, mutual_information_ref
@@ -64,20 +66,6 @@ def label_code_ref(Y):
     l = Y.shape[1]
     D = np.array([[math.sqrt(float(np.sum((Y[:, i] - Y[:, j]) ** 2))) for j in range(l)] for i in range(l)])
     return np.exp(-D) / (2 * D.mean())
-
-
-def standardize_ref(X, ddof=0):
-    """Each column minus its mean, divided by its standard deviation (ddof); constant columns 0."""
-    X = np.asarray(X, dtype=float)
-    Z = np.zeros_like(X)
-    n = X.shape[0]
-    for j in range(X.shape[1]):
-        column = [float(v) for v in X[:, j]]
-        mean = sum(column) / n
-        sd = math.sqrt(sum((v - mean) ** 2 for v in column) / (n - ddof))
-        if max(column) > min(column):
-            Z[:, j] = [(v - mean) / sd for v in column]
-    return Z
 
 
 def gamma_star_ref(S, n):

@@ -193,3 +193,14 @@ def online_pa_ref(X, y, *, loss, step, C=1.0, gravity=0.0, theta=float("inf"), K
                         w[j] = 0.0
         trace["w"].append(list(w))
     return state, trace
+
+
+#: fstools method -> (loss, step, synthesis) of :func:`online_pa_ref`.
+ONLINE_VARIANTS = {
+    "pa": ("hinge", "pa", None),
+    "pa1": ("hinge", "pa1", None),
+    "pa2": ("hinge", "pa2", None),
+    "mbpa": ("margin_based", "pa1", None),
+    "onpa": ("hinge", "pa", "extrapolate"),
+    "cs": ("cost_sensitive", "ogd", None),
+}
