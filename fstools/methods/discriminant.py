@@ -779,7 +779,7 @@ def _check_scatter_range(between, within, constant):
     total = between + within
     outside = np.flatnonzero(~constant & (~(total <= limit) | (total == 0)))
     if outside.size:
-        raise ColumnError(f"X: column(s) {{columns}}: the between- and within-class scatter, which grows with the "
+        raise ColumnError("X: column(s) {columns}: the between- and within-class scatter, which grows with the "
                           "square of the column's scale, is outside the float64 range; use standardize=True (the "
                           "default, scale-invariant) or rescale the columns", outside)
 
