@@ -306,7 +306,11 @@ def _read_data(source, sep=None, encoding=None, decimal=None):
                 "pass the right --encoding (e.g. utf-8, latin-1, cp1252, utf-16)")
         raise UserError(f"--data: cannot read {label}: it is not {what} text "
                         f"(byte 0x{byte.hex() or '??'} cannot be decoded); {hint}") from None
-    except (OSError, ValueError, pd.errors.ParserError) as error:  # EmptyDataError, UnicodeError
+    except UnicodeError as error:  # e.g. utf-16 asked for, no byte-order mark found
+        endian = f"; for text without one pass --encoding {encoding}-le or {encoding}-be" \
+            if encoding in ("utf-16", "utf-32") else "; pass the right --encoding"
+        raise UserError(f"--data: cannot read {label}: {_error_message(error)}{endian}") from None
+    except (OSError, ValueError, pd.errors.ParserError) as error:  # EmptyDataError
         raise UserError(f"--data: cannot read {label}: {_error_message(error)}") from None
     if frame.shape[1] == 0:
         raise UserError(f"--data: {label} has no columns")
