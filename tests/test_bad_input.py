@@ -8,6 +8,7 @@ the argument and what is allowed.  Every call on a DataFrame goes through :func:
 asserts that the caller's data is left exactly as it was.
 """
 import contextlib
+import io
 import os
 import warnings
 
@@ -982,3 +983,72 @@ def test_finite_extreme_values_never_get_a_non_finite_complaint(method, factor):
         output = function(prepare(X), y)
     assert not np.isnan(output.scores).any()
     np.testing.assert_array_equal(output.ranking, base.ranking)
+
+
+# ------------------------------------------------------------------ CLI messages say what to do
+@pytest.fixture
+def cli_files(tmp_path):
+    good = small_frame()
+    files = {}
+
+    def write(name, content):
+        path = tmp_path / name
+        path.write_bytes(content)
+        files[name] = str(path)
+
+    write("semicolon.csv", good.to_csv(index=False, sep=";").encode())
+    write("latin1.csv", good.assign(y=np.where(good.y == "p", "caf\u00e9", "th\u00e9")).to_csv(index=False)
+          .encode("latin-1"))
+    write("utf16_no_bom.csv", good.to_csv(index=False).encode("utf-16-le"))
+    files["MISSING_DIR/plot.png"] = str(tmp_path / "missing" / "plot.png")
+    files["plot.xyz"] = str(tmp_path / "plot.xyz")
+    return files
+
+
+CLI_ACTIONABLE = {
+    "semicolon file read with --sep ,": (["select", "y ~ .", "--data", "semicolon.csv", "--sep", ","], "--sep ';'"),
+    "latin-1 file": (["select", "y ~ .", "--data", "latin1.csv"], "--encoding latin-1"),
+    "utf-16 without a BOM": (["select", "y ~ .", "--data", "utf16_no_bom.csv"], "--encoding utf-16-le"),
+    "k 2.5": (["select", "y ~ .", "--data", "wine", "-k", "2.5"], "got '2.5'"),
+    "k abc": (["select", "y ~ .", "--data", "wine", "-k", "abc"], "got 'abc'"),
+    "k 0": (["select", "y ~ .", "--data", "wine", "-k", "0"], "at least 1"),
+    "k -1": (["select", "y ~ .", "--data", "wine", "-k", "-1"], "at least 1"),
+    "missing --data": (["select", "y ~ ."], "required: --data"),
+    "unknown option": (["select", "y ~ .", "--data", "wine", "--sepp", ";"], "did you mean '--sep'"),
+    "empty --plot": (["select", "class ~ .", "--data", "wine", "--plot", ""], "empty file name"),
+    "--plot in a missing directory": (["select", "class ~ .", "--data", "wine", "--plot", "MISSING_DIR/plot.png"],
+                                      "does not exist"),
+    "--plot unknown extension": (["select", "class ~ .", "--data", "wine", "--plot", "plot.xyz"], ".png"),
+    "method typo": (["select", "class ~ .", "--data", "wine", "--method", "cmqsf"], "Did you mean 'cmqfs'?"),
+}
+
+
+@pytest.mark.parametrize("argv, hint", list(CLI_ACTIONABLE.values()), ids=list(CLI_ACTIONABLE))
+def test_cli_errors_are_one_line_saying_what_to_do(capsys, cli_files, argv, hint):
+    status = main([cli_files.get(a, a) for a in argv])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("fstools: error: ") and "Traceback" not in err, err
+    assert hint in err, err
+
+
+def test_cli_semicolon_and_stdin_read_as_the_comma_file(capsys, cli_files, monkeypatch, tmp_path):
+    comma = tmp_path / "comma.csv"
+    small_frame().to_csv(comma, index=False)
+    outputs = []
+    for source in (str(comma), cli_files["semicolon.csv"], "-"):
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(comma.read_bytes())))
+        assert main(["select", "y ~ .", "--data", source, "-k", "2", "--format", "csv"]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1] == outputs[2]
+
+
+@pytest.mark.xfail(strict=False, reason="the library's message listing the data's columns for a missing "
+                                        "response is another change, not yet in every tree")
+def test_cli_missing_response_lists_the_columns(capsys):
+    assert main(["select", "nope ~ .", "--data", "iris", "-k", "2"]) == 2
+    err = capsys.readouterr().err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("fstools: error: ") and "'nope'" in err, err
+    assert "sepal_length_cm" in err and "class" in err, err
