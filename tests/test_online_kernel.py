@@ -176,6 +176,27 @@ def test_dense_and_csr_give_identical_results():
     np.testing.assert_array_equal(out_dense["budget_margins"], out_csr["budget_margins"])
 
 
+
+@pytest.mark.parametrize("method", ["mbpa", "onpa", "pa", "cs"])
+@pytest.mark.parametrize("form", ["dense", "csr"])
+def test_confusion_counts_of_the_kernel_match_the_per_row_margins(method, form):
+    from fstools.methods.passive_aggressive import confusion_counts
+    X, y = _stream(23, n=300, d=12)
+    data = X if form == "dense" else sparse.csr_matrix(X)
+    budgets = [1, 4, 12]
+    rows = OnlineLearner(method, 12, 4, seed=3, g=0.05, K=3)
+    trace = rows.learn(data, y, budgets=budgets)
+    counted = OnlineLearner(method, 12, 4, seed=3, g=0.05, K=3)
+    counts = counted.learn(data, y, budgets=budgets, record="counts")["counts"]
+    np.testing.assert_array_equal(rows.weights, counted.weights)
+    np.testing.assert_array_equal(rows.counters, counted.counters)
+    expected = [confusion_counts(y, trace["margins"])]
+    expected += [confusion_counts(y, trace["budget_margins"][:, b]) for b in range(len(budgets))]
+    np.testing.assert_array_equal(counts, np.array(expected))
+    with pytest.raises(ValueError, match="record"):
+        counted.learn(data, y, record="everything")
+
+
 # ------------------------------------------------------------------ hand-computed updates
 
 def _one_pass(method, rows, labels, M=None, **settings):

@@ -196,6 +196,7 @@ cdef struct Learner:
     char* top_exact             # top_outside is the largest key (not only size) outside S
     char* active                # S is kept up to date (only while more than M weights are nonzero)
     double* outside_bound       # >= |w_j| for every j outside S
+    double* row_budget          # n_budgets: the budget margins of a row when they are not recorded
 
 
 # --------------------------------------------------------------------------
@@ -343,42 +344,35 @@ cdef bint _valid_heap(const double* w, const Py_ssize_t* heap, Py_ssize_t size) 
 cdef Py_ssize_t _largest_outside(const Learner* L, Py_ssize_t b) noexcept nogil:
     """Index of the largest key outside S (O(d)); -1 when S holds every weight.
 
-    Two passes: the largest |w_j| outside S (four running maxima, so that the
-    comparisons do not wait on each other), then the first j outside S of that
-    size: the lower index among equal sizes (some zero weight when all are 0).
+    One pass: the first j outside S of the largest |w_j| (a strictly larger size
+    replaces it, so among equal sizes the lower index stays; some zero weight when
+    all are 0).
     """
     cdef Py_ssize_t d = L.n_features
     cdef const char* member = L.member + b * d
     cdef const double* w = L.w
-    cdef Py_ssize_t j = 0
-    cdef double m0 = -1.0
-    cdef double m1 = -1.0
-    cdef double m2 = -1.0
-    cdef double m3 = -1.0
-    cdef double v0, v1, v2, v3
-    while j + 4 <= d:
-        v0 = -1.0 if member[j] else fabs(w[j])
-        v1 = -1.0 if member[j + 1] else fabs(w[j + 1])
-        v2 = -1.0 if member[j + 2] else fabs(w[j + 2])
-        v3 = -1.0 if member[j + 3] else fabs(w[j + 3])
-        m0 = v0 if v0 > m0 else m0
-        m1 = v1 if v1 > m1 else m1
-        m2 = v2 if v2 > m2 else m2
-        m3 = v3 if v3 > m3 else m3
-        j += 4
-    while j < d:
-        v0 = -1.0 if member[j] else fabs(w[j])
-        m0 = v0 if v0 > m0 else m0
-        j += 1
-    m0 = m1 if m1 > m0 else m0
-    m0 = m2 if m2 > m0 else m0
-    m0 = m3 if m3 > m0 else m0
-    if m0 < 0.0:
-        return -1
+    cdef Py_ssize_t j
+    cdef Py_ssize_t best = -1
+    cdef double largest = -1.0
+    cdef double size
     for j in range(d):
-        if fabs(w[j]) == m0 and not member[j]:
+        size = -1.0 if member[j] else fabs(w[j])  # a select, not a branch (S holds the largest)
+        if size > largest:
+            largest = size
+            best = j
+    return best
+
+
+cdef Py_ssize_t _first_of_size_outside(const Learner* L, Py_ssize_t b, Py_ssize_t r) noexcept nogil:
+    """The lowest index outside S whose |w_j| equals |w_r| (r itself when none is below r)."""
+    cdef const char* member = L.member + b * L.n_features
+    cdef const double* w = L.w
+    cdef double size = fabs(w[r])
+    cdef Py_ssize_t j
+    for j in range(r):
+        if fabs(w[j]) == size and not member[j]:
             return j
-    return -1
+    return r
 
 
 cdef Py_ssize_t _exchange_root(Learner* L, Py_ssize_t b, Py_ssize_t r) noexcept nogil:
@@ -414,7 +408,12 @@ cdef bint _restore_boundary(Learner* L, Py_ssize_t b, bint one_change) noexcept 
         r = L.top_outside[b]
         if r >= 0 and fabs(L.w[r]) < size:
             return exchanged
-        if r < 0 or not L.top_exact[b]:
+        if r >= 0 and not L.top_exact[b]:
+            # r has the largest size outside S (only the lowest index of that size is in doubt)
+            r = _first_of_size_outside(L, b, r)
+            L.top_outside[b] = r
+            L.top_exact[b] = 1
+        elif r < 0:
             r = _largest_outside(L, b)
             L.top_outside[b] = r
             L.top_exact[b] = 1
@@ -437,6 +436,10 @@ cdef void _repair_top_sets(Learner* L) noexcept nogil:
     for b in range(L.n_budgets):
         M = L.budgets[b]
         if M == d or not L.active[b]:
+            continue
+        if L.nonzero <= M:
+            # S holds every nonzero weight (f_M = f): rebuilt when more are nonzero
+            L.active[b] = 0
             continue
         if not _valid_heap(L.w, L.heap + b * d, M):
             _heapify(L.w, L.heap + b * d, L.position + b * d, M)
@@ -853,16 +856,29 @@ cdef int _learn_row(Learner* L, const double* values, const index_t* indices, Py
 cdef int _run_pass(Learner* L, const double* data, const index_t* indices, const index_t* indptr,
                    const int32_t* y, const Py_ssize_t* order, Py_ssize_t n_rows,
                    double* margins, double* budget_margins, double* losses, double* taus,
-                   int32_t* synthetic, Py_ssize_t* failed_row, SignalCheck* check) noexcept nogil:
+                   int32_t* synthetic, int64_t* confusion, Py_ssize_t* failed_row,
+                   SignalCheck* check) noexcept nogil:
     """Rows ``order[0:n_rows]`` in turn; ``indices == NULL``: dense rows of n_features values.
+
+    The per-row outputs (``margins``, ``budget_margins``, ``losses``, ``taus``,
+    ``synthetic``) are written when not NULL.  ``confusion`` (unless NULL) gets,
+    per classifier (row 0 the learner's w, row 1 + b budget b), the confusion
+    counts [a, b, c, d] of the rows learned: true +1 / -1 (a, b / c, d),
+    predicted +1 when the margin before the update is >= 0.
 
     On an error, ``failed_row`` receives the row (of the data) being learned.  Stops
     (returning OK, with ``check.stop`` set) when ``check`` reports Ctrl-C between rows."""
-    cdef Py_ssize_t i, row, start, nnz
+    cdef Py_ssize_t i, row, start, nnz, b
     cdef int label
     cdef int status
     cdef Py_ssize_t d = L.n_features
+    cdef Py_ssize_t n_budgets = L.n_budgets
     cdef double* row_budget
+    cdef double margin, loss, tau
+    cdef int32_t n_synthetic
+    cdef Py_ssize_t cell
+    cdef const double* values
+    cdef const index_t* row_indices
     for i in range(n_rows):
         if stop_requested(check):
             return OK
@@ -870,18 +886,32 @@ cdef int _run_pass(Learner* L, const double* data, const index_t* indices, const
         label = y[row]
         if label != 1 and label != -1:
             return BAD_LABEL
-        row_budget = budget_margins + i * L.n_budgets if L.n_budgets > 0 else NULL
+        row_budget = budget_margins + i * n_budgets if budget_margins != NULL else L.row_budget
         if indices == NULL:
-            status = _learn_row(L, data + row * d, <const int32_t*> NULL, d, label, &margins[i],
-                                row_budget, &losses[i], &taus[i], &synthetic[i])
+            values = data + row * d
+            row_indices = NULL
+            nnz = d
         else:
             start = indptr[row]
             nnz = indptr[row + 1] - start
-            status = _learn_row(L, data + start, indices + start, nnz, label, &margins[i],
-                                row_budget, &losses[i], &taus[i], &synthetic[i])
+            values = data + start
+            row_indices = indices + start
+        status = _learn_row(L, values, row_indices, nnz, label, &margin, row_budget, &loss, &tau,
+                            &n_synthetic)
+        if margins != NULL:
+            margins[i] = margin
         if status != OK:
             failed_row[0] = row
             return status
+        if losses != NULL:
+            losses[i] = loss
+            taus[i] = tau
+            synthetic[i] = n_synthetic
+        if confusion != NULL:
+            cell = 2 * (label != 1)
+            confusion[cell + (margin < 0.0)] += 1
+            for b in range(n_budgets):
+                confusion[4 * (b + 1) + cell + (row_budget[b] < 0.0)] += 1
     return OK
 
 
@@ -920,7 +950,8 @@ cdef int _allocate_scratch(Learner* L) noexcept nogil:
     L.outside_bound = <double*> malloc(nb * sizeof(double))
     L.top_exact = <char*> malloc(nb * sizeof(char))
     L.active = <char*> malloc(nb * sizeof(char))
-    if (L.work == NULL or L.synthetic_values == NULL or L.synthetic_indices == NULL
+    L.row_budget = <double*> malloc(nb * sizeof(double))
+    if (L.row_budget == NULL or L.work == NULL or L.synthetic_values == NULL or L.synthetic_indices == NULL
             or L.heap == NULL or L.position == NULL or L.member == NULL or L.top_outside == NULL
             or L.outside_bound == NULL or L.top_exact == NULL or L.active == NULL):
         return OUT_OF_MEMORY
@@ -941,6 +972,7 @@ cdef void _free_scratch(Learner* L) noexcept nogil:
     free(L.outside_bound)
     free(L.top_exact)
     free(L.active)
+    free(L.row_budget)
 
 
 cdef _check_memory_slots(const int32_t[:, ::1] memory_indices, const int32_t[::1] memory_nnz,
@@ -964,16 +996,45 @@ cdef Py_ssize_t _first_bad_csr_row(const index_t* indices, const index_t* indptr
                                    Py_ssize_t n_features) noexcept nogil:
     """The first row whose column indices are not strictly increasing in 0..n_features-1 (or whose
     indptr entries decrease), or -1 when all rows are canonical."""
-    cdef Py_ssize_t row, position
+    cdef Py_ssize_t row, position, start, end
+    cdef index_t index, previous
+    cdef bint bad
     for row in range(n_rows):
-        if indptr[row + 1] < indptr[row]:
+        start = indptr[row]
+        end = indptr[row + 1]
+        if end < start:
             return row
-        for position in range(indptr[row], indptr[row + 1]):
-            if indices[position] < 0 or indices[position] >= n_features:
-                return row
-            if position > indptr[row] and indices[position] <= indices[position - 1]:
-                return row
+        # branch-free over the row: below 0 or not above the previous index, or too large
+        previous = -1
+        bad = False
+        for position in range(start, end):
+            index = indices[position]
+            bad |= (index <= previous) | (index >= n_features)
+            previous = index
+        if bad:
+            return row
     return -1
+
+
+cdef struct Outputs:
+    double* margins
+    double* budget_margins
+    double* losses
+    double* taus
+    int32_t* synthetic
+    int64_t* confusion
+
+
+cdef void _outputs(Outputs* out, double[::1] margins, double[:, ::1] budget_margins, double[::1] losses,
+                   double[::1] taus, int32_t[::1] synthetic, int64_t[:, ::1] confusion):
+    """Pointers to the outputs that are recorded (NULL: length 0, or no ``confusion``)."""
+    out.margins = &margins[0] if margins.shape[0] > 0 else NULL
+    out.budget_margins = (&budget_margins[0, 0] if budget_margins.shape[0] > 0 and budget_margins.shape[1] > 0
+                          else NULL)
+    out.losses = &losses[0] if losses.shape[0] > 0 else NULL
+    out.taus = &taus[0] if taus.shape[0] > 0 else NULL
+    out.synthetic = &synthetic[0] if synthetic.shape[0] > 0 else NULL
+    out.confusion = &confusion[0, 0] if confusion is not None else NULL
 
 
 cdef _setup(Learner* L, Py_ssize_t n_features, Py_ssize_t n_rows_data, Py_ssize_t n_y,
@@ -981,7 +1042,7 @@ cdef _setup(Learner* L, Py_ssize_t n_features, Py_ssize_t n_rows_data, Py_ssize_
             uint64_t[::1] random_state, int32_t[:, ::1] memory_indices, double[:, ::1] memory_values,
             int32_t[::1] memory_nnz, const Py_ssize_t[::1] budgets, double[::1] margins,
             double[:, ::1] budget_margins, double[::1] losses, double[::1] taus, int32_t[::1] synthetic,
-            int loss, int step, int truncate, int synthesis, double C, double gravity, double theta,
+            int64_t[:, ::1] confusion, int loss, int step, int truncate, int synthesis, double C, double gravity, double theta,
             int64_t period, Py_ssize_t topk, double beta, double cost_ratio):
     """Check the arguments and fill ``L`` (everything but the scratch buffers)."""
     cdef Py_ssize_t n_rows = order.shape[0]
@@ -1008,11 +1069,18 @@ cdef _setup(Learner* L, Py_ssize_t n_features, Py_ssize_t n_rows_data, Py_ssize_
     _check_memory_slots(memory_indices, memory_nnz, counters[MEMORY_FILLED], n_features)
     if n_rows and (np.asarray(order).min() < 0 or np.asarray(order).max() >= n_rows_data):
         raise ValueError(f"order: row numbers must lie in 0..{n_rows_data - 1}")
-    if (margins.shape[0] != n_rows or losses.shape[0] != n_rows or taus.shape[0] != n_rows
-            or synthetic.shape[0] != n_rows):
-        raise ValueError(f"outputs: margins, losses, taus and synthetic must have length {n_rows} (len(order))")
-    if budget_margins.shape[0] != n_rows or budget_margins.shape[1] != budgets.shape[0]:
-        raise ValueError(f"budget_margins: expected shape ({n_rows}, {budgets.shape[0]})")
+    if margins.shape[0] not in (0, n_rows):
+        raise ValueError(f"margins: must have length {n_rows} (len(order)), or 0 (not recorded)")
+    if not (losses.shape[0] == taus.shape[0] == synthetic.shape[0] and losses.shape[0] in (0, n_rows)):
+        raise ValueError(f"outputs: losses, taus and synthetic must have length {n_rows} (len(order)), "
+                         "or all 0 (not recorded)")
+    if (budget_margins.shape[0] not in (0, n_rows) or budget_margins.shape[1] != budgets.shape[0]) and \
+            budget_margins.shape[0] * budget_margins.shape[1] != 0:
+        raise ValueError(f"budget_margins: expected shape ({n_rows}, {budgets.shape[0]}), or 0 rows "
+                         "(not recorded)")
+    if confusion is not None and (confusion.shape[0] != budgets.shape[0] + 1 or confusion.shape[1] != 4):
+        raise ValueError(f"confusion: expected shape ({budgets.shape[0] + 1}, 4) (the learner, then each "
+                         "budget)")
     for b in range(budgets.shape[0]):
         if budgets[b] < 1 or budgets[b] > n_features:
             raise ValueError(f"budgets: every budget must lie in 1..{n_features}; got {budgets[b]}")
@@ -1072,6 +1140,7 @@ cdef _setup(Learner* L, Py_ssize_t n_features, Py_ssize_t n_rows_data, Py_ssize_
     L.outside_bound = NULL
     L.top_exact = NULL
     L.active = NULL
+    L.row_budget = NULL
 
 
 def online_pass_dense(const double[:, ::1] X not None, const int32_t[::1] y not None,
@@ -1084,7 +1153,7 @@ def online_pass_dense(const double[:, ::1] X not None, const int32_t[::1] y not 
                       int32_t[::1] synthetic not None, *,
                       int loss, int step, int truncate, int synthesis, double C, double gravity,
                       double theta, int64_t period, Py_ssize_t topk=1, double beta=1.0,
-                      double cost_ratio=0.0):
+                      double cost_ratio=0.0, int64_t[:, ::1] confusion=None):
     """One pass over dense rows ``X[order]`` (labels ``y`` in {+1, -1}); updates the state in place.
 
     Parameters
@@ -1115,11 +1184,19 @@ def online_pass_dense(const double[:, ::1] X not None, const int32_t[::1] y not 
         Receive the loss and step size of each real example's update.
     synthetic : ndarray of int32, shape (len(order),)
         Receives the number of synthetic negatives learned from (ONPA).
+        Each per-row output may have length 0 instead (``budget_margins``: 0
+        rows; ``losses``, ``taus`` and ``synthetic`` together): not recorded.
     loss, step, truncate, synthesis : int
         Codes: ``LOSS_*``, ``STEPS[...]``, ``TRUNCATIONS[...]``, ``SYNTHESES[...]``.
     C, gravity, theta, period, topk, beta, cost_ratio
         C of PA-I/PA-II (and the scale of CS's step), a = eta K g, theta, K,
         the budget of TOPK truncation, beta of ONPA, rho of CS (<= 0: p / n).
+    confusion : ndarray of int64, shape (1 + len(budgets), 4), optional
+        Incremented by the prequential confusion counts [a, b, c, d] (true +1
+        predicted +1 / -1, true -1 predicted +1 / -1; +1 when the margin is
+        >= 0) of the learner (row 0) and of each budget's M-feature classifier
+        (row 1 + b), over the rows learned: the stream metrics without the
+        per-row outputs.
 
     The pass answers Ctrl-C between rows: KeyboardInterrupt, with the state
     updated by the rows learned so far (the caller restores it).
@@ -1129,18 +1206,20 @@ def online_pass_dense(const double[:, ::1] X not None, const int32_t[::1] y not 
     cdef Py_ssize_t failed_row = -1
     cdef SignalCheck check
     _setup(&L, X.shape[1], X.shape[0], y.shape[0], order, weights, counters, random_state, memory_indices,
-           memory_values, memory_nnz, budgets, margins, budget_margins, losses, taus, synthetic, loss, step,
-           truncate, synthesis, C, gravity, theta, period, topk, beta, cost_ratio)
+           memory_values, memory_nnz, budgets, margins, budget_margins, losses, taus, synthetic, confusion,
+           loss, step, truncate, synthesis, C, gravity, theta, period, topk, beta, cost_ratio)
     cdef Py_ssize_t n_rows = order.shape[0]
     if n_rows == 0:
         return
+    cdef Outputs outputs
+    _outputs(&outputs, margins, budget_margins, losses, taus, synthetic, confusion)
     signal_check_init(&check, 64)
     with nogil:
         status = _allocate_scratch(&L)
         if status == OK:
             status = _run_pass(&L, &X[0, 0], <const int32_t*> NULL, <const int32_t*> NULL, &y[0], &order[0],
-                               n_rows, &margins[0], &budget_margins[0, 0] if L.n_budgets > 0 else NULL,
-                               &losses[0], &taus[0], &synthetic[0], &failed_row, &check)
+                               n_rows, outputs.margins, outputs.budget_margins, outputs.losses, outputs.taus,
+                               outputs.synthetic, outputs.confusion, &failed_row, &check)
         _free_scratch(&L)
     raise_if_stopped(&check)
     _raise_for_status(status, failed_row)
@@ -1158,7 +1237,7 @@ def online_pass_csr(const double[::1] data not None, const index_t[::1] indices 
                     int32_t[::1] synthetic not None, *,
                     int loss, int step, int truncate, int synthesis, double C, double gravity,
                     double theta, int64_t period, Py_ssize_t topk=1, double beta=1.0,
-                    double cost_ratio=0.0):
+                    double cost_ratio=0.0, int64_t[:, ::1] confusion=None):
     """:func:`online_pass_dense` on CSR rows (``data``, ``indices``, ``indptr``; int32 or int64 indices).
 
     The column indices of each row must be sorted, without duplicates, and
@@ -1188,11 +1267,13 @@ def online_pass_csr(const double[::1] data not None, const index_t[::1] indices 
                          f"each row's column indices must be strictly increasing in 0..{n_features - 1}); "
                          "call sort_indices() and sum_duplicates() first")
     _setup(&L, n_features, n_rows_data, y.shape[0], order, weights, counters, random_state, memory_indices,
-           memory_values, memory_nnz, budgets, margins, budget_margins, losses, taus, synthetic, loss, step,
-           truncate, synthesis, C, gravity, theta, period, topk, beta, cost_ratio)
+           memory_values, memory_nnz, budgets, margins, budget_margins, losses, taus, synthetic, confusion,
+           loss, step, truncate, synthesis, C, gravity, theta, period, topk, beta, cost_ratio)
     cdef Py_ssize_t n_rows = order.shape[0]
     if n_rows == 0:
         return
+    cdef Outputs outputs
+    _outputs(&outputs, margins, budget_margins, losses, taus, synthetic, confusion)
     cdef const double* data_pointer = &data[0] if data.shape[0] > 0 else NULL
     # (indices_pointer is never NULL: with every row empty the dummy marks the rows as sparse)
     signal_check_init(&check, 64)
@@ -1200,8 +1281,8 @@ def online_pass_csr(const double[::1] data not None, const index_t[::1] indices 
         status = _allocate_scratch(&L)
         if status == OK:
             status = _run_pass(&L, data_pointer, indices_pointer, &indptr[0], &y[0], &order[0], n_rows,
-                               &margins[0], &budget_margins[0, 0] if L.n_budgets > 0 else NULL,
-                               &losses[0], &taus[0], &synthetic[0], &failed_row, &check)
+                               outputs.margins, outputs.budget_margins, outputs.losses, outputs.taus,
+                               outputs.synthetic, outputs.confusion, &failed_row, &check)
         _free_scratch(&L)
     raise_if_stopped(&check)
     _raise_for_status(status, failed_row)

@@ -37,8 +37,8 @@ from sklearn.exceptions import NotFittedError
 from sklearn.feature_selection import SelectorMixin
 
 from fstools.core.constraints import BOOLEAN
-from fstools.methods.passive_aggressive import (ONLINE_METHODS, ONLINE_PARAMETERS, OnlineLearner, as_stream_matrix,
-                                    check_online_params, confusion_counts, counts_metrics, seed_from)
+from fstools.methods.passive_aggressive import (ONLINE_METHODS, ONLINE_PARAMETERS, OnlineLearner, all_finite,
+                                                as_stream_matrix, check_online_params, counts_metrics, seed_from)
 
 __all__ = ["OnlineSelector"]
 
@@ -50,6 +50,8 @@ def _check_finite_columns(X, names=None):
     Non-numeric or non-2-D input is left to the later checks.
     """
     if sparse.issparse(X):
+        if X.format in ("csr", "csc", "coo") and np.issubdtype(X.dtype, np.number) and all_finite(X.data):
+            return
         matrix = X.tocoo()
         if not np.issubdtype(matrix.dtype, np.number):
             return
@@ -57,6 +59,8 @@ def _check_finite_columns(X, names=None):
     else:
         array = np.asarray(X)
         if array.ndim != 2 or array.dtype == object or not np.issubdtype(array.dtype, np.number):
+            return
+        if all_finite(array):
             return
         bad = np.flatnonzero(~np.isfinite(array).all(axis=0))
     if bad.size == 0:
@@ -205,8 +209,8 @@ class OnlineSelector(SelectorMixin, ClassifierMixin, BaseEstimator):
             if all(isinstance(c, str) for c in X.columns):
                 names = np.asarray(X.columns, dtype=object)
             X = X.to_numpy()
-        _check_finite_columns(X, names)
-        matrix, is_sparse = as_stream_matrix(X)
+        _check_finite_columns(X, names)  # names the columns; as_stream_matrix need not test again
+        matrix, is_sparse = as_stream_matrix(X, check_finite=False)
         if matrix.shape[0] == 0 or matrix.shape[1] == 0:
             raise ValueError(f"X: is empty (shape {matrix.shape}); need at least one sample and one feature")
         if reset:
@@ -342,14 +346,16 @@ class OnlineSelector(SelectorMixin, ClassifierMixin, BaseEstimator):
                                  f"call {sorted(map(repr, known))}")
         y_pm = self._encode(y)
         tracked = "selected" in self._counts
-        trace = self._learner.learn(matrix, y_pm, budgets=[self._learner.n_selected] if tracked else [],
-                                    is_sparse=is_sparse)
+        counts = self._learner.learn(matrix, y_pm, budgets=(self._learner.n_selected,) if tracked else (),
+                                     is_sparse=is_sparse, record="counts")["counts"]
         if tracked:
-            self._counts["selected"] += confusion_counts(y_pm, trace["budget_margins"][:, 0])
-        self._counts["learner"] += confusion_counts(y_pm, trace["margins"])
-        for code, label in ((1, self._positive_label), (-1, self._negative_label)):
+            self._counts["selected"] += counts[1]
+        self._counts["learner"] += counts[0]
+        # rows of each class: a + b are the +1 rows, c + d the -1 rows
+        for seen, label in ((int(counts[0, 0] + counts[0, 1]), self._positive_label),
+                            (int(counts[0, 2] + counts[0, 3]), self._negative_label)):
             if label is not None:
-                self._seen[label] = self._seen.get(label, 0) + int(np.sum(y_pm == code))
+                self._seen[label] = self._seen.get(label, 0) + seen
         self._publish()
         return self
 

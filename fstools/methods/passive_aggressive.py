@@ -80,7 +80,7 @@ from fstools.core.constraints import Constraint
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
 __all__ = ["OnlineLearner", "OnlineOutput", "ONLINE_METHODS", "ONLINE_PARAMETERS", "check_online_params",
-           "as_stream_matrix", "choose_positive", "confusion_counts", "counts_metrics", 
+           "all_finite", "as_stream_matrix", "choose_positive", "confusion_counts", "counts_metrics", 
            "seed_from", "pa", "pa1", "pa2", "mbpa", "onpa", "cs"]
 
 
@@ -254,10 +254,26 @@ def seed_from(random_state):
 # Data and labels
 # --------------------------------------------------------------------------
 
-def as_stream_matrix(X, name="X"):
+def all_finite(values):
+    """Whether every entry of the numeric array ``values`` is finite.
+
+    The sum is finite only then (NaN and inf propagate), so the common case costs one
+    reduction without a temporary; a non-finite sum (or an overflowing one) falls back to
+    the exact test.
+    """
+    if values.dtype.kind in "biu":
+        return True
+    with np.errstate(over="ignore", invalid="ignore"):
+        if values.dtype.kind == "f" and np.isfinite(np.add.reduce(values, axis=None)):
+            return True
+        return bool(np.isfinite(values).all())
+
+
+def as_stream_matrix(X, name="X", check_finite=True):
     """Dense float64 C-contiguous array, or CSR in canonical format (never densified); finite values.
 
-    Returns ``(matrix, is_sparse)``.  Other scipy sparse formats become CSR.
+    Returns ``(matrix, is_sparse)``.  Other scipy sparse formats become CSR.  ``check_finite=False``
+    skips the test for NaN and inf (for a caller that has made it already).
     """
     if sparse.issparse(X):
         matrix = X.tocsr() if X.format != "csr" else X
@@ -268,7 +284,7 @@ def as_stream_matrix(X, name="X"):
             matrix.sum_duplicates()  # also sorts the indices
         if matrix.ndim != 2:
             raise ValueError(f"{name}: must be 2-D (samples x features)")
-        if not np.isfinite(matrix.data).all():
+        if check_finite and not all_finite(matrix.data):
             raise ValueError(f"{name}: non-finite values (NaN or inf); allowed: finite numbers")
         if matrix.nnz and (matrix.indices.min() < 0 or matrix.indices.max() >= matrix.shape[1]):
             raise ValueError(f"{name}: CSR column indices outside 0..{matrix.shape[1] - 1}")
@@ -279,7 +295,7 @@ def as_stream_matrix(X, name="X"):
     if array.ndim != 2:
         raise ValueError(f"{name}: must be 2-D (samples x features); got {array.ndim}-D")
     array = np.ascontiguousarray(array, dtype=np.float64)
-    if not np.isfinite(array).all():
+    if check_finite and not all_finite(array):
         raise ValueError(f"{name}: non-finite values (NaN or inf); allowed: finite numbers")
     return array, False
 
@@ -326,6 +342,22 @@ def counts_metrics(counts):
 # --------------------------------------------------------------------------
 # The learner: kernel state and passes
 # --------------------------------------------------------------------------
+
+_NO_ROWS = np.empty(0)
+_NO_SYNTHETIC = np.empty(0, dtype=np.int32)
+_ROWS = np.arange(0, dtype=np.intp)
+
+
+def _all_rows(n_rows):
+    """0..n_rows-1 as intp (a cached, read-only array reused, up to 2**20 rows)."""
+    global _ROWS
+    if n_rows > 2 ** 20:
+        return np.arange(n_rows, dtype=np.intp)
+    if _ROWS.shape[0] < n_rows:
+        _ROWS = np.arange(min(max(n_rows, 2 * _ROWS.shape[0]), 2 ** 20), dtype=np.intp)
+        _ROWS.flags.writeable = False
+    return _ROWS[:n_rows]
+
 
 class _LearnerState(NamedTuple):
     """What a pass changes, saved to restore the learner when a row is refused."""
@@ -465,7 +497,7 @@ class OnlineLearner:
         self.memory_indices, self.memory_values, self.memory_nnz = indices, values, nnz
 
     # ------------------------------------------------------------ learning
-    def learn(self, X, y_pm, order=None, budgets=(), is_sparse=None):
+    def learn(self, X, y_pm, order=None, budgets=(), is_sparse=None, record="rows"):
         """One pass over the rows ``order`` (default: all, in order) of ``X``; state carries over.
 
         Parameters
@@ -477,11 +509,18 @@ class OnlineLearner:
         order : ndarray of intp, optional
         budgets : sequence of int
             Feature budgets whose prequential margins are recorded (1..n_features_in).
+        record : {'rows', 'counts'}
+            What the pass records: per row, or only the confusion counts.
 
         Returns
         -------
-        dict with ``margins`` (learner, before each update), ``budget_margins``
-        (len(order) x len(budgets)), ``losses``, ``taus`` and ``synthetic``.
+        With ``record='rows'``: dict with ``margins`` (learner, before each
+        update), ``budget_margins`` (len(order) x len(budgets)), ``losses``,
+        ``taus`` and ``synthetic``.  With ``record='counts'``: dict with
+        ``counts``, int64 of shape (1 + len(budgets), 4): the prequential
+        confusion counts [a, b, c, d] (see :func:`confusion_counts`) of the
+        learner (row 0) and of each budget's M-feature classifier, counted in
+        the kernel (nothing per row is kept).
         """
         if is_sparse is None:
             is_sparse = sparse.issparse(X)
@@ -492,11 +531,19 @@ class OnlineLearner:
         y_pm = np.ascontiguousarray(y_pm, dtype=np.int32)
         if y_pm.shape != (n_rows,):
             raise ValueError(f"y: expected {n_rows} labels (one per row), got shape {y_pm.shape}")
-        order = np.arange(n_rows, dtype=np.intp) if order is None else np.ascontiguousarray(order, dtype=np.intp)
+        order = _all_rows(n_rows) if order is None else np.ascontiguousarray(order, dtype=np.intp)
         budgets = np.ascontiguousarray(np.asarray(budgets, dtype=np.intp).reshape(-1))
-        n = order.shape[0]
-        trace = {"margins": np.empty(n), "budget_margins": np.empty((n, budgets.shape[0])),
-                 "losses": np.empty(n), "taus": np.empty(n), "synthetic": np.empty(n, dtype=np.int32)}
+        if record == "rows":
+            n = order.shape[0]
+            trace = {"margins": np.empty(n), "budget_margins": np.empty((n, budgets.shape[0])),
+                     "losses": np.empty(n), "taus": np.empty(n), "synthetic": np.empty(n, dtype=np.int32)}
+            confusion = None
+        elif record == "counts":
+            trace = {"margins": _NO_ROWS, "budget_margins": np.empty((0, budgets.shape[0])),
+                     "losses": _NO_ROWS, "taus": _NO_ROWS, "synthetic": _NO_SYNTHETIC}
+            confusion = np.zeros((budgets.shape[0] + 1, 4), dtype=np.int64)
+        else:
+            raise ValueError(f"record: must be 'rows' or 'counts'; got {record!r}")
         self._ensure_memory(X, is_sparse, y_pm, order)
         arguments = (self.weights, self.counters, self.random_state, self.memory_indices, self.memory_values,
                      self.memory_nnz, budgets, trace["margins"], trace["budget_margins"], trace["losses"],
@@ -510,13 +557,13 @@ class OnlineLearner:
                 if indices.dtype != indptr.dtype:
                     indices, indptr = indices.astype(np.int64), indptr.astype(np.int64)
                 _online.online_pass_csr(X.data, indices, indptr, self.n_features_in, y_pm, order,
-                                             *arguments, **self._settings)
+                                        *arguments, confusion=confusion, **self._settings)
             else:
-                _online.online_pass_dense(X, y_pm, order, *arguments, **self._settings)
+                _online.online_pass_dense(X, y_pm, order, *arguments, confusion=confusion, **self._settings)
         except (ValueError, KeyboardInterrupt):
             self._restore(saved)
             raise
-        return trace
+        return trace if confusion is None else {"counts": confusion}
 
     def _state(self):
         """A copy of what a pass changes (the remembered rows only when ONPA remembers any)."""
