@@ -156,10 +156,11 @@ def test_dot_inside_grouping_parentheses(numeric):
     )
 
 
-def test_dot_needs_string_column_labels():
+def test_dot_takes_non_string_column_labels():
+    """A column label that is not a string is named by str(label) (it used to be refused)."""
     df = pd.DataFrame({"y": [1.0, 2.0], 0: [1.0, 3.0]})
-    with pytest.raises(TypeError, match="string column labels.*0"):
-        parse_formula("y ~ .", df)
+    mf = parse_formula("y ~ .", df)
+    assert mf.terms == ["0"] and mf.column_labels == {"0": 0}
 
 
 # ---------------------------------------------------------------------------
@@ -590,7 +591,7 @@ def test_format_formula_without_terms():
 
 @pytest.mark.parametrize(
     "responses, terms",
-    [("y", ["a"]), (["y"], "a"), ([1], ["a"]), (["y"], [None])],
+    [("y", ["a"]), (["y"], "a"), ([None], ["a"]), ([["y"]], ["a"]), (["y"], [None])],
 )
 def test_format_formula_argument_types(responses, terms):
     with pytest.raises(TypeError):
