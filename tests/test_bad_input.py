@@ -982,3 +982,13 @@ def test_finite_extreme_values_never_get_a_non_finite_complaint(method, factor):
         output = function(prepare(X), y)
     assert not np.isnan(output.scores).any()
     np.testing.assert_array_equal(output.ranking, base.ranking)
+
+
+def test_select_missing_response_lists_the_columns():
+    df = pd.DataFrame({"label": [0, 1, 0, 1], "a": [1.0, 2.0, 3.0, 4.0], 7: [1.0, 0.0, 1.0, 0.0]})
+    with pytest.raises(FormulaError, match=r"unknown column 'lable' \(did you mean 'label'\?\); "
+                                           r"the columns are 'label', 'a', '7'"):
+        fs.select("lable ~ .", df, method="fisher")
+    wide = pd.DataFrame(np.zeros((3, 30)), columns=[f"x{j}" for j in range(30)])
+    with pytest.raises(FormulaError, match=r"the columns are 'x0', .*'x19', \.\.\. \(30 in all\)"):
+        fs.select("`no such` ~ .", wide, method="fisher")
