@@ -1489,7 +1489,7 @@ def _dot_columns(rhs: list[_Token], data: pd.DataFrame, responses: list[str],
             removed.add(name)
         elif name in excluded:
             return None  # a response on the right: the general path refuses it
-    predictors = [column for column in data.columns if column not in excluded and column not in removed]
+    predictors = [column for column in data.columns.tolist() if column not in excluded and column not in removed]
     return predictors or None
 
 
@@ -1504,7 +1504,7 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
     dtypes = data.dtypes
     excluded = set(responses)
     if len(predictors) == len(data.columns) - len(excluded):
-        kinds = [dtype for name, dtype in dtypes.items() if name not in excluded]
+        kinds = [dtype for name, dtype in zip(dtypes.index.tolist(), dtypes.tolist()) if name not in excluded]
     else:
         kinds = [dtypes[name] for name in predictors]
     if not all(_is_plain_numeric(dtype) for dtype in kinds):
@@ -1513,7 +1513,7 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
         _check_integer_columns(data, predictors)
     values = _c_contiguous(data[predictors].to_numpy(dtype=np.float64))
     response_missing, columns_with_missing = _missing_rows(data, responses)
-    predictor_missing = np.isnan(values).any(axis=1)
+    predictor_missing = _rows_with_nan(values)
     row_missing = response_missing | predictor_missing
     if row_missing.any():
         if na_action == "raise":
@@ -1548,6 +1548,20 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
         design_info=None,
         patsy_terms=(),
     )
+
+
+def _rows_with_nan(values: np.ndarray) -> np.ndarray:
+    """Which rows of a C-contiguous matrix hold a NaN.
+
+    A row's sum is NaN when the row holds a NaN (or both infinities), so the sums (one pass,
+    no temporary of the matrix's size) leave only those rows to be looked at.
+    """
+    with np.errstate(invalid="ignore", over="ignore"):
+        suspects = np.flatnonzero(np.isnan(values.sum(axis=1)))
+    missing = np.zeros(values.shape[0], dtype=bool)
+    if suspects.size:
+        missing[suspects] = np.isnan(values[suspects]).any(axis=1)
+    return missing
 
 
 #: Side of the square tiles in which :func:`_c_contiguous` transposes.
