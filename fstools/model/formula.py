@@ -1248,6 +1248,23 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         (``Sepal.Length``, ``class``); inside a function call such names need
         backticks (``np.log(`Sepal.Length`)``).  ``- 1`` and ``+ 0`` are
         accepted; the intercept never appears in ``X``.
+
+        Column names: any string goes in backticks, where a backtick or a
+        backslash is escaped with a backslash as in R (`` `a\\`b` `` is the
+        column ``a`b``; backslash-n and backslash-t are a newline and a tab).
+        Names formula code uses itself (``Q``, ``C``, ``I``, ``np``,
+        ``Intercept``, ``log``, ...) are columns when written as a whole term or in
+        backticks.  A column label that is not a string is referred to by the name
+        of :func:`label_name`: an integer or float label by ``str(label)``
+        (`` `5` ``), a MultiIndex column by its levels joined with dots (``g.y``
+        for ``('g', 'y')``; `` `('g', 'y')` `` is accepted too).  When two labels
+        would share a name, a tuple keeps its printed form and a clash left is
+        refused (ValueError).  Terms and design columns are named by these
+        strings; ``response_names`` and :func:`term_frame` give back the labels.
+
+        ``y ~ .`` and ``y ~ . - a - b`` over NumPy numeric columns are read
+        straight from the DataFrame, without patsy (linear in the number of
+        columns).
     data : pandas.DataFrame
         The data; never modified.
     na_action : {'drop', 'raise'}, default 'drop'
@@ -1282,7 +1299,9 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         If ``data`` has no rows, ``na_action`` is unknown, or missing values
         are found with ``na_action='raise'`` or leave no rows.
     FormulaError
-        For a formula that does not fit the data: unknown column, no response,
+        For a formula that does not fit the data: unknown column (quoted as it can
+        be written, with the nearest name; an unknown response also lists the
+        columns), no response,
         no predictors, a response also on the right, a syntax error, or code
         that the safe mode refuses.  The message starts with the formula.
 
