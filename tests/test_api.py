@@ -223,3 +223,127 @@ def test_plot_marks_undefined_and_infinite_scores():
     assert all(np.isfinite(heights)) and len(heights) == int(np.isfinite(res.scores["score"]).sum())
     assert "+inf" in [text.get_text() for text in ax.texts]
     matplotlib.pyplot.close(ax.figure)
+
+
+# ---------------------------------------------------------------------------
+# Any column name: through '.', backticks, transform and error messages
+# ---------------------------------------------------------------------------
+
+#: Column labels a formula must handle: names patsy or numpy use, quotes, backticks, formula
+#: operators, dots, unicode, and labels that are not strings (named by str(label), a tuple by
+#: its parts joined with dots).
+ODD_LABELS = ["Q", "C", "I", "np", "Intercept", "log", "my col", "it's", 'say "hi"', "both ' and \"",
+              "back`tick", "back\\slash", "a + b", "~", "y - x", "a:b", "x.y", "é", "日本語", "tab\there",
+              5, 1.5, ("g", "h")]
+
+
+def _formula_name(label):
+    """How the documentation says a label is written in a formula (before backtick quoting)."""
+    if isinstance(label, tuple):
+        return ".".join(label)
+    return label if isinstance(label, str) else str(label)
+
+
+def _backticked(name):
+    """R's backtick quoting: a backslash before a backtick or backslash, a tab as \\t."""
+    return "`" + name.replace("\\", "\\\\").replace("`", "\\`").replace("\t", "\\t") + "`"
+
+
+def _quoted_as_written(name, message):
+    """Whether the message shows the name as it can be written: Python quotes or R backticks."""
+    return repr(name) in message or _backticked(name) in message
+
+
+def _odd_frame(label, n=40):
+    rng = np.random.default_rng(7)
+    y = rng.integers(0, 2, n)
+    df = pd.DataFrame({"y": y, "a": rng.normal(size=n), "s": rng.choice(["u", "v", "w"], n)})
+    df[label] = rng.normal(size=n) + y  # the informative column
+    return df
+
+
+@pytest.mark.parametrize("label", ODD_LABELS, ids=[repr(label) for label in ODD_LABELS])
+def test_any_column_label_through_dot_backticks_and_transform(label):
+    df = _odd_frame(label)
+    name = _formula_name(label)
+    original = df.copy()
+
+    res = fs.select("y ~ .", df, method="fisher")
+    assert res.selected[0] == name
+    assert sorted(res.scores.index) == sorted(["a", "s", name])
+
+    res = fs.select(f"y ~ a + {_backticked(name)} + s", df, method="fisher", k=2)
+    assert res.selected[0] == name
+    reduced = res.transform(df)
+    assert list(reduced.columns)[:1] == [label] and list(reduced.columns)[-1] == "y"
+    pd.testing.assert_series_equal(reduced[label], df[label])
+    pd.testing.assert_frame_equal(df, original)  # never modified
+
+    # computed from the column: read with backticks inside a call
+    res = fs.select(f"y ~ np.exp({_backticked(name)}) + C(s)", df, method="fisher")
+    assert res.selected[0] == f"np.exp({_backticked(name)})" or res.selected[0].startswith("np.exp(")
+    np.testing.assert_allclose(res.transform(df).iloc[:, 0].to_numpy(dtype=float), np.exp(df[label].to_numpy()))
+
+    wrong = name + "_"
+    with pytest.raises(fs.FormulaError) as error:
+        fs.select(f"y ~ a + {_backticked(wrong)}", df, method="fisher")
+    message = str(error.value)
+    assert _quoted_as_written(wrong, message), message
+    assert "did you mean" in message and _quoted_as_written(name, message), message
+
+
+@pytest.mark.parametrize("label", ODD_LABELS, ids=[repr(label) for label in ODD_LABELS])
+def test_any_column_label_as_the_response(label):
+    df = _odd_frame("x").rename(columns={"y": label})
+    name = _formula_name(label)
+    res = fs.select(f"{_backticked(name)} ~ .", df, method="fisher", k=2)
+    assert res.response == label and res.selected[0] == "x"
+    assert list(res.transform(df).columns) == ["x", "a", label] or list(res.transform(df).columns)[-1] == label
+    with pytest.raises(fs.FormulaError) as error:
+        fs.select(f"{_backticked(name + '_')} ~ .", df, method="fisher")
+    message = str(error.value)
+    assert _quoted_as_written(name + "_", message) and "the columns are" in message, message
+
+
+def test_multiindex_columns():
+    rng = np.random.default_rng(3)
+    columns = pd.MultiIndex.from_tuples([("g", "y"), ("g", "a"), ("h", "b"), ("h", "c")], names=["grp", "var"])
+    df = pd.DataFrame(rng.normal(size=(50, 4)), columns=columns)
+    df[("g", "y")] = rng.integers(0, 2, 50)
+    df[("h", "c")] += df[("g", "y")]
+
+    for formula in ["g.y ~ .", "`g.y` ~ .", "`('g', 'y')` ~ .", "g.y ~ g.a + `h.b` + `('h', 'c')`"]:
+        res = fs.select(formula, df, method="fisher", k=2)
+        assert res.selected == ["h.c", "h.b"] or res.selected[0] == "h.c", formula
+        assert sorted(res.scores.index) == ["g.a", "h.b", "h.c"]
+        reduced = res.transform(df)
+        assert isinstance(reduced.columns, pd.MultiIndex)
+        assert list(reduced.columns) == [("h", "c"), ("h", "b"), ("g", "y")] or \
+            list(reduced.columns)[0] == ("h", "c")
+        pd.testing.assert_frame_equal(reduced, df.loc[:, list(reduced.columns)])
+
+    with pytest.raises(fs.FormulaError, match=r"unknown column 'h\.bx' \(did you mean 'h\.b'\?\)"):
+        fs.select("g.y ~ `h.bx`", df, method="fisher")
+
+
+def test_labels_that_would_share_a_name():
+    """A tuple whose dotted name is taken is named as Python prints it; a clash left is refused."""
+    rng = np.random.default_rng(4)
+    df = pd.DataFrame({"y": rng.integers(0, 2, 30), "g.h": rng.normal(size=30), ("g", "h"): rng.normal(size=30)})
+    res = fs.select("y ~ .", df, method="fisher")
+    assert sorted(res.scores.index) == ["('g', 'h')", "g.h"]
+    clash = pd.DataFrame({"y": rng.integers(0, 2, 30), 5: rng.normal(size=30), "5": rng.normal(size=30)})
+    with pytest.raises(ValueError, match=r"column labels 5, '5'.*rename"):
+        fs.select("y ~ .", clash, method="fisher")
+
+
+def test_backticks_follow_r_escapes():
+    """In R a backtick inside backticks is escaped with a backslash (doubling it is not R)."""
+    rng = np.random.default_rng(5)
+    df = pd.DataFrame({"y": rng.integers(0, 2, 30), "a`b": rng.normal(size=30), "c\\d": rng.normal(size=30),
+                       "new\nline": rng.normal(size=30)})
+    res = fs.select("y ~ `a\\`b` + `c\\\\d` + `new\\nline`", df, method="fisher")
+    assert sorted(res.selected) == sorted(["a`b", "c\\d", "new\nline"])
+    assert fs.select(res.formula, df, method="fisher").selected == res.selected  # the formula parses back
+    with pytest.raises(fs.FormulaError, match="doubled backtick.*backslash"):
+        fs.select("y ~ `a``b`", df, method="fisher")

@@ -1044,11 +1044,19 @@ def test_cli_semicolon_and_stdin_read_as_the_comma_file(capsys, cli_files, monke
     assert outputs[0] == outputs[1] == outputs[2]
 
 
-@pytest.mark.xfail(strict=False, reason="the library's message listing the data's columns for a missing "
-                                        "response is another change, not yet in every tree")
 def test_cli_missing_response_lists_the_columns(capsys):
     assert main(["select", "nope ~ .", "--data", "iris", "-k", "2"]) == 2
     err = capsys.readouterr().err
     lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("fstools: error: ") and "'nope'" in err, err
     assert "sepal_length_cm" in err and "class" in err, err
+
+
+def test_select_missing_response_lists_the_columns():
+    df = pd.DataFrame({"label": [0, 1, 0, 1], "a": [1.0, 2.0, 3.0, 4.0], 7: [1.0, 0.0, 1.0, 0.0]})
+    with pytest.raises(FormulaError, match=r"unknown column 'lable' \(did you mean 'label'\?\); "
+                                           r"the columns are 'label', 'a', '7'"):
+        fs.select("lable ~ .", df, method="fisher")
+    wide = pd.DataFrame(np.zeros((3, 30)), columns=[f"x{j}" for j in range(30)])
+    with pytest.raises(FormulaError, match=r"the columns are 'x0', .*'x19', \.\.\. \(30 in all\)"):
+        fs.select("`no such` ~ .", wide, method="fisher")

@@ -462,8 +462,6 @@ def test_method_typo_is_one_line_with_a_suggestion(capsys):
     assert "unknown method 'cmqsf'; allowed values: " in err and "Did you mean 'cmqfs'?" in err
 
 
-@pytest.mark.xfail(strict=False, reason="the library's message listing the data's columns for a missing "
-                                        "response is another change, not yet in every tree")
 def test_missing_response_lists_the_columns_on_one_line(capsys):
     status, out, err = run(capsys, "select", "y ~ .", "--data", "wine", "-k", 2)
     assert status == 2 and out == ""

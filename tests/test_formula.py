@@ -156,10 +156,11 @@ def test_dot_inside_grouping_parentheses(numeric):
     )
 
 
-def test_dot_needs_string_column_labels():
+def test_dot_takes_non_string_column_labels():
+    """A column label that is not a string is named by str(label) (it used to be refused)."""
     df = pd.DataFrame({"y": [1.0, 2.0], 0: [1.0, 3.0]})
-    with pytest.raises(TypeError, match="string column labels.*0"):
-        parse_formula("y ~ .", df)
+    mf = parse_formula("y ~ .", df)
+    assert mf.terms == ["0"] and mf.column_labels == {"0": 0}
 
 
 # ---------------------------------------------------------------------------
@@ -590,7 +591,7 @@ def test_format_formula_without_terms():
 
 @pytest.mark.parametrize(
     "responses, terms",
-    [("y", ["a"]), (["y"], "a"), ([1], ["a"]), (["y"], [None])],
+    [("y", ["a"]), (["y"], "a"), ([None], ["a"]), ([["y"]], ["a"]), (["y"], [None])],
 )
 def test_format_formula_argument_types(responses, terms):
     with pytest.raises(TypeError):
@@ -984,3 +985,46 @@ def test_columns_with_double_underscores_or_unnormalised_names_still_read_safely
     assert mf.terms == ["x__1", "ｅval"]
     np.testing.assert_array_equal(mf.X, df[["x__1", "ｅval"]].to_numpy())
     assert parse_formula("y ~ log(`x__1`)", df).terms == ["log(`x__1`)"]
+
+
+@pytest.mark.parametrize("rhs", [".", ". - g5 - `g7`", ". + 0", ". - 1 + g3"])
+def test_wide_dot_is_read_without_patsy(monkeypatch, rhs):
+    """R's '.' over plain numeric columns never reaches patsy nor the per-factor code checks
+    (their cost grows faster than the number of columns); the result equals patsy's path."""
+    from fstools.model import formula as formula_module
+
+    rng = np.random.default_rng(2)
+    wide = pd.DataFrame(rng.normal(size=(6, 2000)), columns=[f"g{j}" for j in range(2000)])
+    wide.iloc[1, 3] = np.nan
+    wide["y"] = ["a", "b", "a", "b", "a", "b"]
+    expected = parse_formula("y ~ " + rhs.replace(".", "g0 + g1 + g2 + g3 + g4 + g5 + g6 + g7 + .", 1), wide)
+
+    calls = []
+
+    def counting(name, function):
+        def wrapper(*args, **kwargs):
+            calls.append(name)
+            return function(*args, **kwargs)
+        return wrapper
+
+    for name in ["_patsy_parse_formula", "expression_problem", "source_problem", "_build_design"]:
+        monkeypatch.setattr(formula_module, name, counting(name, getattr(formula_module, name)))
+    for name in ["dmatrix", "build_design_matrices"]:
+        monkeypatch.setattr(formula_module.patsy, name, counting(name, getattr(formula_module.patsy, name)))
+    monkeypatch.setattr(formula_module.patsy.ModelDesc, "from_formula",
+                        counting("from_formula", formula_module.patsy.ModelDesc.from_formula))
+    mf = parse_formula("y ~ " + rhs, wide)
+    assert calls == []
+    assert mf.terms == expected.terms and mf.column_names == expected.column_names
+    np.testing.assert_array_equal(mf.X, expected.X)
+    pd.testing.assert_index_equal(mf.row_index, expected.row_index)
+    assert mf.n_dropped == 1
+    assert term_frame(mf, mf.terms[:3], wide).columns.tolist() == mf.terms[:3]
+
+
+def test_wide_dot_missing_values_refused_like_patsy_path():
+    df = pd.DataFrame({"y": [0, 1, 0, 1], "a": [1.0, np.nan, 3.0, 4.0], "b": [1.0, 2.0, 3.0, 4.0]})
+    with pytest.raises(ValueError, match=r"1 of 4 rows have missing values \(in column\(s\) 'a'\)"):
+        parse_formula("y ~ .", df, na_action="raise")
+    with pytest.raises(ValueError, match=r"1 of 4 rows have missing values \(in column\(s\) 'a'\)"):
+        parse_formula("y ~ a + b", df, na_action="raise")

@@ -13,7 +13,7 @@ from fstools.core.messages import ColumnError
 from fstools.core.parallel import effective_n_threads, thread_note
 from fstools.model.exceptions import FormulaError
 from fstools.model.terms import columns_for_k_terms, steps_table, term_scores
-from fstools.model.formula import format_formula, parse_formula
+from fstools.model.formula import format_formula, label_name, parse_formula
 from fstools.model.safe_eval import check_mode
 from fstools.methods.registry import get_method
 from fstools.results.multilabel_result import MultiLabelResult
@@ -78,7 +78,7 @@ def check_design(frame, k, response_word="response", stacklevel=2):
     """
     check_finite_matrix(frame.X, frame.column_names, name="data")
     column_terms = list(frame.column_terms)
-    candidate_terms = list(dict.fromkeys(column_terms))
+    candidate_terms = dict.fromkeys(column_terms)  # an ordered set: membership in O(1)
     empty_terms = [term for term in frame.terms if term not in candidate_terms]
     if empty_terms:
         warnings.warn(f"data: term(s) {', '.join(empty_terms)} have no design column (a categorical "
@@ -178,9 +178,10 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
                           formula_mode=formula_mode)
     if len(frame.response_names) != 1 and "multilabel" not in spec.capabilities:
         raise FormulaError(f"formula {formula!r}: method {method!r} takes one response; the formula has "
-                           f"{len(frame.response_names)} ({', '.join(frame.response_names)})")
+                           f"{len(frame.response_names)} ({', '.join(map(label_name, frame.response_names))})")
     response_name = frame.response_names[0]
-    y, class_names, _ = encode_classes(frame.response[response_name], name=f"response {response_name!r}")
+    y, class_names, _ = encode_classes(frame.response[response_name],
+                                       name=f"response {label_name(response_name)!r}")
     column_terms, k = check_design(frame, k, stacklevel=3)
 
     run_values = dict(values)

@@ -27,7 +27,10 @@ from __future__ import annotations
 
 import ast
 import builtins
+import dataclasses
 import difflib
+from collections import Counter
+from collections.abc import Hashable
 import keyword
 import re
 import unicodedata
@@ -45,9 +48,9 @@ from fstools.model import rfunctions
 from fstools.model.exceptions import FormulaError
 from fstools.model.validation import check_integer_columns
 from fstools.model.safe_eval import (NUMPY_FUNCTIONS, SAFE_FUNCTIONS, SAFE_MODE_HINT, bare_dotted_columns,
-                                     check_mode, expression_problem, source_problem)
+                                     check_mode, column_set, expression_problem, source_problem)
 
-__all__ = ["ModelFrame", "parse_formula", "format_formula", "term_frame"]
+__all__ = ["ModelFrame", "parse_formula", "format_formula", "term_frame", "label_name"]
 
 #: Accepted values of the ``na_action`` argument of :func:`parse_formula`.
 NA_ACTIONS = ("drop", "raise")
@@ -56,6 +59,23 @@ NA_ACTIONS = ("drop", "raise")
 #: because patsy (or numpy, which formulas may call as ``np``) uses them;
 #: ``Intercept`` is the name patsy gives to the constant column.
 _RESERVED_NAMES = frozenset({"C", "I", "Q", "np", "Intercept"})
+
+
+#: The key under which a column whose code is ``Q("name")`` is handed to patsy: not an
+#: identifier, so that a column can never shadow a function that formula code calls
+#: (a column named ``Q``, ``C``, ``I``, ``np`` or ``log`` next to ``C(x)`` or ``log(x)``).
+_QUOTED_KEY_PREFIX = "`"
+
+
+def _quote(name):
+    """patsy's ``Q("name")``: the column ``name``, found under its key in the data given to patsy."""
+    namespace = patsy.EvalEnvironment.capture(1).namespace
+    for key in (_QUOTED_KEY_PREFIX + name, name):
+        try:
+            return namespace[key]
+        except KeyError:
+            pass
+    raise NameError(f"no data or variable named {name!r} found")
 
 
 def _stateful(class_):
@@ -70,7 +90,7 @@ _R_NAMESPACE = dict(rfunctions.ELEMENTWISE)
 _R_NAMESPACE.update({
     "scale": _stateful(rfunctions.RScale), "center": _stateful(rfunctions.RCenter),
     "standardize": _stateful(rfunctions.RStandardize), "poly": _stateful(rfunctions.RPoly),
-    "factor": patsy.builtins.C, "TRUE": True, "FALSE": False, "pi": np.pi,
+    "factor": patsy.builtins.C, "TRUE": True, "FALSE": False, "pi": np.pi, "Q": _quote,
 })
 
 #: Names that formula code may use besides the data columns: numpy as ``np``, R's functions
@@ -134,8 +154,10 @@ class ModelFrame:
     ----------
     formula : str
         The formula as the user gave it.
-    response_names : list of str
-        The response column names, in formula order.
+    response_names : list
+        The response columns' labels in ``data``, in formula order: the column names, or
+        for a column label that is not a string (an integer, a MultiIndex tuple) the label
+        itself, so that ``data[response_names]`` reads them.
     response : pandas.DataFrame
         A copy of the raw response column(s) for the kept rows, original dtypes.
     X : numpy.ndarray or scipy.sparse.csc_matrix
@@ -164,6 +186,10 @@ class ModelFrame:
     formula_mode : {'safe', 'code'}
         The mode the formula was read in; :func:`term_frame` evaluates terms on new
         data in the same mode.
+    column_labels : dict
+        For each formula name of a column whose label is not that string (see
+        :func:`label_name`), the label: ``{'g.y': ('g', 'y'), '5': 5}``; empty when every
+        label is a string.  :func:`term_frame` reads these columns of new data by label.
 
     Notes
     -----
@@ -188,6 +214,15 @@ class ModelFrame:
     formula_mode: str = "safe"
     source: pd.DataFrame | None = None
     na_action: str = "drop"
+    column_labels: dict = None
+
+    def __post_init__(self):
+        if self.column_labels is None:
+            object.__setattr__(self, "column_labels", {})
+
+    def label(self, name: str):
+        """The label in the data of the column with the formula name ``name``."""
+        return self.column_labels.get(name, name)
 
     def __getstate__(self):
         state = dict(self.__dict__)
@@ -247,37 +282,179 @@ def _string_literal(text: str) -> str:
     return "".join(parts)
 
 
+def _is_code_name(name: str) -> bool:
+    """Whether generated code reads the column ``name`` bare (else ``Q("name")``).
+
+    A bare name (:func:`_is_bare_name`) that is also a function or constant formula code may
+    use (``log``, ``scale``, ``pi``, ...) is quoted too: the column is then handed to patsy under
+    a key that cannot shadow the function (see :func:`_patsy_frame`).
+    """
+    return _is_bare_name(name) and name not in _KNOWN_NAMES
+
+
 def _column_code(name: str) -> str:
     """patsy code reading the column ``name``: the bare name or ``Q("name")``."""
-    if _is_bare_name(name):
+    if _is_code_name(name):
         return name
     return f"Q({_string_literal(name)})"
+
+
+def _patsy_key(name: str) -> str:
+    """The key of the column ``name`` in the data handed to patsy (see :func:`_quote`)."""
+    return name if _is_code_name(name) else _QUOTED_KEY_PREFIX + name
+
+
+#: R's backslash escapes inside backticks (as in its strings): ``\n`` is a newline, and so on;
+#: any other escaped character stands for itself (a backslash before a backtick is a backtick,
+#: two backslashes are one).
+_BACKTICK_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b",
+                     "f": "\f", "v": "\v"}
+_BACKTICK_WRITTEN = {value: "\\" + key for key, value in _BACKTICK_ESCAPES.items()}
 
 
 def _backtick_name(name: str) -> str:
     """R's backtick quoting of ``name``.
 
-    A backquote or backslash inside the name is escaped with a backslash.
+    As in R, a backtick or backslash inside the name is escaped with a backslash, and a
+    newline, tab, ... is written as its escape (backslash n, backslash t); other characters
+    are kept.
     """
-    escaped = name.replace("\\", "\\\\").replace("`", "\\`")
-    return f"`{escaped}`"
+    parts = []
+    for character in name:
+        if character in "\\`":
+            parts.append("\\" + character)
+        else:
+            parts.append(_BACKTICK_WRITTEN.get(character, character))
+    return "`" + "".join(parts) + "`"
+
+
+def _shown(name) -> str:
+    """A column name in a message, as it can be written: ``'name'`` (Python's quoting), or in
+    R's backticks when quotes would need escapes (a name holding both quotes, a backslash or an
+    unprintable character)."""
+    text = name if isinstance(name, str) else label_name(name)
+    plain = text.isprintable() and "\\" not in text and not ("'" in text and '"' in text)
+    return repr(text) if plain else _backtick_name(text)
 
 
 def _quote_list(names) -> str:
     """``'a', 'b'`` for messages."""
-    return ", ".join(repr(name) for name in names)
+    return ", ".join(_shown(name) for name in names)
 
 
-def _unknown_columns_problem(unknown: list[str], columns: pd.Index) -> str:
-    """Message part for unknown column names, with a suggestion for one typo."""
+#: How many column names a message lists before it says how many more there are.
+_LISTED_COLUMNS = 20
+
+
+def _columns_listed(names) -> str:
+    """``the columns are 'a', 'b', ... (n in all)`` for messages."""
+    names = list(names)
+    shown = _quote_list(names[:_LISTED_COLUMNS])
+    if len(names) > _LISTED_COLUMNS:
+        shown += f", ... ({len(names)} in all)"
+    return f"the columns are {shown}"
+
+
+def _unknown_columns_problem(unknown: list[str], columns, list_columns: bool = False) -> str:
+    """Message part for unknown column names, with a suggestion for one typo.
+
+    ``columns`` are formula names (strings); with ``list_columns`` the message also lists them.
+    """
     if len(unknown) > 1:
-        return f"unknown columns {_quote_list(unknown)}"
-    problem = f"unknown column {unknown[0]!r}"
-    string_columns = [str(column) for column in columns]
-    close = difflib.get_close_matches(unknown[0], string_columns, n=1)
-    if close:
-        problem += f" (did you mean {close[0]!r}?)"
+        problem = f"unknown columns {_quote_list(unknown)}"
+    else:
+        problem = f"unknown column {_shown(unknown[0])}"
+        close = difflib.get_close_matches(unknown[0], [str(column) for column in columns], n=1)
+        if close:
+            problem += f" (did you mean {_shown(close[0])}?)"
+    if list_columns:
+        problem += f"; {_columns_listed(columns)}"
     return problem
+
+
+# ---------------------------------------------------------------------------
+# Column labels that are not strings
+# ---------------------------------------------------------------------------
+
+
+def label_name(label) -> str:
+    """The name by which a formula refers to the column label ``label``.
+
+    A string is its own name.  A tuple (a column of a MultiIndex) is named by its parts joined
+    with dots, R's naming of nested columns (``('g', 'y')`` is ``g.y``; trailing empty parts,
+    which pandas gives the flat columns of a MultiIndex, are left out: ``('id', '')`` is
+    ``id``).  Any other label is named by ``str(label)`` (the integer label ``5`` is ``5``).
+    """
+    if isinstance(label, str):
+        return label
+    if isinstance(label, tuple):
+        parts = [part if isinstance(part, str) else str(part) for part in label]
+        while len(parts) > 1 and parts[-1] == "":
+            parts.pop()
+        return ".".join(parts)
+    return str(label)
+
+
+def _tuple_text(label: tuple) -> str:
+    """``('g', 'y')``: how Python prints a tuple label (also accepted as its name)."""
+    return str(label)
+
+
+def _all_strings(columns: pd.Index) -> bool:
+    """Whether every label of a flat Index is a string (cheap for a string-dtype Index)."""
+    if isinstance(columns, pd.MultiIndex):
+        return False
+    if pd.api.types.is_string_dtype(columns.dtype) and not pd.api.types.is_object_dtype(columns.dtype):
+        return True
+    return columns.inferred_type in ("string", "empty")
+
+
+class _ColumnNames:
+    """The formula names of a DataFrame's columns, and the labels they stand for.
+
+    String labels are their own names.  A column label of another type gets the name of
+    :func:`label_name`; when two labels would get the same name, a tuple label is named as
+    Python prints it (``('a.b', 'c')``), and labels that would still share a name are refused.
+    A tuple label is also found by its printed form (`` `('g', 'y')` ``).
+    """
+
+    def __init__(self, columns: pd.Index):
+        self.columns = columns
+        self.identity = _all_strings(columns)
+        self.aliases = {}
+        if self.identity:
+            self.names = columns
+            self.label_of = {}
+            return
+        names = [label_name(label) for label in columns]
+        counts = Counter(names)
+        if len(counts) != len(names):
+            names = [_tuple_text(label) if isinstance(label, tuple) and counts[name] > 1 else name
+                     for label, name in zip(columns, names)]
+            counts = Counter(names)
+            if len(counts) != len(names):
+                shared = next(name for name, count in counts.items() if count > 1)
+                labels = [label for label, name in zip(columns, names) if name == shared]
+                raise ValueError(
+                    f"data has the column labels {', '.join(repr(label) for label in labels)}, which "
+                    f"a formula would all call {shared!r}; rename them so that their names differ")
+        self.names = pd.Index(names, dtype=object)
+        self.label_of = {name: label for name, label in zip(names, columns) if name != label}
+        for label, name in zip(columns, names):
+            if isinstance(label, tuple) and _tuple_text(label) != name:
+                self.aliases.setdefault(_tuple_text(label), name)
+
+    def resolve(self, name: str) -> str:
+        """The formula name a name written in a formula stands for (itself if none)."""
+        if name in self.aliases and name not in self.names:
+            return self.aliases[name]
+        return name
+
+    def frame(self, data: pd.DataFrame) -> pd.DataFrame:
+        """``data`` with the formula names as its columns (no copy of the values)."""
+        if self.identity:
+            return data
+        return data.set_axis(self.names, axis=1)
 
 
 # ---------------------------------------------------------------------------
@@ -354,11 +531,17 @@ def _read_backtick(formula: str, text: str, start: int) -> tuple[int, str]:
     while position < len(text):
         character = text[position]
         if character == "\\" and position + 1 < len(text):
-            characters.append(text[position + 1])
+            escaped = text[position + 1]
+            characters.append(_BACKTICK_ESCAPES.get(escaped, escaped))
             position += 2
         elif character == "`":
             if not characters:
                 raise _formula_error(formula, "empty backtick name ``")
+            if text.startswith("`", position + 1):
+                raise _formula_error(
+                    formula,
+                    f"a doubled backtick at position {position}: inside a backtick name a backtick "
+                    f"is written with a backslash, as in R (`a\\`b` is the name a`b)")
             return position + 1, "".join(characters)
         else:
             characters.append(character)
@@ -450,7 +633,8 @@ def _split_sides(formula: str) -> tuple[list[_Token], list[_Token]]:
     return sides[0], sides[1]
 
 
-def _parse_responses(formula: str, lhs: list[_Token], data: pd.DataFrame) -> list[str]:
+def _parse_responses(formula: str, lhs: list[_Token], data: pd.DataFrame,
+                     names: _ColumnNames | None = None) -> list[str]:
     """Column names of the response(s) on the left-hand side.
 
     Each response is a column name, ``Q("name")`` or `` `name` ``; several
@@ -460,36 +644,47 @@ def _parse_responses(formula: str, lhs: list[_Token], data: pd.DataFrame) -> lis
         raise _formula_error(formula, "no response on the left of '~'")
     responses = []
     for piece in _split_top_level(formula, lhs, "+"):
-        name = _response_name(formula, piece, data)
+        name = _response_name(formula, piece, data, names)
         if name in responses:
             raise _formula_error(formula, f"response {name!r} is given twice")
         responses.append(name)
     return responses
 
 
-def _response_name(formula: str, piece: list[_Token], data: pd.DataFrame) -> str:
-    """The column named by one response of the left-hand side."""
+def _response_name(formula: str, piece: list[_Token], data: pd.DataFrame,
+                   names: _ColumnNames | None = None) -> str:
+    """The column (formula name) named by one response of the left-hand side.
+
+    An unknown name is refused with a suggestion and the list of the columns.
+    """
+    resolve = names.resolve if names is not None else (lambda name: name)
     significant = [token for token in piece if not (token.kind == "char" and token.text.isspace())]
     text = _source(piece).strip()
     if not significant:
         raise _formula_error(formula, "empty response: a '+' on the left has nothing beside it")
     if len(significant) == 1 and significant[0].kind == "backtick":
-        name = significant[0].name
+        name = resolve(significant[0].name)
     elif text in data.columns:
         name = text
     else:
         name = _quoted_name_in_code(text)
         if name is None:
-            if text.isidentifier():
-                raise _formula_error(formula, _unknown_columns_problem([text], data.columns))
+            if _NAME_LIKE.fullmatch(text):
+                raise _formula_error(formula, _unknown_columns_problem([text], data.columns, True))
             raise _formula_error(
                 formula,
                 f"response {text!r} is not a column name; the left-hand side takes "
-                f"column names only (in backticks if they are not identifiers)",
+                f"column names only (in backticks if they are not identifiers); "
+                f"{_columns_listed(data.columns)}",
             )
+        name = resolve(name)
     if name not in data.columns:
-        raise _formula_error(formula, _unknown_columns_problem([name], data.columns))
+        raise _formula_error(formula, _unknown_columns_problem([name], data.columns, True))
     return name
+
+
+#: Text that looks like a column name written bare (``y``, ``Sepal.Length``, ``5``).
+_NAME_LIKE = re.compile(r"[\w.]+")
 
 
 def _quoted_name_in_code(code: str) -> str | None:
@@ -517,16 +712,8 @@ def _quoted_name(expression: ast.expr) -> str | None:
 
 def _dot_expansion(formula: str, data: pd.DataFrame, responses: list[str]) -> str:
     """patsy code for R's ``.``: all non-response columns, in column order."""
-    codes = []
-    for column in data.columns:
-        if column in responses:
-            continue
-        if not isinstance(column, str):
-            raise TypeError(
-                f"formula {formula!r}: '.' needs string column labels, but data has "
-                f"the column label {column!r} of type {type(column).__name__}"
-            )
-        codes.append(_column_code(column))
+    excluded = set(responses)
+    codes = [_column_code(column) for column in data.columns if column not in excluded]
     if not codes:
         raise _formula_error(
             formula, "no predictors: '.' stands for no columns (every column is a response)"
@@ -548,7 +735,8 @@ def _balanced_sum(codes: list[str]) -> str:
 
 
 def _translate_rhs(
-    formula: str, rhs: list[_Token], data: pd.DataFrame, responses: list[str]
+    formula: str, rhs: list[_Token], data: pd.DataFrame, responses: list[str],
+    names: _ColumnNames | None = None,
 ) -> str:
     """Rewrite the right-hand side into patsy code.
 
@@ -567,7 +755,7 @@ def _translate_rhs(
         if token.kind == "char" and token.text in _CLOSING_BRACKETS:
             call_brackets.pop()
         if token.kind == "backtick":
-            pieces.append(_column_code(token.name))
+            pieces.append(_column_code(names.resolve(token.name) if names is not None else token.name))
         elif token.kind == "char" and token.text == "^":
             pieces.append("**")
         elif token.kind == "char" and token.text == "%" and _source(rhs[index:index + 4]) == "%in%":
@@ -726,12 +914,24 @@ def _factor_display_name(factor) -> str:
     column = _plain_column(code)
     if column is not None:
         return column
+    return _Q_CALL.sub(_displayed_quote, code)
 
-    def display(match):
-        name = ast.literal_eval(match.group(1))
-        return name if _is_bare_name(name) else _backtick_name(name)
 
-    return _Q_CALL.sub(display, code)
+def _displayed_quote(match) -> str:
+    """``Q("name")`` as the formula would write it: bare, or in backticks."""
+    name = ast.literal_eval(match.group(1))
+    return name if _is_code_name(name) else _backtick_name(name)
+
+
+def _display_column_names(names: list[str]) -> list[str]:
+    """patsy's design column names with the columns written as in the formula: a column read
+    as ``Q("my col")`` is ``my col``, and inside a longer name (a level, an interaction) it is
+    written bare or in backticks (`` `my col`[T.b] ``)."""
+    shown = []
+    for name in names:
+        match = _Q_CALL.fullmatch(name)
+        shown.append(ast.literal_eval(match.group(1)) if match else _Q_CALL.sub(_displayed_quote, name))
+    return shown
 
 
 def _term_display_name(term) -> str:
@@ -795,7 +995,8 @@ def _r_refusal(formula: str, expression: ast.expr) -> None:
             )
 
 
-def _rhs_terms(formula: str, rhs_code: str, columns: pd.Index, formula_mode: str = "safe") -> list:
+def _rhs_terms(formula: str, rhs_code: str, columns, formula_mode: str = "safe",
+               names: _ColumnNames | None = None) -> list:
     """Parse the translated right-hand side into patsy terms (no intercept).
 
     Every name the code reads (also in removed terms such as ``- zz``) must be
@@ -811,6 +1012,7 @@ def _rhs_terms(formula: str, rhs_code: str, columns: pd.Index, formula_mode: str
     passes to ``eval``).
     """
     safe = formula_mode == "safe"
+    columns = column_set(columns)  # once: every check below looks names up in it
     if safe:
         problem = source_problem(rhs_code, columns)
         if problem:
@@ -834,11 +1036,16 @@ def _rhs_terms(formula: str, rhs_code: str, columns: pd.Index, formula_mode: str
                 f"dot would be read as Python; write it in backticks: {_backtick_name(dotted[0])}",
             )
         expression = _parse_code(formula, code)
+        quoted = _quoted_name(expression)
+        if quoted is not None and quoted not in columns and names is not None:
+            quoted = names.resolve(quoted)  # a tuple label written as Python prints it
+            if quoted in columns:
+                leaf.token.extra = _column_code(quoted)
+                continue
         for name in _unknown_names(expression, columns):
             if name not in unknown:
                 unknown.append(name)
         _r_refusal(formula, expression)
-        quoted = _quoted_name(expression)
         if quoted is not None:
             leaf.token.extra = _column_code(quoted)
     if unknown:
@@ -861,6 +1068,7 @@ def _rhs_terms(formula: str, rhs_code: str, columns: pd.Index, formula_mode: str
 
 def _check_factor_codes(formula: str, patsy_terms, columns) -> None:
     """Safe mode: the code of every factor (what patsy evaluates) passes the allow-list."""
+    columns = column_set(columns)
     for term in patsy_terms:
         for factor in term.factors:
             code = getattr(factor, "code", None)
@@ -933,6 +1141,9 @@ def _patsy_frame(
     frame = data.iloc[positions][columns].reset_index(drop=True)
     for column in columns:
         frame[column] = _patsy_column(frame[column])
+    # A column read as Q("name") goes under a key that no formula code can name bare, so that
+    # columns named like functions (Q, C, I, np, log, ...) never shadow them.
+    frame.columns = [_patsy_key(column) for column in columns]
     return frame
 
 
@@ -1037,6 +1248,23 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         (``Sepal.Length``, ``class``); inside a function call such names need
         backticks (``np.log(`Sepal.Length`)``).  ``- 1`` and ``+ 0`` are
         accepted; the intercept never appears in ``X``.
+
+        Column names: any string goes in backticks, where a backtick or a
+        backslash is escaped with a backslash as in R (`` `a\\`b` `` is the
+        column ``a`b``; backslash-n and backslash-t are a newline and a tab).
+        Names formula code uses itself (``Q``, ``C``, ``I``, ``np``,
+        ``Intercept``, ``log``, ...) are columns when written as a whole term or in
+        backticks.  A column label that is not a string is referred to by the name
+        of :func:`label_name`: an integer or float label by ``str(label)``
+        (`` `5` ``), a MultiIndex column by its levels joined with dots (``g.y``
+        for ``('g', 'y')``; `` `('g', 'y')` `` is accepted too).  When two labels
+        would share a name, a tuple keeps its printed form and a clash left is
+        refused (ValueError).  Terms and design columns are named by these
+        strings; ``response_names`` and :func:`term_frame` give back the labels.
+
+        ``y ~ .`` and ``y ~ . - a - b`` over NumPy numeric columns are read
+        straight from the DataFrame, without patsy (linear in the number of
+        columns).
     data : pandas.DataFrame
         The data; never modified.
     na_action : {'drop', 'raise'}, default 'drop'
@@ -1071,7 +1299,9 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         If ``data`` has no rows, ``na_action`` is unknown, or missing values
         are found with ``na_action='raise'`` or leave no rows.
     FormulaError
-        For a formula that does not fit the data: unknown column, no response,
+        For a formula that does not fit the data: unknown column (quoted as it can
+        be written, with the nearest name; an unknown response also lists the
+        columns), no response,
         no predictors, a response also on the right, a syntax error, or code
         that the safe mode refuses.  The message starts with the formula.
 
@@ -1100,18 +1330,27 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         duplicated = data.columns[data.columns.duplicated()].unique().tolist()
         raise ValueError(f"data has duplicated column names: {_quote_list(duplicated)}")
 
+    names = _ColumnNames(data.columns)
+    source = data
+    data = names.frame(data)  # the columns under their formula names (strings)
+
     lhs, rhs = _split_sides(formula)
-    responses = _parse_responses(formula, lhs, data)
+    responses = _parse_responses(formula, lhs, data, names)
     if not _source(rhs).strip():
         raise _formula_error(formula, "no predictors on the right of '~'")
-    rhs_code = _translate_rhs(formula, rhs, data, responses)
-    patsy_terms = _rhs_terms(formula, rhs_code, data.columns, formula_mode)
+    direct = _dot_columns(rhs, data, responses, names)
+    if direct is not None:
+        frame = _direct_model_frame(formula, data, responses, direct, na_action)
+        if frame is not None:
+            return _finish(frame, formula, source, names, na_action, formula_mode)
+    rhs_code = _translate_rhs(formula, rhs, data, responses, names)
+    patsy_terms = _rhs_terms(formula, rhs_code, data.columns, formula_mode, names)
     if not patsy_terms:
         raise _formula_error(formula, "no predictors: the right-hand side leaves no terms")
 
     predictors = _predictor_columns(formula, patsy_terms, data, responses)
     # before any conversion to float64: integers beyond 2^53 would not survive it (responses may hold them)
-    check_integer_columns(data[[column for column in predictors if column not in responses]], name="data")
+    _check_integer_columns(data, [column for column in predictors if column not in responses])
     used_columns = responses + [column for column in predictors if column not in responses]
 
     row_missing, columns_with_missing = _missing_rows(data, used_columns)
@@ -1134,7 +1373,7 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         # Every term is a pandas sparse numeric column (fill 0): a CSC matrix of the stored values.
         kept_positions = complete_positions
         X = _sparse_design(data, sparse_columns, kept_positions)
-        column_names = [term.name() for term in patsy_terms]
+        column_names = list(sparse_columns)
         terms = list(sparse_columns)
         column_terms = list(sparse_columns)
         design_info = None
@@ -1143,7 +1382,7 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         # Every term is a numeric column: read them directly (same values patsy gives).
         kept_positions = complete_positions
         X = np.ascontiguousarray(data[plain_columns].to_numpy(dtype=np.float64)[kept_positions])
-        column_names = [term.name() for term in patsy_terms]
+        column_names = list(plain_columns)
         terms = list(plain_columns)
         column_terms = list(plain_columns)
         design_info = None
@@ -1162,19 +1401,18 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         intercept_positions = np.arange(intercept_slice.start, intercept_slice.stop)
         values = design.to_numpy(dtype=np.float64)
         X = np.ascontiguousarray(np.delete(values, intercept_positions, axis=1), dtype=np.float64)
-        column_names = _r_column_names(design_info, [
+        column_names = _display_column_names(_r_column_names(design_info, [
             name
             for position, name in enumerate(design_info.column_names)
             if position not in intercept_positions
-        ])
+        ]))
         terms, column_terms = _term_map(formula, design_info)
         ordered_terms = tuple(term for term in design_info.terms if term != patsy.INTERCEPT)
 
-    response = data[responses].iloc[kept_positions].copy()
-    return ModelFrame(
+    frame = ModelFrame(
         formula=formula,
         response_names=responses,
-        response=response,
+        response=data[responses].iloc[kept_positions].copy(),
         X=X,
         column_names=column_names,
         terms=terms,
@@ -1183,10 +1421,187 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         n_dropped=len(data) - len(kept_positions),
         design_info=design_info,
         patsy_terms=ordered_terms,
-        source=data.copy(deep=False),
-        na_action=na_action,
-        formula_mode=formula_mode,
     )
+    return _finish(frame, formula, source, names, na_action, formula_mode)
+
+
+def _finish(frame: ModelFrame, formula: str, source: pd.DataFrame, names: _ColumnNames,
+            na_action: str, formula_mode: str) -> ModelFrame:
+    """The ModelFrame as returned: responses by their labels in ``source`` (the caller's data),
+    the map of the other formula names to their labels, and what pickling needs."""
+    responses = frame.response_names
+    if names.identity:
+        response_labels, labels = list(responses), {}
+    else:
+        response_labels = [names.label_of.get(name, name) for name in responses]
+        labels = dict(names.label_of)
+    response = frame.response
+    if not names.identity:
+        if isinstance(source.columns, pd.MultiIndex):
+            columns = pd.MultiIndex.from_tuples(response_labels, names=source.columns.names)
+        else:
+            columns = pd.Index(response_labels, dtype=object, tupleize_cols=False)
+        response = response.set_axis(columns, axis=1)
+    return dataclasses.replace(frame, response_names=response_labels, response=response,
+                               source=source.copy(deep=False), na_action=na_action,
+                               formula_mode=formula_mode, column_labels=labels)
+
+
+def _check_integer_columns(data: pd.DataFrame, columns: list[str]) -> None:
+    """:func:`check_integer_columns` on those of ``columns`` that have an integer dtype."""
+    integer = {name for name, dtype in data.dtypes.items() if pd.api.types.is_integer_dtype(dtype)}
+    if integer:
+        check_integer_columns(data[[column for column in columns if column in integer]], name="data")
+
+
+def _dot_columns(rhs: list[_Token], data: pd.DataFrame, responses: list[str],
+                 names: _ColumnNames) -> list[str] | None:
+    """The predictors when the right-hand side is R's ``.`` with at most some columns removed.
+
+    Recognises ``.``, ``. - a - `b c` - 1``, ``. + 0`` and the like (columns written bare or in
+    backticks; ``+ x`` of a column that ``.`` already holds): the terms are then the columns
+    themselves, known without patsy.  Returns None for anything else (the general path).
+    """
+    words = []  # (sign, token or text)
+    sign, current = "+", []
+
+    def close():
+        if current:
+            words.append((sign, current[:]))
+            current.clear()
+
+    for token in rhs:
+        if token.kind == "string":
+            return None
+        if token.kind == "backtick":
+            if current:
+                return None
+            current.append(token)
+            continue
+        text = token.text
+        if text.isspace():
+            close()
+        elif text in "+-":
+            close()
+            sign = text
+        elif text.isalnum() or text in "._":
+            if current and current[-1].kind == "backtick":
+                return None
+            current.append(token)
+        else:
+            return None
+    close()
+    if not words or words[0] != ("+", [_Token("char", ".")]):
+        return None
+    excluded = set(responses)
+    removed = set()
+    for sign, pieces in words[1:]:
+        if len(pieces) == 1 and pieces[0].kind == "backtick":
+            name = names.resolve(pieces[0].name)
+        else:
+            name = "".join(piece.text for piece in pieces)
+            if name in ("0", "1") and name not in data.columns:
+                continue  # the intercept: never in the design
+        if name not in data.columns:
+            return None  # an unknown name: the general path says so
+        if sign == "-":
+            removed.add(name)
+        elif name in excluded:
+            return None  # a response on the right: the general path refuses it
+    predictors = [column for column in data.columns.tolist() if column not in excluded and column not in removed]
+    return predictors or None
+
+
+def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], predictors: list[str],
+                        na_action: str) -> ModelFrame | None:
+    """The ModelFrame of plain numeric columns read straight from the DataFrame, or None.
+
+    For ``y ~ .`` on a wide frame of numbers: no patsy (whose cost grows faster than the number
+    of terms), no formula code, one pass over the values.  None when a predictor is not a
+    NumPy integer or float column (categoricals, booleans, strings, ... take the general path).
+    """
+    dtypes = data.dtypes
+    excluded = set(responses)
+    if len(predictors) == len(data.columns) - len(excluded):
+        kinds = [dtype for name, dtype in zip(dtypes.index.tolist(), dtypes.tolist()) if name not in excluded]
+    else:
+        kinds = [dtypes[name] for name in predictors]
+    if not all(_is_plain_numeric(dtype) for dtype in kinds):
+        return None
+    if any(dtype.kind in "iu" for dtype in kinds):
+        _check_integer_columns(data, predictors)
+    values = _c_contiguous(data[predictors].to_numpy(dtype=np.float64))
+    response_missing, columns_with_missing = _missing_rows(data, responses)
+    predictor_missing = _rows_with_nan(values)
+    row_missing = response_missing | predictor_missing
+    if row_missing.any():
+        if na_action == "raise":
+            if predictor_missing.any():
+                with_missing = np.flatnonzero(np.isnan(values).any(axis=0))
+                columns_with_missing = columns_with_missing + [predictors[j] for j in with_missing]
+            raise ValueError(
+                f"formula {formula!r}: {int(row_missing.sum())} of {len(data)} rows have "
+                f"missing values (in column(s) {_quote_list(columns_with_missing)}); drop "
+                f"them first or use na_action='drop'"
+            )
+        kept_positions = np.flatnonzero(~row_missing)
+        if len(kept_positions) == 0:
+            raise ValueError(
+                f"formula {formula!r}: all {len(data)} rows have missing values in the "
+                f"columns used ({_quote_list(responses + predictors)})"
+            )
+        X = values[kept_positions]
+    else:
+        kept_positions = np.arange(len(data))
+        X = values
+    return ModelFrame(
+        formula=formula,
+        response_names=list(responses),
+        response=data[responses].iloc[kept_positions].copy(),
+        X=X,
+        column_names=list(predictors),
+        terms=list(predictors),
+        column_terms=list(predictors),
+        row_index=data.index[kept_positions],
+        n_dropped=len(data) - len(kept_positions),
+        design_info=None,
+        patsy_terms=(),
+    )
+
+
+def _rows_with_nan(values: np.ndarray) -> np.ndarray:
+    """Which rows of a C-contiguous matrix hold a NaN.
+
+    A row's sum is NaN when the row holds a NaN (or both infinities), so the sums (one pass,
+    no temporary of the matrix's size) leave only those rows to be looked at.
+    """
+    with np.errstate(invalid="ignore", over="ignore"):
+        suspects = np.flatnonzero(np.isnan(values.sum(axis=1)))
+    missing = np.zeros(values.shape[0], dtype=bool)
+    if suspects.size:
+        missing[suspects] = np.isnan(values[suspects]).any(axis=1)
+    return missing
+
+
+#: Side of the square tiles in which :func:`_c_contiguous` transposes.
+_TILE = 256
+
+
+def _c_contiguous(values: np.ndarray) -> np.ndarray:
+    """``values`` as a C-contiguous array, copied tile by tile when it is in Fortran order.
+
+    pandas stores a DataFrame's columns as the rows of a block, so the values of a wide frame
+    come out in Fortran order; one ``np.ascontiguousarray`` of them walks memory with a large
+    stride and is several times slower than copying square tiles that fit in the cache.
+    """
+    if values.flags.c_contiguous or not values.flags.f_contiguous or values.ndim != 2:
+        return np.ascontiguousarray(values)
+    rows, columns = values.shape
+    out = np.empty((rows, columns), dtype=values.dtype)
+    for row in range(0, rows, _TILE):
+        for column in range(0, columns, _TILE):
+            out[row:row + _TILE, column:column + _TILE] = values[row:row + _TILE, column:column + _TILE]
+    return out
 
 
 def _plain_numeric_columns(patsy_terms: list, data: pd.DataFrame) -> list[str] | None:
@@ -1198,29 +1613,33 @@ def _plain_numeric_columns(patsy_terms: list, data: pd.DataFrame) -> list[str] |
             return None
         if _is_categorical_code(term.factors[0].code):
             return None
-        dtype = data[column].dtype
-        if (isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dtype)
-                or not pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_complex_dtype(dtype)
-                or isinstance(dtype, pd.api.extensions.ExtensionDtype)):
-            return None
         columns.append(column)
     if len(set(columns)) != len(columns):
         return None
+    dtypes = data.dtypes
+    if not all(_is_plain_numeric(dtypes[column]) for column in columns):
+        return None
     return columns
+
+
+def _is_plain_numeric(dtype) -> bool:
+    """A NumPy integer, unsigned or float dtype (not boolean, complex or a pandas extension)."""
+    return isinstance(dtype, np.dtype) and dtype.kind in "iuf"
 
 
 def _predictor_columns(
     formula: str, patsy_terms: list, data: pd.DataFrame, responses: list[str]
 ) -> list[str]:
     """The data columns the terms read, checked: present, not a response, dtype."""
-    columns = []
+    columns = {}  # an ordered set: the columns in order of first use
     for term in patsy_terms:
         plain = _term_plain_column(term)
         if plain is not None and plain not in data.columns:
             raise _formula_error(formula, _unknown_columns_problem([plain], data.columns))
         for name in _term_references(term):
-            if name in data.columns and name not in columns:
-                columns.append(name)
+            if name not in columns and name in data.columns:
+                columns[name] = None
+    columns = list(columns)
     on_both_sides = [name for name in responses if name in columns]
     if on_both_sides:
         raise _formula_error(
@@ -1327,8 +1746,9 @@ def format_formula(response_names: list[str], term_names: list[str]) -> str:
 
     Parameters
     ----------
-    response_names : list of str
-        One or more response columns, joined with ``' + '``.
+    response_names : list
+        One or more response columns, joined with ``' + '``: names, or column labels
+        of other types (written by their :func:`label_name`).
     term_names : list of str
         The predictor columns.  With none, the right side is ``1`` (R's
         intercept-only model).
@@ -1342,7 +1762,10 @@ def format_formula(response_names: list[str], term_names: list[str]) -> str:
     >>> format_formula(["class"], ["alcohol", "my col"])
     'class ~ alcohol + `my col`'
     """
-    response_names = _string_list("response_names", response_names)
+    if isinstance(response_names, str):
+        raise TypeError(f"response_names must be a list of names, not the string {response_names!r}")
+    response_names = [label_name(name) for name in _string_list("response_names", response_names,
+                                                                   labels=True)]
     term_names = _string_list("term_names", term_names)
     if not response_names:
         raise ValueError("response_names must name at least one response")
@@ -1364,8 +1787,9 @@ def format_formula(response_names: list[str], term_names: list[str]) -> str:
     return " + ".join(left_parts) + " ~ " + " + ".join(right_parts)
 
 
-def _string_list(argument: str, values) -> list[str]:
-    """The argument as a list of strings (TypeError otherwise)."""
+def _string_list(argument: str, values, labels: bool = False) -> list[str]:
+    """The argument as a list of strings (TypeError otherwise; with ``labels``, any hashable
+    column labels are taken too)."""
     if isinstance(values, str):
         raise TypeError(f"{argument} must be a list of names, not the string {values!r}")
     try:
@@ -1375,6 +1799,8 @@ def _string_list(argument: str, values) -> list[str]:
             f"{argument} must be a list of names, got {type(values).__name__}"
         ) from None
     for value in values:
+        if labels and value is not None and isinstance(value, Hashable):
+            continue
         if not isinstance(value, str):
             raise TypeError(
                 f"{argument} must hold strings, got {value!r} of type {type(value).__name__}"
@@ -1420,40 +1846,73 @@ def term_frame(model_frame: ModelFrame, terms: list[str], data: pd.DataFrame) ->
     terms = _string_list("terms", terms)
     formula = model_frame.formula
 
-    patsy_term_of = _patsy_terms_by_name(model_frame)
-    unknown = [name for name in terms if name not in patsy_term_of]
+    # Without design_info every term is a plain column named by the term (the fast paths).
+    patsy_term_of = _patsy_terms_by_name(model_frame) if model_frame.design_info is not None else None
+    known = set(model_frame.terms)
+    unknown = [name for name in terms if name not in known]
     if unknown:
         raise ValueError(
             f"unknown term(s) {_quote_list(unknown)}; the terms of {formula!r} are "
             f"{_quote_list(model_frame.terms)}"
         )
-    repeated = sorted({name for name in terms if terms.count(name) > 1})
+    repeated = sorted(name for name, count in Counter(terms).items() if count > 1)
     if repeated:
         raise ValueError(f"term(s) {_quote_list(repeated)} requested more than once")
 
-    missing_columns = []
+    def present(name):  # a column of data, found by its label at the fit
+        label = model_frame.label(name)
+        try:
+            return label in data.columns
+        except TypeError:
+            return False
+
+    def plain_column(name):
+        return name if patsy_term_of is None else _term_plain_column(patsy_term_of[name])
+
+    missing_columns = {}
     for name in terms:
-        for column in _columns_needed(patsy_term_of[name], data):
-            if column not in data.columns and column not in missing_columns:
-                missing_columns.append(column)
+        column = plain_column(name)
+        needed = [column] if column is not None else _columns_needed(patsy_term_of[name], present)
+        for column in needed:
+            if not present(column):
+                missing_columns[column] = None
     if missing_columns:
         raise _formula_error(formula, f"data has no column(s) {_quote_list(missing_columns)}")
-    if model_frame.formula_mode == "safe":
-        # The terms were checked when the formula was read; checked again here, so that no
-        # ModelFrame built or altered otherwise evaluates code that the safe mode refuses.
-        _check_factor_codes(formula, [patsy_term_of[name] for name in terms], data.columns)
 
-    blocks = []
-    for name in terms:
-        patsy_term = patsy_term_of[name]
-        column = _term_plain_column(patsy_term)
-        if column is not None:
-            blocks.append(data[column].rename(column))
-        else:
-            blocks.append(_evaluate_term(model_frame, patsy_term, data))
-    if not blocks:
+    computed = [name for name in terms if plain_column(name) is None]
+    work = None
+    if computed:
+        needed = {}
+        for name in computed:
+            for column in _columns_needed(patsy_term_of[name], present):
+                if present(column):
+                    needed[column] = None
+        # The columns the computed terms read, under their formula names.
+        work = pd.DataFrame({column: data[model_frame.label(column)] for column in needed}, index=data.index)
+        if model_frame.formula_mode == "safe":
+            # The terms were checked when the formula was read; checked again here, so that no
+            # ModelFrame built or altered otherwise evaluates code that the safe mode refuses.
+            _check_factor_codes(formula, [patsy_term_of[name] for name in computed], list(needed))
+
+    if not terms:
         return pd.DataFrame(index=data.index)
-    return pd.concat(blocks, axis=1)
+    if not computed:
+        return data.loc[:, [model_frame.label(name) for name in terms]]
+    blocks, labels = [], []
+    for name in terms:
+        column = plain_column(name)
+        if column is not None:
+            label = model_frame.label(column)
+            blocks.append(data[label].rename(label))
+            labels.append(label)
+        else:
+            block = _evaluate_term(model_frame, patsy_term_of[name], work)
+            blocks.append(block)
+            labels.extend(block.columns)
+    frame = pd.concat(blocks, axis=1)
+    if model_frame.column_labels:
+        frame.columns = pd.Index(labels, dtype=object, tupleize_cols=False)
+    return frame
 
 
 def _patsy_terms_by_name(model_frame: ModelFrame) -> dict:
@@ -1461,25 +1920,25 @@ def _patsy_terms_by_name(model_frame: ModelFrame) -> dict:
     return dict(zip(model_frame.terms, model_frame.patsy_terms))
 
 
-def _columns_needed(patsy_term, data: pd.DataFrame) -> list[str]:
+def _columns_needed(patsy_term, is_column) -> list[str]:
     """The data columns evaluating the term needs.
 
     A name the term reads is taken as a column unless it is numpy, a patsy
-    builtin or a Python builtin that ``data`` does not shadow.
+    builtin or a Python builtin that is not a column (``is_column(name)``).
     """
     plain = _term_plain_column(patsy_term)
     if plain is not None:
         return [plain]
     needed = []
     for name in _term_references(patsy_term):
-        if name in data.columns or (name not in _KNOWN_NAMES and name not in _PYTHON_BUILTINS):
+        if is_column(name) or (name not in _KNOWN_NAMES and name not in _PYTHON_BUILTINS):
             needed.append(name)
     return needed
 
 
 def _evaluate_term(model_frame: ModelFrame, patsy_term, data: pd.DataFrame) -> pd.DataFrame:
-    """The design columns of one term evaluated by patsy on ``data``."""
-    columns = [name for name in _columns_needed(patsy_term, data) if name in data.columns]
+    """The design columns of one term evaluated by patsy on ``data`` (columns under formula names)."""
+    columns = [name for name in _columns_needed(patsy_term, data.columns.__contains__) if name in data.columns]
     frame = _patsy_frame(data, columns, np.arange(len(data)))
     term_design = model_frame.design_info.subset([patsy_term])
     try:
@@ -1488,7 +1947,7 @@ def _evaluate_term(model_frame: ModelFrame, patsy_term, data: pd.DataFrame) -> p
         )
     except patsy.PatsyError as error:
         raise _formula_error(model_frame.formula, _patsy_problem(error)) from None
-    block.columns = _r_column_names(term_design, list(block.columns))
+    block.columns = _display_column_names(_r_column_names(term_design, list(block.columns)))
     # Rows patsy dropped for missing values come back as NaN.
     block = block.reindex(np.arange(len(data)))
     block.index = data.index

@@ -38,7 +38,7 @@ import tokenize
 import unicodedata
 
 __all__ = ["FORMULA_MODES", "SAFE_FUNCTIONS", "NUMPY_FUNCTIONS", "SAFE_CONSTANTS", "check_mode",
-           "source_problem", "expression_problem", "bare_dotted_columns", "SAFE_MODE_HINT"]
+           "source_problem", "expression_problem", "bare_dotted_columns", "column_set", "SAFE_MODE_HINT"]
 
 #: Accepted values of ``formula_mode``: ``"safe"`` (the allow-list) or ``"code"`` (any Python).
 FORMULA_MODES = ("safe", "code")
@@ -89,6 +89,17 @@ _NODE_WORDS = {
     ast.Set: "sets", ast.Await: "await", ast.Yield: "yield", ast.YieldFrom: "yield",
     ast.Slice: "slices",
 }
+
+
+def column_set(columns) -> frozenset:
+    """The column names as a frozenset of strings; a frozenset is used as it is.
+
+    The checks run once per factor of a formula: callers that check many factors against the
+    same columns pass a frozenset built once, so that a wide frame is not copied per factor.
+    """
+    if isinstance(columns, frozenset):
+        return columns
+    return frozenset(str(column) for column in columns)
 
 
 def check_mode(formula_mode) -> str:
@@ -152,7 +163,7 @@ def bare_dotted_columns(code: str, columns) -> list[str]:
                   if token.type in (tokenize.NAME, tokenize.OP, tokenize.NUMBER)]
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return []
-    columns = frozenset(str(column) for column in columns)
+    columns = column_set(columns)
     covered = sorted(_column_runs(tokens, columns))
     found = []
     for index in covered:
@@ -182,7 +193,7 @@ def source_problem(code: str, columns=()) -> str | None:
     significant = [token for token in tokens
                    if token.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
                                          tokenize.DEDENT, tokenize.ENDMARKER)]
-    columns = frozenset(str(column) for column in columns)
+    columns = column_set(columns)
     in_column = _column_runs(significant, columns)
     for index, token in enumerate(significant):
         text = token.string
@@ -231,7 +242,7 @@ def expression_problem(code: str, columns) -> str | None:
         tree = ast.parse(code.strip(), mode="eval")
     except SyntaxError as error:
         return f"invalid expression {code.strip()!r}: {error.msg}"
-    return _NodeChecker(frozenset(str(c) for c in columns)).problem(tree.body)
+    return _NodeChecker(column_set(columns)).problem(tree.body)
 
 
 class _NodeChecker:

@@ -57,15 +57,22 @@ def term_scores(output, spec, column_names, column_terms, k):
     for j in _column_order(output, spec.higher_is_better):
         representative.setdefault(column_terms[int(j)], int(j))
     term_order = list(representative)
+    positions = np.fromiter(representative.values(), dtype=np.intp, count=len(representative))
     selected = _distinct((column_terms[int(j)] for j in output.ranking), k)
-    rows = {"rank": np.arange(1, len(term_order) + 1),
-            "score": [output.scores[representative[t]] for t in term_order]}
+    rows = {"rank": np.arange(1, len(term_order) + 1), "score": _take(output.scores, positions)}
     for name, values in output.columns.items():
-        rows[name] = [values[representative[t]] for t in term_order]
+        rows[name] = _take(values, positions)
     table = pd.DataFrame(rows, index=pd.Index(term_order, name="feature"))
     if len(term_order) < len(column_terms):
         table["term_column"] = [column_names[representative[t]] for t in term_order]
     return table, selected
+
+
+def _take(values, positions):
+    """``values`` at ``positions``: one NumPy take for an array, else a list."""
+    if isinstance(values, np.ndarray) and values.ndim == 1:
+        return values[positions]
+    return [values[j] for j in positions]
 
 
 def steps_table(output, column_terms, selected):

@@ -190,7 +190,28 @@ def constant_columns(X, column_names):
     if sparse.issparse(X):
         minimum, maximum = column_ranges(X)
         return [column_names[j] for j in np.flatnonzero(minimum == maximum)]
-    return [column_names[j] for j in np.flatnonzero(np.ptp(X, axis=0) == 0)]
+    return [column_names[j] for j in np.flatnonzero(_constant_mask(X))]
+
+
+#: Rows compared at a time by :func:`_constant_mask`.
+_CONSTANT_CHUNK = 64
+
+
+def _constant_mask(X):
+    """For each column of a dense matrix, whether every row equals the first.
+
+    Compared a block of rows at a time, stopping as soon as no column can still be constant:
+    on typical data that is after the first block, instead of two passes over ``X`` (max and
+    min).  NaN never equals itself, so a column with NaN is not constant (as with ``np.ptp``).
+    """
+    X = np.asarray(X)
+    first = X[0]
+    constant = first == first
+    for start in range(1, X.shape[0], _CONSTANT_CHUNK):
+        constant &= (X[start:start + _CONSTANT_CHUNK] == first).all(axis=0)
+        if not constant.any():
+            break
+    return constant
 
 
 def check_sparse_input(spec, X, name="X"):
