@@ -19,6 +19,7 @@ from scipy import stats
 
 from fstools.model.formula import term_frame
 from fstools.results.base import Result
+from fstools.results.labels import method_label
 from fstools.results.diagnostics import residual_label_correlation, residual_redundancy
 from fstools.methods.multilabel import label_correlation
 from fstools.results.tables import SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value, significance_stars
@@ -177,9 +178,24 @@ class MultiLabelResult(Result):
         notes += self.notes
         return Summary(f"Multi-label feature selection ({self.method})", header, table, notes)
 
-    def plot(self, kind="scores", ax=None, **kwargs):
-        """``'scores'``: bar chart of the scores by rank; ``'convergence'``: the per-iteration records
-        (iterative methods: ELC's objective, relaxed objective and ||W_(t+1) - W_t||)."""
+    def plot(self, kind="scores", ax=None, fig=None, **kwargs):
+        """Plot the result.
+
+        Parameters
+        ----------
+        kind : {'scores', 'convergence'}
+            ``'scores'``: bar chart of the scores by rank, selected features marked;
+            ``'convergence'``: the per-iteration records, one panel each (iterative methods:
+            ELC's objective, relaxed objective and the change of W).
+        ax : matplotlib Axes, optional
+            For ``'convergence'``, a sequence of Axes, one per panel.
+        fig : matplotlib Figure, optional
+            ``'convergence'`` only: draw the panels into this figure.
+
+        Returns
+        -------
+        matplotlib Axes; for ``'convergence'`` (several panels) the Figure
+        """
         # Imported when first drawn: matplotlib costs start-up time.
         from fstools.results.plotting import plot_convergence, plot_scores
 
@@ -192,8 +208,9 @@ class MultiLabelResult(Result):
             columns = kwargs.pop("columns", None)
             if columns is None:
                 columns = [c for c in ("objective", "relaxed_objective", "w_change") if c in self.iterations]
-            return plot_convergence(self.iterations, columns=columns, title=f"{self.method}: convergence",
-                                    ax=ax, **kwargs)
+            title = (f"{method_label(self.method)}: convergence over {len(self.iterations)} iterations "
+                     f"({len(self.labels)} labels, n = {self.n})")
+            return plot_convergence(self.iterations, columns=columns, title=title, ax=ax, fig=fig, **kwargs)
         raise ValueError(f"kind: must be 'scores' or 'convergence'; got {kind!r}")
 
 

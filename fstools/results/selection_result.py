@@ -13,6 +13,7 @@ from scipy import sparse
 
 from fstools.model.formula import term_frame
 from fstools.results.base import Result
+from fstools.results.labels import PATH_NOTES, method_label
 from fstools.results.diagnostics import redundancy_rate
 from fstools.results.tables import (SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value,
                              significance_stars)
@@ -200,7 +201,7 @@ class SelectionResult(Result):
             notes += ["  " + line for line in _format_table(frame).to_string(index=False).split("\n")]
         return Summary(f"Feature selection ({self.method})", header, table, notes)
 
-    def plot(self, kind="scores", ax=None, **kwargs):
+    def plot(self, kind="scores", ax=None, fig=None, **kwargs):
         """Plot the result.
 
         Parameters
@@ -208,16 +209,18 @@ class SelectionResult(Result):
         kind : {'scores', 'path', 'convergence'}
             ``'scores'``: bar chart of the score of every feature by rank,
             selected features marked.  ``'path'``: the greedy criterion of the
-            feature chosen at each step (greedy methods only).  ``'convergence'``:
-            the per-iteration records against the iteration, one panel each
-            (iterative methods only; DFS: the objective and the divergence
-            Div(k) of Eq. 33, as the paper's Fig. 6).
+            feature chosen at each step (greedy methods only; every step shown).
+            ``'convergence'``: the per-iteration records against the iteration,
+            one panel each (iterative methods only; DFS: the objective and the
+            divergence Div(k), as the DFS paper's Fig. 6).
         ax : matplotlib Axes, optional
             For ``'convergence'``, a sequence of Axes, one per panel.
+        fig : matplotlib Figure, optional
+            ``'convergence'`` only: draw the panels into this figure.
 
         Returns
         -------
-        matplotlib Axes (``'convergence'``: an array of Axes, one per panel)
+        matplotlib Axes; for ``'convergence'`` (several panels) the Figure
         """
         # Imported when first drawn: matplotlib costs start-up time.
         from fstools.results.plotting import plot_convergence, plot_path, plot_scores
@@ -228,14 +231,18 @@ class SelectionResult(Result):
             if self.steps is None or self._spec.path_column is None:
                 raise ValueError(f"kind: 'path' needs a greedy method; {self.method!r} is not greedy "
                                  f"(allowed for it: 'scores')")
-            return plot_path(self.steps, self._spec.path_column, title=f"{self.method}: selection path",
-                             ax=ax, **kwargs)
+            title = (f"{method_label(self.method)}: selection path, {len(self.steps)} steps\n"
+                     f"response {self.response}, n = {self.n}")
+            return plot_path(self.steps, self._spec.path_column, title=title, ax=ax,
+                             note=PATH_NOTES.get(self.method), **kwargs)
         if kind == "convergence":
             if self.iterations is None:
                 allowed = "'scores', 'path'" if self.steps is not None and self._spec.path_column else "'scores'"
                 raise ValueError(f"kind: 'convergence' needs an iterative method; {self.method!r} records no "
                                  f"iterations (allowed for it: {allowed})")
-            return plot_convergence(self.iterations, title=f"{self.method}: convergence", ax=ax, **kwargs)
+            title = (f"{method_label(self.method)}: convergence over {len(self.iterations)} iteration"
+                     f"{'s' if len(self.iterations) != 1 else ''} (response {self.response}, n = {self.n})")
+            return plot_convergence(self.iterations, title=title, ax=ax, fig=fig, **kwargs)
         raise ValueError(f"kind: must be 'scores' or 'path' (greedy methods) or 'convergence' (iterative "
                          f"methods); got {kind!r}")
 
