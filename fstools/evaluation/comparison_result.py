@@ -26,7 +26,8 @@ from scipy import stats
 from fstools.core.constraints import one_of
 from fstools.core.constraints import OPEN_UNIT_INTERVAL
 from fstools.results.labels import METRIC_NAMES, metric_label
-from fstools.results.tables import SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value, significance_stars
+from fstools.results.tables import (SIGNIFICANCE_COLUMN, SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value,
+                                    significance_legend, significance_stars)
 from fstools.evaluation.stability import nogueira_stability
 from fstools.results.univariate_tests import P_ADJUST_METHODS, adjust_p_values
 
@@ -442,11 +443,17 @@ class ComparisonResult:
         return grouped.mean(), grouped.std(ddof=1)
 
     def summary_frame(self, metric=None, classifier=None, dataset=None):
-        """The numbers of :meth:`summary`: rows (dataset, k | 'Avg.' | 'Time (s)'), columns
-        (method, mean | sd | best), in the metric's units (proportions, not percent).
+        """The numbers of :meth:`summary`, in the metric's units (proportions, not percent).
 
         With several data sets a last row ('(all)', 'Avg.') averages over every data set and k, as
         the papers' "Avg." row.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Rows indexed by (``dataset``, ``k``), k a feature count, 'Avg.' or 'Time (s)'; columns
+            a MultiIndex (``method``, ``statistic``) with one ``mean``, ``sd`` and ``best`` (bool)
+            per compared method.
         """
         metric = self._metric(metric)
         classifier = self._classifier(classifier)
@@ -572,8 +579,8 @@ class ComparisonResult:
             ("Methods", "; ".join(self._method_text(label) for label in labels)),
         ]
         best = "highest" if self.metrics[metric]["higher_is_better"] else "lowest"
-        notes = [f"* best ({best} mean) in the row; ties all marked. Avg.: mean over the values of k of the data "
-                 f"set" + ("; Avg. (all): over every data set and k, as the papers' Avg. row" if several else "")
+        notes = ["Avg.: mean over the values of k of the data set"
+                 + ("; Avg. (all): over every data set and k, as the papers' Avg. row" if several else "")
                  + ", sd over the repeats.",
                  "Time (s): mean wall time of one selection by the method (" +
                  ("inside a training fold, over the folds; +- sd" if self.select_in_fold else "on all the rows")
@@ -585,7 +592,7 @@ class ComparisonResult:
         if other_metrics:
             notes.append(f"Other metrics: {', '.join(other_metrics)} (summary(metric=...)).")
         return Summary("Comparison of feature selection methods", header, table, notes, highlight=highlight,
-                       frame=frame)
+                       frame=frame, highlight_note=f"best ({best} mean) in the row; ties all marked")
 
     @property
     def _multilabel(self):
@@ -675,7 +682,7 @@ class ComparisonResult:
         -------
         pandas.DataFrame
             One row per other method: ``comparison``, ``reference``, ``method``, ``n`` (pairs),
-            ``mean_a`` (reference), ``mean_b`` (method), ``mean_diff``, ``sd_diff``, ``t``, ``df``,
+            ``mean_reference``, ``mean_method``, ``mean_diff``, ``sd_diff``, ``t``, ``df``,
             ``p_value``, ``p_adjusted``; the settings in ``.attrs``.
         """
         frame = self._test_rows(paired_t_test, reference, alternative, paired_over, p_adjust, metric, classifier,
@@ -724,7 +731,7 @@ class ComparisonResult:
             table["V"] = [format_number(v) for v in frame["statistic"]]
         table["p.value"] = [format_p_value(v) for v in frame["p_value"]]
         table["p.adj"] = [format_p_value(v) for v in frame["p_adjusted"]]
-        table[""] = [significance_stars(v) for v in frame["p_adjusted"]]
+        table[SIGNIFICANCE_COLUMN] = [significance_stars(v) for v in frame["p_adjusted"]]
         units = ("data set x feature count (each averaged over the folds and repeats)" if attrs["paired_over"] == "k"
                  else "data set x repeat x fold (each averaged over the feature counts)")
         hypothesis = {"greater": f"H1: mean {attrs['metric']} of {reference} > the other's (one-tailed)",
@@ -735,7 +742,10 @@ class ComparisonResult:
                   ("Data", ", ".join(attrs["datasets"]) + (" (pooled)" if len(attrs["datasets"]) > 1 else "")),
                   ("Classifier", attrs["classifier"]), ("Protocol", self._protocol_text()),
                   ("Adjustment", f"{attrs['p_adjust']} over the {len(frame)} comparisons")]
-        notes = [SIGNIFICANCE_LEGEND + " (on p.adj)"]
+        notes = [significance_legend(SIGNIFICANCE_COLUMN)]
+        if frame["p_value"].isna().any():
+            notes.append("NA: the test is not defined for that pair (every paired difference is 0, or fewer than "
+                         "two pairs)")
         if attrs["paired_over"] == "folds":
             notes.append("Folds share training rows: a t-test over folds is liberal (Dietterich 1998; Nadeau & "
                          "Bengio 2003).")

@@ -13,7 +13,7 @@ same in every figure: a plain name, the symbol in brackets, and the direction, e
 * :func:`axis_label` puts the pieces together.
 """
 
-__all__ = ["METHOD_LABELS", "SCORE_NAMES", "RECORD_NAMES", "METRIC_NAMES", "SCORE_NOTES", "PATH_NOTES", "method_label",
+__all__ = ["METHOD_LABELS", "SCORE_NAMES", "RECORD_NAMES", "METRIC_NAMES", "SCORE_NOTES", "PATH_NOTES", "NA_REASONS", "method_label",
            "axis_label", "score_label", "record_label", "metric_label"]
 
 #: Registered method name -> display label.
@@ -99,6 +99,11 @@ METRIC_NAMES = {
 #: Why a method's score is 0 or missing for features it did not select (shown on its score plot).
 SCORE_NOTES = {
     "elc": "unselected features: gain 0 (their rows of W stay 0); ranked by their objective alone",
+}
+
+#: Why a method's score columns hold NA for some features: method -> column -> reason (summaries).
+NA_REASONS = {
+    "cmqfs": {"w": "at rank 1 (no feature chosen before it)", "NRI": "at rank 1 (no feature chosen before it)"},
 }
 
 #: Why a greedy method's path has no value at some step (shown on its path plot).

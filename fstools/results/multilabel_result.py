@@ -22,7 +22,8 @@ from fstools.results.base import Result
 from fstools.results.labels import method_label
 from fstools.results.diagnostics import residual_label_correlation, residual_redundancy
 from fstools.methods.multilabel import label_correlation
-from fstools.results.tables import SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value, significance_stars
+from fstools.results.tables import (SIGNIFICANCE_COLUMN, Summary, format_number, format_p_value, significance_legend,
+                                    significance_stars)
 from fstools.results.univariate_tests import benjamini_hochberg
 
 __all__ = ["MultiLabelResult"]
@@ -130,7 +131,8 @@ class MultiLabelResult(Result):
         return table
 
     def label_tests(self):
-        """Per candidate feature: its association with each label, summarised.
+        """Per candidate feature: its association with each label, summarised (marginal tests, one
+        feature at a time; not tests of the selection).
 
         For every label c an F test of the regression of ``y_c`` on the feature's design
         column(s) (for one column: the test of Pearson's r, F = t^2); shown are the label
@@ -138,6 +140,12 @@ class MultiLabelResult(Result):
         correlation R otherwise), F with its degrees of freedom, ``p_value`` = the smallest
         p over the labels, Bonferroni-adjusted for the l labels, and ``p_adjusted`` =
         Benjamini-Hochberg of those over all candidate features.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per candidate feature, indexed by name: ``label``, ``r``, ``F``, ``df``
+            ("df1, df2"), ``p_value``, ``p_adjusted``.
         """
         return self._associations.copy()
 
@@ -145,7 +153,7 @@ class MultiLabelResult(Result):
     def _population(self):
         return f"{len(self.labels)} labels"
 
-    def summary(self, all_features=False):
+    def summary(self, all_features=False, details=False):
         """Header (call, method, labels, R(F), C(F)), then per selected feature its rank, scores and
         the label test of :meth:`label_tests`.
 
@@ -153,6 +161,8 @@ class MultiLabelResult(Result):
         ----------
         all_features : bool
             Show every candidate feature, not only the selected ones.
+        details : bool
+            Also show the method's criterion as a formula and the ELC paper's equation numbers.
         """
         shown = self.scores if all_features else self.scores.loc[self.selected]
         tests = self._associations.loc[shown.index]
@@ -163,18 +173,24 @@ class MultiLabelResult(Result):
         table["df"] = tests["df"].to_numpy()
         table["p.value"] = [format_p_value(v) for v in tests["p_value"]]
         table["p.adj"] = [format_p_value(v) for v in tests["p_adjusted"]]
-        table[""] = [significance_stars(v) for v in tests["p_adjusted"]]
+        table[SIGNIFICANCE_COLUMN] = [significance_stars(v) for v in tests["p_adjusted"]]
         cardinality = float(self._Y.sum(axis=1).mean())
         counts = ", ".join(f"{name} ({count})" for name, count in self.label_counts.items())
+        eq16, eq17 = (", Eq. 16", ", Eq. 17") if details else ("", "")
         header = self._header(
             ("Labels", f"{len(self.labels)}, label cardinality {cardinality:.3g}: {counts}"),
-            [("R(F)", f"{format_number(self.residual_redundancy)}  (residual redundancy, Eq. 16; lower is better)"),
-             ("C(F)", f"{format_number(self.residual_label_correlation)}  (residual label correlation, Eq. 17; "
-                      f"lower is better)")])
-        notes = [SIGNIFICANCE_LEGEND,
+            [("R(F)", f"{format_number(self.residual_redundancy)}  (residual redundancy{eq16}; lower is better)"),
+             ("C(F)", f"{format_number(self.residual_label_correlation)}  (residual label correlation{eq17}; "
+                      f"lower is better)")], details=details)
+        notes = [significance_legend(SIGNIFICANCE_COLUMN),
                  f"{self._score_note()}; label / r / F: the label most associated with the feature; p.value: the smallest "
                  f"over the {len(self.labels)} labels, times {len(self.labels)} (Bonferroni); p.adj: "
-                 f"Benjamini-Hochberg over all {len(self.scores)} candidates"]
+                 f"Benjamini-Hochberg over all {len(self.scores)} candidates",
+                 "p-values: F tests of each feature against each label, one feature at a time (marginal tests); "
+                 "they are not tests of the selection, which chose these features on the same data"]
+        na_line = self._na_legend(table)
+        if na_line:
+            notes.insert(1, na_line)
         notes += self.notes
         return Summary(f"Multi-label feature selection ({self.method})", header, table, notes)
 
