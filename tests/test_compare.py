@@ -522,10 +522,10 @@ def test_plots_return_axes_and_accept_ax(cmp, multi):
     _, given = plt.subplots()
     assert cmp.plot(classifier="svm", band="ci", ax=given) is given
     assert len(cmp.plot(band=None).collections) == 0
-    axes = multi.plot()
-    assert len(axes) == 2 and all(isinstance(a, matplotlib.axes.Axes) for a in axes)
-    _, pair = plt.subplots(1, 2)
-    assert list(multi.plot(ax=pair)) == list(pair)
+    figure = multi.plot()                                            # several data sets: the Figure
+    assert isinstance(figure, matplotlib.figure.Figure) and len(figure.axes) == 2
+    figure, pair = plt.subplots(1, 2)
+    assert multi.plot(ax=pair) is figure
     with pytest.raises(ValueError, match="ax: needs 2 Axes"):
         multi.plot(ax=given)
     with pytest.raises(ValueError, match="band"):

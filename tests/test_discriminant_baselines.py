@@ -189,7 +189,7 @@ def test_trace_ratio_convergence_records(wine):
     res = fs.select("class ~ .", wine.assign(proline=wine["proline"] / 1000), method="trace_ratio", k=4,
                     standardize=False)
     assert list(res.iterations.columns) == ["iteration", "trace_ratio"]
-    axes = res.plot(kind="convergence")
+    axes = res.plot(kind="convergence").axes
     np.testing.assert_allclose(axes[0].get_lines()[0].get_ydata(), res.iterations["trace_ratio"])
 
 

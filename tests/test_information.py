@@ -439,7 +439,7 @@ def test_select_end_to_end_on_wine(wine, method):
     assert len(res.selected) == 5
     assert res.steps is not None and list(res.steps["feature"]) == res.selected
     assert {"step", "feature", "J", "MI"} <= set(res.steps.columns)
-    text = str(res.summary())
+    text = str(res.summary(details=True))
     assert information.CRITERIA[method] in text
     assert "discretisation: 'mu_sigma'" in text
     assert "13 continuous column(s); 0 discrete column(s)" in text

@@ -605,9 +605,9 @@ def test_evaluate_online_plot():
 
     X, y = _imbalanced(22, n=200, d=6)
     ev = fs.evaluate_online(X, y, budgets=[1, 3, 6], n_orders=2)
-    axes = ev.plot()
+    axes = ev.plot().axes
     assert len(axes) == 2
-    assert [ax.get_ylabel() for ax in axes] == ["g-mean", "specificity"]
+    assert [ax.get_ylabel() for ax in axes] == ["G-mean (higher is better)", "Specificity (higher is better)"]
     lines = axes[0].get_lines()
     assert [line.get_label() for line in lines] == ["PA", "CS", "MBPA", "ONPA"]
     np.testing.assert_allclose(lines[0].get_xdata(), [100 / 6, 50, 100])

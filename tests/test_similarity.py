@@ -403,7 +403,7 @@ def test_select_on_wine(wine, method, extra):
         assert np.all(np.diff(values) >= 0)                     # lower is better: ascending
     else:
         assert np.all(np.diff(values) <= 0)
-    text = str(res.summary())
+    text = str(res.summary(details=True))
     assert get_method(method).criterion.split()[0] in text
     assert ("lower is better" in text) == (method == "laplacian")
     assert res.formula == "class ~ " + " + ".join(res.selected)

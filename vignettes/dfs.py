@@ -56,6 +56,7 @@ from sklearn.svm import SVC
 
 from _setup import OUTPUT, QUICK, fs, save_figure, save_text, start_vignette, started
 from fstools.methods.discriminant import GAMMA_GRID, dfs, dfs_fit
+from fstools.results.labels import method_label
 
 GRID = (0.01, 1.0, 100.0) if QUICK else GAMMA_GRID
 start_vignette()
@@ -153,9 +154,9 @@ print(f"\nchosen gamma: {cv_table.loc[cv_table['chosen'], 'gamma'].iloc[0]:g}; s
 # part 3 also shows the honest version.
 
 # %%
-BASELINES = {"Fisher": "fisher", "Laplacian": "laplacian", "mRMR": "mrmr", "ReliefF": "relieff",
-             "trace ratio": "trace_ratio", "BAHSIC": "bahsic"}
-METHODS = ["DFS"] + list(BASELINES)
+# Display names from fstools' one table of labels (the same as in every fstools plot).
+BASELINES = {method_label(name): name for name in ("fisher", "laplacian", "mrmr", "relieff", "trace_ratio", "bahsic")}
+METHODS = [method_label("dfs")] + list(BASELINES)
 
 
 def standardise(train, test=None):
@@ -378,7 +379,7 @@ for data, label, gamma, name in ((digits, "digits", 1.0, "dfs_convergence_digits
     fig, axes = plt.subplots(2, 3, figsize=(12.5, 6.2))
     for column, p in enumerate((0.1, 0.5, 1.0)):
         run = fs.select("class ~ .", data, method="dfs", k=20, p=p, gamma=gamma, tol=0.0)
-        run.plot(kind="convergence", ax=[axes[0, column], axes[1, column]])
+        run.plot(kind="convergence", ax=[axes[0, column], axes[1, column]])   # draws into the two Axes given
         axes[0, column].set_title(f"{label}, p = {p:g}, gamma = {gamma:g}", fontsize=10)
         objective = run.iterations["objective"].to_numpy()
         rise = np.max(np.diff(objective) / np.abs(objective[:-1]))

@@ -53,6 +53,7 @@ from sklearn.preprocessing import StandardScaler
 
 from _setup import OUTPUT, QUICK, fs, save_figure, save_text, start_vignette, started
 from fstools.evaluation.mlknn import MLkNN
+from fstools.results.labels import method_label
 
 start_vignette(display_width=140)
 
@@ -184,7 +185,8 @@ print(variant_text)
 # mutual information of each feature with each label, averaged over the labels.
 
 # %%
-METHODS = {"ELC": "elc", "LLSF": "llsf", "ML-Fisher": "ml_fisher", "ML-MI": "ml_mi"}
+# The display names of every plot and table come from fstools' one table of labels.
+METHODS = {method_label(name): name for name in ("elc", "llsf", "ml_fisher", "ml_mi")}
 K_VALUES = sorted({max(1, round(d * i / 10)) for i in ((1, 3, 5, 7, 9) if QUICK else range(1, 10))})
 # (quick mode: k' = d/10, 3d/10, ..., 9d/10 only)
 METRICS = {  # name -> (function of (Y, scores, predictions), higher is better)

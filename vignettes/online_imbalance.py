@@ -164,18 +164,18 @@ evaluation = fs.evaluate_online(X, y, methods=METHODS, budgets=BUDGETS, n_orders
                                 n_jobs=2)
 print(evaluation)
 evaluation.table.to_csv(OUTPUT / "online_evaluation.csv", index=False)
-axes = evaluation.plot()
-axes[0].figure.suptitle(f"digits, 0 vs rest: {N_ORDERS} random orders (prequential)", y=1.03)
-save_figure(axes[0].figure, "online_gmean_specificity.png")
+fig = evaluation.plot()                      # two panels: the Figure
+fig.suptitle(f"digits, 0 vs rest: {N_ORDERS} random orders (prequential)", y=1.03)
+save_figure(fig, "online_gmean_specificity.png")
 
 # %%
 holdout = fs.evaluate_online(X, y, methods=METHODS, budgets=BUDGETS, n_orders=N_ORDERS, random_state=0,
                              protocol="holdout", test_size=0.3, n_jobs=2)
 print(holdout)
 holdout.table.to_csv(OUTPUT / "online_evaluation_holdout.csv", index=False)
-axes = holdout.plot()
-axes[0].figure.suptitle(f"digits, 0 vs rest: {N_ORDERS} random orders (held-out 30 %)", y=1.03)
-save_figure(axes[0].figure, "online_gmean_specificity_holdout.png")
+fig = holdout.plot()
+fig.suptitle(f"digits, 0 vs rest: {N_ORDERS} random orders (held-out 30 %)", y=1.03)
+save_figure(fig, "online_gmean_specificity_holdout.png")
 
 # %% [markdown]
 # ### ONPA's synthetic minority examples: the paper's formula or its prose?

@@ -159,8 +159,9 @@ print(table5)
 
 # %%
 for clf, name in (("1-NN", "1nn"), ("SVM", "svm")):
-    axes = cmp.plot(classifier=clf)
-    save_figure(np.atleast_1d(axes)[0].figure, f"cmqfs_paper_accuracy_{name}.png", dpi=110)
+    drawn = cmp.plot(classifier=clf)      # one data set: the Axes; several: the Figure
+    save_figure(getattr(drawn, "figure", drawn) if len(cmp.datasets) == 1 else drawn,
+                f"cmqfs_paper_accuracy_{name}.png", dpi=110)
 
 # %% [markdown]
 # ## 4. Table 6: selection time

@@ -25,7 +25,9 @@ from scipy import stats
 
 from fstools.core.constraints import one_of
 from fstools.core.constraints import OPEN_UNIT_INTERVAL
-from fstools.results.tables import SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value, significance_stars
+from fstools.results.labels import METRIC_NAMES, metric_label
+from fstools.results.tables import (SIGNIFICANCE_COLUMN, SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value,
+                                    significance_legend, significance_stars)
 from fstools.evaluation.stability import nogueira_stability
 from fstools.results.univariate_tests import P_ADJUST_METHODS, adjust_p_values
 
@@ -232,8 +234,9 @@ class FriedmanResult:
         Pairwise Nemenyi p-values.
     """
 
-    def __init__(self, values, higher_is_better, alpha, blocks, description):
+    def __init__(self, values, higher_is_better, alpha, blocks, description, plot_title=None):
         test = friedman_test(values, higher_is_better=higher_is_better)
+        self._plot_title = plot_title
         self.values = pd.DataFrame(values)
         self.blocks = blocks
         self.n_blocks, self.n_methods = self.values.shape
@@ -285,10 +288,18 @@ class FriedmanResult:
                        frame=frame)
 
     def plot(self, ax=None, **kwargs):
-        """Critical difference diagram (Demsar 2006, Fig. 1): mean ranks, groups not told apart joined."""
+        """Critical difference diagram (Demsar 2006, Fig. 1): mean ranks, groups not told apart joined.
+
+        The title names the data sets, the classifier, the metric and the blocks ranked.
+
+        Returns
+        -------
+        matplotlib Axes
+        """
         # Imported when first drawn: matplotlib costs start-up time.
         from fstools.results.plotting import plot_critical_difference
 
+        kwargs.setdefault("title", self._plot_title or f"Critical difference diagram: {self._description}")
         return plot_critical_difference(self.mean_ranks, self.critical_difference, alpha=self.alpha, ax=ax,
                                         **kwargs)
 
@@ -432,11 +443,17 @@ class ComparisonResult:
         return grouped.mean(), grouped.std(ddof=1)
 
     def summary_frame(self, metric=None, classifier=None, dataset=None):
-        """The numbers of :meth:`summary`: rows (dataset, k | 'Avg.' | 'Time (s)'), columns
-        (method, mean | sd | best), in the metric's units (proportions, not percent).
+        """The numbers of :meth:`summary`, in the metric's units (proportions, not percent).
 
         With several data sets a last row ('(all)', 'Avg.') averages over every data set and k, as
         the papers' "Avg." row.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Rows indexed by (``dataset``, ``k``), k a feature count, 'Avg.' or 'Time (s)'; columns
+            a MultiIndex (``method``, ``statistic``) with one ``mean``, ``sd`` and ``best`` (bool)
+            per compared method.
         """
         metric = self._metric(metric)
         classifier = self._classifier(classifier)
@@ -562,8 +579,8 @@ class ComparisonResult:
             ("Methods", "; ".join(self._method_text(label) for label in labels)),
         ]
         best = "highest" if self.metrics[metric]["higher_is_better"] else "lowest"
-        notes = [f"* best ({best} mean) in the row; ties all marked. Avg.: mean over the values of k of the data "
-                 f"set" + ("; Avg. (all): over every data set and k, as the papers' Avg. row" if several else "")
+        notes = ["Avg.: mean over the values of k of the data set"
+                 + ("; Avg. (all): over every data set and k, as the papers' Avg. row" if several else "")
                  + ", sd over the repeats.",
                  "Time (s): mean wall time of one selection by the method (" +
                  ("inside a training fold, over the folds; +- sd" if self.select_in_fold else "on all the rows")
@@ -575,7 +592,7 @@ class ComparisonResult:
         if other_metrics:
             notes.append(f"Other metrics: {', '.join(other_metrics)} (summary(metric=...)).")
         return Summary("Comparison of feature selection methods", header, table, notes, highlight=highlight,
-                       frame=frame)
+                       frame=frame, highlight_note=f"best ({best} mean) in the row; ties all marked")
 
     @property
     def _multilabel(self):
@@ -665,7 +682,7 @@ class ComparisonResult:
         -------
         pandas.DataFrame
             One row per other method: ``comparison``, ``reference``, ``method``, ``n`` (pairs),
-            ``mean_a`` (reference), ``mean_b`` (method), ``mean_diff``, ``sd_diff``, ``t``, ``df``,
+            ``mean_reference``, ``mean_method``, ``mean_diff``, ``sd_diff``, ``t``, ``df``,
             ``p_value``, ``p_adjusted``; the settings in ``.attrs``.
         """
         frame = self._test_rows(paired_t_test, reference, alternative, paired_over, p_adjust, metric, classifier,
@@ -714,7 +731,7 @@ class ComparisonResult:
             table["V"] = [format_number(v) for v in frame["statistic"]]
         table["p.value"] = [format_p_value(v) for v in frame["p_value"]]
         table["p.adj"] = [format_p_value(v) for v in frame["p_adjusted"]]
-        table[""] = [significance_stars(v) for v in frame["p_adjusted"]]
+        table[SIGNIFICANCE_COLUMN] = [significance_stars(v) for v in frame["p_adjusted"]]
         units = ("data set x feature count (each averaged over the folds and repeats)" if attrs["paired_over"] == "k"
                  else "data set x repeat x fold (each averaged over the feature counts)")
         hypothesis = {"greater": f"H1: mean {attrs['metric']} of {reference} > the other's (one-tailed)",
@@ -725,7 +742,10 @@ class ComparisonResult:
                   ("Data", ", ".join(attrs["datasets"]) + (" (pooled)" if len(attrs["datasets"]) > 1 else "")),
                   ("Classifier", attrs["classifier"]), ("Protocol", self._protocol_text()),
                   ("Adjustment", f"{attrs['p_adjust']} over the {len(frame)} comparisons")]
-        notes = [SIGNIFICANCE_LEGEND + " (on p.adj)"]
+        notes = [significance_legend(SIGNIFICANCE_COLUMN)]
+        if frame["p_value"].isna().any():
+            notes.append("NA: the test is not defined for that pair (every paired difference is 0, or fewer than "
+                         "two pairs)")
         if attrs["paired_over"] == "folds":
             notes.append("Folds share training rows: a t-test over folds is liberal (Dietterich 1998; Nadeau & "
                          "Bengio 2003).")
@@ -769,7 +789,21 @@ class ComparisonResult:
         values = part.groupby(by + ["method"], sort=False)["value"].mean().unstack("method")[self.method_labels]
         description = (f"{', '.join(datasets)}; classifier {classifier}; {metric}; "
                        f"{'selection in fold' if self.select_in_fold else 'selection on all data'}")
-        return FriedmanResult(values, self.metrics[metric]["higher_is_better"], float(alpha), blocks, description)
+        block_text = {"datasets": "data set", "k": "data set and number of features",
+                      "folds": "data set, repeat and fold"}[blocks]
+        plot_title = (f"{METRIC_NAMES.get(metric, metric)} of {classifier} on {self._data_title(datasets)}\n"
+                      f"methods ranked in each of {len(values)} blocks (one per {block_text})")
+        return FriedmanResult(values, self.metrics[metric]["higher_is_better"], float(alpha), blocks, description,
+                              plot_title=plot_title)
+
+    def _data_title(self, datasets):
+        """How titles name the data: the data set names, or for one unnamed frame its size."""
+        if self._single_dataset:
+            info = self.datasets[datasets[0]]
+            kind = "labels" if info.get("multilabel") else "classes"
+            return (f"the data ({info['n']} rows, {info['n_features']} features, {len(info['classes'])} {kind}; "
+                    f"response {info['response']})")
+        return ", ".join(datasets)
 
     # ------------------------------------------------------------ stability of in-fold selections
     def stability(self, k=None, dataset=None, alpha=0.05):
@@ -811,21 +845,28 @@ class ComparisonResult:
         return pd.DataFrame(rows)
 
     # ------------------------------------------------------------ plot
-    def plot(self, metric=None, classifier=None, dataset=None, band="sd", ax=None, percent=None, **kwargs):
+    def plot(self, metric=None, classifier=None, dataset=None, band="sd", ax=None, percent=None, fig=None,
+             **kwargs):
         """The metric against the number of features, one line per method, with error bands.
 
         Parameters
         ----------
+        metric, classifier : str, optional
+            Default: the first computed / used (the title names both).
+        dataset : str or list of str, optional
+            Default: every data set; several give one panel each.
         band : {'sd', 'ci', None}
-            Shaded band: +- the sd over the repeats (as in the summary), a 95 % t-interval of the
+            Shaded band: ± the sd over the repeats (as in the summary), a 95 % t-interval of the
             mean over the repeats, or none.
-        dataset : str, optional
-            Several data sets give one panel each (then ``ax`` is a sequence of Axes).
-        ax : matplotlib Axes or sequence of Axes, optional
+        ax : matplotlib Axes (one data set) or sequence of Axes (one per data set), optional
+        fig : matplotlib Figure, optional
+            Several data sets: draw the panels into this figure.
+        percent : bool, optional
+            Show proportions as percentages (default for the built-in metrics).
 
         Returns
         -------
-        matplotlib Axes (one data set) or ndarray of Axes
+        matplotlib Axes (one data set) or Figure (several data sets, one panel each)
         """
         # Imported when first drawn: matplotlib costs start-up time.
         from fstools.results.plotting import plot_comparison
@@ -843,10 +884,14 @@ class ComparisonResult:
             frame = frame.loc[[row for row in frame.index if isinstance(row, (int, np.integer))]]
             frames[name] = frame
         n_repeats = self.repeats if self.repeats > 1 else self.cv
-        label = f"{metric}{' (%)' if percent else ''}, {classifier}, {self.cv}-fold CV x {self.repeats}"
-        protocol = "selection in fold" if self.select_in_fold else "selection on all data"
+        label = metric_label(metric, percent=percent, higher_is_better=self.metrics[metric]["higher_is_better"])
+        protocol = "selection in each training fold" if self.select_in_fold else "selection on all data"
+        others = [c for c in self.classifiers if c != classifier]
+        titles = {name: f"{self._data_title([name])}\nclassifier {classifier}"
+                        f"{' (others: ' + ', '.join(others) + ')' if others else ''}; {self.cv}-fold CV x "
+                        f"{self.repeats}; {protocol}" for name in datasets}
         return plot_comparison(frames, self.method_labels, ylabel=label, band=band, n_repeats=n_repeats,
-                               scale=100.0 if percent else 1.0, title_suffix=protocol, ax=ax, **kwargs)
+                               scale=100.0 if percent else 1.0, titles=titles, ax=ax, fig=fig, **kwargs)
 
     # ------------------------------------------------------------ printing
     def __repr__(self):

@@ -19,12 +19,15 @@ from fstools.core.constraints import OPEN_UNIT_INTERVAL
 from fstools.core.ranking import rank_features
 from fstools.methods.passive_aggressive import (ONLINE_METHODS, OnlineLearner, as_stream_matrix, check_online_params,
                                     choose_positive, confusion_counts, counts_metrics, seed_from)
+from fstools.results.labels import METHOD_LABELS as _DISPLAY_LABELS
+from fstools.results.labels import METRIC_NAMES, metric_label
 from fstools.results.tables import format_number
 
 __all__ = ["evaluate_online", "OnlineEvaluation", "METHOD_LABELS"]
 
-#: How the plots and tables name the online methods (the paper's names; all use truncated gradient).
-METHOD_LABELS = {"pa": "PA", "pa1": "PA-I", "pa2": "PA-II", "mbpa": "MBPA", "onpa": "ONPA", "cs": "CS"}
+#: How the plots and tables name the online methods (the paper's names; all use truncated gradient),
+#: from the one display-name table, :data:`fstools.results.labels.METHOD_LABELS`.
+METHOD_LABELS = {name: _DISPLAY_LABELS[name] for name in ONLINE_METHODS}
 
 _METRICS = ("g_mean", "specificity", "sensitivity", "mistake_rate")
 _PROTOCOLS = ("prequential", "holdout")
@@ -145,50 +148,59 @@ class OnlineEvaluation:
                          column: best[column]})
         return pd.DataFrame(rows)
 
-    def plot(self, metrics=("g_mean", "specificity"), axes=None, sd=True):
+    def plot(self, metrics=("g_mean", "specificity"), ax=None, sd=True, fig=None, axes=None):
         """Metric against the percentage of selected features, one line per method (the paper's Figs. 1-2).
 
         Parameters
         ----------
-        metrics : sequence of str
+        metrics : str or sequence of str
             One panel each (g_mean, specificity, sensitivity, mistake_rate).
-        axes : sequence of matplotlib Axes, optional
+        ax : matplotlib Axes (one metric) or sequence of Axes (one per metric), optional
+            ``axes`` is accepted as another name for it.
         sd : bool
-            Shade mean +- one standard deviation over the orders.
+            Shade mean ± one standard deviation over the orders.
+        fig : matplotlib Figure, optional
+            Several metrics: draw the panels into this figure.
 
         Returns
         -------
-        list of matplotlib Axes
+        matplotlib Axes when ``metrics`` is one name; the Figure for a sequence (one panel each)
         """
-        import matplotlib.pyplot as plt
+        # Imported when first drawn: matplotlib costs start-up time.
+        from fstools.results.plotting import axes_for, panels_for, plain_numbers
 
-        metrics = [metrics] if isinstance(metrics, str) else list(metrics)
+        single = isinstance(metrics, str)
+        metrics = [metrics] if single else list(metrics)
         _check_each(metrics, _METRIC, "metrics")
-        if axes is None:
-            _, axes = plt.subplots(1, len(metrics), figsize=(5.0 * len(metrics), 4.0), squeeze=False)
-            axes = list(axes[0])
-        axes = list(np.atleast_1d(axes))
-        if len(axes) != len(metrics):
-            raise ValueError(f"axes: need {len(metrics)} Axes (one per metric); got {len(axes)}")
-        names = {"g_mean": "g-mean", "specificity": "specificity", "sensitivity": "sensitivity",
-                 "mistake_rate": "mistake rate"}
-        for ax, metric in zip(axes, metrics):
+        ax = axes if ax is None else ax
+        if single and fig is None:
+            targets = [axes_for(np.ravel(np.asarray(ax, dtype=object))[0] if isinstance(ax, (list, tuple, np.ndarray))
+                                and len(ax) == 1 else ax, (5.5, 4.4))]
+        else:
+            targets = panels_for(len(metrics), fig=fig, ax=ax, what="metric", names=metrics,
+                                 figsize=None if fig is not None else (5.4 * len(metrics), 4.4))
+        protocol = ("prequential: each row predicted, then learnt" if self.protocol == "prequential"
+                    else f"hold-out: {self.test_size:g} of each class held out")
+        for axis, metric in zip(targets, metrics):
             for method in self.methods:
                 part = self.table[self.table["method"] == method]
                 x = part["percent"].to_numpy()
                 mean = part[f"{metric}_mean"].to_numpy()
-                line, = ax.plot(x, mean, marker="o", markersize=4, label=METHOD_LABELS[method])
+                line, = axis.plot(x, mean, marker="o", markersize=4, label=METHOD_LABELS[method])
                 if sd and self.n_orders > 1:
                     spread = part[f"{metric}_sd"].to_numpy()
-                    ax.fill_between(x, mean - spread, mean + spread, color=line.get_color(), alpha=0.15,
-                                    linewidth=0)
-            ax.set_xlabel("selected features (%)")
-            ax.set_ylabel(names[metric])
-            ax.set_title(f"{names[metric]} ({self.protocol}, {self.n_orders} orders)")
-            ax.grid(True, alpha=0.3)
-            ax.legend(fontsize=8)
-        axes[0].figure.tight_layout()
-        return axes
+                    axis.fill_between(x, mean - spread, mean + spread, color=line.get_color(), alpha=0.15,
+                                      linewidth=0)
+            axis.set_xlabel(f"selected features (% of {self.n_features})")
+            axis.set_ylabel(metric_label(metric))
+            plain_numbers(axis)
+            band = "; band: ± sd over the orders" if sd and self.n_orders > 1 else ""
+            axis.set_title(f"{METRIC_NAMES[metric]}: mean over "
+                           f"{self.n_orders} random orders{band}\n{protocol}", fontsize=9)
+            axis.grid(True, alpha=0.3)
+            axis.legend(fontsize=8)
+        targets[0].figure.tight_layout()
+        return targets[0] if single and fig is None else targets[0].figure
 
     def __repr__(self):
         shown = self.table[["label", "budget", "percent", "g_mean_mean", "g_mean_sd", "specificity_mean",

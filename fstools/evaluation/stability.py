@@ -34,6 +34,7 @@ from fstools.model.terms import ranked_terms
 from fstools.model.exceptions import FormulaError
 from fstools.model.formula import parse_formula
 from fstools.methods.registry import get_method, method_names
+from fstools.results.labels import method_label
 from fstools.results.tables import Summary, format_number
 from fstools.model.validation import check_finite_matrix, check_k, check_method_params, encode_classes
 
@@ -215,26 +216,47 @@ class StabilityResult:
         return Summary("Selection stability", header, table, notes, frame=shown.copy())
 
     def plot(self, kind="heatmap", ax=None, **kwargs):
-        """``'heatmap'``: features x bootstrap runs (selected marked); ``'frequency'``: bar chart of the
-        selection frequencies.  Returns a matplotlib Axes."""
-        # Imported when first drawn: matplotlib costs start-up time.
-        from fstools.results.plotting import axes_for, plot_selection_heatmap
+        """Plot the selections.
 
+        Parameters
+        ----------
+        kind : {'heatmap', 'frequency'}
+            ``'heatmap'``: features x bootstrap runs (selected marked); ``'frequency'``: bar chart
+            of the selection frequencies (red: selected by the method on all the rows).
+        ax : matplotlib Axes, optional
+
+        Returns
+        -------
+        matplotlib Axes
+        """
+        from matplotlib.patches import Patch
+
+        # Imported when first drawn: matplotlib costs start-up time.
+        from fstools.results.plotting import axes_for, plain_numbers, plot_selection_heatmap
+
+        phi = (f"Nogueira's Φ = {self.stability:.3f} ({100 * (1 - self.alpha):g}% CI {self.lower:.3f} to "
+               f"{self.upper:.3f})")
+        head = (f"{method_label(self.method)}, top {self.k} of {self.selections.shape[1]} features\n"
+                f"{self.n_bootstrap} bootstrap runs of n = {self.n} rows")
         if kind == "heatmap":
-            title = (f"{self.method}, top {self.k}: Nogueira's Phi = {self.stability:.3f} "
-                     f"[{self.lower:.3f}, {self.upper:.3f}]")
-            return plot_selection_heatmap(self.selections, self.frequency["frequency"], ax=ax, title=title, **kwargs)
+            return plot_selection_heatmap(self.selections, self.frequency["frequency"], ax=ax,
+                                          title=f"{head}\n{phi}", **kwargs)
         if kind == "frequency":
             max_features = kwargs.pop("max_features", 40)
             shown = self.frequency.iloc[:max_features]
-            ax = axes_for(ax, (max(5.0, 0.28 * len(shown) + 2.0), 4.0))
+            ax = axes_for(ax, (max(5.5, 0.28 * len(shown) + 2.5), 4.4))
             colors = ["tab:red" if flag else "tab:blue" for flag in shown["selected_all_data"]]
             ax.bar(np.arange(len(shown)), shown["frequency"], color=colors, **kwargs)
             ax.set_xticks(np.arange(len(shown)))
             ax.set_xticklabels(shown.index, rotation=60, ha="right", fontsize=8)
-            ax.set_ylim(0, 1.05)
-            ax.set_ylabel(f"selection frequency ({self.n_bootstrap} bootstrap runs)")
-            ax.set_title(f"{self.method}, top {self.k} (red: selected on all data); Phi = {self.stability:.3f}")
+            ax.set_ylim(0, 1.12)
+            ax.set_ylabel("Selection frequency\n(share of the runs)", fontsize=9)
+            ax.set_xlabel("feature, most often selected first")
+            plain_numbers(ax)
+            ax.legend(handles=[Patch(color="tab:red", label="selected on all data"),
+                               Patch(color="tab:blue", label="not selected on all data")],
+                      fontsize=8, loc="upper right", frameon=False)
+            ax.set_title(f"{head}\n{phi}", fontsize=9)
             ax.figure.tight_layout()
             return ax
         raise ValueError(f"kind: must be 'heatmap' or 'frequency'; got {kind!r}")

@@ -12,6 +12,7 @@ tests and plots.
 import pandas as pd
 
 from fstools.model.formula import format_formula
+from fstools.results.labels import NA_REASONS, SCORE_NAMES
 from fstools.results.tables import format_number
 
 __all__ = ["Result"]
@@ -82,13 +83,15 @@ class Result:
             table[column] = [format_number(v) for v in shown[column]]
         return table
 
-    def _header(self, response_line, extra=()):
-        """The summary's header lines: call, method, criterion, reference, parameters, data, selection."""
+    def _header(self, response_line, extra=(), details=False):
+        """The summary's header lines: call, method, criterion (``details`` only), reference, parameters,
+        data, selection."""
         params = ", ".join(f"{name} = {value!r}" for name, value in self.params.items())
+        criterion = [("Criterion", self._spec.criterion or "see the method's documentation")] if details else []
         return [
             ("Call", self.call),
             ("Method", f"{self.method}: {self._spec.description}"),
-            ("Criterion", self._spec.criterion or "see the method's documentation"),
+            *criterion,
             ("Reference", self._spec.reference),
             ("Parameters", params or "none"),
             ("Observations", f"{self.n} ({self.n_dropped} dropped for missing values)"),
@@ -100,7 +103,25 @@ class Result:
 
     def _score_note(self):
         direction = "higher" if self._spec.higher_is_better else "lower"
-        return f"score = {self._spec.score_name} ({direction} is better)"
+        plain, symbol = SCORE_NAMES.get(self._spec.score_name, (self._spec.score_name, None))
+        named = f"{plain} ({symbol})" if symbol else plain
+        return f"score = {named}, {direction} is better"
+
+    def _na_legend(self, table):
+        """One line saying why the score columns shown hold NA (None when none does)."""
+        columns = [c for c in self._score_columns() if c in table.columns and (table[c] == "NA").any()]
+        if not columns:
+            return None
+        reasons = NA_REASONS.get(self.method, {})
+        grouped = {}
+        for column in columns:
+            if column in reasons:
+                grouped.setdefault(reasons[column], []).append(column)
+        parts = [f"{', '.join(names)}: NA {reason}" for reason, names in grouped.items()]
+        others = [c for c in columns if c not in reasons]
+        if others:
+            parts.append(f"{', '.join(others)}: NA = not defined for that feature (see the notes)")
+        return "; ".join(parts)
 
     def __repr__(self):
         shown = ", ".join(self.selected[:10]) + (", ..." if len(self.selected) > 10 else "")

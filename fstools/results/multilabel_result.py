@@ -19,9 +19,11 @@ from scipy import stats
 
 from fstools.model.formula import term_frame
 from fstools.results.base import Result
+from fstools.results.labels import method_label
 from fstools.results.diagnostics import residual_label_correlation, residual_redundancy
 from fstools.methods.multilabel import label_correlation
-from fstools.results.tables import SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value, significance_stars
+from fstools.results.tables import (SIGNIFICANCE_COLUMN, Summary, format_number, format_p_value, significance_legend,
+                                    significance_stars)
 from fstools.results.univariate_tests import benjamini_hochberg
 
 __all__ = ["MultiLabelResult"]
@@ -129,7 +131,8 @@ class MultiLabelResult(Result):
         return table
 
     def label_tests(self):
-        """Per candidate feature: its association with each label, summarised.
+        """Per candidate feature: its association with each label, summarised (marginal tests, one
+        feature at a time; not tests of the selection).
 
         For every label c an F test of the regression of ``y_c`` on the feature's design
         column(s) (for one column: the test of Pearson's r, F = t^2); shown are the label
@@ -137,6 +140,12 @@ class MultiLabelResult(Result):
         correlation R otherwise), F with its degrees of freedom, ``p_value`` = the smallest
         p over the labels, Bonferroni-adjusted for the l labels, and ``p_adjusted`` =
         Benjamini-Hochberg of those over all candidate features.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per candidate feature, indexed by name: ``label``, ``r``, ``F``, ``df``
+            ("df1, df2"), ``p_value``, ``p_adjusted``.
         """
         return self._associations.copy()
 
@@ -144,7 +153,7 @@ class MultiLabelResult(Result):
     def _population(self):
         return f"{len(self.labels)} labels"
 
-    def summary(self, all_features=False):
+    def summary(self, all_features=False, details=False):
         """Header (call, method, labels, R(F), C(F)), then per selected feature its rank, scores and
         the label test of :meth:`label_tests`.
 
@@ -152,6 +161,8 @@ class MultiLabelResult(Result):
         ----------
         all_features : bool
             Show every candidate feature, not only the selected ones.
+        details : bool
+            Also show the method's criterion as a formula and the ELC paper's equation numbers.
         """
         shown = self.scores if all_features else self.scores.loc[self.selected]
         tests = self._associations.loc[shown.index]
@@ -162,24 +173,45 @@ class MultiLabelResult(Result):
         table["df"] = tests["df"].to_numpy()
         table["p.value"] = [format_p_value(v) for v in tests["p_value"]]
         table["p.adj"] = [format_p_value(v) for v in tests["p_adjusted"]]
-        table[""] = [significance_stars(v) for v in tests["p_adjusted"]]
+        table[SIGNIFICANCE_COLUMN] = [significance_stars(v) for v in tests["p_adjusted"]]
         cardinality = float(self._Y.sum(axis=1).mean())
         counts = ", ".join(f"{name} ({count})" for name, count in self.label_counts.items())
+        eq16, eq17 = (", Eq. 16", ", Eq. 17") if details else ("", "")
         header = self._header(
             ("Labels", f"{len(self.labels)}, label cardinality {cardinality:.3g}: {counts}"),
-            [("R(F)", f"{format_number(self.residual_redundancy)}  (residual redundancy, Eq. 16; lower is better)"),
-             ("C(F)", f"{format_number(self.residual_label_correlation)}  (residual label correlation, Eq. 17; "
-                      f"lower is better)")])
-        notes = [SIGNIFICANCE_LEGEND,
+            [("R(F)", f"{format_number(self.residual_redundancy)}  (residual redundancy{eq16}; lower is better)"),
+             ("C(F)", f"{format_number(self.residual_label_correlation)}  (residual label correlation{eq17}; "
+                      f"lower is better)")], details=details)
+        notes = [significance_legend(SIGNIFICANCE_COLUMN),
                  f"{self._score_note()}; label / r / F: the label most associated with the feature; p.value: the smallest "
                  f"over the {len(self.labels)} labels, times {len(self.labels)} (Bonferroni); p.adj: "
-                 f"Benjamini-Hochberg over all {len(self.scores)} candidates"]
+                 f"Benjamini-Hochberg over all {len(self.scores)} candidates",
+                 "p-values: F tests of each feature against each label, one feature at a time (marginal tests); "
+                 "they are not tests of the selection, which chose these features on the same data"]
+        na_line = self._na_legend(table)
+        if na_line:
+            notes.insert(1, na_line)
         notes += self.notes
         return Summary(f"Multi-label feature selection ({self.method})", header, table, notes)
 
-    def plot(self, kind="scores", ax=None, **kwargs):
-        """``'scores'``: bar chart of the scores by rank; ``'convergence'``: the per-iteration records
-        (iterative methods: ELC's objective, relaxed objective and ||W_(t+1) - W_t||)."""
+    def plot(self, kind="scores", ax=None, fig=None, **kwargs):
+        """Plot the result.
+
+        Parameters
+        ----------
+        kind : {'scores', 'convergence'}
+            ``'scores'``: bar chart of the scores by rank, selected features marked;
+            ``'convergence'``: the per-iteration records, one panel each (iterative methods:
+            ELC's objective, relaxed objective and the change of W).
+        ax : matplotlib Axes, optional
+            For ``'convergence'``, a sequence of Axes, one per panel.
+        fig : matplotlib Figure, optional
+            ``'convergence'`` only: draw the panels into this figure.
+
+        Returns
+        -------
+        matplotlib Axes; for ``'convergence'`` (several panels) the Figure
+        """
         # Imported when first drawn: matplotlib costs start-up time.
         from fstools.results.plotting import plot_convergence, plot_scores
 
@@ -192,8 +224,9 @@ class MultiLabelResult(Result):
             columns = kwargs.pop("columns", None)
             if columns is None:
                 columns = [c for c in ("objective", "relaxed_objective", "w_change") if c in self.iterations]
-            return plot_convergence(self.iterations, columns=columns, title=f"{self.method}: convergence",
-                                    ax=ax, **kwargs)
+            title = (f"{method_label(self.method)}: convergence over {len(self.iterations)} iterations "
+                     f"({len(self.labels)} labels, n = {self.n})")
+            return plot_convergence(self.iterations, columns=columns, title=title, ax=ax, fig=fig, **kwargs)
         raise ValueError(f"kind: must be 'scores' or 'convergence'; got {kind!r}")
 
 

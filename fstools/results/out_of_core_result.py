@@ -38,9 +38,11 @@ class OutOfCoreResult(Result):
     def _population(self):
         return f"{len(self.classes)} classes"
 
-    def summary(self):
-        """The call, method, data and the scores of the selected features."""
+    def summary(self, details=False):
+        """The call, method, data and the scores of the selected features (``details``: also the
+        method's criterion as a formula)."""
         counts = ", ".join(f"{name} ({count})" for name, count in self.class_counts.items())
-        header = self._header(("Response", f"{self.response}, {len(self.classes)} classes: {counts}"))
+        header = self._header(("Response", f"{self.response}, {len(self.classes)} classes: {counts}"),
+                              details=details)
         table = self._score_table(self.scores.loc[self.selected])
         return Summary(f"{self.title} ({self.method})", header, table, [self._score_note()] + self.notes)

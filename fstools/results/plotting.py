@@ -1,7 +1,22 @@
-"""Plots (matplotlib, imported only when a plot is asked for)."""
+"""Plots (matplotlib, imported only when a plot is asked for).
+
+The convention of every plot in fstools: a one-panel plot takes ``ax=`` and returns the Axes it
+drew on; a multi-panel plot takes ``fig=`` (or ``ax=``, a sequence of Axes, one per panel) and
+returns the Figure.  Axis labels come from :mod:`fstools.results.labels` (plain name, the symbol
+in brackets, the direction); numbers on the axes are never shown as an offset from a constant;
+titles name the data, the method, the classifier and the metric where they apply.
+"""
 import numpy as np
 
-__all__ = ["plot_scores", "plot_path", "plot_convergence", "plot_feature_vector_graph"]
+from fstools.results.labels import SCORE_NOTES, method_label, record_label, score_label
+from fstools.results.tables import format_number
+
+__all__ = ["plot_scores", "plot_path", "plot_convergence", "plot_feature_vector_graph", "plain_numbers",
+           "panels_for"]
+
+#: Colours of selected and other features in the score plots.
+SELECTED_COLOR = "tab:red"
+OTHER_COLOR = "0.7"
 
 
 def axes_for(ax, figsize):
@@ -12,12 +27,82 @@ def axes_for(ax, figsize):
     return ax
 
 
-def plot_scores(result, ax=None, max_features=40, selected_color="tab:red", other_color="0.7"):
+def panels_for(n_panels, fig=None, ax=None, figsize=None, what="panel", names=(), columns=None):
+    """``n_panels`` Axes for a multi-panel plot: new (one row), added to ``fig``, or the sequence ``ax``."""
+    import matplotlib.pyplot as plt
+
+    if ax is not None:
+        axes = np.atleast_1d(np.asarray(ax, dtype=object)).ravel()
+        if axes.size != n_panels:
+            raise ValueError(f"ax: needs {n_panels} Axes (one per {what}{': ' + ', '.join(names) if names else ''}); "
+                             f"got {axes.size}")
+        return list(axes)
+    if fig is None:
+        fig = plt.figure(figsize=figsize)
+    else:
+        fig.clear()
+    if columns is None:
+        columns = min(n_panels, 3) if figsize is None else n_panels
+    columns = max(1, columns)
+    rows = (n_panels + columns - 1) // columns
+    return [fig.add_subplot(rows, columns, i + 1) for i in range(n_panels)]
+
+
+def wrap_label(text, width=36):
+    """A long axis label on several lines (at spaces, so '[symbol]' and '(direction)' stay whole if they can)."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width, break_long_words=False)) if len(text) > width else text
+
+
+def plain_numbers(ax, axis="y"):
+    """Tick labels as plain numbers: no offset ('+2.398e5') and no 'x 1e-4' multiplier for ordinary ranges."""
+    from matplotlib.ticker import ScalarFormatter
+
+    for name in ("x", "y") if axis == "both" else (axis,):
+        target = ax.yaxis if name == "y" else ax.xaxis
+        if target.get_scale() != "linear":
+            continue
+        formatter = ScalarFormatter(useOffset=False)
+        formatter.set_powerlimits((-6, 7))
+        target.set_major_formatter(formatter)
+
+
+def _finite_limits(ax, values, pad=0.08):
+    """y limits that show every finite value with room; a (near-)constant series gets a readable band."""
+    values = np.asarray(values, dtype=float)
+    values = values[np.isfinite(values)]
+    if not values.size:
+        return None
+    low, high = float(values.min()), float(values.max())
+    scale = max(abs(low), abs(high), 1e-300)
+    if high - low <= 1e-9 * scale:
+        half = 0.05 * scale if scale > 1e-300 else 1.0
+        ax.set_ylim(low - half, high + half)
+        return "constant"
+    span = high - low
+    ax.set_ylim(low - pad * span, high + pad * span)
+    return None
+
+
+def _mark(ax, x, text, color, y=0.04):
+    """A marker near the bottom of the axes at data-x ``x`` with ``text`` above it (for values without a bar/point)."""
+    transform = ax.get_xaxis_transform()
+    ax.plot([x], [y], transform=transform, marker="x", markersize=6, color=color, clip_on=False, linestyle="")
+    ax.annotate(text, (x, y), xycoords=transform, xytext=(0, 5), textcoords="offset points", ha="center",
+                va="bottom", fontsize=7, color=color)
+
+
+def plot_scores(result, ax=None, max_features=40, selected_color=SELECTED_COLOR, other_color=OTHER_COLOR):
     """Bar chart of the score of each feature in rank order; selected features highlighted.
+
+    Selected features whose bar would not show (a score of zero, tiny next to the others, NaN or
+    infinite) are marked by a point at their value (or a cross on the axis) with the value written
+    next to it, so that every selected feature is visible.
 
     Parameters
     ----------
-    result : SelectionResult
+    result : SelectionResult or MultiLabelResult
     ax : matplotlib Axes, optional
     max_features : int
         Show at most this many features (the best ranked).
@@ -26,29 +111,60 @@ def plot_scores(result, ax=None, max_features=40, selected_color="tab:red", othe
     -------
     matplotlib Axes
     """
+    from matplotlib.patches import Patch
+
     scores = result.scores.iloc[:max_features]
-    ax = axes_for(ax, (max(5.0, 0.28 * len(scores) + 2.0), 4.0))
+    ax = axes_for(ax, (max(5.5, 0.28 * len(scores) + 2.5), 4.4))
     selected = set(result.selected)
-    colors = [selected_color if name in selected else other_color for name in scores.index]
+    is_selected = np.array([name in selected for name in scores.index], dtype=bool)
+    colors = np.where(is_selected, selected_color, other_color)
     values = scores["score"].to_numpy(dtype=float)
     positions = np.arange(len(scores))
     finite = np.isfinite(values)
-    ax.bar(positions[finite], values[finite], color=[c for c, f in zip(colors, finite) if f])
-    # Undefined (NaN) and infinite scores have no bar height: mark them on the axis instead.
-    for position, value in zip(positions[~finite], values[~finite]):
+    ax.bar(positions[finite], values[finite], color=list(colors[finite]))
+    ax.axhline(0.0, color="0.3", linewidth=0.6)
+    _finite_limits(ax, np.append(values, 0.0), pad=0.06)
+    low, high = ax.get_ylim()
+    tiny = 0.015 * (high - low)
+    # Undefined (NaN) and infinite scores have no bar height: a cross on the axis, labelled.
+    for position, value, chosen in zip(positions[~finite], values[~finite], is_selected[~finite]):
         label = "NA" if np.isnan(value) else ("+inf" if value > 0 else "-inf")
-        ax.annotate(label, (position, 0.0), ha="center", va="bottom", fontsize=7, color="0.3")
+        _mark(ax, position, label, selected_color if chosen else "0.3")
+    # Selected features with a bar too small to see: a point at the value, and the value.
+    for position, value in zip(positions[finite & is_selected], values[finite & is_selected]):
+        if abs(value) < tiny:
+            ax.plot([position], [value], marker="o", markersize=5, color=selected_color, linestyle="",
+                    markeredgecolor="white", markeredgewidth=0.6, zorder=3)
+            ax.annotate(format_number(value, 2), (position, value), xytext=(0, 6), textcoords="offset points",
+                        ha="center", va="bottom", fontsize=7, color=selected_color, rotation=90)
     ax.set_xticks(positions)
     ax.set_xticklabels(scores.index, rotation=60, ha="right", fontsize=8)
-    ax.set_ylabel(result._spec.score_name)
-    ax.set_title(f"{result.method}: {len(result.selected)} selected (red) of {len(result.scores)}")
-    ax.axhline(0.0, color="0.3", linewidth=0.6)
+    for tick, chosen in zip(ax.get_xticklabels(), is_selected):
+        if chosen:
+            tick.set_color(selected_color)
+    ax.set_xlim(-0.7, len(scores) - 0.3)
+    ax.set_ylabel(wrap_label(score_label(result._spec.score_name, result._spec.higher_is_better), 44), fontsize=9)
+    ax.set_xlabel("feature, in rank order (best first)")
+    plain_numbers(ax)
+    response = result.response if isinstance(result.response, str) else f"{len(result.response)} labels"
+    shown = "" if len(scores) == len(result.scores) else f"; the best {len(scores)} shown"
+    ax.set_title(f"{method_label(result.method)}: {len(result.selected)} of {len(result.scores)} features "
+                 f"selected\nresponse {response}, n = {result.n}{shown}", fontsize=10)
+    handles = [Patch(color=selected_color, label=f"selected ({int(is_selected.sum())})"),
+               Patch(color=other_color, label=f"not selected ({int((~is_selected).sum())})")]
+    ax.legend(handles=handles, fontsize=8, loc="best", framealpha=0.8)
+    note = SCORE_NOTES.get(result.method)
+    if note and (~is_selected).any():
+        ax.text(0.99, 0.80, note, transform=ax.transAxes, ha="right", va="top", fontsize=7, color="0.3")
     ax.figure.tight_layout()
     return ax
 
 
-def plot_path(steps, column, title=None, ax=None):
+def plot_path(steps, column, title=None, ax=None, note=None):
     """The criterion of the feature chosen at each greedy step, labelled by feature.
+
+    Every step has a tick; a step whose criterion is not defined (CMQFS's first step, chosen by
+    NQ alone) is marked "NA" on the axis instead of being left out silently.
 
     Parameters
     ----------
@@ -56,34 +172,43 @@ def plot_path(steps, column, title=None, ax=None):
         One row per step with ``step``, ``feature`` and ``column``.
     column : str
         The criterion column.
+    title : str, optional
+    ax : matplotlib Axes, optional
+    note : str, optional
+        Shown under the line when a step has no value (why).
 
     Returns
     -------
     matplotlib Axes
     """
-    ax = axes_for(ax, (max(5.0, 0.3 * len(steps) + 2.0), 4.0))
+    ax = axes_for(ax, (max(5.5, 0.3 * len(steps) + 2.5), 4.4))
     values = steps[column].to_numpy(dtype=float)
-    ax.plot(steps["step"], values, marker="o", color="tab:blue")
-    ax.set_xticks(steps["step"])
-    ax.set_xticklabels([f"{s}: {f}" for s, f in zip(steps["step"], steps["feature"])], rotation=60,
+    step_numbers = steps["step"].to_numpy()
+    ax.plot(step_numbers, values, marker="o", color="tab:blue")
+    missing = ~np.isfinite(values)
+    _finite_limits(ax, values)
+    for step in step_numbers[missing]:
+        _mark(ax, step, "NA", "0.3")
+    xlabel = "step: feature chosen"
+    if missing.any():
+        text = f"NA: {column} not defined at step " + ", ".join(str(s) for s in step_numbers[missing])
+        xlabel += "\n" + wrap_label(text + (f": {note}" if note else ""), 70)
+    ax.set_xticks(step_numbers)
+    ax.set_xticklabels([f"{s}: {f}" for s, f in zip(step_numbers, steps["feature"])], rotation=60,
                        ha="right", fontsize=8)
-    ax.set_xlabel("step: feature chosen")
-    ax.set_ylabel(column)
+    if len(step_numbers):
+        ax.set_xlim(step_numbers.min() - 0.5, step_numbers.max() + 0.5)
+    ax.set_xlabel(xlabel, fontsize=9)
+    ax.set_ylabel(wrap_label(record_label(column)), fontsize=9)
+    plain_numbers(ax)
+    ax.grid(alpha=0.3)
     if title:
-        ax.set_title(title)
+        ax.set_title(title, fontsize=10)
     ax.figure.tight_layout()
     return ax
 
 
-#: Labels of the per-iteration records that plot_convergence knows (others are shown by name).
-_CONVERGENCE_LABELS = {
-    "objective": "objective",
-    "divergence": "Div(k) (Eq. 33)",
-    "trace_ratio": "trace ratio",
-}
-
-
-def plot_convergence(iterations, columns=None, title=None, ax=None):
+def plot_convergence(iterations, columns=None, title=None, ax=None, fig=None):
     """Per-iteration records of an iterative method, one panel each (the DFS paper's Fig. 6).
 
     Parameters
@@ -95,13 +220,14 @@ def plot_convergence(iterations, columns=None, title=None, ax=None):
         (DFS), else every other numeric column.
     title : str, optional
     ax : sequence of matplotlib Axes, optional
-        One per column.
+        One per column (a single Axes for one column).
+    fig : matplotlib Figure, optional
+        Draw the panels into this figure (cleared first).
 
     Returns
     -------
-    ndarray of matplotlib Axes
+    matplotlib Figure
     """
-    import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
     if columns is None:
@@ -114,28 +240,43 @@ def plot_convergence(iterations, columns=None, title=None, ax=None):
     if unknown:
         raise ValueError(f"columns: {', '.join(map(repr, unknown))} not recorded; allowed: "
                          f"{', '.join(repr(c) for c in iterations.columns if c != 'iteration')}")
-    if ax is None:
-        _, axes = plt.subplots(1, len(columns), figsize=(4.2 * len(columns), 3.4), squeeze=False)
-        axes = axes.ravel()
-    else:
-        axes = np.atleast_1d(np.asarray(ax, dtype=object))
-        if axes.size != len(columns):
-            raise ValueError(f"ax: needs {len(columns)} Axes (one per column: {', '.join(columns)}); "
-                             f"got {axes.size}")
+    axes = panels_for(len(columns), fig=fig, ax=ax, figsize=None if fig is not None else
+                      (max(6.0, 4.4 * len(columns)), 3.8), what="column", names=columns)
     steps = iterations["iteration"].to_numpy()
     for axis, column in zip(axes, columns):
         values = iterations[column].to_numpy(dtype=float)
         shown = np.isfinite(values)
-        axis.plot(steps[shown], values[shown], marker="o", markersize=3, color="tab:blue")
+        axis.plot(steps[shown], values[shown], marker="o", markersize=3 if shown.sum() > 1 else 7,
+                  color="tab:blue")
         axis.set_xlabel("iteration")
-        axis.xaxis.set_major_locator(MaxNLocator(integer=True))
-        axis.set_ylabel(_CONVERGENCE_LABELS.get(column, column))
+        if len(steps) <= 12:
+            axis.set_xticks(steps)
+        else:
+            axis.xaxis.set_major_locator(MaxNLocator(nbins=6, integer=True))
+        axis.set_ylabel(wrap_label(record_label(column), 30), fontsize=9)
         if len(steps):
             axis.set_xlim(steps.min() - 0.5, steps.max() + 0.5)
-    if title:
-        axes[0].figure.suptitle(title)
-    axes[0].figure.tight_layout()
-    return axes
+        constant = _finite_limits(axis, values)
+        notes = []
+        if shown.sum() == 1:
+            notes.append(f"one value: {values[shown][0]:.6g} (iteration {steps[shown][0]})")
+        elif constant:
+            notes.append(f"constant: {values[shown][0]:.6g}")
+        if (~shown).any():
+            notes.append("NA (not defined) at iteration " + ", ".join(str(s) for s in steps[~shown][:5])
+                         + (", ..." if (~shown).sum() > 5 else ""))
+        if notes:
+            axis.text(0.98, 0.96, "\n".join(notes), transform=axis.transAxes, ha="right", va="top", fontsize=7,
+                      color="0.3")
+        plain_numbers(axis, "both")
+        axis.grid(alpha=0.3)
+    figure = axes[0].figure
+    if ax is None:
+        # The caller's own grid (ax=) keeps its layout and titles.
+        if title:
+            figure.suptitle(wrap_label(title, int(16 * figure.get_figwidth())), fontsize=10)
+        figure.tight_layout()
+    return figure
 
 
 def plot_feature_vector_graph(x, y, edges, ax=None, class_names=None, title=None):
@@ -213,8 +354,8 @@ __all__ += ["plot_comparison", "plot_critical_difference", "plot_selection_heatm
 _METHOD_MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*", "<", ">", "h", "p")
 
 
-def plot_comparison(frames, methods, ylabel="metric", band="sd", n_repeats=2, scale=1.0, title_suffix=None,
-                    ax=None, offset=True):
+def plot_comparison(frames, methods, ylabel="metric", band="sd", n_repeats=2, scale=1.0, titles=None,
+                    ax=None, fig=None, offset=True):
     """A metric against the number of features, one line per method, with error bands.
 
     Parameters
@@ -223,36 +364,36 @@ def plot_comparison(frames, methods, ylabel="metric", band="sd", n_repeats=2, sc
         Per data set, rows = feature counts, columns (method, 'mean' | 'sd') as
         :meth:`ComparisonResult.summary_frame` gives them.
     methods : list of str
-        Line order.
+        Line order (legend entries through :func:`fstools.results.labels.method_label`).
+    ylabel : str
     band : {'sd', 'ci', None}
-        +- sd, a 95 % t-interval of the mean of ``n_repeats`` values (sd / sqrt(n) x t), or none.
+        ± sd, a 95 % t-interval of the mean of ``n_repeats`` values (sd / sqrt(n) x t), or none.
     scale : float
         Multiplies the values (100 for percent).
+    titles : dict of str -> str, optional
+        Per data set, the panel's title (default: the data set's name).
     ax : Axes or sequence of Axes, optional
         One per data set.
+    fig : Figure, optional
+        Several data sets: draw the panels into this figure.
     offset : bool
         Shift methods slightly along x so that equal points stay visible.
 
     Returns
     -------
-    matplotlib Axes (one data set) or ndarray of Axes
+    matplotlib Axes (one data set) or Figure (several, one panel each)
     """
-    import matplotlib.pyplot as plt
     from scipy import stats
 
     names = list(frames)
-    if ax is None:
-        columns = min(len(names), 2)
-        rows = (len(names) + columns - 1) // columns
-        _, axes = plt.subplots(rows, columns, figsize=(6.5 * columns, 4.2 * rows), squeeze=False)
-        axes = axes.ravel()
-        for extra in axes[len(names):]:
-            extra.set_visible(False)
-        axes = axes[:len(names)]
+    titles = dict(titles or {})
+    if len(names) == 1 and fig is None:
+        axes = [axes_for(np.ravel(np.asarray(ax, dtype=object))[0] if isinstance(ax, (list, tuple, np.ndarray))
+                         and len(ax) == 1 else ax, (7.0, 4.6))]
     else:
-        axes = np.atleast_1d(np.asarray(ax, dtype=object))
-        if axes.size != len(names):
-            raise ValueError(f"ax: needs {len(names)} Axes (one per data set: {', '.join(names)}); got {axes.size}")
+        axes = panels_for(len(names), fig=fig, ax=ax, what="data set", names=names, columns=min(len(names), 2),
+                          figsize=None if fig is not None else (6.8 * min(len(names), 2),
+                                                                4.6 * ((len(names) + 1) // 2)))
     factor = 1.0
     if band == "ci":
         factor = stats.t.ppf(0.975, n_repeats - 1) / np.sqrt(n_repeats) if n_repeats > 1 else np.nan
@@ -265,7 +406,7 @@ def plot_comparison(frames, methods, ylabel="metric", band="sd", n_repeats=2, sc
         for index, (method, shift) in enumerate(zip(methods, shifts)):
             mean = scale * frame[(method, "mean")].to_numpy(dtype=float)
             line, = axis.plot(ks + shift, mean, marker=_METHOD_MARKERS[index % len(_METHOD_MARKERS)], markersize=4,
-                              linewidth=1.3, label=method)
+                              linewidth=1.3, label=method_label(method))
             if band is not None:
                 half = factor * scale * frame[(method, "sd")].to_numpy(dtype=float)
                 if np.any(np.isfinite(half)):
@@ -276,14 +417,15 @@ def plot_comparison(frames, methods, ylabel="metric", band="sd", n_repeats=2, sc
             axis.set_xticklabels([str(int(k)) for k in ks])
         axis.set_xlabel("number of features (top of each ranking)")
         axis.set_ylabel(ylabel)
-        title = name if not title_suffix else f"{name}: {title_suffix}"
+        plain_numbers(axis)
+        title = titles.get(name, name)
         if band is not None:
-            title += " (band: " + ("+- sd over repeats" if band == "sd" else "95% CI of the mean") + ")"
-        axis.set_title(title, fontsize=10)
+            title += "\nband: " + ("± sd over the repeats" if band == "sd" else "95% CI of the mean")
+        axis.set_title(title, fontsize=9)
         axis.grid(alpha=0.3)
         axis.legend(fontsize=8, ncol=2 if len(methods) > 4 else 1)
     axes[0].figure.tight_layout()
-    return axes[0] if len(axes) == 1 else axes
+    return axes[0] if len(names) == 1 and fig is None else axes[0].figure
 
 
 def plot_critical_difference(mean_ranks, critical_difference, alpha=0.05, ax=None, title=None):
@@ -298,6 +440,11 @@ def plot_critical_difference(mean_ranks, critical_difference, alpha=0.05, ax=Non
     mean_ranks : pandas.Series
         Method -> mean rank.
     critical_difference : float
+    alpha : float
+    ax : matplotlib Axes, optional
+    title : str, optional
+        Default: what the ranks and bars mean; :meth:`FriedmanResult.plot` adds the data sets,
+        classifier and metric.
 
     Returns
     -------
@@ -307,15 +454,16 @@ def plot_critical_difference(mean_ranks, critical_difference, alpha=0.05, ax=Non
 
     ranks = pd.Series(mean_ranks, dtype=float).sort_values(kind="stable")
     k = len(ranks)
-    ax = axes_for(ax, (7.0, 1.2 + 0.32 * k))
+    ax = axes_for(ax, (7.5, 1.6 + 0.32 * k))
     low, high = 1.0, float(max(k, 2))
     ax.hlines(0.0, low, high, color="black", linewidth=1.0)
     for tick in range(1, int(high) + 1):
         ax.vlines(tick, 0.0, 0.12, color="black", linewidth=0.8)
         ax.text(tick, 0.2, str(tick), ha="center", va="bottom", fontsize=8)
+    ax.text((low + high) / 2, 0.45, "mean rank (1 = best)", ha="center", va="bottom", fontsize=8, color="0.3")
     # Critical difference, above the axis.
-    ax.hlines(0.75, low, low + critical_difference, color="tab:red", linewidth=2.0)
-    ax.text(low + critical_difference / 2, 0.85, f"CD = {critical_difference:.3g} (alpha = {alpha:g})",
+    ax.hlines(0.85, low, low + critical_difference, color="tab:red", linewidth=2.0)
+    ax.text(low + critical_difference / 2, 0.95, f"CD = {critical_difference:.3g} (α = {alpha:g})",
             ha="center", va="bottom", fontsize=8, color="tab:red")
     # Methods: the better half labelled on the left, the rest on the right.
     half = (k + 1) // 2
@@ -324,8 +472,8 @@ def plot_critical_difference(mean_ranks, critical_difference, alpha=0.05, ax=Non
         depth = -0.5 - 0.35 * (i if left else k - 1 - i)
         x_text = low - 0.3 if left else high + 0.3
         ax.plot([rank, rank, x_text], [0.0, depth, depth], color="0.3", linewidth=0.8)
-        ax.text(x_text + (-0.05 if left else 0.05), depth, f"{method} ({rank:.2f})", ha="right" if left else "left",
-                va="center", fontsize=8)
+        ax.text(x_text + (-0.05 if left else 0.05), depth, f"{method_label(method)} ({rank:.2f})",
+                ha="right" if left else "left", va="center", fontsize=8)
     # Groups not told apart: maximal runs whose span is below the CD.
     values = ranks.to_numpy()
     groups = []
@@ -338,11 +486,12 @@ def plot_critical_difference(mean_ranks, critical_difference, alpha=0.05, ax=Non
     for level, (i, j) in enumerate(groups):
         y = -0.2 - 0.12 * level
         ax.hlines(y, values[i] - 0.03, values[j] + 0.03, color="black", linewidth=3.0)
-    ax.set_xlim(low - 1.6, high + 1.6)
-    ax.set_ylim(-0.6 - 0.35 * half, 1.2)
+    ax.set_xlim(low - 1.9, high + 1.9)
+    ax.set_ylim(-0.6 - 0.35 * half, 1.35)
     ax.axis("off")
-    ax.set_title(title or "Mean ranks (1 = best); bars join methods not significantly different (Nemenyi)",
-                 fontsize=9)
+    legend = "bars join methods not significantly different (Nemenyi)"
+    ax.set_title(f"{title}\n{legend}" if title else f"Mean ranks (1 = best); {legend}", fontsize=9)
+    ax.figure.tight_layout()
     return ax
 
 

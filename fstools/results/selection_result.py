@@ -13,9 +13,10 @@ from scipy import sparse
 
 from fstools.model.formula import term_frame
 from fstools.results.base import Result
+from fstools.results.labels import PATH_NOTES, method_label
 from fstools.results.diagnostics import redundancy_rate
-from fstools.results.tables import (SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value,
-                             significance_stars)
+from fstools.results.tables import (SIGNIFICANCE_COLUMN, Summary, format_number, format_p_value,
+                                    significance_legend, significance_stars)
 from fstools.results.univariate_tests import benjamini_hochberg, class_separation_test
 
 __all__ = ["SelectionResult"]
@@ -35,8 +36,9 @@ class SelectionResult(Result):
         ``score`` (the method's score; for CMQFS the modularity Q) and the
         method's own columns (CMQFS: ``Q``, ``NQ``, ``step``, ``w``, ``NRI``).
     steps : pandas.DataFrame or None
-        For greedy methods, one row per step: the feature chosen and the
-        criterion values at that step.
+        For greedy methods, one row per step: ``step``, ``feature`` (the feature chosen) and
+        the criterion values at that step (CMQFS: ``w``, ``NQ``, ``NRI``, ``RI``; the
+        information methods: ``J``, ``MI`` and, where the criterion has one, ``redundancy``).
     formula : str
         The reduced formula: the response(s) and the selected features.
     method : str
@@ -139,28 +141,46 @@ class SelectionResult(Result):
         """RED (Eq. 34) of the selected features' design columns; NaN when undefined."""
         return self._redundancy[0]
 
-    def _redundancy_line(self):
+    def _redundancy_line(self, details=False):
         value, n_columns, reason = self._redundancy
         if reason is not None:
             return f"RED = NA ({reason})"
         pairs = n_columns * (n_columns - 1) // 2
-        return (f"RED = {format_number(value)} on the {n_columns} design column(s) of the selected features "
-                f"(Eq. 34: sum over the {pairs} pairs of |Pearson r| / (|F| (|F| - 1)); mean |r| = "
-                f"{format_number(2 * value)})")
+        line = (f"RED = {format_number(value)} on the {n_columns} design column(s) of the selected features "
+                f"(half their mean |Pearson r| = {format_number(2 * value)}; lower is less redundant)")
+        if details:
+            line += (f"; Tao et al. (2016) Eq. 34: sum over the {pairs} pairs of |r| / (|F| (|F| - 1)), |r| as "
+                     f"Zhao et al. (2010), fs.metrics.redundancy_rate")
+        return line
 
     def univariate_tests(self):
         """Per-feature test of class separation for every candidate feature.
 
         Welch's t for two classes, one-way ANOVA F for more, chi-square for
         categorical features; ``p_adjusted`` is Benjamini-Hochberg over all
-        candidate features (the family the selection looked at).
+        candidate features (the family the selection looked at).  Each test looks at one
+        feature on its own (a marginal test): it is not a test of the selection, which chose
+        the features on the same data.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per candidate feature, indexed by name: ``test`` (the test's name),
+            ``statistic``, ``df`` (a number, or "df1, df2" for F), ``p_value``, ``p_adjusted``.
         """
         return self._univariate.copy()
 
     def summary_frame(self, all_features=False):
-        """The numbers of :meth:`summary` as a DataFrame: per selected feature (every candidate
-        with ``all_features``) its rank, score columns and univariate test (statistic, df,
-        p_value, p_adjusted)."""
+        """The numbers of :meth:`summary` as a DataFrame.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per selected feature (every candidate with ``all_features``), indexed by
+            name: the columns of :attr:`scores` (``rank``, ``score`` and the method's own, e.g.
+            CMQFS: ``Q``, ``NQ``, ``step``, ``w``, ``NRI``), then the columns of
+            :meth:`univariate_tests`: ``test``, ``statistic``, ``df``, ``p_value``, ``p_adjusted``.
+        """
         shown = self.scores if all_features else self.scores.loc[self.selected]
         return shown.join(self._univariate.loc[shown.index])
 
@@ -168,7 +188,7 @@ class SelectionResult(Result):
     def _population(self):
         return f"{len(self.classes)} classes"
 
-    def summary(self, all_features=False):
+    def summary(self, all_features=False, details=False):
         """Summary table: the call, method, parameters, data, then per selected feature its
         rank, score(s) and univariate test with p-value and BH-adjusted p-value.
 
@@ -176,6 +196,9 @@ class SelectionResult(Result):
         ----------
         all_features : bool
             Show every candidate feature, not only the selected ones.
+        details : bool
+            Also show the method's criterion as a formula and the equations behind the
+            redundancy rate.
         """
         shown = self.scores if all_features else self.scores.loc[self.selected]
         tests = self._univariate.loc[shown.index]
@@ -185,22 +208,26 @@ class SelectionResult(Result):
         table["df"] = [v if isinstance(v, str) else format_number(v, 4) for v in tests["df"]]
         table["p.value"] = [format_p_value(v) for v in tests["p_value"]]
         table["p.adj"] = [format_p_value(v) for v in tests["p_adjusted"]]
-        table[""] = [significance_stars(v) for v in tests["p_adjusted"]]
+        table[SIGNIFICANCE_COLUMN] = [significance_stars(v) for v in tests["p_adjusted"]]
         counts = ", ".join(f"{name} ({count})" for name, count in self.class_counts.items())
         header = self._header(("Response", f"{self.response}, {len(self.classes)} classes: {counts}"),
-                              [("Redundancy", self._redundancy_line())])
-        notes = [SIGNIFICANCE_LEGEND,
-                 f"{self._score_note()}; p.adj: Benjamini-Hochberg over all {len(self.scores)} candidates"]
+                              [("Redundancy", self._redundancy_line(details))], details=details)
+        used = ", ".join(dict.fromkeys(tests["test"]))
+        notes = [significance_legend(SIGNIFICANCE_COLUMN),
+                 f"{self._score_note()}; p.adj: Benjamini-Hochberg over all {len(self.scores)} candidates",
+                 f"p-values: {used} test of each feature against {self.response}, one feature at a time "
+                 f"(marginal tests); they are not tests of the selection, which chose these features on the same "
+                 f"data"]
+        na_line = self._na_legend(table)
+        if na_line:
+            notes.insert(1, na_line)
         notes += self.notes
-        if self._redundancy[2] is None:
-            notes.append("Redundancy: Tao et al. (2016) Eq. 34 with |Pearson r| (Zhao et al. 2010), "
-                         "fs.metrics.redundancy_rate")
         for name, frame in self.tables.items():
             notes.append(f"{name}:")
             notes += ["  " + line for line in _format_table(frame).to_string(index=False).split("\n")]
         return Summary(f"Feature selection ({self.method})", header, table, notes)
 
-    def plot(self, kind="scores", ax=None, **kwargs):
+    def plot(self, kind="scores", ax=None, fig=None, **kwargs):
         """Plot the result.
 
         Parameters
@@ -208,16 +235,18 @@ class SelectionResult(Result):
         kind : {'scores', 'path', 'convergence'}
             ``'scores'``: bar chart of the score of every feature by rank,
             selected features marked.  ``'path'``: the greedy criterion of the
-            feature chosen at each step (greedy methods only).  ``'convergence'``:
-            the per-iteration records against the iteration, one panel each
-            (iterative methods only; DFS: the objective and the divergence
-            Div(k) of Eq. 33, as the paper's Fig. 6).
+            feature chosen at each step (greedy methods only; every step shown).
+            ``'convergence'``: the per-iteration records against the iteration,
+            one panel each (iterative methods only; DFS: the objective and the
+            divergence Div(k), as the DFS paper's Fig. 6).
         ax : matplotlib Axes, optional
             For ``'convergence'``, a sequence of Axes, one per panel.
+        fig : matplotlib Figure, optional
+            ``'convergence'`` only: draw the panels into this figure.
 
         Returns
         -------
-        matplotlib Axes (``'convergence'``: an array of Axes, one per panel)
+        matplotlib Axes; for ``'convergence'`` (several panels) the Figure
         """
         # Imported when first drawn: matplotlib costs start-up time.
         from fstools.results.plotting import plot_convergence, plot_path, plot_scores
@@ -228,14 +257,18 @@ class SelectionResult(Result):
             if self.steps is None or self._spec.path_column is None:
                 raise ValueError(f"kind: 'path' needs a greedy method; {self.method!r} is not greedy "
                                  f"(allowed for it: 'scores')")
-            return plot_path(self.steps, self._spec.path_column, title=f"{self.method}: selection path",
-                             ax=ax, **kwargs)
+            title = (f"{method_label(self.method)}: selection path, {len(self.steps)} steps\n"
+                     f"response {self.response}, n = {self.n}")
+            return plot_path(self.steps, self._spec.path_column, title=title, ax=ax,
+                             note=PATH_NOTES.get(self.method), **kwargs)
         if kind == "convergence":
             if self.iterations is None:
                 allowed = "'scores', 'path'" if self.steps is not None and self._spec.path_column else "'scores'"
                 raise ValueError(f"kind: 'convergence' needs an iterative method; {self.method!r} records no "
                                  f"iterations (allowed for it: {allowed})")
-            return plot_convergence(self.iterations, title=f"{self.method}: convergence", ax=ax, **kwargs)
+            title = (f"{method_label(self.method)}: convergence over {len(self.iterations)} iteration"
+                     f"{'s' if len(self.iterations) != 1 else ''} (response {self.response}, n = {self.n})")
+            return plot_convergence(self.iterations, title=title, ax=ax, fig=fig, **kwargs)
         raise ValueError(f"kind: must be 'scores' or 'path' (greedy methods) or 'convergence' (iterative "
                          f"methods); got {kind!r}")
 
