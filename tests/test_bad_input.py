@@ -1060,3 +1060,19 @@ def test_select_missing_response_lists_the_columns():
     wide = pd.DataFrame(np.zeros((3, 30)), columns=[f"x{j}" for j in range(30)])
     with pytest.raises(FormulaError, match=r"the columns are 'x0', .*'x19', \.\.\. \(30 in all\)"):
         fs.select("`no such` ~ .", wide, method="fisher")
+
+
+def test_a_misspelt_keyword_gets_a_did_you_mean():
+    wine = fs.datasets.load("wine")
+    with pytest.raises(TypeError, match=r"compare\(\) got an unexpected keyword argument 'metric'\. Did you mean "
+                                        r"'metrics'\?"):
+        fs.compare("class ~ .", wine, methods=["fisher"], k=[2], metric="accuracy")
+    cmp = fs.compare("class ~ .", wine, methods=["fisher", "mim"], k=[2, 3], cv=2, repeats=1, random_state=0,
+                     progress=False)
+    for call, wrong, meant in [(cmp.summary, "metrics", "metric"), (cmp.ttest, "refrence", "reference"),
+                               (cmp.friedman, "clasifier", "classifier")]:
+        with pytest.raises(TypeError, match=rf"unexpected keyword argument '{wrong}'\. Did you mean '{meant}'\?"):
+            call(**{wrong: "fisher"})
+    with pytest.raises(TypeError, match=r"unknown parameter\(s\) bta; its parameters are: beta.*Did you mean "
+                                        r"'beta'\?"):
+        fs.select("class ~ .", wine, method="cmqfs", k=2, bta=0.5)

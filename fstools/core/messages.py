@@ -1,6 +1,9 @@
 """Pieces of error and warning messages that several layers print the same way."""
+import difflib
+import functools
+import inspect
 
-__all__ = ["preview", "ColumnError"]
+__all__ = ["preview", "ColumnError", "did_you_mean", "suggest_keywords"]
 
 
 def preview(values, limit=5, quote=False):
@@ -38,3 +41,35 @@ class ColumnError(ValueError):
     def with_names(self, names):
         """The same error naming the columns by ``names[position]``."""
         return ColumnError(self.template, [repr(str(names[int(j)])) for j in self.columns])
+
+
+def did_you_mean(word, choices):
+    """``". Did you mean 'x'?"`` for the nearest of ``choices`` to ``word``, or ``""``."""
+    near = difflib.get_close_matches(str(word), [str(c) for c in choices], n=2, cutoff=0.6)
+    return f". Did you mean {' or '.join(map(repr, near))}?" if near else ""
+
+
+def suggest_keywords(function):
+    """Decorate a public function so that a misspelt keyword argument gets a did-you-mean message.
+
+    ``compare(..., metric="accuracy")`` raises ``TypeError: compare() got an unexpected keyword
+    argument 'metric'. Did you mean 'metrics'?`` instead of Python's bare message.  A function
+    that takes ``**kwargs`` is returned unchanged: its extra keywords are checked where they are
+    used (the method parameters of ``select``).
+    """
+    parameters = inspect.signature(function).parameters.values()
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return function
+    names = [p.name for p in parameters
+             if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)]
+    known = frozenset(names)
+
+    @functools.wraps(function)
+    def checked(*args, **kwargs):
+        for name in kwargs:
+            if name not in known:
+                hint = did_you_mean(name, names) or f"; its arguments are: {', '.join(names)}"
+                raise TypeError(f"{function.__name__}() got an unexpected keyword argument {name!r}{hint}")
+        return function(*args, **kwargs)
+
+    return checked

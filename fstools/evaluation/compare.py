@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from fstools.core.constraints import BOOLEAN, integer_at_least
+from fstools.core.messages import suggest_keywords
 from fstools.core.parallel import effective_n_threads, external_backend, local_scoring
 from fstools.api.selection import run_method
 from fstools.model.terms import ranked_terms
@@ -519,8 +520,9 @@ class _Dataset:
                                                                          name=f"response {response!r}")
         where = "data" if name is None else f"data[{name!r}]"
         check_finite_matrix(model.X, model.column_names, name=where)
+        # stacklevel: _Dataset, compare, its suggest_keywords wrapper, the caller
         warn_constant_columns(constant_columns(model.X, list(model.column_names)), where,
-                              "labels" if self.multilabel else "response", stacklevel=3)
+                              "labels" if self.multilabel else "response", stacklevel=4)
         self.X = np.ascontiguousarray(model.X, dtype=np.float64)
         self.response = response
         self.n_dropped = int(model.n_dropped)
@@ -578,7 +580,7 @@ def _make_splits(dataset, cv, repeat_seeds):
     smallest = int(np.min(dataset.class_counts))
     if cv > smallest:
         warnings.warn(f"cv: data set {dataset.name!r} has a class with only {smallest} rows, fewer than the "
-                      f"{cv} folds: some test folds miss that class", UserWarning, stacklevel=3)
+                      f"{cv} folds: some test folds miss that class", UserWarning, stacklevel=4)
     splits = []
     dummy = np.zeros((dataset.n, 1))
     with warnings.catch_warnings():
@@ -733,6 +735,7 @@ def _run_tasks(function, tasks, n_jobs, bar):
         yield result
 
 
+@suggest_keywords
 def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=10, metrics=None,
             random_state=None, n_jobs=None, select_in_fold=False, standardize=True, na_action="drop",
             progress=True, formula_mode="safe"):

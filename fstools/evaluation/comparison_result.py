@@ -24,6 +24,7 @@ import pandas as pd
 from scipy import stats
 
 from fstools.core.constraints import one_of
+from fstools.core.messages import suggest_keywords
 from fstools.core.constraints import OPEN_UNIT_INTERVAL
 from fstools.results.labels import METRIC_NAMES, metric_label
 from fstools.results.tables import (SIGNIFICANCE_COLUMN, SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value,
@@ -442,6 +443,7 @@ class ComparisonResult:
         grouped = per_unit.groupby(level=list(range(len(by))), sort=False)
         return grouped.mean(), grouped.std(ddof=1)
 
+    @suggest_keywords
     def summary_frame(self, metric=None, classifier=None, dataset=None):
         """The numbers of :meth:`summary`, in the metric's units (proportions, not percent).
 
@@ -499,6 +501,7 @@ class ComparisonResult:
         frame.columns = pd.MultiIndex.from_tuples(frame.columns, names=["method", "statistic"])
         return frame
 
+    @suggest_keywords
     def summary(self, metric=None, classifier=None, dataset=None, percent=None, digits=2):
         """Methods x feature counts: mean +- sd, the best method of each row marked, an "Avg." row
         and the selection time (the CMQFS paper's Tables 4-6 in one table).
@@ -652,6 +655,7 @@ class ComparisonResult:
                             "p_adjust": "none" if p_adjust is None else p_adjust, "n_units": len(units)})
         return frame
 
+    @suggest_keywords
     def ttest(self, reference, alternative="greater", paired_over="k", p_adjust="holm", *, metric=None,
               classifier=None, dataset=None, k=None):
         """Paired t-tests of ``reference`` against every other method (the CMQFS paper's Tables 7-8).
@@ -752,6 +756,7 @@ class ComparisonResult:
         return Summary(f"{attrs['test'].capitalize()}: {reference} against the other methods", header, table, notes,
                        frame=frame)
 
+    @suggest_keywords
     def friedman(self, metric=None, classifier=None, blocks=None, alpha=0.05, *, dataset=None, k=None):
         """Friedman's test over the methods with the Nemenyi post-hoc test (Demsar 2006).
 
@@ -845,6 +850,7 @@ class ComparisonResult:
         return pd.DataFrame(rows)
 
     # ------------------------------------------------------------ plot
+    @suggest_keywords
     def plot(self, metric=None, classifier=None, dataset=None, band="sd", ax=None, percent=None, fig=None,
              **kwargs):
         """The metric against the number of features, one line per method, with error bands.

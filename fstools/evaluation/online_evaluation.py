@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from fstools.core.constraints import POSITIVE_INTEGER, one_of
+from fstools.core.messages import suggest_keywords
 from fstools.core.parallel import effective_n_threads
 from fstools.core.constraints import OPEN_UNIT_INTERVAL
 from fstools.core.ranking import rank_features
@@ -214,6 +215,7 @@ class OnlineEvaluation:
                 + shown.to_string(index=False))
 
 
+@suggest_keywords
 def evaluate_online(X, y, methods=("pa", "cs", "mbpa", "onpa"), budgets=None, n_orders=20, *,
                     protocol="prequential", test_size=0.3, positive=None, random_state=0, n_jobs=1,
                     progress=False, **params):

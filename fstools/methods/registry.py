@@ -16,13 +16,13 @@ rows, CSC for the others, which read columns; see :func:`sparse_format`) and
 never densifies it.  The API layer refuses sparse input for the other methods
 (:func:`sparse_methods` lists the ones that take it).
 """
-import difflib
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
 
 from fstools.core.constraints import Constraint
+from fstools.core.messages import did_you_mean
 
 __all__ = ["Parameter", "MethodSpec", "MethodOutput", "register", "get_method", "method_names",
            "sparse_methods", "sparse_format", "CAPABILITIES"]
@@ -158,9 +158,7 @@ def get_method(name):
         return _REGISTRY[_canonical(name)]
     message = f"method: unknown method {name!r}; allowed values: {', '.join(sorted(_REGISTRY))}"
     if isinstance(name, str):
-        near = difflib.get_close_matches(_canonical(name), sorted(_REGISTRY), n=3, cutoff=0.6)
-        if near:
-            message += f". Did you mean {' or '.join(map(repr, near))}?"
+        message += did_you_mean(_canonical(name), sorted(_REGISTRY))
     raise ValueError(message)
 
 

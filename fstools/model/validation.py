@@ -10,7 +10,7 @@ import pandas as pd
 from scipy import sparse
 
 from fstools.core.arrays import EXACT_INTEGER_LIMIT, check_exact_integers
-from fstools.core.messages import preview
+from fstools.core.messages import did_you_mean, preview
 from fstools.methods.multilabel import check_label_matrix
 from fstools.methods.registry import sparse_format, sparse_methods
 from fstools.core.sparse import column_ranges
@@ -38,7 +38,7 @@ def check_method_params(spec, params):
     if unknown:
         allowed = ", ".join(sorted(known)) if known else "none"
         raise TypeError(f"method {spec.name!r}: unknown parameter(s) {', '.join(unknown)}; "
-                        f"its parameters are: {allowed}")
+                        f"its parameters are: {allowed}{did_you_mean(unknown[0], known)}")
     values = {}
     for name, parameter in known.items():
         value = params.get(name, parameter.default)
