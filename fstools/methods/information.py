@@ -327,7 +327,7 @@ def _top_ranking(scores, k):
     first ``k`` indices.
     """
     n = scores.shape[0]
-    if k >= n or k < 1 or n <= 1024:
+    if k >= n or k < 1:
         return rank_features(scores, k=k, tolerance=TIE_TOLERANCE)
     kth = np.partition(scores, n - k)[n - k]
     window = kth - TIE_TOLERANCE * max(1.0, abs(kth))
