@@ -119,6 +119,63 @@ cdef void _count3(const code_t* a, const code_t* b, Py_ssize_t nb,
         table[cell] += 1
 
 
+# Tables of at most this many cells are counted in four interleaved copies (samples
+# i mod 4), summed at the end: consecutive samples falling in the same cell (binary
+# sparse data, a dominant class) then do not wait on each other's increment.  The
+# counts, hence every result, are the same integers as with one table.
+cdef enum:
+    SPLIT_CELLS = 256
+
+
+cdef void _count3_split(const code_t* a, const code_t* b, Py_ssize_t nb,
+                        const third_code_t* c, Py_ssize_t nc, Py_ssize_t m,
+                        Py_ssize_t n_cells, count_t* table) noexcept nogil:
+    """:func:`_count3` for a table of ``n_cells`` cells (``a`` of na = n_cells / (nb nc) levels).
+
+    ``b`` and ``c`` must not be NULL here; tables larger than SPLIT_CELLS cells
+    and short vectors go to :func:`_count3`.
+    """
+    cdef count_t split[4 * SPLIT_CELLS]
+    cdef Py_ssize_t i, cell
+    cdef Py_ssize_t end = m - m % 4
+    if n_cells > SPLIT_CELLS or m < 64:
+        _count3(a, b, nb, c, nc, m, table)
+        return
+    for i in range(4 * n_cells):
+        split[i] = 0
+    for i in range(0, end, 4):
+        split[(a[i] * nb + b[i]) * nc + c[i]] += 1
+        split[n_cells + (a[i + 1] * nb + b[i + 1]) * nc + c[i + 1]] += 1
+        split[2 * n_cells + (a[i + 2] * nb + b[i + 2]) * nc + c[i + 2]] += 1
+        split[3 * n_cells + (a[i + 3] * nb + b[i + 3]) * nc + c[i + 3]] += 1
+    for i in range(end, m):
+        split[(a[i] * nb + b[i]) * nc + c[i]] += 1
+    for cell in range(n_cells):
+        table[cell] += split[cell] + split[n_cells + cell] + split[2 * n_cells + cell] + split[3 * n_cells + cell]
+
+
+cdef void _count2_split(const code_t* a, const third_code_t* c, Py_ssize_t nc, Py_ssize_t m,
+                        Py_ssize_t n_cells, count_t* table) noexcept nogil:
+    """:func:`_count3` of (a, 0, c) (no ``b``) in four interleaved tables, as :func:`_count3_split`."""
+    cdef count_t split[4 * SPLIT_CELLS]
+    cdef Py_ssize_t i, cell
+    cdef Py_ssize_t end = m - m % 4
+    if n_cells > SPLIT_CELLS or m < 64:
+        _count3(a, <const code_t*> NULL, 1, c, nc, m, table)
+        return
+    for i in range(4 * n_cells):
+        split[i] = 0
+    for i in range(0, end, 4):
+        split[a[i] * nc + c[i]] += 1
+        split[n_cells + a[i + 1] * nc + c[i + 1]] += 1
+        split[2 * n_cells + a[i + 2] * nc + c[i + 2]] += 1
+        split[3 * n_cells + a[i + 3] * nc + c[i + 3]] += 1
+    for i in range(end, m):
+        split[a[i] * nc + c[i]] += 1
+    for cell in range(n_cells):
+        table[cell] += split[cell] + split[n_cells + cell] + split[2 * n_cells + cell] + split[3 * n_cells + cell]
+
+
 cdef void _marginals3(const count_t* table, Py_ssize_t na, Py_ssize_t nb,
                       Py_ssize_t nc, count_t* ab, count_t* ac, count_t* bc,
                       count_t* a, count_t* b, count_t* c) noexcept nogil:
@@ -188,7 +245,7 @@ cdef int _mutual_information(const code_t* x, Py_ssize_t nx, const third_code_t*
         return OUT_OF_MEMORY
     cdef count_t* px = xy + n_xy
     cdef count_t* py = px + nx
-    _count3(x, <const code_t*> NULL, 1, y, ny, m, xy)
+    _count2_split(x, y, ny, m, n_xy, xy)
     _marginals3(xy, nx, 1, ny, NULL, NULL, NULL, px, NULL, py)
     result[0] = _clip_rounding(_entropy_of_counts(px, nx, m)
                                + _entropy_of_counts(py, ny, m)
@@ -245,7 +302,7 @@ cdef int _pair_information(
     cdef count_t* a = bc + ns * k
     cdef count_t* b = a + nc
     cdef count_t* c = b + ns
-    _count3(xc, xs, ns, cls, k, m, abc)
+    _count3_split(xc, xs, ns, cls, k, m, n_abc, abc)
     _marginals3(abc, nc, ns, k, ab, ac, bc, a, b, c)
     cdef double h_abc = _entropy_of_counts(abc, n_abc, m)
     cdef double h_ab = _entropy_of_counts(ab, nc * ns, m)
@@ -979,6 +1036,12 @@ def discrete_column_codes(X, Py_ssize_t max_levels, codes, levels, status, int n
         raise ValueError(f"max_levels: must be in 1..127; got {max_levels}")
     if X.shape[0] == 0:
         raise ValueError("X: has no rows")
+    for name, value, dtype, ndim in (("codes", codes, np.int8, 2), ("levels", levels, np.int32, 1),
+                                     ("status", status, np.int8, 1)):
+        if (not isinstance(value, np.ndarray) or value.dtype != dtype or value.ndim != ndim
+                or not value.flags.c_contiguous or not value.flags.writeable):
+            raise TypeError(f"{name}: must be a writeable C-contiguous {ndim}-D NumPy array of "
+                            f"{np.dtype(dtype).name}; got {_describe_dtype(value)}")
     return _discrete_column_codes(X, max_levels, codes, levels, status, n_threads)
 
 
@@ -1183,6 +1246,14 @@ def lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, tolera
     tolerance : float
         Relative tie tolerance.
     """
+    for name, value, dtype in (("levels", levels, np.int32), ("y", y, np.int32),
+                               ("relevance", relevance, np.float64), ("ranking", ranking, np.intp),
+                               ("scores", scores, np.float64)):
+        if not isinstance(value, np.ndarray) or value.dtype != dtype or value.ndim != 1:
+            raise TypeError(f"{name}: must be a 1-D NumPy array of {np.dtype(dtype).name}; "
+                            f"got {_describe_dtype(value)}")
+    if not tolerance >= 0.0:
+        raise ValueError(f"tolerance: must be a number >= 0; got {tolerance!r}")
     return _lazy_cmim_checked(_code_matrix(codes), levels, y, n_classes, relevance, k, ranking, scores,
                               tolerance)
 
@@ -1197,7 +1268,9 @@ def _lazy_cmim_checked(const code_t[:, ::1] codes, const int32_t[::1] levels, co
     cdef Py_ssize_t bad_row = -1
     cdef int status
     _check_feature_arguments(codes, levels, 1)
-    _check_feature_out(relevance, n)
+    if relevance.shape[0] != n:
+        raise ValueError(f"relevance: has length {relevance.shape[0]} but codes has {n} rows "
+                         "(one per feature); they must agree")
     if not 1 <= k <= n:
         raise ValueError(f"k: must be in 1..{n}; got {k}")
     if ranking.shape[0] != k or scores.shape[0] != k:
