@@ -914,6 +914,14 @@ cdef int _code_discrete_column(const value_t* x, Py_ssize_t m, Py_ssize_t max_le
     if value_t is int64_t:
         if <double> low < -EXACT_INTEGER_LIMIT or <double> high > EXACT_INTEGER_LIMIT:
             return _UNDECIDED
+    if <double> high - <double> low <= 1.0:  # one or two values (binary): both occur, code = x - low
+        n_distinct = 1 if high == low else 2
+        if n_distinct > max_levels:
+            return _CONTINUOUS
+        for i in range(m):
+            codes[i] = <int8_t> (x[i] - low)
+        n_levels[0] = <int32_t> n_distinct
+        return _DISCRETE
     if <double> high - <double> low < TABLE_RANGE:
         offset = <Py_ssize_t> (<double> high - <double> low) + 1
         for i in range(offset):
