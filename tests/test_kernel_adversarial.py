@@ -97,7 +97,7 @@ COVERED = {
     "_fvg": {"feature_modularity", "modularity_parts", "modularity_scores", "neighbour_runs"},
     "_entropy": {"entropy", "joint_entropy", "mutual_information", "conditional_mutual_information",
                  "pair_information_terms", "relevant_independency_terms", "feature_class_information",
-                 "feature_entropies"},
+                 "feature_entropies", "discrete_column_codes", "lazy_cmim"},
     "_neighbours": {"class_neighbours", "all_class_neighbours", "relieff_terms", "block_size"},
     "_online": {"online_pass_dense", "online_pass_csr", "random_integers", "random_units", "random_words",
                 "kth_largest", "top_weight_mask", "truncate_weights", "keep_top_weights"},
@@ -524,6 +524,126 @@ def test_entropy_feature_kernels_wrong_layout(name):
         except (ValueError, TypeError):
             continue
         pytest.fail(f"{name} accepted codes of dtype {variant.dtype}, strides {variant.strides}")  # pragma: no cover
+
+
+
+def _discrete_outputs(n, m):
+    return np.zeros((n, m), dtype=np.int8), np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int8)
+
+
+@pytest.mark.parametrize("case", ["not_2d", "dtype", "max_levels", "no_rows", "codes_shape", "codes_dtype",
+                                  "status_read_only"])
+def test_discrete_column_codes_bad_input_names_the_argument(case):
+    X = np.zeros((4, 3))
+    codes, levels, status = _discrete_outputs(3, 4)
+    arguments = {"X": X, "max_levels": 32, "codes": codes, "levels": levels, "status": status}
+    names = {"not_2d": ("X",), "dtype": ("X",), "max_levels": ("max_levels",), "no_rows": ("X",),
+             "codes_shape": ("codes",), "codes_dtype": ("codes",), "status_read_only": ("status",)}[case]
+    if case == "not_2d":
+        arguments["X"] = np.zeros(4)
+    elif case == "dtype":
+        arguments["X"] = np.zeros((4, 3), dtype=np.complex128)
+    elif case == "max_levels":
+        arguments["max_levels"] = 128
+    elif case == "no_rows":
+        arguments["X"] = np.zeros((0, 3))
+    elif case == "codes_shape":
+        arguments["codes"] = np.zeros((3, 5), dtype=np.int8)
+    elif case == "codes_dtype":
+        arguments["codes"] = np.zeros((3, 4), dtype=np.int16)
+    else:
+        status.flags.writeable = False
+    with pytest.raises((TypeError, ValueError)) as excinfo:
+        entropy_kernel.discrete_column_codes(**arguments)
+    assert_clear(excinfo, *names)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.int32, np.int64, np.float32, np.float64])
+def test_discrete_column_codes_extremes_of_each_dtype(dtype):
+    """The extreme values of every dtype, one row, constant columns, NaN and infinity."""
+    if np.dtype(dtype).kind == "f":
+        info = np.finfo(dtype)
+        columns = [[info.min, info.max, 0.0], [info.tiny, -info.tiny, 0.0], [np.nan, 0.0, 1.0],
+                   [np.inf, 0.0, 1.0], [-0.0, 0.0, -0.0], [0.5, 0.5, 0.5]]
+    else:
+        info = np.iinfo(dtype)
+        columns = [[info.min, info.max, 0], [info.min, info.min, info.min], [info.max, 0, info.max],
+                   [0, 1, 0], [int(info.min) // 2, int(info.max) // 2, 0], [3, 3, 3]]
+    X = np.array(columns, dtype=dtype).T.copy()
+    for rows in (X, X[:1]):
+        codes, levels, status = _discrete_outputs(X.shape[1], rows.shape[0])
+        with np.errstate(invalid="ignore", over="ignore"):
+            entropy_kernel.discrete_column_codes(rows, 32, codes, levels, status)
+        for j in range(rows.shape[1]):
+            column = rows[:, j].astype(np.float64)
+            if not np.isfinite(column).all():
+                assert status[j] == entropy_kernel.COLUMN_NON_FINITE
+            elif status[j] != entropy_kernel.COLUMN_UNDECIDED:
+                is_integer = bool(np.all(column == np.round(column)))
+                assert status[j] == (entropy_kernel.COLUMN_DISCRETE if is_integer
+                                     else entropy_kernel.COLUMN_CONTINUOUS)
+                if is_integer and dtype != np.int64:
+                    values, inverse = np.unique(rows[:, j], return_inverse=True)
+                    np.testing.assert_array_equal(codes[j], inverse)
+                    assert levels[j] == values.size
+
+
+def test_discrete_column_codes_more_levels_than_allowed_is_continuous():
+    X = np.column_stack([np.arange(40) % 33, np.arange(40) % 32, (np.arange(40) % 33) * 1000]).astype(float)
+    codes, levels, status = _discrete_outputs(3, 40)
+    entropy_kernel.discrete_column_codes(X, 32, codes, levels, status)
+    assert list(status) == [entropy_kernel.COLUMN_CONTINUOUS, entropy_kernel.COLUMN_DISCRETE,
+                            entropy_kernel.COLUMN_CONTINUOUS]
+    entropy_kernel.discrete_column_codes(X, 1, codes, levels, status)
+    assert (status == entropy_kernel.COLUMN_CONTINUOUS).all()
+
+
+def _lazy_arguments(n=3, m=6, k=2):
+    codes = np.ascontiguousarray(np.arange(n * m).reshape(n, m) % 2, dtype=np.int8)
+    return {"codes": codes, "levels": np.full(n, 2, dtype=np.int32), "y": np.arange(m, dtype=np.int32) % 2,
+            "n_classes": 2, "relevance": np.linspace(0.1, 0.3, n), "k": k,
+            "ranking": np.empty(k, dtype=np.intp), "scores": np.empty(k), "tolerance": 1e-12}
+
+
+@pytest.mark.parametrize("case, name", [("k0", "k"), ("k_big", "k"), ("ranking", "ranking"),
+                                        ("relevance", "relevance"), ("y", "y"), ("levels", "levels"),
+                                        ("codes", "codes"), ("tolerance", "tolerance"), ("class", "y")])
+def test_lazy_cmim_bad_input_names_the_argument(case, name):
+    arguments = _lazy_arguments()
+    if case == "k0":
+        arguments.update(k=0, ranking=np.empty(0, dtype=np.intp), scores=np.empty(0))
+    elif case == "k_big":
+        arguments.update(k=4, ranking=np.empty(4, dtype=np.intp), scores=np.empty(4))
+    elif case == "ranking":
+        arguments["ranking"] = np.empty(2, dtype=np.float64)
+    elif case == "relevance":
+        arguments["relevance"] = np.zeros(5)
+    elif case == "y":
+        arguments["y"] = np.zeros(5, dtype=np.int32)
+    elif case == "levels":
+        arguments["levels"] = np.zeros(3, dtype=np.int32)
+    elif case == "codes":
+        arguments["codes"] = arguments["codes"].astype(np.float64)
+    elif case == "tolerance":
+        arguments["tolerance"] = float("nan")
+    else:
+        arguments["y"] = np.full(6, 7, dtype=np.int32)
+    with pytest.raises((TypeError, ValueError)) as excinfo:
+        entropy_kernel.lazy_cmim(**arguments)
+    assert_clear(excinfo, name)
+
+
+@pytest.mark.parametrize("n, m", [(1, 1), (1, 5), (4, 1), (5, 2)])
+def test_lazy_cmim_tiny_problems_equal_eager(n, m):
+    from fstools.methods.information import greedy_information_selection
+    rng = np.random.default_rng(n * 10 + m)
+    codes = np.ascontiguousarray(rng.integers(0, 2, (n, m)), dtype=np.int8)
+    levels = np.full(n, 2, dtype=np.int32)
+    y = np.arange(m, dtype=np.int32) % 2
+    eager = greedy_information_selection(codes, levels, y, "cmim", k=n, lazy=False)
+    lazy = greedy_information_selection(codes, levels, y, "cmim", k=n, lazy=True)
+    np.testing.assert_array_equal(lazy[0], eager[0])
+    assert lazy[1]["J"].tobytes() == eager[1]["J"].tobytes()
 
 
 # ====================================================================== _neighbours

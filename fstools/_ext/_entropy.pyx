@@ -52,13 +52,13 @@ with ``FSTOOLS_BOUNDSCHECK=1``).
 import numpy as np
 
 cimport numpy as cnp
-from cython.parallel import prange
-from libc.math cimport log
-from libc.stdint cimport int32_t, int64_t
-from libc.stdlib cimport calloc, free
+from cython.parallel import parallel, prange
+from libc.math cimport fabs, log
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t
+from libc.stdlib cimport calloc, free, malloc
 
-from fstools._ext._common cimport (BAD_CODE, OK, OUT_OF_MEMORY, SignalCheck, check_threads, first_out_of_range,
-                                   raise_if_stopped, signal_check_init, stop_requested)
+from fstools._ext._common cimport (BAD_CODE, OK, OUT_OF_MEMORY, SignalCheck, block_length, check_threads,
+                                   first_out_of_range, raise_if_stopped, signal_check_init, stop_requested)
 # code_t: integer codes of a discrete variable; third_code_t: the same types as an
 # independent fused type, for the third variable of a counting table (the int32
 # class of the kernels over many features, or z of conditional_mutual_information).
@@ -117,6 +117,63 @@ cdef void _count3(const code_t* a, const code_t* b, Py_ssize_t nb,
         cell = cell * nb + (b[i] if b != NULL else 0)
         cell = cell * nc + (c[i] if c != NULL else 0)
         table[cell] += 1
+
+
+# Tables of at most this many cells are counted in four interleaved copies (samples
+# i mod 4), summed at the end: consecutive samples falling in the same cell (binary
+# sparse data, a dominant class) then do not wait on each other's increment.  The
+# counts, hence every result, are the same integers as with one table.
+cdef enum:
+    SPLIT_CELLS = 256
+
+
+cdef void _count3_split(const code_t* a, const code_t* b, Py_ssize_t nb,
+                        const third_code_t* c, Py_ssize_t nc, Py_ssize_t m,
+                        Py_ssize_t n_cells, count_t* table) noexcept nogil:
+    """:func:`_count3` for a table of ``n_cells`` cells (``a`` of na = n_cells / (nb nc) levels).
+
+    ``b`` and ``c`` must not be NULL here; tables larger than SPLIT_CELLS cells
+    and short vectors go to :func:`_count3`.
+    """
+    cdef count_t split[4 * SPLIT_CELLS]
+    cdef Py_ssize_t i, cell
+    cdef Py_ssize_t end = m - m % 4
+    if n_cells > SPLIT_CELLS or m < 64:
+        _count3(a, b, nb, c, nc, m, table)
+        return
+    for i in range(4 * n_cells):
+        split[i] = 0
+    for i in range(0, end, 4):
+        split[(a[i] * nb + b[i]) * nc + c[i]] += 1
+        split[n_cells + (a[i + 1] * nb + b[i + 1]) * nc + c[i + 1]] += 1
+        split[2 * n_cells + (a[i + 2] * nb + b[i + 2]) * nc + c[i + 2]] += 1
+        split[3 * n_cells + (a[i + 3] * nb + b[i + 3]) * nc + c[i + 3]] += 1
+    for i in range(end, m):
+        split[(a[i] * nb + b[i]) * nc + c[i]] += 1
+    for cell in range(n_cells):
+        table[cell] += split[cell] + split[n_cells + cell] + split[2 * n_cells + cell] + split[3 * n_cells + cell]
+
+
+cdef void _count2_split(const code_t* a, const third_code_t* c, Py_ssize_t nc, Py_ssize_t m,
+                        Py_ssize_t n_cells, count_t* table) noexcept nogil:
+    """:func:`_count3` of (a, 0, c) (no ``b``) in four interleaved tables, as :func:`_count3_split`."""
+    cdef count_t split[4 * SPLIT_CELLS]
+    cdef Py_ssize_t i, cell
+    cdef Py_ssize_t end = m - m % 4
+    if n_cells > SPLIT_CELLS or m < 64:
+        _count3(a, <const code_t*> NULL, 1, c, nc, m, table)
+        return
+    for i in range(4 * n_cells):
+        split[i] = 0
+    for i in range(0, end, 4):
+        split[a[i] * nc + c[i]] += 1
+        split[n_cells + a[i + 1] * nc + c[i + 1]] += 1
+        split[2 * n_cells + a[i + 2] * nc + c[i + 2]] += 1
+        split[3 * n_cells + a[i + 3] * nc + c[i + 3]] += 1
+    for i in range(end, m):
+        split[a[i] * nc + c[i]] += 1
+    for cell in range(n_cells):
+        table[cell] += split[cell] + split[n_cells + cell] + split[2 * n_cells + cell] + split[3 * n_cells + cell]
 
 
 cdef void _marginals3(const count_t* table, Py_ssize_t na, Py_ssize_t nb,
@@ -188,7 +245,7 @@ cdef int _mutual_information(const code_t* x, Py_ssize_t nx, const third_code_t*
         return OUT_OF_MEMORY
     cdef count_t* px = xy + n_xy
     cdef count_t* py = px + nx
-    _count3(x, <const code_t*> NULL, 1, y, ny, m, xy)
+    _count2_split(x, y, ny, m, n_xy, xy)
     _marginals3(xy, nx, 1, ny, NULL, NULL, NULL, px, NULL, py)
     result[0] = _clip_rounding(_entropy_of_counts(px, nx, m)
                                + _entropy_of_counts(py, ny, m)
@@ -245,7 +302,7 @@ cdef int _pair_information(
     cdef count_t* a = bc + ns * k
     cdef count_t* b = a + nc
     cdef count_t* c = b + ns
-    _count3(xc, xs, ns, cls, k, m, abc)
+    _count3_split(xc, xs, ns, cls, k, m, n_abc, abc)
     _marginals3(abc, nc, ns, k, ab, ac, bc, a, b, c)
     cdef double h_abc = _entropy_of_counts(abc, n_abc, m)
     cdef double h_ab = _entropy_of_counts(ab, nc * ns, m)
@@ -769,3 +826,484 @@ def _feature_entropies(const code_t[:, ::1] codes, const int32_t[::1] levels,
             status[j] = _entropy(&codes[j, 0], levels[j], m, &out[j])
     raise_if_stopped(&check)
     _raise_row_status(status, codes, levels, "of (feature)")
+
+
+# ---------------------------------------------------------------------------
+# discrete columns used as they are (the data path of the information methods)
+# ---------------------------------------------------------------------------
+
+# value_t: the element types of X read by :func:`discrete_column_codes` (bool as uint8).
+ctypedef fused value_t:
+    double
+    float
+    int64_t
+    int32_t
+    int16_t
+    int8_t
+    uint8_t
+
+#: Status of a column after :func:`discrete_column_codes`.
+COLUMN_CONTINUOUS = 0
+COLUMN_DISCRETE = 1
+COLUMN_NON_FINITE = 2
+COLUMN_UNDECIDED = 3
+
+cdef enum:
+    _CONTINUOUS = 0
+    _DISCRETE = 1
+    _NON_FINITE = 2
+    _UNDECIDED = 3
+
+# A column of integers whose range (max - min) is below this is coded through a
+# table of TABLE_RANGE presence flags (O(1) per value); wider ones through a
+# sorted array of at most max_levels distinct values (binary search).
+cdef Py_ssize_t TABLE_RANGE = 256
+
+# Integers beyond 2^53 are not all representable as float64: an int64 column
+# holding one is left undecided (the caller codes it as before).
+cdef double EXACT_INTEGER_LIMIT = 9007199254740992.0
+
+
+# 2^52: every double of at least this magnitude is an integer, and below it
+# (a + 2^52) - 2^52 rounds a >= 0 to an integer (no libm call, vectorisable).
+cdef double TWO_TO_52 = 4503599627370496.0
+
+
+cdef inline bint _value_is_integer(value_t v) noexcept nogil:
+    cdef double a
+    if value_t is double or value_t is float:
+        a = fabs(<double> v)
+        return (a >= TWO_TO_52) | (((a + TWO_TO_52) - TWO_TO_52) == a)
+    return True
+
+
+cdef inline bint _value_is_finite(value_t v) noexcept nogil:
+    if value_t is double or value_t is float:
+        return (<double> v) - (<double> v) == 0.0
+    return True
+
+
+cdef int _code_discrete_column(const value_t* x, Py_ssize_t m, Py_ssize_t max_levels,
+                               int8_t* codes, int32_t* n_levels, value_t* distinct,
+                               uint8_t* table) noexcept nogil:
+    """Code one contiguous column ``x[0:m]`` if it is discrete (see :func:`discrete_column_codes`).
+
+    Writes ``codes[0:m]`` (the rank of each value among the sorted distinct
+    values) and ``n_levels[0]`` for a discrete column; returns its status.
+    ``distinct`` has room for ``max_levels`` values, ``table`` for TABLE_RANGE flags.
+    """
+    cdef Py_ssize_t i, lo, hi, mid, n_distinct, offset
+    cdef value_t low = x[0]
+    cdef value_t high = x[0]
+    cdef value_t v
+    cdef bint integer = True
+    cdef bint finite = True
+    cdef int8_t rank
+    for i in range(m):
+        v = x[i]
+        if v < low:
+            low = v
+        if v > high:
+            high = v
+        integer = integer & _value_is_integer(v)
+        finite = finite & _value_is_finite(v)
+    if not finite:
+        return _NON_FINITE
+    if not integer:
+        return _CONTINUOUS
+    if value_t is int64_t:
+        if <double> low < -EXACT_INTEGER_LIMIT or <double> high > EXACT_INTEGER_LIMIT:
+            return _UNDECIDED
+    if <double> high - <double> low <= 1.0:  # one or two values (binary): both occur, code = x - low
+        n_distinct = 1 if high == low else 2
+        if n_distinct > max_levels:
+            return _CONTINUOUS
+        for i in range(m):
+            codes[i] = <int8_t> (x[i] - low)
+        n_levels[0] = <int32_t> n_distinct
+        return _DISCRETE
+    if <double> high - <double> low < TABLE_RANGE:
+        offset = <Py_ssize_t> (<double> high - <double> low) + 1
+        for i in range(offset):
+            table[i] = 0
+        for i in range(m):
+            table[<Py_ssize_t> (x[i] - low)] = 1
+        n_distinct = 0
+        for i in range(offset):
+            if table[i]:
+                n_distinct += 1
+        if n_distinct > max_levels:
+            return _CONTINUOUS
+        rank = 0
+        for i in range(offset):  # presence flag -> rank of the value
+            if table[i]:
+                table[i] = rank
+                rank += 1
+        for i in range(m):
+            codes[i] = <int8_t> table[<Py_ssize_t> (x[i] - low)]
+        n_levels[0] = <int32_t> n_distinct
+        return _DISCRETE
+    n_distinct = 0
+    for i in range(m):
+        v = x[i]
+        lo = 0
+        hi = n_distinct
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if distinct[mid] < v:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < n_distinct and distinct[lo] == v:
+            continue
+        if n_distinct == max_levels:
+            return _CONTINUOUS
+        for mid in range(n_distinct, lo, -1):
+            distinct[mid] = distinct[mid - 1]
+        distinct[lo] = v
+        n_distinct += 1
+    for i in range(m):
+        v = x[i]
+        lo = 0
+        hi = n_distinct
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if distinct[mid] < v:
+                lo = mid + 1
+            else:
+                hi = mid
+        codes[i] = <int8_t> lo
+    n_levels[0] = <int32_t> n_distinct
+    return _DISCRETE
+
+
+cdef int _code_column_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t column_stride,
+                            Py_ssize_t m, Py_ssize_t first, Py_ssize_t width, Py_ssize_t max_levels,
+                            int8_t* codes, int32_t* levels, int8_t* status,
+                            value_t* scratch) noexcept nogil:
+    """:func:`_code_discrete_column` for columns ``first .. first + width - 1`` of ``X``.
+
+    Strides are in elements.  A column that is not contiguous is first copied
+    (the block transposed through ``scratch``, room for ``width * m + max_levels``
+    values and TABLE_RANGE flags after them).  Returns OK or OUT_OF_MEMORY.
+    """
+    cdef Py_ssize_t i, jj, j
+    cdef const value_t* column
+    cdef value_t* distinct = scratch + width * m
+    cdef uint8_t* table = <uint8_t*> (distinct + max_levels)
+    cdef const value_t* row
+    if row_stride != 1 and m > 1:  # rows are contiguous (C order): transpose the block
+        for i in range(m):
+            row = X + i * row_stride + first * column_stride
+            for jj in range(width):
+                scratch[jj * m + i] = row[jj * column_stride]
+    for jj in range(width):
+        j = first + jj
+        if row_stride != 1 and m > 1:
+            column = scratch + jj * m
+        else:
+            column = X + j * column_stride
+        status[j] = <int8_t> _code_discrete_column(column, m, max_levels, codes + j * m, levels + j,
+                                                   distinct, table)
+    return OK
+
+
+def discrete_column_codes(X, Py_ssize_t max_levels, codes, levels, status, int n_threads=1):
+    """Code the discrete columns of ``X`` as they are, in one pass per column.
+
+    A column is discrete when every value is a (finite) integer and it has at
+    most ``max_levels`` distinct values; its codes are the ranks of its values
+    among its sorted distinct values (0 .. L-1, the smallest value coded 0), as
+    ``numpy.unique(column, return_inverse=True)`` gives them.
+
+    Parameters
+    ----------
+    X : ndarray, shape (m, n_features)
+        float64, float32, int64, int32, int16, int8, uint8 or bool; any strides.
+    max_levels : int
+        1 .. 127.
+    codes : ndarray of int8, shape (n_features, m), C-contiguous
+        Row ``j`` receives the codes of a discrete column ``j`` (other rows untouched).
+    levels : ndarray of int32, shape (n_features,)
+        ``levels[j]`` receives the number of distinct values of a discrete column.
+    status : ndarray of int8, shape (n_features,)
+        Filled with :data:`COLUMN_CONTINUOUS` (some value not an integer, or more
+        than ``max_levels`` distinct values), :data:`COLUMN_DISCRETE`,
+        :data:`COLUMN_NON_FINITE` (NaN or infinity) or :data:`COLUMN_UNDECIDED`
+        (int64 values beyond 2^53: left to the caller).
+    n_threads : int
+        OpenMP threads over blocks of columns; the result does not depend on it.
+    """
+    if not isinstance(X, np.ndarray) or X.ndim != 2:
+        raise TypeError(f"X: must be a 2-D NumPy array; got {_describe_dtype(X)}")
+    if X.dtype == np.bool_:
+        X = X.view(np.uint8)
+    if X.dtype not in (np.float64, np.float32, np.int64, np.int32, np.int16, np.int8, np.uint8):
+        raise TypeError(f"X: unsupported dtype {X.dtype}")
+    if not 1 <= max_levels <= 127:
+        raise ValueError(f"max_levels: must be in 1..127; got {max_levels}")
+    if X.shape[0] == 0:
+        raise ValueError("X: has no rows")
+    for name, value, dtype, ndim in (("codes", codes, np.int8, 2), ("levels", levels, np.int32, 1),
+                                     ("status", status, np.int8, 1)):
+        if (not isinstance(value, np.ndarray) or value.dtype != dtype or value.ndim != ndim
+                or not value.flags.c_contiguous or not value.flags.writeable):
+            raise TypeError(f"{name}: must be a writeable C-contiguous {ndim}-D NumPy array of "
+                            f"{np.dtype(dtype).name}; got {_describe_dtype(value)}")
+    return _discrete_column_codes(X, max_levels, codes, levels, status, n_threads)
+
+
+def _discrete_column_codes(const value_t[:, :] X, Py_ssize_t max_levels, int8_t[:, ::1] codes,
+                           int32_t[::1] levels, int8_t[::1] status, int n_threads):
+    """:func:`discrete_column_codes` for one element type."""
+    cdef Py_ssize_t m = X.shape[0]
+    cdef Py_ssize_t n = X.shape[1]
+    cdef Py_ssize_t row_stride = X.strides[0] // sizeof(value_t)
+    cdef Py_ssize_t column_stride = X.strides[1] // sizeof(value_t)
+    cdef Py_ssize_t width, n_blocks, b, first, i
+    cdef int32_t[::1] failed = np.zeros(1, dtype=np.int32)  # (a variable set in a parallel block is private)
+    cdef value_t* scratch
+    check_threads(n_threads)
+    if codes.shape[0] != n or codes.shape[1] != m or levels.shape[0] != n or status.shape[0] != n:
+        raise ValueError(f"codes, levels, status: must have shapes ({n}, {m}), ({n},), ({n},)")
+    if n == 0:
+        return
+    if m == 1:
+        row_stride = 1  # one row: every column is one value
+    if X.strides[0] % sizeof(value_t) or X.strides[1] % sizeof(value_t):
+        raise ValueError("X: strides must be multiples of the element size")
+    # about 256 KiB of values per block (the transposed block stays in cache)
+    width = max(1, min(n, (1 << 18) // max(1, m * <Py_ssize_t> sizeof(value_t))))
+    n_blocks = (n + width - 1) // width
+    cdef const value_t* base = &X[0, 0]
+    cdef SignalCheck check
+    signal_check_init(&check, 1)
+    with nogil, parallel(num_threads=n_threads):
+        scratch = <value_t*> malloc((width * m + max_levels) * sizeof(value_t) + TABLE_RANGE)
+        if scratch == NULL:
+            failed[0] = OUT_OF_MEMORY
+        else:
+            for b in prange(n_blocks, schedule='dynamic'):
+                if stop_requested(&check):
+                    continue
+                first = b * width
+                _code_column_block(base, row_stride, column_stride, m, first,
+                                   block_length(first, width, n), max_levels,
+                                   &codes[0, 0], &levels[0], &status[0], scratch)
+            free(scratch)
+    raise_if_stopped(&check)
+    if failed[0] != OK:
+        raise MemoryError("cannot allocate the scratch block of discrete_column_codes")
+
+
+# ---------------------------------------------------------------------------
+# CMIM with Fleuret's lazy evaluation
+# ---------------------------------------------------------------------------
+
+cdef inline bint _heap_before(const double* key, int32_t a, int32_t b) noexcept nogil:
+    """Order of the max-heap of :func:`lazy_cmim`: larger key first, then lower index."""
+    return key[a] > key[b] or (key[a] == key[b] and a < b)
+
+
+cdef void _heap_sift_down(int32_t* heap, Py_ssize_t size, Py_ssize_t position,
+                          const double* key) noexcept nogil:
+    cdef Py_ssize_t child
+    cdef int32_t item = heap[position]
+    while True:
+        child = 2 * position + 1
+        if child >= size:
+            break
+        if child + 1 < size and _heap_before(key, heap[child + 1], heap[child]):
+            child += 1
+        if not _heap_before(key, heap[child], item):
+            break
+        heap[position] = heap[child]
+        position = child
+    heap[position] = item
+
+
+cdef void _heap_push(int32_t* heap, Py_ssize_t size, int32_t item, const double* key) noexcept nogil:
+    """Add ``item`` to the heap ``heap[0:size]`` (room for one more)."""
+    cdef Py_ssize_t position = size
+    cdef Py_ssize_t parent
+    while position > 0:
+        parent = (position - 1) // 2
+        if not _heap_before(key, item, heap[parent]):
+            break
+        heap[position] = heap[parent]
+        position = parent
+    heap[position] = item
+
+
+cdef inline double _tie_window(double best, double tolerance) noexcept nogil:
+    """The lowest value tied with ``best`` (fstools.core.ranking: best - tol * max(1, |best|))."""
+    return best - tolerance * (fabs(best) if fabs(best) > 1.0 else 1.0)
+
+
+cdef int _lazy_cmim(const code_t* codes, Py_ssize_t m, const int32_t* levels, Py_ssize_t n,
+                    const int32_t* cls, Py_ssize_t n_classes, double* partial, Py_ssize_t k,
+                    double tolerance, int32_t* last, int32_t* heap, int32_t* popped,
+                    uint8_t* checked, Py_ssize_t* ranking, double* scores,
+                    Py_ssize_t* bad_row, SignalCheck* check) noexcept nogil:
+    """The loop of :func:`lazy_cmim` (``partial`` starts as I(X_j;C), ``last`` as 0)."""
+    cdef Py_ssize_t j, t, size, n_popped, i, chosen, s
+    cdef double best, terms[4]
+    cdef bint have_best
+    cdef int status
+    # step 1: the first maximum of I(X_j;C), the lowest index within the window
+    best = partial[0]
+    for j in range(n):
+        if partial[j] > best:
+            best = partial[j]
+    for j in range(n):
+        if partial[j] >= _tie_window(best, tolerance):
+            break
+    ranking[0] = j
+    scores[0] = partial[j]
+    if k > 1 and first_out_of_range(codes + j * m, m, levels[j]) >= 0:
+        bad_row[0] = j
+        return BAD_CODE
+    checked[j] = 1
+    size = 0
+    for i in range(n):
+        if i != j:
+            heap[size] = <int32_t> i
+            size += 1
+    for i in range(size // 2 - 1, -1, -1):
+        _heap_sift_down(heap, size, i, partial)
+    for t in range(1, k):
+        if stop_requested(check):
+            return OK
+        have_best = False
+        best = 0.0
+        n_popped = 0
+        while size > 0:
+            j = heap[0]
+            if have_best and partial[j] < _tie_window(best, tolerance):
+                break  # every other candidate's score is at most its partial score: out of the window
+            size -= 1
+            heap[0] = heap[size]
+            _heap_sift_down(heap, size, 0, partial)
+            popped[n_popped] = <int32_t> j
+            n_popped += 1
+            while last[j] < t and (not have_best or partial[j] >= _tie_window(best, tolerance)):
+                s = ranking[last[j]]
+                if not checked[j]:
+                    if first_out_of_range(codes + j * m, m, levels[j]) >= 0:
+                        bad_row[0] = j
+                        return BAD_CODE
+                    checked[j] = 1
+                status = _pair_information(codes + j * m, levels[j], codes + s * m, levels[s],
+                                           cls, n_classes, m, terms)
+                if status != OK:
+                    return status
+                if terms[2] < partial[j]:  # the running minimum (np.minimum of the eager update)
+                    partial[j] = terms[2]
+                last[j] += 1
+            if last[j] == t and (not have_best or partial[j] > best):
+                best = partial[j]
+                have_best = True
+        chosen = -1
+        for i in range(n_popped):
+            j = popped[i]
+            if last[j] == t and partial[j] >= _tie_window(best, tolerance) and (chosen < 0 or j < chosen):
+                chosen = j
+        ranking[t] = chosen
+        scores[t] = partial[chosen]
+        checked[chosen] = 1
+        for i in range(n_popped):
+            if popped[i] != chosen:
+                _heap_push(heap, size, popped[i], partial)
+                size += 1
+    return OK
+
+
+def lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, tolerance):
+    """CMIM by Fleuret's lazy evaluation: the picks and scores of the eager update.
+
+    CMIM's score of a candidate ``X_j`` after the selections ``s_1 .. s_t`` is
+    ``min(I(X_j;C), I(X_j;C|X_s1), ..., I(X_j;C|X_st))``.  Each candidate keeps
+    its running minimum over a prefix of the selections (its *partial* score,
+    an upper bound of its score) and the length of that prefix.  At each step
+    the candidates are taken in decreasing order of partial score (a heap); a
+    candidate is updated against the next selections only while its partial
+    score is still within the tie window of the best score found so far, and
+    the step ends at the first candidate whose partial score is below that
+    window (no later one can reach it).  Every conditional term is
+    ``I(X_j;C|X_s)`` of :func:`pair_information_terms` (``out[:, 2]``), and the
+    minimum is the same whatever the order, so the scores are bitwise those of
+    the eager update; the pick is, as there, the lowest column index among the
+    candidates within ``tolerance`` (relative, :data:`fstools.core.ranking.TIE_TOLERANCE`)
+    of the best score -- every such candidate has been brought up to date.
+    One thread (the result is the same for any number).
+
+    Parameters
+    ----------
+    codes : ndarray of int8, int16 or int32, shape (n_features, m), C-contiguous
+    levels : ndarray of int32, shape (n_features,)
+    y : ndarray of int32, shape (m,)
+    n_classes : int
+    relevance : ndarray of float64, shape (n_features,)
+        I(X_j;C) of every feature (:func:`feature_class_information`).
+    k : int
+        Number of features to select, 1 .. n_features.
+    ranking : ndarray of intp, shape (k,)
+        Filled with the selected features in order.
+    scores : ndarray of float64, shape (k,)
+        Filled with the score of each pick (step 1: I(X;C)).
+    tolerance : float
+        Relative tie tolerance.
+    """
+    for name, value, dtype in (("levels", levels, np.int32), ("y", y, np.int32),
+                               ("relevance", relevance, np.float64), ("ranking", ranking, np.intp),
+                               ("scores", scores, np.float64)):
+        if not isinstance(value, np.ndarray) or value.dtype != dtype or value.ndim != 1:
+            raise TypeError(f"{name}: must be a 1-D NumPy array of {np.dtype(dtype).name}; "
+                            f"got {_describe_dtype(value)}")
+    if not tolerance >= 0.0:
+        raise ValueError(f"tolerance: must be a number >= 0; got {tolerance!r}")
+    return _lazy_cmim_checked(_code_matrix(codes), levels, y, n_classes, relevance, k, ranking, scores,
+                              tolerance)
+
+
+def _lazy_cmim_checked(const code_t[:, ::1] codes, const int32_t[::1] levels, const int32_t[::1] y,
+                       Py_ssize_t n_classes, const double[::1] relevance, Py_ssize_t k,
+                       cnp.intp_t[::1] ranking, double[::1] scores, double tolerance):
+    """:func:`lazy_cmim` for a checked code dtype."""
+    cdef Py_ssize_t n = codes.shape[0]
+    cdef Py_ssize_t m = codes.shape[1]
+    cdef Py_ssize_t j, max_levels = 1
+    cdef Py_ssize_t bad_row = -1
+    cdef int status
+    _check_feature_arguments(codes, levels, 1)
+    if relevance.shape[0] != n:
+        raise ValueError(f"relevance: has length {relevance.shape[0]} but codes has {n} rows "
+                         "(one per feature); they must agree")
+    if not 1 <= k <= n:
+        raise ValueError(f"k: must be in 1..{n}; got {k}")
+    if ranking.shape[0] != k or scores.shape[0] != k:
+        raise ValueError(f"ranking, scores: must have length k = {k}")
+    _check_codes(y, "y", n_classes, "n_classes", m, "each row of codes")
+    for j in range(n):
+        max_levels = max(max_levels, levels[j])
+    _check_table_size(<object> max_levels * <object> max_levels * <object> n_classes,
+                      "(a candidate feature, a selected feature, y)")
+    cdef double[::1] partial = np.array(relevance, dtype=np.float64)
+    cdef int32_t[::1] last = np.zeros(n, dtype=np.int32)
+    cdef int32_t[::1] heap = np.empty(n, dtype=np.int32)
+    cdef int32_t[::1] popped = np.empty(n, dtype=np.int32)
+    cdef uint8_t[::1] checked = np.zeros(n, dtype=np.uint8)
+    cdef Py_ssize_t[::1] order = np.empty(k, dtype=np.intp)
+    cdef SignalCheck check
+    signal_check_init(&check, 1)
+    with nogil:
+        status = _lazy_cmim(&codes[0, 0], m, &levels[0], n, &y[0], n_classes, &partial[0], k, tolerance,
+                            &last[0], &heap[0], &popped[0], &checked[0], &order[0], &scores[0],
+                            &bad_row, &check)
+    raise_if_stopped(&check)
+    if status == BAD_CODE:
+        _check_codes(codes[bad_row], f"codes[{bad_row}]", levels[bad_row], f"levels[{bad_row}]")
+    if status == OUT_OF_MEMORY:
+        raise MemoryError("cannot allocate the counting table of (candidate, selected, y)")
+    for j in range(k):
+        ranking[j] = order[j]

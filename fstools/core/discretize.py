@@ -14,7 +14,9 @@ levels : ndarray of int32, shape (n_features,)
     The number of levels of each feature.  Codes need not use every level.
 
 which is the layout the kernels of :mod:`fstools._ext._entropy` expect.
-This module is pure NumPy and knows nothing about data frames.
+This module is NumPy plus one kernel of :mod:`fstools._ext._entropy` (which
+finds and codes the discrete columns of :func:`information_codes`); it knows
+nothing about data frames.
 
 Memory: ``X`` is never copied whole.  The columns are converted to float64
 and discretised a block of columns at a time (about :data:`BLOCK_VALUES`
@@ -36,6 +38,7 @@ its references [27, 52], in the mRMR line of work of Peng et al.).
 """
 import numpy as np
 
+from fstools._ext import _entropy
 from fstools.core.arrays import scaled_to_unit
 
 __all__ = [
@@ -103,13 +106,13 @@ def _first_non_finite_error(array):
     )
 
 
-def _check_X(X):
+def _check_X(X, check_finite=True):
     """Return ``X`` as a 2-D array of finite numbers, or raise ValueError.
 
     Boolean, integer and float16/32/64 arrays are returned as they are (no
     copy; :func:`_column_blocks` converts them to float64 a block at a time);
     anything else is converted to float64.  The finiteness check also works a
-    block of rows at a time.
+    block of rows at a time; ``check_finite=False`` leaves it to the caller.
     """
     array = np.asarray(X)
     if not (array.dtype.kind in "biu" or array.dtype in _BLOCKWISE_FLOATS):
@@ -121,7 +124,7 @@ def _check_X(X):
         raise ValueError(f"X: must be a 2-D array (n_samples, n_features); got {array.ndim}-D")
     if array.shape[0] < 1:
         raise ValueError("X: must have at least one row (sample); got 0 rows")
-    if array.dtype.kind == "f":
+    if check_finite and array.dtype.kind == "f":
         rows_per_block = max(1, BLOCK_VALUES // max(array.shape[1], 1))
         for start in range(0, array.shape[0], rows_per_block):
             if not np.isfinite(array[start:start + rows_per_block]).all():
@@ -296,16 +299,45 @@ def _equal_width_codes(array, n_bins):
     """:func:`equal_width_levels` of a checked ``array``, a block of columns at a time."""
     n_samples, n_features = array.shape
     codes = np.zeros((n_features, n_samples), dtype=code_dtype(n_bins))
-    k = np.arange(1, n_bins)
     for start, block in _column_blocks(array):
-        for j, column in enumerate(block, start):
-            low, high = column.min(), column.max()
-            if low < high:
-                exponent = np.frexp(max(abs(low), abs(high)))[1]
-                low, high = np.ldexp(low, -exponent), np.ldexp(high, -exponent)
-                width = high / n_bins - low / n_bins  # (high - low) / n_bins without overflow
-                codes[j] = _codes_from_cuts(np.ldexp(column, -exponent), low + k * width)
+        codes[start:start + block.shape[0]] = _equal_width_block(block, n_bins)
     return codes, np.full(n_features, n_bins, dtype=np.int32)
+
+
+#: Up to this many cut points, codes are counted by comparisons over a whole block
+#: (one vectorised pass per cut point) instead of a binary search per column.
+_COMPARED_CUTS = 32
+
+
+def _codes_below_cuts(G, cuts, dtype):
+    """Codes of the rows of ``G`` for the non-decreasing cut points ``cuts`` (one row of cuts per row).
+
+    The code of ``v`` is the number of cut points strictly below ``v``, which
+    is :func:`_codes_from_cuts` (``searchsorted(..., side="left")``) row by row.
+    """
+    if cuts.shape[1] <= _COMPARED_CUTS:
+        codes = np.zeros(G.shape, dtype=dtype)
+        for k in range(cuts.shape[1]):
+            codes += G > cuts[:, k:k + 1]
+        return codes
+    return np.stack([_codes_from_cuts(row, row_cuts) for row, row_cuts in zip(G, cuts)]).astype(dtype)
+
+
+def _equal_width_block(block, n_bins):
+    """Equal-width codes of the rows of ``block`` (columns of X, float64)."""
+    dtype = code_dtype(n_bins)
+    codes = np.zeros(block.shape, dtype=dtype)
+    low, high = block.min(axis=1), block.max(axis=1)
+    varying = low < high  # constant columns stay at code 0
+    if not np.any(varying):
+        return codes
+    rows, low, high = block[varying], low[varying], high[varying]
+    exponent = np.frexp(np.maximum(np.abs(low), np.abs(high)))[1][:, None]
+    low, high = np.ldexp(low[:, None], -exponent), np.ldexp(high[:, None], -exponent)
+    width = high / n_bins - low / n_bins  # (high - low) / n_bins without overflow
+    cuts = low + np.arange(1, n_bins)[None, :] * width
+    codes[varying] = _codes_below_cuts(np.ldexp(rows, -exponent), cuts, dtype)
+    return codes
 
 
 def equal_frequency_levels(X, n_bins):
@@ -353,13 +385,23 @@ def _equal_frequency_codes(array, n_bins):
     """:func:`equal_frequency_levels` of a checked ``array``, a block of columns at a time."""
     n_samples, n_features = array.shape
     codes = np.zeros((n_features, n_samples), dtype=code_dtype(n_bins))
-    probabilities = np.arange(1, n_bins) / n_bins
     for start, block in _column_blocks(array):
-        for j, column in enumerate(block, start):
-            if column.min() < column.max():
-                cuts = np.quantile(column, probabilities, method="inverted_cdf")
-                codes[j] = _codes_from_cuts(column, cuts)
+        codes[start:start + block.shape[0]] = _equal_frequency_block(block, n_bins)
     return codes, np.full(n_features, n_bins, dtype=np.int32)
+
+
+def _equal_frequency_block(block, n_bins):
+    """Equal-frequency codes of the rows of ``block`` (columns of X, float64)."""
+    dtype = code_dtype(n_bins)
+    codes = np.zeros(block.shape, dtype=dtype)
+    varying = block.min(axis=1) < block.max(axis=1)  # constant columns stay at code 0
+    if not np.any(varying):
+        return codes
+    rows = block[varying]
+    # inverted_cdf selects data values (no interpolation): the same cut points row by row
+    cuts = np.quantile(rows, np.arange(1, n_bins) / n_bins, axis=1, method="inverted_cdf").T
+    codes[varying] = _codes_below_cuts(rows, np.ascontiguousarray(cuts), dtype)
+    return codes
 
 
 def factorize_columns(X):
@@ -506,7 +548,7 @@ def _is_discrete(column, max_levels):
     return bool(np.all(column == np.round(column))) and np.unique(column).size <= max_levels
 
 
-def information_codes(X, discretization="mu_sigma", n_bins=None):
+def information_codes(X, discretization="mu_sigma", n_bins=None, n_threads=1):
     """Codes for the information-theoretic methods: discrete columns as they are,
     the others discretised.
 
@@ -518,6 +560,9 @@ def information_codes(X, discretization="mu_sigma", n_bins=None):
         default is the CMQFS paper's nine-level scheme (section 5.2).
     n_bins : int, optional
         Bins of the equal-width / equal-frequency schemes.
+    n_threads : int, default 1
+        Threads of the kernel that finds and codes the discrete columns; the
+        result does not depend on it.
 
     Returns
     -------
@@ -527,17 +572,71 @@ def information_codes(X, discretization="mu_sigma", n_bins=None):
     levels : ndarray of int32, shape (n_features,)
     as_is : ndarray of bool, shape (n_features,)
         The columns used as they are (see :func:`discrete_columns`).
+
+    Notes
+    -----
+    The discrete columns are found and coded by one kernel pass per column
+    (:func:`fstools._ext._entropy.discrete_column_codes`: no Python loop over
+    the columns, no sort), the finiteness check included; only the continuous
+    columns are then discretised, a block of columns at a time.  The codes are
+    those of ``numpy.unique`` column by column and of the schemes above.
     """
     if discretization == "none":
         raise ValueError("discretization: must be one of 'mu_sigma', 'equal_width', 'equal_frequency'; "
                          "got 'none' (discrete columns are detected and used as they are anyway)")
     n_bins = _check_method(discretization, n_bins)
-    array = _check_X(X)
-    codes, levels = _codes_of(array, discretization, n_bins)
-    as_is = np.zeros(array.shape[1], dtype=bool)
-    for start, block in _column_blocks(array):
-        for j, column in enumerate(block, start):
-            if _is_discrete(column, MAX_LEVELS_AS_IS):
-                codes[j], levels[j] = _factorize_column(column)
-                as_is[j] = True
+    array = _check_X(X, check_finite=False)
+    n_samples, n_features = array.shape
+    discrete_codes, levels, status = _discrete_codes(array, MAX_LEVELS_AS_IS, n_threads)
+    if np.any(status == _entropy.COLUMN_NON_FINITE):
+        raise _first_non_finite_error(array)
+    for j in np.flatnonzero(status == _entropy.COLUMN_UNDECIDED):  # int64 beyond 2^53: as before
+        column = array[:, j].astype(np.float64)
+        status[j] = _entropy.COLUMN_CONTINUOUS
+        if _is_discrete(column, MAX_LEVELS_AS_IS):
+            discrete_codes[j], levels[j] = _factorize_column(column)
+            status[j] = _entropy.COLUMN_DISCRETE
+    as_is = status == _entropy.COLUMN_DISCRETE
+    n_levels = MU_SIGMA_LEVELS if discretization == "mu_sigma" else n_bins
+    dtype = code_dtype(n_levels)
+    codes = discrete_codes if dtype == discrete_codes.dtype else discrete_codes.astype(dtype)
+    continuous = np.flatnonzero(~as_is)
+    levels[continuous] = n_levels
+    if continuous.size:
+        block_codes = {"mu_sigma": _mu_sigma_block,
+                       "equal_width": lambda block: _equal_width_block(block, n_bins),
+                       "equal_frequency": lambda block: _equal_frequency_block(block, n_bins)}[discretization]
+        width = max(1, BLOCK_VALUES // n_samples)
+        for start in range(0, continuous.size, width):
+            columns = continuous[start:start + width]
+            block = np.ascontiguousarray(array[:, columns].T, dtype=np.float64)
+            codes[columns] = block_codes(block)
     return codes, levels, as_is
+
+
+#: dtypes the discrete-columns kernel reads as they are; others go to it a block of
+#: columns at a time as float64.
+_KERNEL_DTYPES = tuple(np.dtype(t) for t in (np.float64, np.float32, np.int64, np.int32, np.int16, np.int8,
+                                              np.uint8, np.bool_))
+
+
+def _discrete_codes(array, max_levels, n_threads=1):
+    """(codes int8 (n_features, n_samples), levels int32, status int8) of the kernel
+    :func:`fstools._ext._entropy.discrete_column_codes` over a checked ``array``.
+
+    Rows of ``codes`` and entries of ``levels`` of columns whose status is not
+    ``COLUMN_DISCRETE`` are left unset."""
+    n_samples, n_features = array.shape
+    codes = np.empty((n_features, n_samples), dtype=np.int8)
+    levels = np.zeros(n_features, dtype=np.int32)
+    status = np.zeros(n_features, dtype=np.int8)
+    if array.dtype in _KERNEL_DTYPES:
+        _entropy.discrete_column_codes(array, max_levels, codes, levels, status, n_threads)
+        return codes, levels, status
+    width = max(1, BLOCK_VALUES // n_samples)
+    for start in range(0, n_features, width):
+        stop = min(start + width, n_features)
+        block = np.asarray(array[:, start:stop], dtype=np.float64)
+        _entropy.discrete_column_codes(block, max_levels, codes[start:stop], levels[start:stop],
+                                       status[start:stop], n_threads)
+    return codes, levels, status

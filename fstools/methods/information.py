@@ -47,6 +47,11 @@ CMIM) and updated after each choice with one call of
 :func:`fstools._ext._entropy.pair_information_terms` for the remaining
 candidates against the feature just chosen, so each step costs
 O(candidates x samples), and ``k`` steps O(k n m) for n features and m samples.
+CMIM is evaluated lazily (Fleuret 2004, as FEAST): candidates are taken in
+decreasing order of their partial score and brought up to date only while
+they can still win the step, usually a small fraction of the candidates.
+The discrete columns are found and coded by one kernel pass
+(:func:`fstools.core.discretize.information_codes`).
 
 Deliberate differences from the public implementations
 ------------------------------------------------------
@@ -70,8 +75,9 @@ scikit-feature (``skfeature.function.information_theoretical_based``):
 FEAST / MIToolbox:
 
 * log base 2 (here nats; same rankings, J values differ by the factor log 2);
-* its CMIM uses Fleuret's lazy evaluation of the running minimum; the chosen
-  features and their scores are those of the eager update used here;
+* its CMIM uses Fleuret's lazy evaluation of the running minimum, as here
+  (:func:`fstools._ext._entropy.lazy_cmim`); the chosen features and their
+  scores are those of the eager update (``lazy=False``, the tested reference);
 * its JMI starts each step with best score 0.0 and feature 0, so when every
   remaining candidate scores 0 it outputs feature 0 again (even if already
   selected); here each step takes the best *remaining* candidate;
@@ -127,7 +133,7 @@ def _feature_class_information(codes, levels, y, n_classes, n_threads=1):
     return relevance
 
 
-def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=1, beta=1.0):
+def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=1, beta=1.0, lazy=True):
     """Greedy forward selection by an information-theoretic criterion, on discrete codes.
 
     Parameters
@@ -148,6 +154,10 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
         Threads of the kernels; the result does not depend on it.
     beta : float >= 0
         Redundancy weight of 'mifs' and 'mifs_u' (ignored by the others).
+    lazy : bool, default True
+        CMIM only: Fleuret's lazy evaluation (:func:`fstools._ext._entropy.lazy_cmim`,
+        one thread) instead of updating every candidate at every step; the
+        same picks and scores.
 
     Returns
     -------
@@ -176,8 +186,13 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
     relevance = score_features(_feature_class_information, codes, n_threads, y, n_classes,
                                feature_axis=0, per_feature=(levels,))  # per feature block under joblib
     if criterion == "mim":
-        ranking = rank_features(relevance, k=k, tolerance=TIE_TOLERANCE)
+        ranking = _top_ranking(relevance, k)
         return ranking, {"J": relevance[ranking].copy()}, relevance
+    if criterion == "cmim" and lazy and k > 0:
+        ranking = np.empty(k, dtype=np.intp)
+        scores = np.empty(k, dtype=np.float64)
+        kernel.lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, TIE_TOLERANCE)
+        return ranking, {"J": scores}, relevance
     entropies = None
     if criterion == "mifs_u":
         entropies = np.empty(n_features, dtype=np.float64)
@@ -282,12 +297,42 @@ def _information_method(criterion, X, y, k, n_threads, discretization, n_bins, b
     if np.count_nonzero(np.bincount(y, minlength=n_classes)) < 2:
         raise ValueError(f"y: {criterion} needs at least two classes (with one class I(X;C) = 0 for "
                          "every feature and the ranking would be arbitrary)")
-    codes, levels, as_is = information_codes(X, discretization=discretization, n_bins=n_bins)
+    codes, levels, as_is = information_codes(X, discretization=discretization, n_bins=n_bins,
+                                             n_threads=threads_for_work(np.size(X), int(n_threads)))
     ranking, step_values, relevance = greedy_information_selection(
         codes, levels, y, criterion, k=k, n_threads=n_threads, beta=float(beta))
 
     return information_output(ranking, step_values, relevance,
-                              _discretisation_note(discretization, n_bins, as_is), np.ptp(codes, axis=1) == 0)
+                              _discretisation_note(discretization, n_bins, as_is), _constant_codes(codes, levels, as_is))
+
+
+def _constant_codes(codes, levels, as_is):
+    """Mask of the features with one code: a column used as it is has every level used
+    (one level means constant); the discretised ones are looked at."""
+    constant = levels <= 1
+    discretised = np.flatnonzero(~as_is)
+    if discretised.size:
+        constant[discretised] = np.ptp(codes[discretised], axis=1) == 0
+    return constant
+
+
+def _top_ranking(scores, k):
+    """``rank_features(scores, k=k, tolerance=TIE_TOLERANCE)`` for finite ``scores``,
+    looking only at the scores that can be among the first ``k``.
+
+    Repeated :func:`first_maximum` picks, at each of the first ``k`` steps, a
+    score within the tolerance window of the largest remaining one, which is
+    at least the k-th largest score; so every pick is at least the window of
+    the k-th largest, and ranking that subset (in column order) gives the same
+    first ``k`` indices.
+    """
+    n = scores.shape[0]
+    if k >= n or k < 1:
+        return rank_features(scores, k=k, tolerance=TIE_TOLERANCE)
+    kth = np.partition(scores, n - k)[n - k]
+    window = kth - TIE_TOLERANCE * max(1.0, abs(kth))
+    subset = np.flatnonzero(scores >= window)
+    return subset[rank_features(scores[subset], k=k, tolerance=TIE_TOLERANCE)]
 
 
 def information_output(ranking, step_values, relevance, discretisation_note, constant):
@@ -348,7 +393,7 @@ def sparse_mim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None
         raise ValueError("y: mim needs at least two classes (with one class I(X;C) = 0 for "
                          "every feature and the ranking would be arbitrary)")
     relevance = sparse_mutual_information_relevance(X, y, n_classes, method="mim")
-    ranking = rank_features(relevance, k=k, tolerance=TIE_TOLERANCE)
+    ranking = _top_ranking(relevance, relevance.shape[0] if k is None else min(int(k), relevance.shape[0]))
     note = _discretisation_note(discretization, n_bins, np.ones(relevance.shape[0], dtype=bool))
     return information_output(ranking, {"J": relevance[ranking].copy()}, relevance, note,
                               column_levels(X).counts() <= 1)
@@ -484,8 +529,10 @@ cmim.__doc__ = f"""CMIM, Fleuret (2004), JMLR 5:1531-1555: conditional mutual in
     J(X_k) = min(I(X_k;C), min_{{j in S}} I(X_k;C|X_j)), as FEAST (the
     running minimum starts at I(X_k;C), so a feature's score never exceeds
     its own relevance; in particular CMIM cannot pick up a pure xor pair).
-    FEAST computes the same scores lazily (Fleuret's fast implementation);
-    here every remaining candidate is updated at every step.
+    Computed lazily as FEAST does (Fleuret's fast implementation: a candidate's
+    running minimum is brought up to date only while it can still win the
+    step); the picks and scores are those of updating every candidate at
+    every step.
 
     Parameters
     ----------{_COMMON_PARAMETERS_DOC}

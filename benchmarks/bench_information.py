@@ -1,0 +1,251 @@
+"""Benchmark of the information-theoretic methods (mim, mifs, mrmr, jmi, cmim) against FEAST.
+
+Run on demand, never in CI:
+
+    python benchmarks/bench_information.py --feast PEERS_DIR            # full sizes (~5-8 min)
+    python benchmarks/bench_information.py --feast PEERS_DIR --quick    # reduced sizes (< 1 min)
+    FSTOOLS_FEAST_DIR=PEERS_DIR python benchmarks/bench_information.py
+
+``PEERS_DIR`` is a folder holding the FEAST and MIToolbox C sources as ``feast/`` and
+``mitoolbox/`` (the benchmark compiles them with gcc into a temporary folder), or a folder
+holding an already built ``libfeast.so``.  Without it the FEAST columns are skipped.  FEAST is
+never a dependency of fstools.
+
+Data (one thread everywhere: ``n_jobs=1``, FEAST is single-threaded):
+
+* ``2,000 x 500, 10 levels``: integer columns 0..9, ``y`` a noisy threshold of columns 0 and 1;
+* ``Dorothea-like 800 x 100,000 binary``: 0/1 columns with 1 % ones (as the NIPS 2003 Dorothea
+  set), about 10 % positive class, columns 0..49 enriched in the positive class.
+
+Every method is timed end to end three ways, interleaved, best of N:
+
+* ``fit``: ``FeatureSelector(method, k, n_jobs=1).fit(X, y)`` with ``X`` a float64 array;
+* ``select``: ``fs.select("class ~ .", frame, method, k, n_jobs=1)`` with ``frame`` an
+  array-backed DataFrame (one float64 block plus the class column);
+* ``FEAST``: the C function on ready uint32 columns (the conversion is not timed; scores in bits).
+
+and a NumPy reference: ``numpy I(X;C)`` (every column's mutual information with the class from one
+``np.bincount`` over the whole matrix, the cheapest possible MIM) and ``numpy codes`` (the former
+data path: ``np.unique`` column by column).  Ratios are fstools / FEAST and fstools / NumPy
+(target for the FEAST ratio: <= 1.0).  The selections are compared with FEAST's (same features in
+the same order), except where FEAST's JMI repeats feature 0 (every remaining score 0).
+On the Dorothea-like set the eager greedy methods (mifs, mrmr, jmi: every candidate updated at
+every step, O(k n m) for both libraries) use k = 10 to keep the run short; mim and cmim use k = 50.
+"""
+import ctypes
+import os
+import warnings
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+if ROOT not in sys.path:  # run from a source checkout: use the in-place build
+    sys.path.insert(1, ROOT)
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+import fstools as fs  # noqa: E402
+from _harness import SUMMARY, benchmark_parser, interleaved_best, print_machine_info, verdict  # noqa: E402
+from fstools.api.transformer import FeatureSelector  # noqa: E402
+
+#: fs.select is timed only up to this many columns (its formula checks are quadratic in them).
+SELECT_MAX_COLUMNS = 1000
+
+METHODS = ("mim", "mifs", "mrmr", "jmi", "cmim")
+FEAST_FUNCTIONS = {"mim": ("MIM", ()), "mifs": ("BetaGamma", (1.0, 0.0)), "mrmr": ("mRMR_D", ()),
+                   "jmi": ("JMI", ()), "cmim": ("CMIM", ())}
+FEAST_SOURCES = ["mitoolbox/src/ArrayOperations.c", "mitoolbox/src/CalculateProbability.c",
+                 "mitoolbox/src/Entropy.c", "mitoolbox/src/MutualInformation.c", "feast/src/MIM.c",
+                 "feast/src/JMI.c", "feast/src/CMIM.c", "feast/src/mRMR_D.c", "feast/src/BetaGamma.c"]
+
+
+# --------------------------------------------------------------------------
+# FEAST through ctypes
+# --------------------------------------------------------------------------
+
+def load_feast(folder, build_dir):
+    """The FEAST library from ``folder`` (sources built into ``build_dir``, or a libfeast.so), or None."""
+    if folder is None:
+        return None, "not given (--feast or FSTOOLS_FEAST_DIR): FEAST columns skipped"
+    built = os.path.join(folder, "libfeast.so")
+    if not os.path.exists(built):
+        if not all(os.path.exists(os.path.join(folder, source)) for source in FEAST_SOURCES):
+            return None, f"{folder}: neither libfeast.so nor the feast/ and mitoolbox/ sources"
+        for part in ("feast", "mitoolbox"):
+            shutil.copytree(os.path.join(folder, part), os.path.join(build_dir, part))
+        built = os.path.join(build_dir, "libfeast.so")
+        command = (["gcc", "-O2", "-fPIC", "-std=c89", "-shared", "-I", "mitoolbox/include", "-I", "feast/include",
+                    "-DCOMPILE_C", "-o", built] + FEAST_SOURCES + ["-lm"])
+        result = subprocess.run(command, cwd=build_dir, capture_output=True, text=True)
+        if result.returncode != 0:
+            return None, f"gcc failed: {result.stderr.strip()[:300]}"
+    return ctypes.CDLL(built), f"{built} (gcc -O2, one thread)"
+
+
+class FeastProblem:
+    """X and y as FEAST wants them: uint32 columns (built once, outside the timings)."""
+
+    def __init__(self, library, X, y):
+        self.library = library
+        self.m, self.n = X.shape
+        self.columns = np.ascontiguousarray(X.T, dtype=np.uint32)
+        pointer = ctypes.POINTER(ctypes.c_uint32)
+        self.pointers = (pointer * self.n)(*[ctypes.cast(self.columns.ctypes.data + j * self.m * 4, pointer)
+                                             for j in range(self.n)])
+        self.classes = np.ascontiguousarray(y, dtype=np.uint32)
+
+    def run(self, method, k):
+        name, extra = FEAST_FUNCTIONS[method]
+        features = np.zeros(k, dtype=np.uint32)
+        scores = np.zeros(k, dtype=np.float64)
+        pointer = ctypes.POINTER(ctypes.c_uint32)
+        getattr(self.library, name)(
+            ctypes.c_uint(k), ctypes.c_uint(self.m), ctypes.c_uint(self.n), self.pointers,
+            self.classes.ctypes.data_as(pointer), features.ctypes.data_as(pointer),
+            scores.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), *[ctypes.c_double(e) for e in extra])
+        return features.astype(np.intp), scores
+
+
+# --------------------------------------------------------------------------
+# data and NumPy references
+# --------------------------------------------------------------------------
+
+def ten_levels(m, n, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 10, (m, n)).astype(np.float64)
+    y = ((X[:, 0] + X[:, 1] + rng.integers(0, 5, m)) > 11).astype(np.int32)
+    return X, y
+
+
+def dorothea_like(m, n, seed=0):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(m) < 0.1).astype(np.int32)
+    X = (rng.random((m, n)) < 0.01).astype(np.float64)
+    X[:, :50] = np.maximum(X[:, :50], y[:, None] * (rng.random((m, 50)) < 0.5))
+    return X, y
+
+
+def numpy_relevance(X, y):
+    """I(X_j;C) in nats of every integer column of X, from one bincount over the whole matrix."""
+    codes = X.astype(np.intp)
+    low = codes.min(axis=0)
+    width = int((codes.max(axis=0) - low).max()) + 1
+    n_classes = int(y.max()) + 1
+    cells = (np.arange(X.shape[1]) * width)[None, :] + (codes - low)
+    joint = np.bincount((cells * n_classes + y[:, None]).ravel(),
+                        minlength=X.shape[1] * width * n_classes).reshape(X.shape[1], width, n_classes)
+    m = X.shape[0]
+
+    def entropy(counts, axis):
+        counts = counts.astype(np.float64)
+        return (m * np.log(m) - np.sum(counts * np.log(np.where(counts > 0, counts, 1)), axis=axis)) / m
+
+    return entropy(joint.sum(2), 1) + entropy(np.bincount(y), 0) - entropy(joint.reshape(X.shape[1], -1), 1)
+
+
+def numpy_unique_codes(X):
+    """The former data path: np.unique column by column."""
+    codes = np.empty((X.shape[1], X.shape[0]), dtype=np.int8)
+    for j in range(X.shape[1]):
+        codes[j] = np.unique(X[:, j], return_inverse=True)[1]
+    return codes
+
+
+# --------------------------------------------------------------------------
+# the run
+# --------------------------------------------------------------------------
+
+def compare(method, ours, feast_features):
+    """MATCH / MISMATCH / n/a of fstools' ranking against FEAST's."""
+    if method == "jmi" and len(set(feast_features.tolist())) < len(feast_features):
+        return "n/a (FEAST's JMI repeats a feature: every remaining score 0)"
+    if np.array_equal(np.asarray(ours), feast_features):
+        return "MATCH"
+    first = int(np.flatnonzero(np.asarray(ours) != feast_features)[0])
+    return f"MISMATCH from pick {first + 1} (near-ties in bits vs nats?)"
+
+
+def run_dataset(title, X, y, k_of, feast, repeat, quick):
+    print()
+    print(f"--- {title}: {X.shape[0]:,} x {X.shape[1]:,}, one thread ---")
+    frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])], copy=False)
+    frame["class"] = y
+    problem = FeastProblem(feast, X, y) if feast is not None else None
+    with_select = X.shape[1] <= SELECT_MAX_COLUMNS
+    if not with_select:
+        print(f"select: not timed on {X.shape[1]:,} columns (the formula 'class ~ .' is checked term by term "
+              f"in fstools.model, quadratic in the number of columns: minutes here)")
+    print(f"{'method':<7}{'k':>4}{'fit':>10}{'select':>10}{'FEAST':>10}{'fit/FEAST':>11}{'select/FEAST':>14}"
+          f"{'fit/numpy':>11}  selection vs FEAST")
+    times, _ = interleaved_best({"numpy I(X;C)": lambda: numpy_relevance(X, y)}, repeat)
+    numpy_time = times["numpy I(X;C)"]
+    for method in METHODS:
+        k = k_of(method)
+        functions = {"fit": lambda: FeatureSelector(method, k=k, n_jobs=1).fit(X, y).ranking_}
+        if with_select:
+            functions["select"] = lambda: fs.select("class ~ .", frame, method=method, k=k, n_jobs=1)
+        if problem is not None:
+            functions["FEAST"] = lambda: problem.run(method, k)[0]
+        times, results = interleaved_best(functions, repeat)
+        same = not with_select or np.array_equal(results["fit"], [frame.columns.get_loc(name)
+                                                                   for name in results["select"].selected])
+        times.setdefault("select", float("nan"))
+        feast_text = f"{times['FEAST']:>10.4f}" if problem else f"{'-':>10}"
+        ratio_fit = times["fit"] / times["FEAST"] if problem else float("nan")
+        ratio_select = times["select"] / times["FEAST"] if problem else float("nan")
+        check = compare(method, results["fit"], results["FEAST"]) if problem else "FEAST skipped"
+        print(f"{method:<7}{k:>4}{times['fit']:>10.4f}{times['select']:>10.4f}{feast_text}{ratio_fit:>11.2f}"
+              f"{ratio_select:>14.2f}{times['fit'] / numpy_time:>11.2f}  {check}"
+              + ("" if same else "  [fit and select differ!]"))
+        if problem:
+            size = " (quick sizes)" if quick else ""
+            verdict(ratio_fit <= 1.0, f"{title} {method}: fit <= 1.0x FEAST{size} ({ratio_fit:.2f})")
+            if with_select:
+                verdict(ratio_select <= 1.0, f"{title} {method}: select <= 1.0x FEAST{size} ({ratio_select:.2f})")
+            verdict(not check.startswith("MISMATCH"), f"{title} {method}: same selection as FEAST")
+    print(f"numpy I(X;C) of every column (one bincount): {numpy_time:.4f} s")
+    from fstools.core.discretize import information_codes
+    width = min(X.shape[1], 5000)
+    times, results = interleaved_best({"fstools codes": lambda: information_codes(X[:, :width])[0],
+                                       "numpy codes": lambda: numpy_unique_codes(X[:, :width])}, repeat)
+    print(f"codes of the first {width:,} columns: fstools information_codes {times['fstools codes']:.4f} s, "
+          f"np.unique per column {times['numpy codes']:.4f} s (ratio "
+          f"{times['fstools codes'] / times['numpy codes']:.3f}); identical: "
+          f"{np.array_equal(results['fstools codes'], results['numpy codes'])}")
+
+
+def main():
+    warnings.simplefilter("ignore", UserWarning)  # constant columns of the sparse-like data
+    parser = benchmark_parser(__doc__, quick_help="reduced sizes: 500 x 100 and 200 x 5,000 (smoke run)")
+    parser.add_argument("--feast", default=os.environ.get("FSTOOLS_FEAST_DIR"),
+                        help="folder with FEAST's feast/ and mitoolbox/ sources (or a built libfeast.so); "
+                             "default: $FSTOOLS_FEAST_DIR")
+    options = parser.parse_args()
+    sizes = ({"ten levels": (500, 100), "binary": (200, 5000)} if options.quick
+             else {"ten levels": (2000, 500), "binary": (800, 100000)})
+    build_dir = tempfile.mkdtemp(prefix="fstools-feast-")
+    try:
+        feast, feast_text = load_feast(options.feast, build_dir)
+        print_machine_info("Information-theoretic methods vs FEAST", options.quick, options.repeat,
+                           sizes, packages=[("FEAST", feast_text), ("pandas", pd.__version__)])
+        m, n = sizes["ten levels"]
+        run_dataset("10 levels", *ten_levels(m, n), lambda method: 50 if not options.quick else 20,
+                    feast, options.repeat, options.quick)
+        m, n = sizes["binary"]
+        run_dataset("Dorothea-like binary", *dorothea_like(m, n),
+                    lambda method: (50 if method in ("mim", "cmim") else 10) if not options.quick else 20,
+                    feast, options.repeat, options.quick)
+    finally:
+        shutil.rmtree(build_dir, ignore_errors=True)
+    print()
+    print("Summary")
+    for line in SUMMARY:
+        print("  " + line)
+
+
+if __name__ == "__main__":
+    main()
