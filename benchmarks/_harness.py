@@ -124,3 +124,12 @@ def benchmark_parser(doc, quick_help="reduced sizes (smoke run)", default_repeat
     parser.add_argument("--repeat", type=_repeat_count, default=default_repeat,
                         help=f"best of N timings (N >= 3, default {default_repeat})")
     return parser
+
+
+def print_summary(start):
+    """The PASS/FAIL lines of this run, the load average and the wall time since ``start``."""
+    print()
+    print("Summary")
+    for line in SUMMARY:
+        print(f"  {line}")
+    print(f"load average at end {load_average()};  total wall time {time.perf_counter() - start:.1f} s")

@@ -40,8 +40,8 @@ import pandas as pd  # noqa: E402
 from sklearn.datasets import make_classification  # noqa: E402
 
 import fstools as fs  # noqa: E402
-from _harness import (SUMMARY, benchmark_parser, interleaved_best, load_average,  # noqa: E402
-                      print_machine_info, verdict)
+from _harness import (SUMMARY, benchmark_parser, interleaved_best,  # noqa: E402
+                      print_machine_info, verdict, print_summary)
 from fstools.methods.cmqfs import cmqfs, modularity_scores  # noqa: E402
 
 import _reference as reference  # noqa: E402
@@ -283,11 +283,7 @@ def main(argv=None):
     section_relevance(sizes, args.repeat, args.quick)
     X, y, times_full, results_full = section_full(sizes, args.repeat, args.quick)
     section_brute(sizes, args.repeat, X, y, times_full, results_full)
-    print()
-    print("Summary")
-    for line in SUMMARY:
-        print(f"  {line}")
-    print(f"load average at end {load_average()};  total wall time {time.perf_counter() - start:.1f} s")
+    print_summary(start)
 
 
 if __name__ == "__main__":

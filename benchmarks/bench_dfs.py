@@ -45,8 +45,8 @@ if ROOT not in sys.path:  # run from a source checkout: use the in-place build
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from _harness import (SUMMARY, benchmark_parser, interleaved_best, load_average,  # noqa: E402
-                      print_machine_info, verdict)
+from _harness import (SUMMARY, benchmark_parser, interleaved_best,  # noqa: E402
+                      print_machine_info, verdict, print_summary)
 from fstools.methods.discriminant import GAMMA_GRID, dfs, dfs_fit  # noqa: E402
 
 TIME_TARGET = 5.0      # seconds, sections 1 and 2
@@ -235,11 +235,7 @@ def main(argv=None):
     section_coil(sizes, args.repeat, args.quick)
     section_lung(sizes, args.repeat, args.quick, dense_per_iteration, dense_d)
     section_cv(sizes, args.repeat, args.quick)
-    print()
-    print("Summary")
-    for line in SUMMARY:
-        print(f"  {line}")
-    print(f"load average at end {load_average()};  total wall time {time.perf_counter() - start:.1f} s")
+    print_summary(start)
 
 
 if __name__ == "__main__":

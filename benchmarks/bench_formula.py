@@ -36,11 +36,10 @@ ROOT = os.path.dirname(HERE)
 if ROOT not in sys.path:  # run from a source checkout: use the in-place build
     sys.path.insert(1, ROOT)
 
-import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from _harness import (SUMMARY, benchmark_parser, interleaved_best, load_average,  # noqa: E402
-                      print_machine_info, two_class_data, verdict)
+from _harness import (SUMMARY, benchmark_parser, interleaved_best,  # noqa: E402
+                      print_machine_info, two_class_data, verdict, print_summary)
 import fstools as fs  # noqa: E402
 from fstools.model.formula import parse_formula  # noqa: E402
 
@@ -94,11 +93,7 @@ def main(argv=None):
             verdict(ratio <= TARGETS[p], f"{p:,} columns: select/array = {ratio:.2f} <= {TARGETS[p]}")
     if args.quick:
         SUMMARY.append("INFO  --quick: the targets (50,000 and 100,000 columns) are not measured")
-    print()
-    print("Summary")
-    for line in SUMMARY:
-        print(f"  {line}")
-    print(f"load average at end {load_average()};  total wall time {time.perf_counter() - start:.1f} s")
+    print_summary(start)
 
 
 if __name__ == "__main__":

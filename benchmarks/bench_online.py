@@ -38,8 +38,8 @@ from scipy import sparse  # noqa: E402
 from sklearn.linear_model import SGDClassifier  # noqa: E402
 
 import fstools as fs  # noqa: E402
-from _harness import (SUMMARY, benchmark_parser, interleaved_best, load_average,  # noqa: E402
-                      print_machine_info, verdict)
+from _harness import (SUMMARY, benchmark_parser, interleaved_best,  # noqa: E402
+                      print_machine_info, verdict, print_summary)
 from fstools.methods.passive_aggressive import OnlineLearner  # noqa: E402
 
 try:  # deprecated in scikit-learn 1.8, removed in 1.10
@@ -272,11 +272,7 @@ def main(argv=None):
     section_speed(sizes, args.repeat, args.quick)
     section_streams(sizes, args.repeat, args.quick)
     section_protocol(sizes, args.repeat, args.quick)
-    print()
-    print("Summary")
-    for line in SUMMARY:
-        print(f"  {line}")
-    print(f"load average at end {load_average()};  total wall time {time.perf_counter() - start:.1f} s")
+    print_summary(start)
 
 
 if __name__ == "__main__":

@@ -44,8 +44,8 @@ if ROOT not in sys.path:  # run from a source checkout: use the in-place build
 
 import numpy as np  # noqa: E402
 
-from _harness import (SUMMARY, benchmark_parser, interleaved_best, load_average,  # noqa: E402
-                      print_machine_info, two_class_data, verdict)
+from _harness import (SUMMARY, benchmark_parser, interleaved_best,  # noqa: E402
+                      print_machine_info, two_class_data, verdict, print_summary)
 from fstools.core.discretize import information_codes  # noqa: E402
 from fstools.methods.cmqfs import cmqfs, modularity_scores  # noqa: E402
 from fstools.methods.information import mrmr  # noqa: E402
@@ -327,11 +327,7 @@ def main(argv=None):
         section_memory(sizes, args.quick)
     if "5" in items:
         section_scaling(sizes, args.repeat, args.output)
-    print()
-    print("Summary")
-    for line in SUMMARY:
-        print(f"  {line}")
-    print(f"load average at end {load_average()};  total wall time {time.perf_counter() - start:.1f} s")
+    print_summary(start)
 
 
 if __name__ == "__main__":
