@@ -4,7 +4,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pandas as pd
@@ -12,6 +11,7 @@ import pytest
 
 import fstools as fs
 from fstools.cli import main, parse_param_value
+from isolated import subprocess_options
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 REPO_ROOT = Path(fs.__file__).resolve().parents[1]
@@ -304,15 +304,8 @@ def test_parse_param_value(text, value):
 
 # ------------------------------------------------------------------ as a program
 def _run_module(*argv):
-    env = dict(os.environ)
-    # The same fstools this test imported (installed, or built in place in the source tree).
-    package_parent = str(Path(fs.__file__).resolve().parent.parent)
-    env["PYTHONPATH"] = os.pathsep.join([package_parent] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
-    env["MPLBACKEND"] = "Agg"
-    # Run outside the source tree: 'python -m' puts the working directory first on
-    # sys.path, where an uncompiled checkout would shadow the installed package.
     return subprocess.run([sys.executable, "-m", "fstools.cli", *map(str, argv)], capture_output=True,
-                          text=True, env=env, timeout=300, cwd=tempfile.gettempdir())
+                          text=True, timeout=300, **subprocess_options(MPLBACKEND="Agg"))
 
 
 def test_module_entry_point_select_json(wine):
@@ -617,12 +610,8 @@ def test_plot_format_follows_the_extension(capsys, tmp_path, name, signature):
 
 # ------------------------------------------------------------------ as a program: stdin and other CSV dialects
 def _run_module_with_input(content, *argv):
-    env = dict(os.environ)
-    package_parent = str(Path(fs.__file__).resolve().parent.parent)
-    env["PYTHONPATH"] = os.pathsep.join([package_parent] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
-    env["MPLBACKEND"] = "Agg"
     return subprocess.run([sys.executable, "-m", "fstools.cli", *map(str, argv)], input=content,
-                          capture_output=True, env=env, timeout=300, cwd=tempfile.gettempdir())
+                          capture_output=True, timeout=300, **subprocess_options(MPLBACKEND="Agg"))
 
 
 def test_program_reads_stdin_utf16_and_semicolon_files(tmp_path, iris_frame, iris_selected):

@@ -7,7 +7,6 @@ with KeyboardInterrupt on stderr.  Without the signal checks in the nogil loops,
 process would run on until the kernel returned.  The CLI turns the interrupt into one line
 on stderr and exit status 130.
 """
-import os
 import signal
 import subprocess
 import sys
@@ -15,6 +14,7 @@ import textwrap
 import time
 
 import pytest
+from isolated import subprocess_options
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process needs POSIX")
 
@@ -125,7 +125,7 @@ def _interrupt(code, args=()):
 
     Returns (return code, stderr, seconds from SIGINT to the end)."""
     process = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONFAULTHANDLER": ""})
+                               stderr=subprocess.PIPE, text=True, **subprocess_options(PYTHONFAULTHANDLER=""))
     try:
         line = process.stdout.readline()
         assert line.strip() == "started", f"no 'started': {line!r} {process.stderr.read()[-2000:]}"

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from fstools.core.parallel import available_cores, effective_n_threads
+from isolated import subprocess_options
 
 
 def test_explicit_and_negative_counts():
@@ -122,7 +123,7 @@ _ANY_N_JOBS_SCRIPT = textwrap.dedent("""
 
 def test_any_n_jobs_runs_and_matches_one_thread():
     done = subprocess.run([sys.executable, "-c", _ANY_N_JOBS_SCRIPT, "100000", "1000", "-1", "-3"],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, **subprocess_options())
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip() == "ok"
 
@@ -138,7 +139,7 @@ def test_many_threads_under_a_memory_limit():
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
     done = subprocess.run([sys.executable, "-c", script, "1000"], capture_output=True, text=True,
-                          timeout=300, preexec_fn=limit_memory)
+                          timeout=300, preexec_fn=limit_memory, **subprocess_options())
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Thread creation failed" not in done.stderr
 
