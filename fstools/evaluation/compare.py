@@ -31,6 +31,7 @@ A failure inside a method or a classifier reaches the caller as the exception ra
 repeat and fold (:func:`fstools.evaluation.failures.reraise_with_context`).
 """
 import numbers
+from collections import Counter
 import time
 import warnings
 from typing import Any, Callable, NamedTuple
@@ -243,6 +244,11 @@ def _method_label(name, params):
     return f"{name}(" + ", ".join(f"{key}={value!r}" for key, value in params.items()) + ")"
 
 
+def _repeated(labels):
+    """The labels that occur more than once, sorted."""
+    return sorted(label for label, count in Counter(labels).items() if count > 1)
+
+
 def _normalise_methods(methods):
     """[_Method] from names, (name, params) pairs or a dict."""
     if isinstance(methods, (str, tuple)):
@@ -278,7 +284,7 @@ def _normalise_methods(methods):
                       label=method.name if names.count(method.name) == 1 else _method_label(method.name, method.given))
                   for method in normalised]
     labels = [method.label for method in normalised]
-    duplicates = sorted({label for label in labels if labels.count(label) > 1})
+    duplicates = _repeated(labels)
     if duplicates:
         raise ValueError(f"methods: the same method and parameters given more than once "
                          f"({', '.join(duplicates)}); give each once, or label them with a dict")
@@ -335,7 +341,7 @@ def _normalise_classifiers(classifier):
         else:
             raise TypeError(f"classifier: got {entry!r}; allowed: {_ALLOWED_CLASSIFIERS}")
     labels = [classifier.label for classifier in out]
-    duplicates = sorted({label for label in labels if labels.count(label) > 1})
+    duplicates = _repeated(labels)
     if duplicates:
         raise ValueError(f"classifier: label(s) {', '.join(duplicates)} given more than once; name them "
                          f"with a dict, e.g. {{'rf100': RandomForestClassifier(100), ...}}")

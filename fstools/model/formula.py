@@ -1161,6 +1161,23 @@ def _eval_environment(formula_mode: str = "safe") -> patsy.EvalEnvironment:
     return patsy.EvalEnvironment([dict(_EVAL_NAMESPACE)])
 
 
+def _rows_with_missing_error(formula, data, row_missing, columns_with_missing):
+    """na_action='raise' met rows with missing values."""
+    return ValueError(
+        f"formula {formula!r}: {int(row_missing.sum())} of {len(data)} rows have "
+        f"missing values (in column(s) {_quote_list(columns_with_missing)}); drop "
+        f"them first or use na_action='drop'"
+    )
+
+
+def _no_complete_row_error(formula, data, used_columns):
+    """Every row has a missing value in a column the formula uses."""
+    return ValueError(
+        f"formula {formula!r}: all {len(data)} rows have missing values in the "
+        f"columns used ({_quote_list(used_columns)})"
+    )
+
+
 def _missing_rows(data: pd.DataFrame, columns: list[str]) -> tuple[np.ndarray, list[str]]:
     """Which rows have a missing value in the used columns, and which columns have one.
 
@@ -1355,17 +1372,10 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
 
     row_missing, columns_with_missing = _missing_rows(data, used_columns)
     if na_action == "raise" and row_missing.any():
-        raise ValueError(
-            f"formula {formula!r}: {int(row_missing.sum())} of {len(data)} rows have "
-            f"missing values (in column(s) {_quote_list(columns_with_missing)}); drop "
-            f"them first or use na_action='drop'"
-        )
+        raise _rows_with_missing_error(formula, data, row_missing, columns_with_missing)
     complete_positions = np.flatnonzero(~row_missing)
     if len(complete_positions) == 0:
-        raise ValueError(
-            f"formula {formula!r}: all {len(data)} rows have missing values in the "
-            f"columns used ({_quote_list(used_columns)})"
-        )
+        raise _no_complete_row_error(formula, data, used_columns)
 
     sparse_columns = _sparse_numeric_columns(patsy_terms, data) if sparse_design else None
     plain_columns = None if sparse_columns is not None else _plain_numeric_columns(patsy_terms, data)
@@ -1539,17 +1549,10 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
             if predictor_missing.any():
                 with_missing = np.flatnonzero(np.isnan(values).any(axis=0))
                 columns_with_missing = columns_with_missing + [predictors[j] for j in with_missing]
-            raise ValueError(
-                f"formula {formula!r}: {int(row_missing.sum())} of {len(data)} rows have "
-                f"missing values (in column(s) {_quote_list(columns_with_missing)}); drop "
-                f"them first or use na_action='drop'"
-            )
+            raise _rows_with_missing_error(formula, data, row_missing, columns_with_missing)
         kept_positions = np.flatnonzero(~row_missing)
         if len(kept_positions) == 0:
-            raise ValueError(
-                f"formula {formula!r}: all {len(data)} rows have missing values in the "
-                f"columns used ({_quote_list(responses + predictors)})"
-            )
+            raise _no_complete_row_error(formula, data, responses + predictors)
         X = values[kept_positions]
     else:
         kept_positions = np.arange(len(data))
