@@ -883,6 +883,20 @@ cdef inline bint _value_is_finite(value_t v) noexcept nogil:
     return True
 
 
+cdef inline Py_ssize_t _values_below(const value_t* sorted_values, Py_ssize_t n, value_t v) noexcept nogil:
+    """Number of entries of ``sorted_values[0:n]`` (ascending) strictly below ``v`` (binary search)."""
+    cdef Py_ssize_t lo = 0
+    cdef Py_ssize_t hi = n
+    cdef Py_ssize_t mid
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if sorted_values[mid] < v:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
 cdef int _code_discrete_column(const value_t* x, Py_ssize_t m, Py_ssize_t max_levels,
                                int8_t* codes, int32_t* n_levels, value_t* distinct,
                                uint8_t* table) noexcept nogil:
@@ -892,7 +906,7 @@ cdef int _code_discrete_column(const value_t* x, Py_ssize_t m, Py_ssize_t max_le
     values) and ``n_levels[0]`` for a discrete column; returns its status.
     ``distinct`` has room for ``max_levels`` values, ``table`` for TABLE_RANGE flags.
     """
-    cdef Py_ssize_t i, lo, hi, mid, n_distinct, offset
+    cdef Py_ssize_t i, lo, mid, n_distinct, offset
     cdef value_t low = x[0]
     cdef value_t high = x[0]
     cdef value_t v
@@ -946,14 +960,7 @@ cdef int _code_discrete_column(const value_t* x, Py_ssize_t m, Py_ssize_t max_le
     n_distinct = 0
     for i in range(m):
         v = x[i]
-        lo = 0
-        hi = n_distinct
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if distinct[mid] < v:
-                lo = mid + 1
-            else:
-                hi = mid
+        lo = _values_below(distinct, n_distinct, v)
         if lo < n_distinct and distinct[lo] == v:
             continue
         if n_distinct == max_levels:
@@ -963,16 +970,7 @@ cdef int _code_discrete_column(const value_t* x, Py_ssize_t m, Py_ssize_t max_le
         distinct[lo] = v
         n_distinct += 1
     for i in range(m):
-        v = x[i]
-        lo = 0
-        hi = n_distinct
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if distinct[mid] < v:
-                lo = mid + 1
-            else:
-                hi = mid
-        codes[i] = <int8_t> lo
+        codes[i] = <int8_t> _values_below(distinct, n_distinct, x[i])
     n_levels[0] = <int32_t> n_distinct
     return _DISCRETE
 
