@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from fstools.core.arrays import c_contiguous
 from fstools.core.messages import ColumnError
 from fstools.core.parallel import effective_n_threads, thread_note
 from fstools.model.exceptions import FormulaError
@@ -59,7 +60,9 @@ def run_method(spec, X, y, k, params, n_jobs, column_names=None):
     if sparse.issparse(X):
         X = check_sparse_input(spec, X)
     else:
-        X = np.ascontiguousarray(X, dtype=np.float64)
+        X = np.asarray(X, dtype=np.float64)
+        if not (spec.any_layout and X.flags.f_contiguous):
+            X = c_contiguous(X)
     y = np.ascontiguousarray(y, dtype=np.int32)
     try:
         return spec.function(X, y, k, n_threads, **params)

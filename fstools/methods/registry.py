@@ -77,6 +77,10 @@ class MethodSpec:
     #: For greedy methods: the column of ``MethodOutput.steps`` holding the criterion
     #: value of the feature chosen at each step (drawn by ``plot(kind="path")``).
     path_column: str | None = None
+    #: True when the method's function reads ``X`` in any memory layout (its kernels take strided
+    #: input): :func:`fstools.api.selection.run_method` then passes a Fortran-ordered design
+    #: (a DataFrame's columns) on as it is instead of copying it into C order.
+    any_layout: bool = False
 
     def __reduce__(self):
         # A registered method pickles by name (its checks are closures): loading finds it in the registry.

@@ -85,6 +85,10 @@ RELIEFF_MISS_WEIGHT_MEMORY = 1 << 29
 #: time (17 bytes a cell, about 70 MB): more columns are processed in blocks, with the same result.
 FISHER_MOMENT_CELLS = 1 << 22
 
+#: Values (rows x columns) of the scaled copy of a block of columns the dense Fisher score makes
+#: at a time: 4 MB, so the kernel reads it from the cache and no large temporary is allocated.
+FISHER_SCALED_CELLS = 1 << 19
+
 #: Cells of the temporary arrays built per block in NumPy (the Laplacian score's
 #: edge differences and centred values): bounds their memory at about 16 MB.
 _BLOCK_CELLS = 1 << 21
@@ -226,7 +230,8 @@ def _dense_fisher_scores(X, y, n_threads=1):
     y, n_classes, counts = as_class_codes(y, X.shape[0])
     n_samples, n_features = X.shape
     # Only the classes present take part, renumbered in increasing order (the same sums); the
-    # per-class moments are computed for blocks of columns of at most FISHER_MOMENT_CELLS cells.
+    # per-class moments are computed for blocks of columns of at most FISHER_MOMENT_CELLS cells
+    # (and FISHER_SCALED_CELLS values).
     present = np.flatnonzero(counts)
     n_present = present.shape[0]
     if n_present < n_classes:
@@ -239,7 +244,7 @@ def _dense_fisher_scores(X, y, n_threads=1):
     within_ss = np.zeros(n_features)
     constant = np.zeros(n_features, dtype=bool)
     exponent = np.zeros(n_features, dtype=np.int32)
-    block = max(1, FISHER_MOMENT_CELLS // n_present)
+    block = max(1, min(FISHER_MOMENT_CELLS // n_present, FISHER_SCALED_CELLS // max(n_samples, 1)))
     for start in range(0, n_features, block):
         stop = min(start + block, n_features)
         width = stop - start
@@ -832,6 +837,7 @@ register(MethodSpec(
     reference="Duda, Hart & Stork (2001) Pattern Classification, 3.8.2; Gu, Li & Han (2011) UAI, Eq. 1",
     criterion="F_r = sum_k n_k (mu_kr - mu_r)^2 / sum_k n_k sigma_kr^2  (population variances; "
               "0/0 := 0, x/0 := inf)",
+    any_layout=True,
 ))
 
 register(MethodSpec(

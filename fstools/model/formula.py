@@ -161,7 +161,9 @@ class ModelFrame:
     response : pandas.DataFrame
         A copy of the raw response column(s) for the kept rows, original dtypes.
     X : numpy.ndarray or scipy.sparse.csc_matrix
-        The design matrix without the intercept column: float64, C-contiguous,
+        The design matrix without the intercept column: float64, C-contiguous, or
+        Fortran-contiguous when read straight from the DataFrame's columns (``y ~ .`` over
+        numeric columns: pandas' own layout, not copied into another),
         shape ``(len(row_index), len(column_names))``; CSC only when asked for
         with ``parse_formula(..., sparse_design=True)`` on pandas sparse columns.
     column_names : list of str
@@ -1540,7 +1542,12 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
         return None
     if any(dtype.kind in "iu" for dtype in kinds):
         _check_integer_columns(data, predictors)
-    values = _c_contiguous(data[predictors].to_numpy(dtype=np.float64))
+    # The DataFrame's layout is kept: pandas stores columns as the rows of a block, so the values
+    # are Fortran-ordered, and :func:`fstools.api.selection.run_method` makes the C-contiguous copy
+    # only for a method that needs one.
+    values = data[predictors].to_numpy(dtype=np.float64)
+    if not (values.flags.c_contiguous or values.flags.f_contiguous):
+        values = np.ascontiguousarray(values)
     response_missing, columns_with_missing = _missing_rows(data, responses)
     predictor_missing = _rows_with_nan(values)
     row_missing = response_missing | predictor_missing
@@ -1584,27 +1591,6 @@ def _rows_with_nan(values: np.ndarray) -> np.ndarray:
     if suspects.size:
         missing[suspects] = np.isnan(values[suspects]).any(axis=1)
     return missing
-
-
-#: Side of the square tiles in which :func:`_c_contiguous` transposes.
-_TILE = 256
-
-
-def _c_contiguous(values: np.ndarray) -> np.ndarray:
-    """``values`` as a C-contiguous array, copied tile by tile when it is in Fortran order.
-
-    pandas stores a DataFrame's columns as the rows of a block, so the values of a wide frame
-    come out in Fortran order; one ``np.ascontiguousarray`` of them walks memory with a large
-    stride and is several times slower than copying square tiles that fit in the cache.
-    """
-    if values.flags.c_contiguous or not values.flags.f_contiguous or values.ndim != 2:
-        return np.ascontiguousarray(values)
-    rows, columns = values.shape
-    out = np.empty((rows, columns), dtype=values.dtype)
-    for row in range(0, rows, _TILE):
-        for column in range(0, columns, _TILE):
-            out[row:row + _TILE, column:column + _TILE] = values[row:row + _TILE, column:column + _TILE]
-    return out
 
 
 def _plain_numeric_columns(patsy_terms: list, data: pd.DataFrame) -> list[str] | None:

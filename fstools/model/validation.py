@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from fstools.core.arrays import EXACT_INTEGER_LIMIT, check_exact_integers
+from fstools.core.arrays import EXACT_INTEGER_LIMIT, check_exact_integers, nonfinite_columns
 from fstools.core.messages import did_you_mean, preview
 from fstools.methods.multilabel import check_label_matrix
 from fstools.methods.registry import sparse_format, sparse_methods
@@ -175,10 +175,10 @@ def check_finite_matrix(X, column_names, name="X"):
             return
         bad = [column_names[j] for j in np.unique(_stored_columns(X)[~finite])]
     else:
-        finite = np.isfinite(X)
-        if finite.all():
+        positions = nonfinite_columns(X)
+        if positions.size == 0:
             return
-        bad = [column_names[j] for j in np.flatnonzero(~finite.all(axis=0))]
+        bad = [column_names[j] for j in positions]
     raise ValueError(f"{name}: non-finite values (NaN or inf) in column(s) {preview(bad, quote=True)}; "
                      f"allowed: finite numbers (drop or impute them first)")
 
