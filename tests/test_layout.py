@@ -22,28 +22,47 @@ ANY_LAYOUT = [spec.name for spec in registered_methods() if spec.any_layout]
 
 
 def _data(seed=0, n=60, p=7):
+    """Continuous columns, and the kinds the information methods read through other paths:
+    an integer column with few values, a 0/1 column, a column with ties, a constant column."""
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, p))
     X[:, 2] = np.round(X[:, 2], 1)
+    X[:, 3] = rng.integers(0, 5, size=n)
+    X[:, 4] = rng.integers(0, 2, size=n)
+    X[:, 5] = 7.0
     y = rng.integers(0, 3, size=n).astype(np.int32)
     return X, y
 
 
-def test_some_method_reads_any_layout():
-    assert "fisher" in ANY_LAYOUT
+def _settings(spec):
+    """The default parameters, and each other discretisation the method offers."""
+    settings = [{}]
+    names = {parameter.name for parameter in spec.parameters}
+    if "discretization" in names:
+        settings += [{"discretization": "equal_width", "n_bins": 4},
+                     {"discretization": "equal_frequency", "n_bins": 3}]
+    return settings
+
+
+def test_the_methods_that_read_any_layout():
+    assert {"fisher", "cmqfs", "mim", "mifs", "mifs_u", "mrmr", "jmi", "cmim"} <= set(ANY_LAYOUT)
 
 
 @pytest.mark.parametrize("method", ANY_LAYOUT)
 def test_any_layout_methods_give_the_same_output_in_c_and_fortran_order(method):
     X, y = _data()
     spec = get_method(method)
-    params = check_method_params(spec, {})
-    c_output = spec.function(np.ascontiguousarray(X), y, None, 1, **params)
-    f_output = spec.function(np.asfortranarray(X), y, None, 1, **params)
-    np.testing.assert_array_equal(c_output.ranking, f_output.ranking)
-    np.testing.assert_array_equal(c_output.scores, f_output.scores)
-    for name, values in c_output.columns.items():
-        np.testing.assert_array_equal(values, f_output.columns[name], err_msg=name)
+    for setting in _settings(spec):
+        params = check_method_params(spec, setting)
+        for k in (None, 3):
+            c_output = spec.function(np.ascontiguousarray(X), y, k, 1, **params)
+            f_output = spec.function(np.asfortranarray(X), y, k, 1, **params)
+            np.testing.assert_array_equal(c_output.ranking, f_output.ranking)
+            np.testing.assert_array_equal(c_output.scores, f_output.scores)
+            for name, values in c_output.columns.items():
+                np.testing.assert_array_equal(values, f_output.columns[name], err_msg=name)
+            for name, values in (c_output.steps or {}).items():
+                np.testing.assert_array_equal(values, f_output.steps[name], err_msg=name)
 
 
 @pytest.mark.parametrize("method", ["fisher", "mim", "cmqfs", "relieff"])

@@ -584,5 +584,6 @@ for _name, _function in _FUNCTIONS.items():
         reference=_reference,
         criterion=CRITERIA[_name],
         path_column="J",
+        any_layout=True,
     ))
 del _name, _function, _description, _reference
