@@ -846,6 +846,7 @@ register(MethodSpec(
                   "is t = 2 here)", Constraint("a finite number > 0", is_positive_number, float)),
     ),
     capabilities=frozenset({"multiclass"}),
+    responses=frozenset({"class", "continuous"}),  # unsupervised: any response, or none
     score_name="laplacian",
     higher_is_better=False,
     reference="He, Cai & Niyogi (2005) NIPS 18:507-514",
