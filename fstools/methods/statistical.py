@@ -247,6 +247,16 @@ def _scaled_response(y):
     return np.ascontiguousarray(scaled[:, 0])
 
 
+def _rank_statistic(scores, constant):
+    """Decreasing scores, ties within :data:`fstools.core.ranking.TIE_TOLERANCE` to the lower index
+    (scikit-learn's sums can differ in the last bits between equal columns), constant columns last;
+    the infinite ones (exact separation) first, by index."""
+    infinite = np.isposinf(scores) & ~constant
+    rest = np.flatnonzero(~infinite)
+    order = rank_features(scores[rest], last=constant[rest], tolerance=TIE_TOLERANCE)
+    return np.concatenate([np.flatnonzero(infinite), rest[order]]).astype(np.intp)
+
+
 def f_test_scores(X, y, response_type="class"):
     """F statistic and p-value of every column against the response.
 
@@ -343,8 +353,7 @@ def f_test(X, y, k=None, n_threads=1, response_type="class"):
     notes = [f"{test} on ({df1}, {df2}) degrees of freedom"]
     if constant.any():
         notes.append(f"{int(constant.sum())} constant column(s): F 0 (p-value 1), ranked last")
-    order = rank_features(F, last=constant, tolerance=TIE_TOLERANCE)
-    return MethodOutput(ranking=order, scores=F, columns={"F": F, "p_value": p_values}, notes=notes)
+    return MethodOutput(ranking=_rank_statistic(F, constant), scores=F, columns={"F": F, "p_value": p_values}, notes=notes)
 
 
 def pearson_scores(X, y):
@@ -420,8 +429,7 @@ def pearson(X, y, k=None, n_threads=1, response_type="continuous"):
     notes = [f"ranked by |r|; p-value: t test of r = 0 on {X.shape[0] - 2} degrees of freedom"]
     if constant.any():
         notes.append(f"{int(constant.sum())} constant column(s): r 0 (p-value 1), ranked last")
-    order = rank_features(strength, last=constant, tolerance=TIE_TOLERANCE)
-    return MethodOutput(ranking=order, scores=strength, columns={"r": r, "p_value": p_values}, notes=notes)
+    return MethodOutput(ranking=_rank_statistic(strength, constant), scores=strength, columns={"r": r, "p_value": p_values}, notes=notes)
 
 
 register(MethodSpec(
