@@ -29,8 +29,11 @@ _METHODS = fs.list_methods()
 _CAPS = {row.name: {c.strip() for c in row.capabilities.split(",")} for row in _METHODS.itertuples()}
 MULTILABEL = sorted(name for name, caps in _CAPS.items() if "multilabel" in caps)
 STREAMING = sorted(name for name, caps in _CAPS.items() if "streaming" in caps)
-SINGLE = sorted(name for name in _CAPS if name not in MULTILABEL and name not in STREAMING)
-ALL = sorted(_CAPS)
+# Methods for a continuous response only (pearson, rrelieff): the class-response cases here do not apply.
+CONTINUOUS_ONLY = sorted(_METHODS.loc[_METHODS["responses"] == "continuous", "name"])
+SINGLE = sorted(name for name in _CAPS if name not in MULTILABEL and name not in STREAMING
+                and name not in CONTINUOUS_ONLY)
+ALL = sorted(name for name in _CAPS if name not in CONTINUOUS_ONLY)
 LABELS = ("y", "y1", "y2")
 
 # A parameter value out of range for every method that has parameters.
@@ -55,6 +58,7 @@ OUT_OF_RANGE = {
     "pa1": ("K", 0, "an integer >= 1"),
     "pa2": ("passes", 0, "an integer >= 1"),
     "relieff": ("n_neighbors", 0, "an integer >= 1"),
+    "rrelieff": ("n_neighbors", 0, "an integer >= 1"),
     "trace_ratio": ("standardize", "x", "True or False"),
 }
 

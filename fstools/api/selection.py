@@ -47,15 +47,22 @@ def _with_thread_note(notes, n_jobs):
     return list(notes) if note is None else [*notes, note]
 
 
-def run_method(spec, X, y, k, params, n_jobs, column_names=None):
+def run_method(spec, X, y, k, params, n_jobs, column_names=None, response_type="class"):
     """Run a validated method on arrays; returns its :class:`MethodOutput`.
 
     ``X`` is finite float64 (dense, or a scipy sparse matrix for a method with the
     ``sparse`` capability: passed on as CSC, or CSR for streaming methods, never
-    densified; TypeError for the other methods), ``y`` class codes, ``k`` None or
-    1..n_features, ``params`` complete (see :func:`fstools.model.validation.check_method_params`).
+    densified; TypeError for the other methods), ``k`` None or 1..n_features, ``params``
+    complete (see :func:`fstools.model.validation.check_method_params`).
+    ``response_type`` says what ``y`` is: ``"class"``, class codes (int32);
+    ``"continuous"``, finite real values (float64); None, no response (``y`` None, for
+    the unsupervised methods only).  A method that cannot take it is refused with a
+    ValueError naming the methods that can
+    (:func:`fstools.methods.registry.check_response`).  A supervised method that takes a
+    continuous response is called with the keyword ``response_type``.
     With ``column_names``, an error about some columns names them instead of giving positions.
     """
+    spec.check_response(response_type)
     n_threads = effective_n_threads(n_jobs)
     if sparse.issparse(X):
         X = check_sparse_input(spec, X)
@@ -63,9 +70,19 @@ def run_method(spec, X, y, k, params, n_jobs, column_names=None):
         X = np.asarray(X, dtype=np.float64)
         if not (spec.any_layout and X.flags.f_contiguous):
             X = c_contiguous(X)
-    y = np.ascontiguousarray(y, dtype=np.int32)
+    keywords = dict(params)
+    if response_type is None or (y is None and not spec.supervised):
+        y = None
+    elif response_type == "continuous":
+        y = np.ascontiguousarray(y, dtype=np.float64)
+        if y.ndim != 1 or not np.isfinite(y).all():
+            raise ValueError("y: a continuous response must be 1-D with finite values (no NaN or inf)")
+    else:
+        y = np.ascontiguousarray(y, dtype=np.int32)
+    if spec.supervised and "continuous" in spec.responses:
+        keywords["response_type"] = response_type
     try:
-        return spec.function(X, y, k, n_threads, **params)
+        return spec.function(X, y, k, n_threads, **keywords)
     except ColumnError as error:
         if column_names is None:
             raise
