@@ -264,31 +264,38 @@ def test_select_boolean_column_is_a_predictor(method):
     assert result.selected == as_int.selected
 
 
-@pytest.mark.parametrize("method", SINGLE)
-def test_select_integer_response_with_many_values_warns(method):
-    df = make_frame(method).assign(y=np.arange(40))
-    with pytest.warns(UserWarning, match=r"response 'y': 40 distinct values in 40 rows: this looks like a "
-                                         r"regression response"):
-        try:
+def _takes_continuous(method):
+    return get_method(method).takes_response("continuous")
+
+
+@pytest.mark.parametrize("response", [np.arange(40), np.linspace(0.1, 3.9, 40)], ids=["integers", "floats"])
+@pytest.mark.parametrize("method", SINGLE + STREAMING)
+def test_select_numeric_response_with_many_values_is_continuous(method, response):
+    """40 distinct integers (or non-integer floats) in 40 rows: a continuous response, never 40
+    classes; a method that takes only classes says which methods take it and how to cut it."""
+    df = make_frame(method).assign(y=response)
+    if _takes_continuous(method):
+        result = select_quietly(method, df)
+        assert result.response_type == "continuous" and result.classes is None
+        expected = "40 distinct integer values" if response.dtype.kind == "i" else "non-integer values"
+        assert expected in result.response_reason
+        assert f"y, continuous ({result.response_reason})" in str(result.summary())
+    else:
+        with pytest.raises(ValueError, match=rf"method '{method}' takes class responses only; methods that "
+                                             rf"take a continuous response: .*f_test.*; or cut the response "
+                                             rf"into classes with pd.cut / pd.qcut"):
             select(method, df)
+
+
+@pytest.mark.parametrize("method", SINGLE)
+def test_select_response_type_class_overrides_and_warns_about_an_identifier(method):
+    df = make_frame(method).assign(y=np.arange(40))
+    with pytest.warns(UserWarning, match=r"response 'y': 40 classes in 40 rows \(1 row\(s\) in the largest\): "
+                                         r"this looks like an identifier"):
+        try:
+            select(method, df, response_type="class")
         except ValueError:
             pass  # some methods cannot work with one row per class; the warning is the point
-
-
-@pytest.mark.parametrize("method", STREAMING)
-def test_select_integer_response_with_many_values_streaming(method):
-    df = make_frame(method).assign(y=np.arange(40))
-    with pytest.warns(UserWarning, match="looks like a regression response"):
-        with pytest.raises(ValueError, match="online methods are binary"):
-            select(method, df)
-
-
-@pytest.mark.parametrize("method", SINGLE + STREAMING)
-def test_select_float_response_is_refused(method):
-    df = make_frame(method).assign(y=np.linspace(0.1, 3.9, 40))
-    with pytest.raises(ValueError, match=r"response 'y': is a float response with non-integer values.*"
-                                         r"allowed: class labels"):
-        select(method, df)
 
 
 @pytest.mark.parametrize("method", SINGLE + STREAMING)
