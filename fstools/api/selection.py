@@ -21,7 +21,7 @@ from fstools.model.response import check_response_type, prepare_response
 from fstools.results.multilabel_result import MultiLabelResult
 from fstools.results.selection_result import SelectionResult
 from fstools.model.validation import (check_finite_matrix, check_k, check_method_params, check_sparse_input,
-                                constant_columns, encode_classes, label_matrix, warn_constant_columns)
+                                constant_columns, label_matrix, warn_constant_columns)
 from fstools.api.dask_input import select_dask
 
 __all__ = ["select", "select_multilabel", "run_method", "check_design"]
@@ -232,7 +232,6 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     if len(frame.response_names) != 1 and "multilabel" not in spec.capabilities:
         raise FormulaError(f"formula {formula!r}: method {method!r} takes one response; the formula has "
                            f"{len(frame.response_names)} ({', '.join(map(label_name, frame.response_names))})")
-    response_name = frame.response_names[0]
     target = frame_response(frame, response_type, spec)
     y, class_names = target.values, target.class_names
     column_terms, k = check_design(frame, k, stacklevel=3)
