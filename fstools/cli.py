@@ -47,11 +47,12 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
 
 # Arguments of fs.select and fs.stability that have their own options (or none) and cannot be given
-# by --param.
-_RESERVED_PARAMS = {"formula": "FORMULA", "data": "--data", "method": "--method", "k": "-k/--k",
-                    "na_action": "--na-action", "n_jobs": "--n-jobs", "formula_mode": "--allow-code"}
-_STABILITY_PARAMS = {**_RESERVED_PARAMS, "n_bootstrap": "--n-bootstrap", "random_state": "--random-state",
-                     "alpha": "--alpha", "standardize": "--standardize"}
+# by --param, with what to do instead.
+_RESERVED_PARAMS = {"formula": "use FORMULA", "data": "use --data", "method": "use --method", "k": "use -k/--k",
+                    "na_action": "use --na-action", "n_jobs": "use --n-jobs", "formula_mode": "use --allow-code"}
+_STABILITY_PARAMS = {**_RESERVED_PARAMS, "n_bootstrap": "use --n-bootstrap", "random_state": "use --random-state",
+                     "alpha": "use --alpha", "standardize": "use --standardize",
+                     "progress": "the command draws no progress bar"}
 
 
 class UserError(Exception):
@@ -124,7 +125,8 @@ def parse_param_value(text):
 
 
 def _parse_params(items, reserved=None):
-    """``--param NAME=VALUE`` items as a dict; ``reserved``: the command's own arguments (name -> option)."""
+    """``--param NAME=VALUE`` items as a dict; ``reserved``: the command's own arguments (name -> what
+    to do instead)."""
     reserved = _RESERVED_PARAMS if reserved is None else reserved
     params = {}
     for item in items or ():
@@ -133,7 +135,7 @@ def _parse_params(items, reserved=None):
         if not sep or not name:
             raise UserError(f"--param: expected NAME=VALUE (e.g. beta=0.5); got {item!r}")
         if name in reserved:
-            raise UserError(f"--param {name}: not a method parameter; use {reserved[name]}")
+            raise UserError(f"--param {name}: not a method parameter; {reserved[name]}")
         if not name.isidentifier():
             raise UserError(f"--param: {name!r} is not a parameter name")
         if name in params:
@@ -813,8 +815,9 @@ def build_parser():
                          help="1nn (default; mlknn for several 0/1 responses), svm, linear_svm, mlknn; "
                               "several separated by commas")
     compare.add_argument("--metrics", type=_name_list, default=None, metavar="NAME[,NAME...]",
-                         help="accuracy (default), error_rate, balanced_accuracy, f1_macro, g_mean; "
-                              "several separated by commas")
+                         help="accuracy (default), error_rate, balanced_accuracy, f1_macro, g_mean; for "
+                              "several 0/1 responses average_precision, macro_auc, hamming_loss, "
+                              "ranking_loss, one_error (default: all five); several separated by commas")
     compare.add_argument("--cv", type=_integer, default=10, metavar="FOLDS",
                          help="cross-validation folds, stratified by class (default: 10)")
     compare.add_argument("--repeats", type=_integer, default=10, metavar="N",
