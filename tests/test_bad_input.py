@@ -457,15 +457,21 @@ def test_transformer_labels(method):
         fit(method, X, np.full(40, "p"))
     with pytest.raises(ValueError, match=r"y: only one class"):
         fit(method, X[:1].copy(), y[:1].copy())
-    with pytest.raises(ValueError, match=r"y: is a float response with non-integer values"):
-        fit(method, X, np.linspace(0.1, 3.9, 40))
     with pytest.raises(TypeError, match=r"y: labels of mixed types \['int', 'str'\]"):
         fit(method, X, np.array(["a", 1] * 20, dtype=object))
     with pytest.raises(ValueError, match=r"y should be a 1d array .* got shape \(40, 2\)"):
         fit(method, X, np.c_[y, y])
-    with pytest.warns(UserWarning, match=r"y: 40 distinct values in 40 rows: this looks like a regression"):
+    # Continuous by the rule of fs.select (non-integer floats; 40 distinct integers): a method that
+    # takes classes only says so; response_type='class' makes 40 classes, with a warning.
+    for continuous in (np.linspace(0.1, 3.9, 40), np.arange(40)):
+        if get_method(method).takes_response("continuous"):
+            assert fit(method, X, continuous).result_.response_type == "continuous"
+        else:
+            with pytest.raises(ValueError, match=rf"method '{method}' takes class responses only"):
+                fit(method, X, continuous)
+    with pytest.warns(UserWarning, match=r"y: 40 classes in 40 rows .* looks like an identifier"):
         try:
-            fit(method, X, np.arange(40))
+            fit(method, X, np.arange(40), response_type="class")
         except ValueError:
             pass  # e.g. a binary streaming method; the warning is the point
 

@@ -142,3 +142,21 @@ def test_a_continuous_result_pickles(diabetes):
     loaded = pickle.loads(pickle.dumps(res))
     assert loaded.response_type == "continuous" and loaded.selected == res.selected
     assert str(loaded.summary()) == str(res.summary())
+
+
+def test_feature_selector_in_a_regression_pipeline_under_grid_search(diabetes):
+    from sklearn.linear_model import Ridge
+    from sklearn.model_selection import GridSearchCV
+    from sklearn.pipeline import make_pipeline
+
+    X, y = diabetes.drop(columns="target"), diabetes["target"]
+    pipe = make_pipeline(fs.FeatureSelector(method="f_test", k=3), Ridge())
+    search = GridSearchCV(pipe, {"featureselector__k": [2, 4]}, cv=3).fit(X, y)
+    chosen = search.best_estimator_.named_steps["featureselector"]
+    assert chosen.result_.response_type == "continuous"
+    F = f_regression(X, y)[0]
+    assert list(chosen.result_.selected) == list(X.columns[np.argsort(-F)[:chosen.k]])
+    with pytest.raises(ValueError, match=r"method 'fisher' takes class responses only"):
+        fs.FeatureSelector(method="fisher", k=2).fit(X, y)
+    classes = fs.FeatureSelector(method="fisher", k=2, response_type="class").fit(X, y % 2)
+    assert classes.result_.response_type == "class"

@@ -69,9 +69,11 @@ def test_constructor_parameters_follow_scikit_learn_rules():
     """Explicit parameters, stored as given: get_params lists exactly them, no method-parameter names."""
     params = {"beta": 0.5}
     selector = fs.FeatureSelector(method="mrmr", k=3, n_jobs=1, params=params)
-    assert selector.get_params() == {"method": "mrmr", "k": 3, "n_jobs": 1, "params": {"beta": 0.5}}
+    assert selector.get_params() == {"method": "mrmr", "k": 3, "n_jobs": 1, "params": {"beta": 0.5},
+                                     "response_type": None}
     assert selector.params is params                       # not copied, not validated at construction
-    assert fs.FeatureSelector().get_params() == {"method": "cmqfs", "k": 5, "n_jobs": None, "params": None}
+    assert fs.FeatureSelector().get_params() == {"method": "cmqfs", "k": 5, "n_jobs": None, "params": None,
+                                                 "response_type": None}
     with pytest.raises(TypeError):
         fs.FeatureSelector(method="mrmr", k=3, beta=0.5)   # method parameters go in params
     with pytest.raises(ValueError, match="Invalid parameter 'beta'"):
@@ -208,7 +210,8 @@ def test_result_names_the_columns_of_an_array_x0_x1(wine):
     X = wine.drop(columns="class").to_numpy()
     y = wine["class"].astype(str).to_numpy()
     selector = fs.FeatureSelector(method="cmqfs", k=3).fit(X, y)
-    frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])]).assign(y=y)
+    # The selector hands its checked classes to select as a categorical (stated so on the Response line).
+    frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])]).assign(y=pd.Categorical(y))
     _same_result(selector.result_, fs.select("y ~ .", frame, method="cmqfs", k=3))
     assert selector.result_.selected == [f"x{j}" for j in selector.ranking_]
     assert selector.result_.classes == sorted(set(y))

@@ -12,8 +12,9 @@ from fstools.api.selection import select
 from fstools.methods.multilabel import check_label_matrix
 from fstools.methods.registry import get_method
 from fstools.model.formula import format_formula
+from fstools.model.response import prepare_response
 from fstools.model.validation import (check_finite_matrix, check_integer_columns, check_k, check_method_params,
-                                      check_sparse_input, encode_classes, label_matrix)
+                                      check_sparse_input, label_matrix)
 
 __all__ = ["FeatureSelector"]
 
@@ -40,6 +41,11 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         other; a grid search over method parameters varies the whole dict, e.g.
         ``{"featureselector__params": [{"beta": 0.3}, {"beta": 0.5}]}``.  Unknown names and
         out-of-range values raise at :meth:`fit`, naming the parameter and its allowed values.
+    response_type : {None, 'class', 'continuous'}, default None
+        What ``y`` is; None decides as :func:`fstools.select` does (strings, booleans,
+        categoricals and integer-valued numbers with at most 10 distinct values are classes,
+        other numbers continuous).  For a regression pipeline, a method that takes a continuous
+        response (``fs.list_methods()``, column ``responses``).
 
     Attributes
     ----------
@@ -48,7 +54,7 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
     scores_ : ndarray of float
         The method's per-feature score.
     classes_ : ndarray
-        Class labels seen at fit; for a multi-label method (``elc``, ``llsf``, ...), whose ``y``
+        Class labels seen at fit (not set for a continuous response); for a multi-label method (``elc``, ``llsf``, ...), whose ``y``
         is a 0/1 label matrix (n, l) or a DataFrame of 0/1 label columns, the label names
         (DataFrame columns) or 0..l-1.
     n_features_in_ : int
@@ -75,11 +81,12 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
     ['flavanoids', 'color_intensity', 'proline', 'proanthocyanins', 'hue']
     """
 
-    def __init__(self, method="cmqfs", k=5, n_jobs=None, params=None):
+    def __init__(self, method="cmqfs", k=5, n_jobs=None, params=None, response_type=None):
         self.method = method
         self.k = k
         self.n_jobs = n_jobs
         self.params = params
+        self.response_type = response_type
 
     def fit(self, X, y):
         """Rank the columns of ``X`` with the method and keep the first ``k``.
@@ -149,15 +156,21 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
                                  f"got shape {y_array.shape}")
         if y_array.shape[0] != data.shape[0]:
             raise ValueError(f"y: has {y_array.shape[0]} labels but X has {data.shape[0]} samples")
-        codes, class_names, _ = encode_classes(y if isinstance(y, pd.Series) else y_array, name="y")
+        series = y.reset_index(drop=True) if isinstance(y, pd.Series) else pd.Series(y_array)
+        target = prepare_response(series, self.response_type, name="y")
         preferred = y.name if isinstance(y, pd.Series) and isinstance(y.name, str) and y.name else "y"
         response = _free_name(preferred, data.columns)
-        # The classes as checked above (messages name y), as a categorical: select keeps its order
-        # and codes, and does not check or warn again.
-        data[response] = pd.Categorical.from_codes(codes, categories=class_names)
+        if target.kind == "class":
+            # The classes as checked above (messages name y), as a categorical: select keeps its
+            # order and codes, and does not check or warn again.
+            data[response] = pd.Categorical.from_codes(target.values, categories=target.class_names)
+            self.classes_ = np.unique(y_array)
+        else:
+            data[response] = target.values
         formula = format_formula([response], []).rsplit(" ~ ", 1)[0] + " ~ ."
-        result = select(formula, data, method=self.method, k=k, n_jobs=self.n_jobs, **given)
-        self.classes_ = np.unique(y_array)
+        # A categorical response is classes for select; a continuous one is stated.
+        result = select(formula, data, method=self.method, k=k, n_jobs=self.n_jobs,
+                        response_type=None if target.kind == "class" else "continuous", **given)
         return result
 
     def _select_multilabel(self, data, Y, k, given):
