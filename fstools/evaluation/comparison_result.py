@@ -361,6 +361,11 @@ class FriedmanResult:
         self.nemenyi = nemenyi_test(self.mean_ranks, self.n_blocks)
         self._description = description
 
+    @property
+    def frame(self):
+        """The numbers of the summary: :meth:`summary_frame`."""
+        return self.summary_frame()
+
     def summary_frame(self):
         """Mean rank and the Nemenyi p-values against every method, sorted by mean rank."""
         order = self.mean_ranks.sort_values(kind="stable").index
@@ -389,6 +394,9 @@ class FriedmanResult:
                               f"{format_number(nemenyi_q(self.n_methods, self.alpha))})")]
         notes = ["Cells: Nemenyi p-values of the pairwise differences of mean ranks (Demsar 2006).",
                  SIGNIFICANCE_LEGEND]
+        if self.n_blocks < 5:
+            notes.append(f"Only {self.n_blocks} blocks: Friedman's chi-square and the Nemenyi test have little power "
+                         f"and their large-sample laws are poor here.")
         if self.blocks != "datasets":
             notes.append(f"Blocks are {self.blocks} of the same data, not independent data sets: read the "
                          f"p-values as descriptive (Demsar's tests assume independent data sets).")
@@ -687,6 +695,7 @@ class ComparisonResult:
             ("Metric", f"{self.metrics[metric]['description']}{', in %' if percent else ''}: mean over the "
                        f"{self.repeats * self.cv} test folds +- {sd_over}"),
             ("Methods", "; ".join(self._method_text(label) for label in labels)),
+            ("Stability", self._stability_text(datasets)),
         ]
         best = "highest" if self.metrics[metric]["higher_is_better"] else "lowest"
         notes = ["Avg.: mean over the values of k of the data set"
@@ -703,6 +712,20 @@ class ComparisonResult:
             notes.append(f"Other metrics: {', '.join(other_metrics)} (summary(metric=...)).")
         return Summary("Comparison of feature selection methods", header, table, notes, highlight=highlight,
                        frame=frame, highlight_note=f"best ({best} mean) in the row; ties all marked")
+
+    def _stability_text(self, datasets):
+        """Nogueira's stability of each method's in-fold selections at the largest k, with its interval."""
+        if not self.select_in_fold:
+            return ("not measured: one selection on all the data (select_in_fold=True selects in every training "
+                    "fold; or fs.stability)")
+        table = self.stability(dataset=datasets)
+        parts = []
+        for name, rows in table.groupby("dataset", sort=False):
+            values = ", ".join(f"{row.method} {format_number(row.stability, 3)} [{format_number(row.lower, 3)}, "
+                               f"{format_number(row.upper, 3)}]" for row in rows.itertuples())
+            parts.append(("" if self._single_dataset else f"{name}: ") + f"top {rows['k'].iloc[0]}: {values}")
+        return ("Nogueira's index of the top-k sets chosen in the " + f"{self.repeats * self.cv} training folds "
+                "(1 = always the same set, 0 = as chance), 95% CI: " + "; ".join(parts))
 
     @property
     def _multilabel(self):
@@ -1036,6 +1059,13 @@ class ComparisonResult:
         part = self._part(metric, classifier, datasets, ks)
         by = {"datasets": ["dataset"], "k": ["dataset", "k"], "folds": ["dataset", "repeat", "fold"]}[blocks]
         values = part.groupby(by + ["method"], sort=False)["value"].mean().unstack("method")[self.method_labels]
+        if blocks == "k":
+            warnings.warn("blocks='k': the blocks are feature counts of the same folds, not independent data sets; "
+                          "the Friedman and Nemenyi p-values are descriptive", UserWarning, stacklevel=3)
+        if len(values) < 5:
+            warnings.warn(f"friedman: {len(values)} blocks are too few for Friedman's test and the Nemenyi "
+                          f"critical difference (Demsar 2006 uses 14 data sets; the chi-square law needs more "
+                          f"than a handful of blocks); read them as descriptive", UserWarning, stacklevel=3)
         description = (f"{', '.join(datasets)}; classifier {classifier}; {metric}; "
                        f"{'selection in fold' if self.select_in_fold else 'selection on all data'}")
         block_text = {"datasets": "data set", "k": "data set and number of features",
