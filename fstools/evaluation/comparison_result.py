@@ -918,13 +918,13 @@ class ComparisonResult:
         Returns
         -------
         PairedTests
-            Prints every test as R prints ``t.test``; ``summary()`` is the compact table and
-            ``frame`` the numbers, one row per test: ``comparison``, ``dataset``, ``reference``,
+            Prints every test as R prints `t.test`; `summary()` is the compact table and
+            `frame` the numbers, one row per test: ``comparison``, ``dataset``, ``reference``,
             ``method``, ``n`` (pairs), ``mean_a`` (reference), ``mean_b`` (method), ``mean_diff``,
             ``sd_diff``, ``se`` (of the mean difference, corrected or not), ``t``, ``df``,
             ``p_value``, ``p_adjusted``, ``conf_low``, ``conf_high``, ``effect_size`` (Cohen's
             d_z = mean_diff / sd_diff), ``test_train_ratio`` (n_test / n_train, NaN uncorrected);
-            the settings in ``frame.attrs``.
+            the settings in `frame.attrs`.
         """
         return self._paired_tests("ttest", reference, alternative, paired_over, p_adjust, metric, classifier,
                                   dataset, k, conf_level=conf_level, t_correction=correction)
@@ -942,7 +942,7 @@ class ComparisonResult:
         Returns
         -------
         PairedTests
-            ``frame`` columns: ``comparison``, ``dataset``, ``reference``, ``method``, ``n``,
+            `frame` columns: ``comparison``, ``dataset``, ``reference``, ``method``, ``n``,
             ``n_nonzero``, ``mean_diff``, ``median_diff``, ``pseudo_median``, ``statistic`` (V),
             ``exact`` (exact p-value, else the normal approximation), ``p_value``, ``p_adjusted``,
             ``effect_size`` (rank-biserial correlation).
@@ -979,7 +979,8 @@ class ComparisonResult:
                       "two-sided": "H1: means differ (two-sided)"}[attrs["alternative"]]
         header = [("Call", self.call), ("Test", attrs["test"]), ("Hypothesis", hypothesis),
                   ("Pairs", f"{attrs['n_units']}, one per {units}"),
-                  ("Data", ", ".join(attrs["datasets"])),
+                  ("Data", ", ".join(attrs["datasets"]) + (" (pooled)" if len(attrs["datasets"]) > 1 and
+                                                           attrs["paired_over"] == "k" else "")),
                   ("Classifier", attrs["classifier"]), ("Protocol", self._protocol_text()),
                   ("Adjustment", f"{attrs['p_adjust']} over the {len(frame)} comparisons")]
         out_notes = [significance_legend(SIGNIFICANCE_COLUMN)]
