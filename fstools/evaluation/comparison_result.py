@@ -3,13 +3,17 @@
 :class:`ComparisonResult` holds the long table of every fold's score and presents it as the
 papers do: a methods x feature-count table of mean +- sd with the best method of each row marked
 and an "Avg." row (the CMQFS paper's Tables 4-5), paired t-tests of one method against the others
-(Tables 7-8), non-parametric alternatives (Wilcoxon signed-rank; Friedman with the Nemenyi post-hoc
-test, Demsar 2006) and a plot of the metric against the number of features.
+(by default the corrected resampled t-test over the folds, Nadeau and Bengio 2003; the paper's
+pooled test of Tables 7-8 on request), non-parametric alternatives (Wilcoxon signed-rank; Friedman
+with the Nemenyi post-hoc test, Demsar 2006) and a plot of the metric against the number of
+features.  The tests print as R prints its test objects, with a confidence interval and an effect
+size for each difference (:mod:`fstools.evaluation.hypothesis_tests`); scores equal up to
+rounding are ties.
 
 The test statistics are module-level functions (:func:`paired_t_test`, :func:`friedman_test`,
 :func:`nemenyi_critical_difference`, :func:`nemenyi_test`, ...) so that they can be used and
-checked on their own.  The paired t and Wilcoxon tests and Friedman's chi-square p-value are
-SciPy's; the p-value adjustment is statsmodels' ``multipletests``
+checked on their own.  The plain paired t, the Wilcoxon p-value and Friedman's chi-square p-value
+are SciPy's; the Nadeau-Bengio correction is a formula of its own (no dependency has it); the p-value adjustment is statsmodels' ``multipletests``
 (:func:`fstools.results.univariate_tests.adjust_p_values`).  Kept here because no dependency
 has them: Iman and Davenport's F correction of Friedman's statistic and the Nemenyi
 critical difference and pairwise p-values (Demsar, "Statistical comparisons of classifiers
@@ -821,6 +825,8 @@ class ComparisonResult:
                 else:
                     out = wilcoxon_signed_rank(units[reference].to_numpy(), units[other].to_numpy(), alternative,
                                                **options)
+                if kind == "ttest":
+                    out["mean_reference"], out["mean_method"] = out.pop("mean_a"), out.pop("mean_b")
                 rows.append({"comparison": f"{reference} vs {other}" + (f" ({name})" if len(groups) > 1 else ""),
                              "dataset": name if name is not None else ", ".join(datasets), "reference": reference,
                              "method": other, **out})
@@ -920,7 +926,7 @@ class ComparisonResult:
         PairedTests
             Prints every test as R prints `t.test`; `summary()` is the compact table and
             `frame` the numbers, one row per test: ``comparison``, ``dataset``, ``reference``,
-            ``method``, ``n`` (pairs), ``mean_a`` (reference), ``mean_b`` (method), ``mean_diff``,
+            ``method``, ``n`` (pairs), ``mean_reference``, ``mean_method``, ``mean_diff``,
             ``sd_diff``, ``se`` (of the mean difference, corrected or not), ``t``, ``df``,
             ``p_value``, ``p_adjusted``, ``conf_low``, ``conf_high``, ``effect_size`` (Cohen's
             d_z = mean_diff / sd_diff), ``test_train_ratio`` (n_test / n_train, NaN uncorrected);
