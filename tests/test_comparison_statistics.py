@@ -203,8 +203,8 @@ def test_wilcoxon_follows_r_rule_and_equals_scipy(zero_method, alternative):
         ranks = stats.rankdata(np.abs(ranked))
         w_plus = ranks[ranked > 0].sum() + (ranks[ranked == 0].sum() / 2 if zero_method == "zsplit" else 0)
         assert out["statistic"] == pytest.approx(w_plus)
-    walsh = [(d[i] + d[j]) / 2 for i in range(len(d)) for j in range(i, len(d))]
-    assert out["pseudo_median"] == pytest.approx(np.median(walsh))
+    walsh = [(ranked[i] + ranked[j]) / 2 for i in range(len(ranked)) for j in range(i, len(ranked))]
+    assert out["pseudo_median"] == pytest.approx(np.median(walsh))       # zeros dropped for 'wilcox', as R
 
 
 def test_wilcoxon_sees_near_equal_scores_as_zeros_and_ties():
@@ -280,3 +280,69 @@ def test_summary_shows_each_methods_nogueira_stability(cmp):
     selected_once = fs.compare("class ~ .", fs.datasets.load("wine"), ["fisher", "mrmr"], k=[1, 2], cv=3, repeats=1,
                                random_state=0, progress=False)
     assert "Stability:  not measured" in selected_once.summary().as_text()
+
+
+def _signed_rank_law(n):
+    """Independent: P(V = v) of the signed-rank statistic by enumerating the 2^n sign patterns."""
+    counts = np.zeros(n * (n + 1) // 2 + 1)
+    ranks = np.arange(1, n + 1)
+    for pattern in range(2 ** n):
+        counts[sum(ranks[[(pattern >> i) & 1 == 1 for i in range(n)]])] += 1
+    return counts / 2 ** n
+
+
+@pytest.mark.parametrize("conf_level", [0.95, 0.9])
+def test_wilcoxon_interval_is_r_exact_hodges_lehmann(conf_level):
+    # R's wilcox.test(conf.int = TRUE), exact case: with qu = qsignrank(alpha / 2, n), the interval
+    # is the qu-th and the (M - qu + 1)-th of the M sorted Walsh averages; the estimate their median.
+    x = np.array([1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30])
+    y = np.array([0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29])
+    d = x - y
+    n = len(d)
+    walsh = np.sort([(d[i] + d[j]) / 2 for i in range(n) for j in range(i, n)])
+    M = len(walsh)
+    cdf = np.cumsum(_signed_rank_law(n))
+    alpha = 1 - conf_level
+    qu = int(np.argmax(cdf >= alpha / 2))                     # qsignrank(alpha / 2, n)
+    out = wilcoxon_signed_rank(x, y, conf_level=conf_level)
+    assert (out["conf_low"], out["conf_high"]) == (pytest.approx(walsh[qu - 1]), pytest.approx(walsh[M - qu]))
+    assert out["pseudo_median"] == pytest.approx(np.median(walsh))
+    q1 = int(np.argmax(cdf >= alpha))                         # one-sided: qsignrank(alpha, n)
+    greater = wilcoxon_signed_rank(x, y, "greater", conf_level=conf_level)
+    assert (greater["conf_low"], greater["conf_high"]) == (pytest.approx(walsh[q1 - 1]), np.inf)
+    less = wilcoxon_signed_rank(x, y, "less", conf_level=conf_level)
+    assert (less["conf_low"], less["conf_high"]) == (-np.inf, pytest.approx(walsh[M - q1]))
+    if conf_level == 0.95:
+        # R prints for this example: 95 percent confidence interval 0.010 0.786, (pseudo)median 0.46
+        np.testing.assert_allclose([out["conf_low"], out["conf_high"], out["pseudo_median"]], [0.010, 0.786, 0.46],
+                                   atol=1e-12)
+
+
+def test_wilcoxon_interval_inverts_the_approximate_test():
+    # zeros and ties: the interval is every shift mu (between Walsh averages) that scipy's normal
+    # test of d - mu does not reject at alpha / 2 on either side -- checked over every gap.
+    rng = np.random.default_rng(8)
+    d = rng.integers(-3, 6, 25) / 72
+    out = wilcoxon_signed_rank(d, np.zeros_like(d))
+    assert not out["exact"]
+    nonzero = d[d != 0]
+    walsh = np.unique([(nonzero[i] + nonzero[j]) / 2 for i in range(len(nonzero)) for j in range(i, len(nonzero))])
+    mids = (walsh[:-1] + walsh[1:]) / 2
+    kept = [mu for mu in mids if min(stats.wilcoxon(nonzero - mu, correction=True, method="approx",
+                                                    alternative=side).pvalue for side in ("greater", "less")) > 0.025]
+    inside = walsh[(walsh >= out["conf_low"]) & (walsh <= out["conf_high"])]
+    assert out["conf_low"] == pytest.approx(walsh[walsh < min(kept)].max())
+    assert out["conf_high"] == pytest.approx(walsh[walsh > max(kept)].min())
+    assert len(inside) >= 2 and out["conf_low"] <= out["pseudo_median"] <= out["conf_high"]
+
+
+def test_compare_wilcoxon_prints_interval_and_effect_size(cmp):
+    tests = cmp.wilcoxon("cmqfs", alternative="two-sided")
+    text = repr(tests)
+    assert "Wilcoxon signed rank" in text and "V = " in text and "95 percent confidence interval" in text
+    assert "(pseudo)median" in text and "rank-biserial" in text
+    units = _fold_units(cmp)
+    row = tests.frame.set_index("method").loc["fisher"]
+    expected = wilcoxon_signed_rank(units["cmqfs"].to_numpy(), units["fisher"].to_numpy())
+    assert row["conf_low"] == expected["conf_low"] and row["statistic"] == expected["statistic"]
+    assert "HL" in tests.summary().table.columns

@@ -166,7 +166,57 @@ def paired_t_test(a, b, alternative="two-sided", *, test_train_ratio=None, conf_
 WILCOXON_EXACT_BELOW = 50
 
 
-def wilcoxon_signed_rank(a, b, alternative="two-sided", zero_method="wilcox", method="auto", correction=True):
+def _walsh_averages(d):
+    """The sorted distinct Walsh averages (d_i + d_j) / 2, i <= j."""
+    i, j = np.triu_indices(len(d))
+    return np.unique((d[i] + d[j]) / 2.0)
+
+
+def _signed_rank_interval(d, alternative, conf_level, method, correction):
+    """The shifts mu that the signed-rank test of ``d - mu`` does not reject, as (low, high).
+
+    W+ of ``d - mu`` changes only where mu crosses a Walsh average, so the test is run once per
+    gap between consecutive Walsh averages (at its midpoint, where ``d - mu`` has neither zeros
+    nor new ties); each bound is a Walsh average.  Each side is a one-sided test at
+    (1 - conf_level) / 2 for a two-sided interval, at 1 - conf_level for a one-sided one.  The
+    one-sided p-value of 'greater' grows with mu (of 'less' falls): bisection finds the bounds.
+    With the exact law this is the Hodges-Lehmann interval of R's ``wilcox.test(conf.int =
+    TRUE)``: Walsh averages number qsignrank(alpha / 2, n) and n (n + 1) / 2 - qsignrank + 1.
+    """
+    walsh = _walsh_averages(d)
+    m = len(walsh)
+    spread = max(1.0, float(walsh[-1] - walsh[0]))
+    tail = (1.0 - conf_level) / (2.0 if alternative == "two-sided" else 1.0)
+
+    def p_value(gap, side):
+        # gap g in 0..m: below every Walsh average (0), between the (g-1)-th and g-th, above all (m)
+        mu = (walsh[0] - spread if gap == 0 else walsh[-1] + spread if gap == m
+              else (walsh[gap - 1] + walsh[gap]) / 2.0)
+        return stats.wilcoxon(d - mu, correction=correction, alternative=side, method=method).pvalue
+
+    def first(accepts, low, high):
+        # the first gap in low..high whose test does not reject (accepts is monotone: False... True)
+        while low < high:
+            middle = (low + high) // 2
+            if accepts(middle):
+                high = middle
+            else:
+                low = middle + 1
+        return low
+
+    lower, upper = -np.inf, np.inf
+    if alternative in ("two-sided", "greater"):
+        gap = first(lambda g: p_value(g, "greater") > tail, 0, m)
+        lower = -np.inf if gap == 0 else float(walsh[gap - 1])
+    if alternative in ("two-sided", "less"):
+        # the last gap not rejected: one before the first gap rejected by 'less'
+        gap = first(lambda g: not p_value(g, "less") > tail, 0, m + 1) - 1
+        upper = np.inf if gap == m else float(walsh[gap])
+    return lower, upper
+
+
+def wilcoxon_signed_rank(a, b, alternative="two-sided", zero_method="wilcox", method="auto", correction=True,
+                         conf_level=0.95):
     """Wilcoxon signed-rank test of the differences ``a - b``: R's statistic V = W+, SciPy's p-value.
 
     The statistic is W+, the sum of the ranks of |a - b| over the positive differences (R's
@@ -184,33 +234,39 @@ def wilcoxon_signed_rank(a, b, alternative="two-sided", zero_method="wilcox", me
     continuity correction.  'exact' or 'approx' force one.  Computed by ``scipy.stats.wilcoxon``
     with that method on the differences.
 
+    The estimate is Hodges and Lehmann's: the median of the Walsh averages (d_i + d_j) / 2,
+    i <= j, of the differences (without the zeros for 'wilcox', as R), R's "(pseudo)median".
+    Its interval at ``conf_level`` holds the shifts mu that the same test does not reject
+    (:func:`_signed_rank_interval`; one-sided for one-sided alternatives).
+
     Returns
     -------
-    dict with ``n`` (pairs), ``n_nonzero``, ``mean_diff``, ``median_diff``, ``pseudo_median``
-    (the Hodges-Lehmann estimate: the median of the Walsh averages (d_i + d_j) / 2, i <= j, of the
-    differences), ``statistic`` (V = W+), ``exact`` (whether the p-value is exact), ``p_value`` and
-    ``effect_size``: the matched-pairs rank-biserial correlation (W+ - W-) / (W+ + W-) (Kerby,
-    "The simple difference formula", 2014), in [-1, 1].
+    dict with ``n`` (pairs), ``n_nonzero``, ``mean_diff``, ``median_diff``, ``pseudo_median``,
+    ``conf_low``, ``conf_high``, ``statistic`` (V = W+), ``exact`` (whether the p-value is exact),
+    ``p_value`` and ``effect_size``: the matched-pairs rank-biserial correlation
+    (W+ - W-) / (W+ + W-) (Kerby, "The simple difference formula", 2014), in [-1, 1].
     """
     one_of(_ALTERNATIVES).validate(alternative, "alternative")
     one_of(("wilcox", "pratt", "zsplit")).validate(zero_method, "zero_method")
     one_of(("auto", "exact", "approx")).validate(method, "method")
     validate(BOOLEAN, correction, "correction")
+    conf_level = OPEN_UNIT_INTERVAL.validate(conf_level, "conf_level")
     a, b, diff = _paired_differences(a, b)
     diff = np.sign(diff) * merge_near_ties(np.abs(diff))
     nonzero = diff[diff != 0]
     out = {"n": len(diff), "n_nonzero": len(nonzero),
            "mean_diff": float(diff.mean()) if len(diff) else np.nan,
            "median_diff": float(np.median(diff)) if len(diff) else np.nan}
-    if len(diff):
-        i, j = np.triu_indices(len(diff))
-        out["pseudo_median"] = float(np.median((diff[i] + diff[j]) / 2.0))
+    ranked = diff if zero_method != "wilcox" else nonzero
+    if len(ranked):
+        i, j = np.triu_indices(len(ranked))
+        out["pseudo_median"] = float(np.median((ranked[i] + ranked[j]) / 2.0))
     else:
         out["pseudo_median"] = np.nan
     if not len(nonzero):
-        out.update(statistic=np.nan, exact=False, p_value=np.nan, effect_size=np.nan)
+        out.update(conf_low=np.nan, conf_high=np.nan, statistic=np.nan, exact=False, p_value=np.nan,
+                   effect_size=np.nan)
         return out
-    ranked = diff if zero_method != "wilcox" else nonzero
     ranks = stats.rankdata(np.abs(ranked))
     w_plus = float(ranks[ranked > 0].sum())
     w_minus = float(ranks[ranked < 0].sum())
@@ -223,6 +279,8 @@ def wilcoxon_signed_rank(a, b, alternative="two-sided", zero_method="wilcox", me
         method = "exact" if len(nonzero) < WILCOXON_EXACT_BELOW and not has_zeros and not has_ties else "approx"
     result = stats.wilcoxon(diff, zero_method=zero_method, correction=bool(correction), alternative=alternative,
                             method=method)
+    out["conf_low"], out["conf_high"] = _signed_rank_interval(ranked, alternative, conf_level, method,
+                                                              bool(correction))
     out.update(statistic=w_plus, exact=method == "exact", p_value=float(result.pvalue),
                effect_size=(w_plus - w_minus) / (w_plus + w_minus))
     return out
@@ -824,7 +882,7 @@ class ComparisonResult:
                                         test_train_ratio=ratio, conf_level=conf_level)
                 else:
                     out = wilcoxon_signed_rank(units[reference].to_numpy(), units[other].to_numpy(), alternative,
-                                               **options)
+                                               conf_level=conf_level, **options)
                 if kind == "ttest":
                     out["mean_reference"], out["mean_method"] = out.pop("mean_a"), out.pop("mean_b")
                 rows.append({"comparison": f"{reference} vs {other}" + (f" ({name})" if len(groups) > 1 else ""),
@@ -866,7 +924,8 @@ class ComparisonResult:
                 test = HypothesisTest(method=name, data=description,
                                       statistic_name="V", statistic=row["statistic"], p_value=row["p_value"],
                                       alternative=alternative, estimate_name="(pseudo)median",
-                                      estimate=row["pseudo_median"],
+                                      estimate=row["pseudo_median"], conf_int=(row["conf_low"], row["conf_high"]),
+                                      conf_level=conf_level,
                                       effect_size_name="rank-biserial correlation (W+ - W-) / (W+ + W-)",
                                       effect_size=row["effect_size"], p_adjusted=row["p_adjusted"],
                                       adjustment=p_adjust)
@@ -937,7 +996,8 @@ class ComparisonResult:
 
     @suggest_keywords
     def wilcoxon(self, reference, alternative="greater", paired_over="folds", p_adjust="holm", *, metric=None,
-                 classifier=None, dataset=None, k=None, zero_method="wilcox", method="auto", correction=True):
+                 classifier=None, dataset=None, k=None, zero_method="wilcox", method="auto", correction=True,
+                 conf_level=0.95):
         """Wilcoxon signed-rank tests of ``reference`` against every other method.
 
         The same pairs as :meth:`ttest` (there is no correction for overlapping training sets
@@ -949,12 +1009,14 @@ class ComparisonResult:
         -------
         PairedTests
             `frame` columns: ``comparison``, ``dataset``, ``reference``, ``method``, ``n``,
-            ``n_nonzero``, ``mean_diff``, ``median_diff``, ``pseudo_median``, ``statistic`` (V),
+            ``n_nonzero``, ``mean_diff``, ``median_diff``, ``pseudo_median`` (Hodges-Lehmann),
+            ``conf_low``, ``conf_high`` (its interval at ``conf_level``), ``statistic`` (V),
             ``exact`` (exact p-value, else the normal approximation), ``p_value``, ``p_adjusted``,
             ``effect_size`` (rank-biserial correlation).
         """
         return self._paired_tests("wilcoxon", reference, alternative, paired_over, p_adjust, metric, classifier,
-                                  dataset, k, zero_method=zero_method, method=method, correction=correction)
+                                  dataset, k, conf_level=conf_level, zero_method=zero_method, method=method,
+                                  correction=correction)
 
     def _test_table(self, kind, reference, frame, notes):
         """The compact Summary of a family of paired tests."""
@@ -972,6 +1034,9 @@ class ComparisonResult:
             table["t"] = [format_number(v) for v in frame["t"]]
             table["df"] = frame["df"].to_numpy()
         else:
+            table["HL"] = [format_number(scale * v) for v in frame["pseudo_median"]]
+            table[f"{level} CI"] = [f"[{format_number(scale * lo)}, {format_number(scale * hi)}]"
+                                    for lo, hi in zip(frame["conf_low"], frame["conf_high"])]
             table["r_rb"] = [format_number(v, 3) for v in frame["effect_size"]]
             table["V"] = [format_number(v) for v in frame["statistic"]]
         table["p.value"] = [format_p_value(v) for v in frame["p_value"]]
@@ -1003,8 +1068,10 @@ class ComparisonResult:
                                  "(Dietterich 1998; Nadeau and Bengio 2003); correction='nadeau-bengio' is the "
                                  "default for this reason.")
         else:
-            out_notes.append("V: R's statistic, the sum of the ranks of the positive differences (W+); r_rb: the "
-                             "matched-pairs rank-biserial correlation (W+ - W-) / (W+ + W-).")
+            out_notes.append("V: R's statistic, the sum of the ranks of the positive differences (W+); HL: the "
+                             "Hodges-Lehmann estimate (median of the Walsh averages) with its interval (the shifts "
+                             "the test does not reject); r_rb: the matched-pairs rank-biserial correlation "
+                             "(W+ - W-) / (W+ + W-).")
             if attrs["paired_over"] == "folds":
                 out_notes.append("Folds share training rows and no correction exists for the signed-rank test: "
                                  "read the p-values as liberal.")
