@@ -13,7 +13,8 @@ rounding are ties.
 The test statistics are module-level functions (:func:`paired_t_test`, :func:`friedman_test`,
 :func:`nemenyi_critical_difference`, :func:`nemenyi_test`, ...) so that they can be used and
 checked on their own.  The plain paired t, the Wilcoxon p-value and Friedman's chi-square p-value
-are SciPy's; the Nadeau-Bengio correction is a formula of its own (no dependency has it); the p-value adjustment is statsmodels' ``multipletests``
+are SciPy's; the Nadeau-Bengio correction is a formula of its own (no dependency has it); the
+p-value adjustment is statsmodels' ``multipletests``
 (:func:`fstools.results.univariate_tests.adjust_p_values`).  Kept here because no dependency
 has them: Iman and Davenport's F correction of Friedman's statistic and the Nemenyi
 critical difference and pairwise p-values (Demsar, "Statistical comparisons of classifiers
@@ -780,6 +781,9 @@ class ComparisonResult:
         if not self.select_in_fold:
             return ("not measured: one selection on all the data (select_in_fold=True selects in every training "
                     "fold; or fs.stability)")
+        single = [name for name in datasets if self.datasets[name]["n_features"] < 2]
+        if single:
+            return f"not defined: data set(s) {', '.join(single)} have one feature (Nogueira's index needs two)"
         table = self.stability(dataset=datasets)
         parts = []
         for name, rows in table.groupby("dataset", sort=False):
