@@ -240,3 +240,24 @@ def test_a_constant_continuous_response_is_refused(method):
     X, _ = _data()
     with pytest.raises(ValueError, match="y: the continuous response is constant"):
         _run(method, X, np.full(120, 3.0))
+
+
+def test_sparse_input_gives_the_dense_scores_for_a_continuous_response():
+    X, y = _data()
+    X[X < 0.3] = 0.0
+    for method in ["f_test", "pearson"]:
+        np.testing.assert_allclose(_run(method, sparse.csr_matrix(X), y).scores, _run(method, X, y).scores,
+                                   rtol=1e-9)
+
+
+def test_f_test_ranks_an_exact_separation_first():
+    X, y = _data()
+    classes = (y > np.median(y)).astype(np.int32)
+    X[:, 5] = classes * 2.0 - 1.0                               # no within-class variance: F = inf
+    out = _run("f_test", X, classes, response_type="class")
+    assert np.isinf(out.scores[5]) and out.columns["p_value"][5] == 0
+    assert out.ranking[0] == 5 and out.ranking[-1] == 3
+    X[:, 6] = 3 * y - 1                                         # on a line with the response
+    out = _run("pearson", X, y)
+    assert out.columns["r"][6] == pytest.approx(1.0) and out.columns["p_value"][6] == 0
+    assert out.ranking[0] == 6
