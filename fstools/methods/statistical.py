@@ -336,11 +336,33 @@ def f_test_scores(X, y, response_type="class"):
     return F, p_values, constant, degrees
 
 
-def _correlations(X, y):
-    """:func:`sklearn.feature_selection.r_regression` of non-constant columns, within [-1, 1]."""
-    from sklearn.feature_selection import r_regression
+#: Cells of the block of centred rows :func:`_correlations` holds at a time (about 1 MB).
+_CENTRED_BLOCK_CELLS = 1 << 17
 
-    return np.clip(r_regression(X, y, center=True, force_finite=True), -1.0, 1.0)
+
+def _correlations(X, y):
+    """Pearson's r of non-constant columns with ``y``, within [-1, 1].
+
+    Sparse ``X``: :func:`sklearn.feature_selection.r_regression` (never densified).  Dense ``X``:
+    the same statistic by its definition, ``sum (x - mean x)(y - mean y) / sqrt(sum (x - mean x)^2
+    sum (y - mean y)^2)``, the sums of squares of the centred columns taken a block of rows at a time
+    (scikit-learn's generic ``tensordot`` path is some 40 times slower on 2,000 x 500, and its
+    ``sum x^2 - n mean^2`` loses digits on columns with a large mean); equal to ``r_regression`` up
+    to rounding (tested).
+    """
+    if sparse.issparse(X):
+        from sklearn.feature_selection import r_regression
+
+        return np.clip(r_regression(X, y, center=True, force_finite=True), -1.0, 1.0)
+    mean = X.mean(axis=0)
+    squares = np.zeros(X.shape[1])
+    rows = max(1, _CENTRED_BLOCK_CELLS // max(X.shape[1], 1))
+    for start in range(0, X.shape[0], rows):      # centred a block of rows at a time: no copy of X
+        block = X[start:start + rows] - mean
+        squares += np.einsum("ij,ij->j", block, block)
+    y = y - y.mean()
+    # sum (x - mean x)(y - mean y) = sum x (y - mean y)
+    return np.clip((y @ X) / (np.sqrt(squares) * np.linalg.norm(y)), -1.0, 1.0)
 
 
 def _regression_f(r, n_samples):
