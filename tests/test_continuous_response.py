@@ -261,3 +261,35 @@ def test_f_test_ranks_an_exact_separation_first():
     out = _run("pearson", X, y)
     assert out.columns["r"][6] == pytest.approx(1.0) and out.columns["p_value"][6] == 0
     assert out.ranking[0] == 6
+
+
+# ------------------------------------------------------------------ the 1-D neighbour kernels
+def test_kth_chebyshev_distances_and_counts_equal_brute_force():
+    from fstools._ext import _neighbours
+
+    rng = np.random.default_rng(5)
+    x = np.sort(np.round(rng.normal(size=200), 1))              # many ties
+    y = np.round(rng.normal(size=200), 1)
+    distances = np.maximum(np.abs(x[:, None] - x[None, :]), np.abs(y[:, None] - y[None, :]))
+    np.fill_diagonal(distances, np.inf)
+    for k in (1, 3, 7):
+        out = np.empty(200)
+        _neighbours.kth_chebyshev_distances(x, y, k, out, 2)
+        np.testing.assert_array_equal(out, np.sort(distances, axis=1)[:, k - 1])
+    radius = rng.uniform(0, 0.5, size=200)
+    values = np.round(rng.normal(size=200), 1)
+    counts = np.empty(200, dtype=np.intp)
+    _neighbours.count_within(x, values, radius, counts)
+    np.testing.assert_array_equal(counts, (np.abs(x[None, :] - values[:, None]) <= radius[:, None]).sum(axis=1))
+    with pytest.raises(ValueError, match="x: must be sorted increasingly"):
+        _neighbours.kth_chebyshev_distances(x[::-1].copy(), y, 3, out)
+    with pytest.raises(ValueError, match=r"k: must lie in 1..199"):
+        _neighbours.kth_chebyshev_distances(x, y, 200, out)
+
+
+def test_knn_estimate_does_not_depend_on_the_threads():
+    X, y = _data(n=300)
+    one = _run("mim", X, y, estimator="knn").scores
+    spec = get_method("mim")
+    two = run_method(spec, X, y, None, {**spec.defaults(), "estimator": "knn"}, 2, response_type="continuous").scores
+    np.testing.assert_array_equal(one, two)
