@@ -612,6 +612,8 @@ def kth_chebyshev_distances(const double[::1] x not None, const double[::1] y no
     if not 1 <= k < n:
         raise ValueError(f"k: must lie in 1..{n - 1} (the number of other points); got {k}")
     check_threads(n_threads)
+    if not (np.isfinite(np.asarray(x)).all() and np.isfinite(np.asarray(y)).all()):
+        raise ValueError("x, y: must be finite (no NaN or inf)")
     if n > 1 and np.any(np.diff(np.asarray(x)) < 0):
         raise ValueError("x: must be sorted increasingly")
     n_blocks = (n + 1023) // 1024
@@ -681,6 +683,10 @@ def count_within(const double[::1] sorted_values not None, const double[::1] val
     cdef Py_ssize_t i
     check_length("radius", radius.shape[0], n, "values (one per value)")
     check_length("out", out.shape[0], n, "counts (one per value)")
+    if not (np.isfinite(np.asarray(sorted_values)).all() and np.isfinite(np.asarray(values)).all()):
+        raise ValueError("sorted_values, values: must be finite (no NaN or inf)")
+    if np.isnan(np.asarray(radius)).any():
+        raise ValueError("radius: must not be NaN")
     if m > 1 and np.any(np.diff(np.asarray(sorted_values)) < 0):
         raise ValueError("sorted_values: must be sorted increasingly")
     if m == 0:
@@ -728,6 +734,8 @@ def kraskov_counts(const double[:, ::1] x not None, const double[:, ::1] y not N
     if not 1 <= k < n:
         raise ValueError(f"k: must lie in 1..{n - 1} (the number of other points); got {k}")
     check_threads(n_threads)
+    if not (np.isfinite(np.asarray(x)).all() and np.isfinite(np.asarray(y)).all()):
+        raise ValueError("x, y: must be finite (no NaN or inf)")
     if n > 1 and (np.any(np.diff(np.asarray(x), axis=1) < 0) or np.any(np.diff(np.asarray(sorted_y)) < 0)):
         raise ValueError("x, sorted_y: every row of x and sorted_y must be sorted increasingly")
     status = np.zeros(max(n_features, 1), dtype=np.int32)
