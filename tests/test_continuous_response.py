@@ -240,3 +240,56 @@ def test_a_constant_continuous_response_is_refused(method):
     X, _ = _data()
     with pytest.raises(ValueError, match="y: the continuous response is constant"):
         _run(method, X, np.full(120, 3.0))
+
+
+def test_sparse_input_gives_the_dense_scores_for_a_continuous_response():
+    X, y = _data()
+    X[X < 0.3] = 0.0
+    for method in ["f_test", "pearson"]:
+        np.testing.assert_allclose(_run(method, sparse.csr_matrix(X), y).scores, _run(method, X, y).scores,
+                                   rtol=1e-9)
+
+
+def test_f_test_ranks_an_exact_separation_first():
+    X, y = _data()
+    classes = (y > np.median(y)).astype(np.int32)
+    X[:, 5] = classes * 2.0 - 1.0                               # no within-class variance: F = inf
+    out = _run("f_test", X, classes, response_type="class")
+    assert np.isinf(out.scores[5]) and out.columns["p_value"][5] == 0
+    assert out.ranking[0] == 5 and out.ranking[-1] == 3
+    X[:, 6] = 3 * y - 1                                         # on a line with the response
+    out = _run("pearson", X, y)
+    assert out.columns["r"][6] == pytest.approx(1.0) and out.columns["p_value"][6] == 0
+    assert out.ranking[0] == 6
+
+
+# ------------------------------------------------------------------ the 1-D neighbour kernels
+def test_kth_chebyshev_distances_and_counts_equal_brute_force():
+    from fstools._ext import _neighbours
+
+    rng = np.random.default_rng(5)
+    x = np.sort(np.round(rng.normal(size=200), 1))              # many ties
+    y = np.round(rng.normal(size=200), 1)
+    distances = np.maximum(np.abs(x[:, None] - x[None, :]), np.abs(y[:, None] - y[None, :]))
+    np.fill_diagonal(distances, np.inf)
+    for k in (1, 3, 7):
+        out = np.empty(200)
+        _neighbours.kth_chebyshev_distances(x, y, k, out, 2)
+        np.testing.assert_array_equal(out, np.sort(distances, axis=1)[:, k - 1])
+    radius = rng.uniform(0, 0.5, size=200)
+    values = np.round(rng.normal(size=200), 1)
+    counts = np.empty(200, dtype=np.intp)
+    _neighbours.count_within(x, values, radius, counts)
+    np.testing.assert_array_equal(counts, (np.abs(x[None, :] - values[:, None]) <= radius[:, None]).sum(axis=1))
+    with pytest.raises(ValueError, match="x: must be sorted increasingly"):
+        _neighbours.kth_chebyshev_distances(x[::-1].copy(), y, 3, out)
+    with pytest.raises(ValueError, match=r"k: must lie in 1..199"):
+        _neighbours.kth_chebyshev_distances(x, y, 200, out)
+
+
+def test_knn_estimate_does_not_depend_on_the_threads():
+    X, y = _data(n=300)
+    one = _run("mim", X, y, estimator="knn").scores
+    spec = get_method("mim")
+    two = run_method(spec, X, y, None, {**spec.defaults(), "estimator": "knn"}, 2, response_type="continuous").scores
+    np.testing.assert_array_equal(one, two)

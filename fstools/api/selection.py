@@ -65,7 +65,6 @@ def run_method(spec, X, y, k, params, n_jobs, column_names=None, response_type="
     continuous response is called with the keyword ``response_type``.
     With ``column_names``, an error about some columns names them instead of giving positions.
     """
-    spec.check_response(response_type)
     n_threads = effective_n_threads(n_jobs)
     if sparse.issparse(X):
         X = check_sparse_input(spec, X)
@@ -73,6 +72,7 @@ def run_method(spec, X, y, k, params, n_jobs, column_names=None, response_type="
         X = np.asarray(X, dtype=np.float64)
         if not (spec.any_layout and X.flags.f_contiguous):
             X = c_contiguous(X)
+    spec.check_response(response_type)
     keywords = dict(params)
     if response_type is None or (y is None and not spec.supervised):
         y = None

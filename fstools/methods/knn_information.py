@@ -27,9 +27,11 @@ centring), then noise ``1e-10 max(1, mean |x|) N(0, 1)`` added to break ties, dr
 response; negative estimates are reported as 0.
 
 The searches differ: scikit-learn builds a KD-tree per column; here the k-th neighbour in the
-plane is found by scanning outwards along the sorted column
-(:func:`fstools._ext._neighbours.kth_chebyshev_distances`) and the counts by binary search
-on the sorted values (:func:`fstools._ext._neighbours.count_within`), exact comparisons both.
+plane is found by scanning outwards along the sorted column and the counts by binary search on
+the sorted values, exact comparisons both, in one kernel parallel over the columns
+(:func:`fstools._ext._neighbours.kraskov_counts`; classes:
+:func:`~fstools._ext._neighbours.kth_chebyshev_distances` and
+:func:`~fstools._ext._neighbours.count_within` per class and column).
 """
 import numpy as np
 from scipy.special import digamma
@@ -59,30 +61,27 @@ def noisy_scaled(X, y, response_type, random_state):
     return X, y
 
 
-def _counts_within(values, radius, n_threads):
+def _counts_within(values, radius):
     """For each i, the number of j (i included) with ``|values_j - values_i| <= radius_i``."""
     counts = np.empty(values.shape[0], dtype=np.intp)
-    _neighbours.count_within(np.sort(values), values, radius, counts, n_threads)
+    _neighbours.count_within(np.sort(values), values, radius, counts)
     return counts
 
 
-def _continuous_information(x, y, sorted_y, k, n_threads):
-    """Kraskov's estimate for one column (noisy, scaled) and a continuous response."""
-    n = x.shape[0]
-    order = np.argsort(x, kind="stable")
-    x_sorted = np.ascontiguousarray(x[order])
-    distance = np.empty(n)
-    _neighbours.kth_chebyshev_distances(x_sorted, np.ascontiguousarray(y[order]), k, distance, n_threads)
-    radius = np.nextafter(distance, 0)                   # strictly within eps
-    n_x = np.empty(n, dtype=np.intp)
-    n_y = np.empty(n, dtype=np.intp)
-    _neighbours.count_within(x_sorted, x_sorted, radius, n_x, n_threads)
-    _neighbours.count_within(sorted_y, np.ascontiguousarray(y[order]), radius, n_y, n_threads)
-    # n_x, n_y include the point itself: psi(n_x + 1) of the paper is psi(count).
-    return digamma(n) + digamma(k) - np.mean(digamma(n_x)) - np.mean(digamma(n_y))
+def _continuous_information(X, y, k, n_threads):
+    """Kraskov's estimate of every column of ``X`` (noisy, scaled) with a continuous response."""
+    n = X.shape[0]
+    order = np.argsort(X, axis=0, kind="stable").T                      # (features, n)
+    x_sorted = np.ascontiguousarray(np.take_along_axis(X.T, order, axis=1))
+    y_ordered = np.ascontiguousarray(y[order])
+    n_x = np.empty(order.shape, dtype=np.intp)
+    n_y = np.empty(order.shape, dtype=np.intp)
+    _neighbours.kraskov_counts(x_sorted, y_ordered, np.sort(y), k, n_x, n_y, n_threads)
+    # The counts include the point itself: psi(n_x + 1) of the paper is psi(count).
+    return digamma(n) + digamma(k) - digamma(n_x).mean(axis=1) - digamma(n_y).mean(axis=1)
 
 
-def _class_information(x, y, k, n_threads):
+def _class_information(x, y, k):
     """Ross's estimate for one column (noisy, scaled) and class codes."""
     n = x.shape[0]
     radius = np.empty(n)
@@ -96,11 +95,11 @@ def _class_information(x, y, k, n_threads):
         k_class = min(k, members.shape[0] - 1)
         distance = np.empty(members.shape[0])
         _neighbours.kth_chebyshev_distances(np.ascontiguousarray(values[order]), np.zeros(members.shape[0]),
-                                            k_class, distance, n_threads)
+                                            k_class, distance)
         radius[members[order]] = np.nextafter(distance, 0)
         k_used[members] = k_class
     x_kept = np.ascontiguousarray(x[kept])
-    m = _counts_within(x_kept, np.ascontiguousarray(radius[kept]), n_threads)
+    m = _counts_within(x_kept, np.ascontiguousarray(radius[kept]))
     return (digamma(np.count_nonzero(kept)) + np.mean(digamma(k_used[kept])) - np.mean(digamma(class_size[kept]))
             - np.mean(digamma(m)))
 
@@ -121,7 +120,8 @@ def knn_mutual_information(X, y, response_type="continuous", n_neighbors=3, rand
     random_state : int, numpy RandomState or None
         Seed of the tie-breaking noise (as scikit-learn's ``random_state``).
     n_threads : int
-        Threads of the searches; the result does not depend on it.
+        Threads over the columns (continuous response; the class case runs on one thread); the
+        result does not depend on it.
 
     Returns
     -------
@@ -135,15 +135,11 @@ def knn_mutual_information(X, y, response_type="continuous", n_neighbors=3, rand
     if not 1 <= k < n_samples:
         raise ValueError(f"n_neighbors: must be an integer in 1..{n_samples - 1} (n_samples - 1); got {n_neighbors!r}")
     X, y = noisy_scaled(X, y, response_type, random_state)
-    columns = np.asfortranarray(X)
-    threads = threads_for_work(n_samples * 64, int(n_threads))
-    information = np.empty(n_features)
     if response_type == "continuous":
-        sorted_y = np.sort(y)
-        for j in range(n_features):
-            information[j] = _continuous_information(columns[:, j], y, sorted_y, k, threads)
+        threads = threads_for_work(X.size * 16, int(n_threads))
+        information = _continuous_information(X, y, k, threads)
     else:
         y = np.asarray(y, dtype=np.intp)
-        for j in range(n_features):
-            information[j] = _class_information(columns[:, j], y, k, threads)
+        columns = np.asfortranarray(X)
+        information = np.array([_class_information(columns[:, j], y, k) for j in range(n_features)])
     return np.maximum(information, 0.0)
