@@ -27,7 +27,8 @@ from fstools.api.dask_input import select_dask
 __all__ = ["select", "select_multilabel", "run_method", "check_design"]
 
 
-def _format_call(formula, method, k, na_action, n_jobs, params, formula_mode="safe", response_type=None):
+def _format_call(formula, method, k, na_action, n_jobs, params, formula_mode="safe", response_type=None,
+                 na_values=None):
     parts = [repr(formula), "data", f"method={method!r}"]
     if k is not None:
         parts.append(f"k={k!r}")
@@ -35,6 +36,8 @@ def _format_call(formula, method, k, na_action, n_jobs, params, formula_mode="sa
         parts.append(f"response_type={response_type!r}")
     if na_action != "drop":
         parts.append(f"na_action={na_action!r}")
+    if na_values is not None:
+        parts.append(f"na_values={na_values!r}")
     if formula_mode != "safe":
         parts.append(f"formula_mode={formula_mode!r}")
     if n_jobs is not None:
@@ -113,7 +116,7 @@ def check_design(frame, k, response_word="response", stacklevel=2):
     return column_terms, k
 
 
-def frame_response(frame, response_type, spec):
+def frame_response(frame, response_type, spec, stacklevel=4):
     """The :class:`fstools.model.response.Response` of a one-response formula's frame for method
     ``spec``: ``C(y)`` on the left or ``response_type`` decide the type, else the data; a method
     that cannot take that type is refused (:func:`fstools.methods.registry.check_response`)."""
@@ -127,13 +130,13 @@ def frame_response(frame, response_type, spec):
     else:
         reason = None
     target = prepare_response(frame.response[name], response_type, name=f"response {label_name(name)!r}",
-                              reason=reason)
+                              reason=reason, stacklevel=stacklevel)
     check_response(spec, target.kind)
     return target
 
 
 def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=None, response=None,
-           formula_mode="safe", response_type=None, **params):
+           formula_mode="safe", response_type=None, na_values=None, **params):
     """Select features with a formula and a DataFrame.
 
     Parameters
@@ -150,6 +153,11 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         Number of features to select; None ranks every feature.
     na_action : {'drop', 'raise'}
         Drop rows with missing values (default; the count is on the result) or refuse them.
+    na_values : list, optional
+        Entries of text columns that mean "missing", e.g. ``['?']`` (as in ``pandas.read_csv``).
+        Text columns whose values are all numbers (``Decimal``, numeric strings) are read as
+        numbers with a note; a column of numbers with a few other entries is refused, naming
+        them, unless they are declared here.
     n_jobs : int or None
         Threads (None: the n_jobs of an enclosing ``joblib.parallel_config``, else all cores or
         ``OMP_NUM_THREADS``). Any value is accepted: more than the usable cores is capped, and
@@ -212,7 +220,7 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     values = check_method_params(spec, params)
     effective_n_threads(n_jobs)  # validate early
     response_type = check_response_type(response_type)
-    call = _format_call(formula, method, k, na_action, n_jobs, params, formula_mode, response_type)
+    call = _format_call(formula, method, k, na_action, n_jobs, params, formula_mode, response_type, na_values)
     if "multilabel" in spec.capabilities and response_type is not None:
         raise TypeError(f"response_type: multi-label methods take 0/1 label columns; {method!r} does not "
                         f"take response_type={response_type!r}")
@@ -228,7 +236,7 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
 
     # Pandas sparse predictors stay sparse (CSC) for the methods that take sparse input.
     frame = parse_formula(formula, data, na_action=na_action, sparse_design="sparse" in spec.capabilities,
-                          formula_mode=formula_mode)
+                          formula_mode=formula_mode, na_values=na_values)
     if len(frame.response_names) != 1 and "multilabel" not in spec.capabilities:
         raise FormulaError(f"formula {formula!r}: method {method!r} takes one response; the formula has "
                            f"{len(frame.response_names)} ({', '.join(map(label_name, frame.response_names))})")
@@ -252,7 +260,7 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     # (name -> +1 / -1) and the prequential stream metrics (rows 'selected' and 'learner').
     return SelectionResult(call=call, spec=spec, params=used, model_frame=frame, y=y,
                            class_names=class_names, scores=scores, steps=steps, selected=selected,
-                           notes=list(target.notes) + _with_thread_note(output.notes, n_jobs),
+                           notes=[*frame.notes, *target.notes, *_with_thread_note(output.notes, n_jobs)],
                            iterations=output.iterations, response_type=target.kind,
                            response_reason=target.reason,
                            tables=output.tables, class_mapping=output.class_mapping if streaming else None,

@@ -46,6 +46,7 @@ from scipy import sparse
 
 from fstools.model import rfunctions
 from fstools.model.exceptions import FormulaError
+from fstools.model.columns import read_number_columns, warn_identifier_columns
 from fstools.model.validation import check_integer_columns
 from fstools.model.safe_eval import (NUMPY_FUNCTIONS, SAFE_FUNCTIONS, SAFE_MODE_HINT, bare_dotted_columns,
                                      check_mode, column_set, expression_problem, source_problem)
@@ -195,6 +196,8 @@ class ModelFrame:
     factor_responses : tuple
         The responses written as ``C(y)`` or ``factor(y)`` on the left-hand side: classes
         whatever their values (R's ``factor``), by their labels in the data.
+    notes : tuple of str
+        Conversions made on the way (text columns of numbers read as numbers), for the summary.
 
     Notes
     -----
@@ -221,6 +224,8 @@ class ModelFrame:
     na_action: str = "drop"
     column_labels: dict = None
     factor_responses: tuple = ()
+    notes: tuple = ()
+    na_values: tuple | None = None
 
     def __post_init__(self):
         if self.column_labels is None:
@@ -241,7 +246,7 @@ class ModelFrame:
     def __setstate__(self, state):
         if state["source"] is not None:
             fresh = parse_formula(state["formula"], state["source"], na_action=state["na_action"],
-                                  formula_mode=state.get("formula_mode", "safe"))
+                                  formula_mode=state.get("formula_mode", "safe"), na_values=state.get("na_values"))
             state = dict(state, design_info=fresh.design_info, patsy_terms=fresh.patsy_terms)
         self.__dict__.update(state)  # a frozen dataclass: set through __dict__, as dataclasses do
 
@@ -1302,7 +1307,7 @@ def _sparse_design(data: pd.DataFrame, columns: list[str], positions: np.ndarray
 
 
 def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
-                  sparse_design: bool = False, formula_mode: str = "safe") -> ModelFrame:
+                  sparse_design: bool = False, formula_mode: str = "safe", na_values=None) -> ModelFrame:
     """Evaluate an R-style formula on a DataFrame.
 
     Parameters
@@ -1355,6 +1360,13 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         anything else before evaluating anything; ``'code'`` evaluates any
         Python expression (with ``np``), as patsy and statsmodels do: use it
         only for formulas you wrote yourself.
+    na_values : list, optional
+        Entries of text columns that mean "missing" (as in ``pandas.read_csv``), e.g.
+        ``['?']``.  Text columns of predictors whose values are all numbers (``Decimal``, as
+        ``read_sql`` returns, or numeric strings) are read as numbers, with a note in
+        ``ModelFrame.notes``; a column of numbers with a few other entries is refused naming
+        them (:mod:`fstools.model.columns`), unless ``na_values`` declares them missing.
+        Text and categorical predictors with about one level per row warn (identifiers).
 
     Returns
     -------
@@ -1412,16 +1424,21 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
     if not _source(rhs).strip():
         raise _formula_error(formula, "no predictors on the right of '~'")
     direct = _dot_columns(rhs, data, responses, names)
+    notes = []
     if direct is not None:
+        data, notes = read_number_columns(data, direct, na_values)
         frame = _direct_model_frame(formula, data, responses, direct, na_action)
         if frame is not None:
-            return _finish(frame, formula, source, names, na_action, formula_mode, factor_responses)
+            return _finish(frame, formula, source, names, na_action, formula_mode, factor_responses, notes,
+                           na_values)
     rhs_code = _translate_rhs(formula, rhs, data, responses, names)
     patsy_terms = _rhs_terms(formula, rhs_code, data.columns, formula_mode, names)
     if not patsy_terms:
         raise _formula_error(formula, "no predictors: the right-hand side leaves no terms")
 
     predictors = _predictor_columns(formula, patsy_terms, data, responses)
+    data, more_notes = _read_predictor_columns(data, predictors, na_values)
+    notes += more_notes
     # before any conversion to float64: integers beyond 2^53 would not survive it (responses may hold them)
     _check_integer_columns(data, [column for column in predictors if column not in responses])
     used_columns = responses + [column for column in predictors if column not in responses]
@@ -1488,11 +1505,20 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         design_info=design_info,
         patsy_terms=ordered_terms,
     )
-    return _finish(frame, formula, source, names, na_action, formula_mode, factor_responses)
+    return _finish(frame, formula, source, names, na_action, formula_mode, factor_responses, notes, na_values)
+
+
+def _read_predictor_columns(data: pd.DataFrame, predictors: list[str], na_values) -> tuple[pd.DataFrame, list]:
+    """Text columns of numbers read as numbers, and identifier-like columns warned about
+    (:mod:`fstools.model.columns`)."""
+    data, notes = read_number_columns(data, predictors, na_values)
+    warn_identifier_columns(data, predictors, stacklevel=5)
+    return data, notes
 
 
 def _finish(frame: ModelFrame, formula: str, source: pd.DataFrame, names: _ColumnNames,
-            na_action: str, formula_mode: str, factor_responses: list[str] = ()) -> ModelFrame:
+            na_action: str, formula_mode: str, factor_responses: list[str] = (), notes=(),
+            na_values=None) -> ModelFrame:
     """The ModelFrame as returned: responses by their labels in ``source`` (the caller's data),
     the map of the other formula names to their labels, and what pickling needs."""
     responses = frame.response_names
@@ -1511,7 +1537,8 @@ def _finish(frame: ModelFrame, formula: str, source: pd.DataFrame, names: _Colum
     factors = tuple(response_labels[responses.index(name)] for name in factor_responses)
     return dataclasses.replace(frame, response_names=response_labels, response=response,
                                source=source.copy(deep=False), na_action=na_action,
-                               formula_mode=formula_mode, column_labels=labels, factor_responses=factors)
+                               formula_mode=formula_mode, column_labels=labels, factor_responses=factors,
+                               notes=tuple(notes), na_values=None if na_values is None else tuple(na_values))
 
 
 def _check_integer_columns(data: pd.DataFrame, columns: list[str]) -> None:
