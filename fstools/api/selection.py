@@ -17,7 +17,7 @@ from fstools.model.terms import columns_for_k_terms, steps_table, term_scores
 from fstools.model.formula import format_formula, label_name, parse_formula
 from fstools.model.safe_eval import check_mode
 from fstools.methods.registry import check_response, get_method
-from fstools.model.response import check_response_type, prepare_response
+from fstools.model.response import Response, check_response_type, prepare_response
 from fstools.results.multilabel_result import MultiLabelResult
 from fstools.results.selection_result import SelectionResult
 from fstools.model.validation import (check_finite_matrix, check_k, check_method_params, check_sparse_input,
@@ -142,7 +142,8 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     Parameters
     ----------
     formula : str
-        R-style: ``"class ~ ."``, ``"y ~ . - a - b"``, ``"y ~ a + b + np.log(c)"``,
+        R-style: ``"class ~ ."``, ``"y ~ . - a - b"``, ``"y ~ a + b + np.log(c)"``; one-sided
+        (``"~ ."``) for a method that uses no response (the Laplacian score),
         categorical predictors (string/category columns or ``C(x)``) are one feature each;
         non-identifier column names in backticks or ``Q("...")``.
     data : pandas.DataFrame
@@ -236,11 +237,18 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
 
     # Pandas sparse predictors stay sparse (CSC) for the methods that take sparse input.
     frame = parse_formula(formula, data, na_action=na_action, sparse_design="sparse" in spec.capabilities,
-                          formula_mode=formula_mode, na_values=na_values)
-    if len(frame.response_names) != 1 and "multilabel" not in spec.capabilities:
+                          formula_mode=formula_mode, na_values=na_values, require_response=False)
+    if not frame.response_names:
+        # A one-sided formula ("~ ."): for the methods that use no response (R's formula without one).
+        spec.check_response(None)
+        if response_type is not None:
+            raise ValueError(f"response_type: the formula {formula!r} has no response; got {response_type!r}")
+        target = Response(None, None, None, None)
+    elif len(frame.response_names) != 1:
         raise FormulaError(f"formula {formula!r}: method {method!r} takes one response; the formula has "
                            f"{len(frame.response_names)} ({', '.join(map(label_name, frame.response_names))})")
-    target = frame_response(frame, response_type, spec)
+    else:
+        target = frame_response(frame, response_type, spec)
     y, class_names = target.values, target.class_names
     column_terms, k = check_design(frame, k, stacklevel=3)
 

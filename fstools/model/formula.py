@@ -246,7 +246,8 @@ class ModelFrame:
     def __setstate__(self, state):
         if state["source"] is not None:
             fresh = parse_formula(state["formula"], state["source"], na_action=state["na_action"],
-                                  formula_mode=state.get("formula_mode", "safe"), na_values=state.get("na_values"))
+                                  formula_mode=state.get("formula_mode", "safe"), na_values=state.get("na_values"),
+                                  require_response=bool(state["response_names"]))
             state = dict(state, design_info=fresh.design_info, patsy_terms=fresh.patsy_terms)
         self.__dict__.update(state)  # a frozen dataclass: set through __dict__, as dataclasses do
 
@@ -645,13 +646,16 @@ def _split_sides(formula: str) -> tuple[list[_Token], list[_Token]]:
 
 
 def _parse_responses(formula: str, lhs: list[_Token], data: pd.DataFrame,
-                     names: _ColumnNames | None = None) -> list[str]:
+                     names: _ColumnNames | None = None, require_response: bool = True) -> list[str]:
     """Column names of the response(s) on the left-hand side.
 
     Each response is a column name, ``Q("name")`` or `` `name` ``; several
-    responses are separated by ``+``.
+    responses are separated by ``+``.  An empty left-hand side is refused when
+    ``require_response``, else it gives no responses.
     """
     if not _source(lhs).strip():
+        if not require_response:
+            return []
         raise _formula_error(formula, "no response on the left of '~'")
     responses = []
     for piece in _split_top_level(formula, lhs, "+"):
@@ -1307,7 +1311,8 @@ def _sparse_design(data: pd.DataFrame, columns: list[str], positions: np.ndarray
 
 
 def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
-                  sparse_design: bool = False, formula_mode: str = "safe", na_values=None) -> ModelFrame:
+                  sparse_design: bool = False, formula_mode: str = "safe", na_values=None,
+                  require_response: bool = True) -> ModelFrame:
     """Evaluate an R-style formula on a DataFrame.
 
     Parameters
@@ -1367,6 +1372,9 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         ``ModelFrame.notes``; a column of numbers with a few other entries is refused naming
         them (:mod:`fstools.model.columns`), unless ``na_values`` declares them missing.
         Text and categorical predictors with about one level per row warn (identifiers).
+    require_response : bool, default True
+        False accepts a one-sided formula (``"~ ."``, R's formula without a response, for
+        the unsupervised methods): ``response_names`` is then empty.
 
     Returns
     -------
@@ -1419,8 +1427,8 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
     data = names.frame(data)  # the columns under their formula names (strings)
 
     lhs, rhs = _split_sides(formula)
-    responses = _parse_responses(formula, lhs, data, names)
-    factor_responses = _factor_responses(formula, lhs, data, names)
+    responses = _parse_responses(formula, lhs, data, names, require_response)
+    factor_responses = _factor_responses(formula, lhs, data, names) if responses else []
     if not _source(rhs).strip():
         raise _formula_error(formula, "no predictors on the right of '~'")
     direct = _dot_columns(rhs, data, responses, names)
@@ -1818,8 +1826,8 @@ def format_formula(response_names: list[str], term_names: list[str]) -> str:
     Parameters
     ----------
     response_names : list
-        One or more response columns, joined with ``' + '``: names, or column labels
-        of other types (written by their :func:`label_name`).
+        The response columns, joined with ``' + '``: names, or column labels of other
+        types (written by their :func:`label_name`); none gives a one-sided formula.
     term_names : list of str
         The predictor columns.  With none, the right side is ``1`` (R's
         intercept-only model).
@@ -1838,9 +1846,6 @@ def format_formula(response_names: list[str], term_names: list[str]) -> str:
     response_names = [label_name(name) for name in _string_list("response_names", response_names,
                                                                    labels=True)]
     term_names = _string_list("term_names", term_names)
-    if not response_names:
-        raise ValueError("response_names must name at least one response")
-
     left_parts = []
     for name in response_names:
         if name.isidentifier():
@@ -1855,6 +1860,8 @@ def format_formula(response_names: list[str], term_names: list[str]) -> str:
             right_parts.append(_backtick_name(name))
     if not right_parts:
         right_parts = ["1"]
+    if not left_parts:
+        return "~ " + " + ".join(right_parts)  # one-sided, as R writes a formula without a response
     return " + ".join(left_parts) + " ~ " + " + ".join(right_parts)
 
 
