@@ -13,7 +13,7 @@ from fstools.core.arrays import c_contiguous
 from fstools.core.messages import ColumnError
 from fstools.core.parallel import effective_n_threads, thread_note
 from fstools.model.exceptions import FormulaError
-from fstools.model.terms import columns_for_k_terms, steps_table, term_scores
+from fstools.model.terms import columns_for_k_terms, factor_code_design, steps_table, term_scores
 from fstools.model.formula import format_formula, label_name, parse_formula
 from fstools.model.safe_eval import check_mode
 from fstools.methods.registry import check_response, get_method
@@ -252,14 +252,18 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     y, class_names = target.values, target.class_names
     column_terms, k = check_design(frame, k, stacklevel=3)
 
+    X, column_names, factor_notes = frame.X, list(frame.column_names), []
+    if spec.factors == "codes" and not sparse.issparse(X):
+        # A factor is one variable: its level codes, not its best dummy (fstools.model.terms).
+        X, column_names, column_terms, factor_notes = factor_code_design(X, column_names, column_terms)
     run_values = dict(values)
     if "streaming" in spec.capabilities:
         # Streaming methods code the two classes +1 / -1 themselves (majority or positive=),
         # and report the mapping by class name.
         run_values["class_names"] = class_names
-    output = run_method(spec, frame.X, y, columns_for_k_terms(column_terms, k), run_values, n_jobs,
-                        column_names=frame.column_names, response_type=target.kind)
-    scores, selected = term_scores(output, spec, list(frame.column_names), column_terms, k)
+    output = run_method(spec, X, y, columns_for_k_terms(column_terms, k), run_values, n_jobs,
+                        column_names=column_names, response_type=target.kind)
+    scores, selected = term_scores(output, spec, column_names, column_terms, k)
     steps = steps_table(output, column_terms, selected)
     used = dict(values)
     used["k"] = k
@@ -268,7 +272,8 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     # (name -> +1 / -1) and the prequential stream metrics (rows 'selected' and 'learner').
     return SelectionResult(call=call, spec=spec, params=used, model_frame=frame, y=y,
                            class_names=class_names, scores=scores, steps=steps, selected=selected,
-                           notes=[*frame.notes, *target.notes, *_with_thread_note(output.notes, n_jobs)],
+                           notes=[*frame.notes, *target.notes, *factor_notes,
+                                  *_with_thread_note(output.notes, n_jobs)],
                            iterations=output.iterations, response_type=target.kind,
                            response_reason=target.reason,
                            tables=output.tables, class_mapping=output.class_mapping if streaming else None,
