@@ -21,9 +21,9 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from fstools.core.constraints import one_of
+from fstools.core.lazy import LazyModule
 from fstools.core.messages import suggest_keywords
 from fstools.core.constraints import OPEN_UNIT_INTERVAL
 from fstools.results.labels import METRIC_NAMES, metric_label
@@ -31,6 +31,8 @@ from fstools.results.tables import (SIGNIFICANCE_COLUMN, SIGNIFICANCE_LEGEND, Su
                                     significance_legend, significance_stars)
 from fstools.evaluation.stability import nogueira_stability
 from fstools.results.univariate_tests import P_ADJUST_METHODS, adjust_p_values
+
+stats = LazyModule("scipy.stats")  # imported at its first use: it takes longer to import than fstools
 
 __all__ = ["ComparisonResult", "FriedmanResult", "paired_t_test", "wilcoxon_signed_rank", "friedman_test",
            "friedman_statistic", "iman_davenport", "nemenyi_q", "nemenyi_critical_difference", "nemenyi_test",

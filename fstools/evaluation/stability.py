@@ -22,7 +22,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from fstools.core.constraints import SEED, integer_at_least
 from fstools.core.parallel import effective_n_threads
@@ -84,6 +83,9 @@ def nogueira_stability(Z, alpha=0.05):
     phi = ((Z @ p) / d - sizes * kbar / d ** 2
            + phi_hat / 2.0 * (2.0 * sizes * kbar / d ** 2 - sizes / d - kbar / d + 1.0)) / denominator
     variance = 4.0 / M ** 2 * np.sum((phi - phi.mean()) ** 2)
+    # imported here: scipy.stats takes longer to import than fstools
+    from scipy import stats
+
     half = stats.norm.ppf(1.0 - alpha / 2.0) * np.sqrt(variance)
     out.update(stability=float(phi_hat), variance=float(variance), lower=float(phi_hat - half),
                upper=float(phi_hat + half))

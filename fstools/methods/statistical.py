@@ -27,7 +27,7 @@ column -- in particular an all-zero column, for which scikit-learn returns NaN
 (0 / 0).  Ties go to the lower column index; the ranking holds every column.
 """
 import numpy as np
-from scipy import sparse, special
+from scipy import sparse
 
 from fstools.core.messages import ColumnError
 from fstools.core.arrays import scaled_to_unit
@@ -114,6 +114,8 @@ def chi2_scores(X, y):
     back: exact, so bitwise scikit-learn's value on ordinary data, with no overflow of
     ``(O - E)^2`` for columns near 1e160 whose statistic is representable.
     """
+    # imported here: scikit-learn and scipy.special take longer to import than fstools
+    from scipy import special
     from sklearn.feature_selection import chi2 as sklearn_chi2
 
     X = as_canonical_csc(X) if sparse.issparse(X) else np.asarray(X, dtype=np.float64)

@@ -15,7 +15,6 @@ from functools import cached_property
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from fstools.model.formula import term_frame
 from fstools.results.base import Result
@@ -232,6 +231,9 @@ class MultiLabelResult(Result):
 
 def _label_association(columns, Y, labels):
     """F test of y_c ~ columns for every label c; the strongest label and the Bonferroni p."""
+    # imported here: scipy.stats takes longer to import than fstools
+    from scipy import stats
+
     n = columns.shape[0]
     centred = columns - columns.mean(axis=0)
     keep = np.ptp(columns, axis=0) > 0

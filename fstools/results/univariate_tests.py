@@ -11,7 +11,6 @@ p-values stay NaN and are not counted), used here and by the paired tests of
 import warnings
 
 import numpy as np
-from scipy import stats
 
 from fstools.core.constraints import one_of
 
@@ -47,6 +46,9 @@ def class_separation_test(columns, y, n_classes, categorical=False):
     are NaN when the test is undefined (a constant feature, a class with fewer than
     two samples for the t test).
     """
+    # imported here: scipy.stats takes longer to import than fstools
+    from scipy import stats
+
     columns = np.asarray(columns, dtype=np.float64)
     if columns.ndim == 2 and columns.shape[1] == 1:
         columns = columns[:, 0]
