@@ -110,8 +110,9 @@ class BuildKernels(build_ext):
         os.makedirs(os.path.dirname(BUILD_STAMP), exist_ok=True)
         with open(BUILD_STAMP, "w") as handle:
             handle.write(_build_stamp() + "\n")
-        print(f"fstools: kernels built in {time.perf_counter() - start:.0f} s ({self._compiled} of "
-              f"{len(self.extensions)} compiled, the others reused from build/)", flush=True)
+        reused = len(self.extensions) - self._compiled
+        print(f"fstools: kernels built in {time.perf_counter() - start:.0f} s: {self._compiled} compiled, "
+              f"{reused} reused from build/", flush=True)
 
     def _translate(self):
         """Each kernel's .pyx to C, the stale ones by Cython in ``self.parallel`` processes."""
@@ -146,6 +147,8 @@ class BuildKernels(build_ext):
             if use_openmp:
                 extension.extra_compile_args.append("-fopenmp")
                 extension.extra_link_args.append("-fopenmp")
+        # the largest C first, so that the longest compilation does not start last
+        self.extensions.sort(key=lambda extension: -os.path.getsize(extension.sources[0]))
         self._compiled = 0
         self._lock = threading.Lock()
         print(f"fstools: the C compiler builds the kernels whose C changed, {self.parallel} at a time "
