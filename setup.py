@@ -16,16 +16,15 @@ shows them).
 A build reuses what an earlier build of the same tree left, so ``pip install ".[test]"`` after
 ``pip install .`` compiles nothing.  What is reused, and when:
 
-* the C source of a kernel (next to its .pyx) when it is newer than the .pyx, every
-  ``fstools/_ext/*.pxd`` and this file (its directives and flags).  Cython's own check cannot
-  decide this under pip: it also compares with the .pxd files of Cython and NumPy, which every
-  isolated build environment installs anew.
+* the C source of a kernel (next to its .pyx; the checked ones in ``build/cython-boundscheck``)
+  when it is newer than the .pyx, every ``fstools/_ext/*.pxd`` and this file (its directives
+  and flags).  Cython's own check cannot decide this under pip: it also compares with the .pxd
+  files of Cython and NumPy, which every isolated build environment installs anew.
 * the compiled module in ``build/lib.*`` when it is newer than its C source (setuptools' check).
 * everything else a kernel depends on -- the mode (release or checked), the Cython and NumPy
   versions, ``FSTOOLS_NO_OPENMP`` -- is recorded in ``build/fstools-build-stamp``; a change
-  translates and compiles every kernel again.  So the two build modes never reuse each other's
-  files (the checked C sources also go to ``build/cython-boundscheck``, and are translated
-  again on every checked build).
+  translates and compiles every kernel again, so the two build modes never reuse each other's
+  files.
 """
 import os
 import shutil
@@ -44,6 +43,8 @@ from setuptools.command.build_ext import build_ext
 BOUNDSCHECK = os.environ.get("FSTOOLS_BOUNDSCHECK") == "1"
 KERNEL_DIR = os.path.join("fstools", "_ext")
 BUILD_STAMP = os.path.join("build", "fstools-build-stamp")
+# the checked C sources apart from the release ones (which stay next to the .pyx)
+C_SOURCE_DIR = os.path.join("build", "cython-boundscheck") if BOUNDSCHECK else None
 
 
 def _compiler_has_openmp(compiler):
@@ -78,10 +79,16 @@ def _last_build_stamp():
         return None
 
 
-def _c_source_is_current(pyx):
-    """True when the release C source of ``pyx`` is newer than ``pyx``, every shared .pxd and this
-    file (the Cython directives and the compiler flags)."""
+def _c_source(pyx):
+    """Where Cython writes the C source of ``pyx`` in this build mode."""
     c_source = os.path.splitext(pyx)[0] + ".c"
+    return os.path.join(C_SOURCE_DIR, c_source) if C_SOURCE_DIR else c_source
+
+
+def _c_source_is_current(pyx):
+    """True when the C source of ``pyx`` is newer than ``pyx``, every shared .pxd and this file
+    (the Cython directives and the compiler flags)."""
+    c_source = _c_source(pyx)
     if not os.path.exists(c_source):
         return False
     inputs = [pyx, os.path.abspath(__file__)] + glob(os.path.join(KERNEL_DIR, "*.pxd"))
@@ -119,7 +126,7 @@ class BuildKernels(build_ext):
     def _translate(self):
         """Each kernel's .pyx to C, the stale ones by Cython in ``self.parallel`` processes."""
         stale = [extension for extension in self.extensions
-                 if self.force or BOUNDSCHECK or not _c_source_is_current(extension.sources[0])]
+                 if self.force or not _c_source_is_current(extension.sources[0])]
         print(f"fstools: Cython translates {len(stale)} of {len(self.extensions)} kernels to C, "
               f"{self.parallel} at a time", flush=True)
         translated = cythonize(
@@ -129,8 +136,7 @@ class BuildKernels(build_ext):
             # where ``cimport fstools._ext._common`` (and the other shared .pxd) is found,
             # whatever the working directory and wherever the C sources go
             include_path=[os.path.dirname(os.path.abspath(__file__))],
-            # checked C sources apart from the release ones
-            build_dir=os.path.join("build", "cython-boundscheck") if BOUNDSCHECK else None,
+            build_dir=C_SOURCE_DIR,
             force=True,  # the stale ones, as decided above
             compiler_directives={
                 "boundscheck": BOUNDSCHECK,
@@ -141,7 +147,7 @@ class BuildKernels(build_ext):
         ) if stale else []
         c_sources = {extension.name: extension.sources for extension in translated}
         for extension in self.extensions:
-            extension.sources = c_sources.get(extension.name, [os.path.splitext(extension.sources[0])[0] + ".c"])
+            extension.sources = c_sources.get(extension.name, [_c_source(extension.sources[0])])
 
     def build_extensions(self):
         use_openmp = os.environ.get("FSTOOLS_NO_OPENMP") != "1" and _compiler_has_openmp(self.compiler)
