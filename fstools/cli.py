@@ -1,4 +1,5 @@
-"""The ``fstools`` command: a thin layer over :func:`fstools.select` and friends.
+"""The ``fstools`` command: a thin layer over :func:`fstools.select`, :func:`fstools.compare` and
+:func:`fstools.stability`.
 
 Examples
 --------
@@ -8,13 +9,15 @@ Examples
     fstools select "class ~ ." --data wine -k 5 --format json --param beta=0.5
     fstools select "y ~ . - id" --data measurements.csv -k 10 --format csv --plot scores.png
     fstools select "y ~ ." --data - --sep ';' --encoding latin-1 < export.csv
+    fstools compare "class ~ ." --data wine --methods cmqfs,mrmr,fisher -k 2,4,6 --format latex
+    fstools stability "class ~ ." --data wine --method cmqfs -k 5 --plot stability.png
     fstools methods
     fstools datasets
     fstools --version
 
 Mistakes in the command line or the input (a bad option value, an unknown data set, a
 missing or unreadable CSV file, a formula that does not fit the data, a bad parameter, a
-plot file that cannot be written) print one line, ``fstools: error: <message>``, on
+plot or output file that cannot be written) print one line, ``fstools: error: <message>``, on
 stderr and exit with status 2; warnings are
 printed as ``fstools: warning: <message>``, one line each.  Ctrl-C (SIGINT) stops a
 command within about a second, also inside the compiled kernels: it prints
@@ -43,9 +46,13 @@ EXIT_OK = 0
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
 
-# Arguments of fs.select that have their own options (or none) and cannot be given by --param.
-_RESERVED_PARAMS = {"formula": "FORMULA", "data": "--data", "method": "--method", "k": "-k/--k",
-                    "na_action": "--na-action", "n_jobs": "--n-jobs", "formula_mode": "--allow-code"}
+# Arguments of fs.select and fs.stability that have their own options (or none) and cannot be given
+# by --param, with what to do instead.
+_RESERVED_PARAMS = {"formula": "use FORMULA", "data": "use --data", "method": "use --method", "k": "use -k/--k",
+                    "na_action": "use --na-action", "n_jobs": "use --n-jobs", "formula_mode": "use --allow-code"}
+_STABILITY_PARAMS = {**_RESERVED_PARAMS, "n_bootstrap": "use --n-bootstrap", "random_state": "use --random-state",
+                     "alpha": "use --alpha", "standardize": "use --standardize",
+                     "progress": "the command draws no progress bar"}
 
 
 class UserError(Exception):
@@ -117,15 +124,18 @@ def parse_param_value(text):
     return special.get(text.strip().lower(), text)
 
 
-def _parse_params(items):
+def _parse_params(items, reserved=None):
+    """``--param NAME=VALUE`` items as a dict; ``reserved``: the command's own arguments (name -> what
+    to do instead)."""
+    reserved = _RESERVED_PARAMS if reserved is None else reserved
     params = {}
     for item in items or ():
         name, sep, value = item.partition("=")
         name = name.strip()
         if not sep or not name:
             raise UserError(f"--param: expected NAME=VALUE (e.g. beta=0.5); got {item!r}")
-        if name in _RESERVED_PARAMS:
-            raise UserError(f"--param {name}: not a method parameter; use {_RESERVED_PARAMS[name]}")
+        if name in reserved:
+            raise UserError(f"--param {name}: not a method parameter; {reserved[name]}")
         if not name.isidentifier():
             raise UserError(f"--param: {name!r} is not a parameter name")
         if name in params:
@@ -365,14 +375,55 @@ def _json_value(value):
     return str(value)
 
 
+def _with_integer_columns(frame):
+    """``frame`` with every float column whose values are whole numbers (rank, step, count, k, ...)
+    as integers, missing values kept (pandas' Int64), so that csv and json show 3, not 3.0."""
+    import numpy as np
+    import pandas as pd
+
+    frame = frame.copy()
+    for column in frame.columns:
+        values = frame[column]
+        if pd.api.types.is_float_dtype(values.dtype):
+            finite = values.dropna().to_numpy(dtype=np.float64)
+            if len(finite) and np.all(np.isfinite(finite)) and np.all(finite == np.round(finite)) \
+                    and np.all(np.abs(finite) < 2 ** 53):
+                frame[column] = values.astype("Int64")
+    return frame
+
+
+def _table_csv(frame):
+    return _with_integer_columns(frame).to_csv(index=False, lineterminator="\n")
+
+
+def _table_rows(frame):
+    """The rows of a table as JSON objects (column -> value)."""
+    frame = _with_integer_columns(frame)
+    return [{str(column): _json_value(value) for column, value in zip(frame.columns, row)}
+            for row in frame.itertuples(index=False)]
+
+
+def _json_document(document):
+    return json.dumps(document, indent=2, allow_nan=False)
+
+
+# ---------------------------------------------------------------- select: its tables
 def _scores_table(result):
-    return result.scores.rename_axis("feature").reset_index()
+    """Every candidate feature, best first: ``feature``, the scores, ``selected`` (bool) and the
+    per-feature tests with the p-values the summary shows (``p_value``, ``p_adjusted``)."""
+    if hasattr(result, "summary_frame"):
+        table = result.summary_frame(all_features=True)
+    else:  # a multi-label result: its label tests
+        table = result.scores.join(result.label_tests())
+    chosen = set(result.selected)
+    flags = [name in chosen for name in table.index]
+    if "selected" in table.columns:  # a method's own column of that name (ELC's) is the same flag
+        table = table.drop(columns="selected")
+    table.insert(list(table.columns).index("score") + 1, "selected", flags)
+    return table.rename_axis("feature").reset_index()
 
 
 def _result_json(result):
-    table = _scores_table(result)
-    rows = [{str(column): _json_value(value) for column, value in zip(table.columns, row)}
-            for row in table.itertuples(index=False)]
     document = {
         "call": result.call,
         "method": result.method,
@@ -382,9 +433,109 @@ def _result_json(result):
         "n": int(result.n),
         "n_dropped": int(result.n_dropped),
         "classes": [str(c) for c in result.classes],
-        "scores": rows,
+        "scores": _table_rows(_scores_table(result)),
     }
-    return json.dumps(document, indent=2, allow_nan=False)
+    return _json_document(document)
+
+
+# ---------------------------------------------------------------- compare: its tables
+def _comparison_table(result):
+    """The numbers of the comparison's summaries, one row per (classifier, metric, k, method):
+    ``mean``, ``sd`` and ``best``; k is a feature count, ``Avg.`` or ``Time (s)`` (seconds per
+    selection) as in the summary."""
+    import pandas as pd
+
+    parts = []
+    for classifier in result.classifiers:
+        for metric in result.metrics:
+            frame = result.summary_frame(metric=metric, classifier=classifier)
+            long = frame.stack(level="method", future_stack=True).reset_index()
+            long = long.drop(columns="dataset")
+            long.insert(0, "metric", metric)
+            long.insert(0, "classifier", classifier)
+            parts.append(long)
+    table = pd.concat(parts, ignore_index=True)
+    table.columns.name = None
+    return table[["classifier", "metric", "k", "method", "mean", "sd", "best"]]
+
+
+def _comparison_summaries(result):
+    """The summary of every (classifier, metric) pair, the default one first."""
+    return [result.summary(metric=metric, classifier=classifier)
+            for classifier in result.classifiers for metric in result.metrics]
+
+
+def _comparison_json(result):
+    document = {
+        "call": result.call,
+        "methods": list(result.method_labels),
+        "classifiers": list(result.classifiers),
+        "metrics": list(result.metrics),
+        "summary": _table_rows(_comparison_table(result)),
+    }
+    return _json_document(document)
+
+
+# ---------------------------------------------------------------- stability: its tables
+def _stability_table(result):
+    return result.summary_frame().rename_axis("feature").reset_index()
+
+
+def _stability_json(result):
+    document = {
+        "call": result.call,
+        "method": result.method,
+        "params": _json_value(result.params),
+        "k": int(result.k),
+        "n_bootstrap": int(result.n_bootstrap),
+        "random_state": _json_value(result.random_state),
+        "n": int(result.n),
+        "classes": [str(c) for c in result.classes],
+        "stability": _json_value(result.stability),
+        "variance": _json_value(result.variance),
+        "alpha": _json_value(result.alpha),
+        "lower": _json_value(result.lower),
+        "upper": _json_value(result.upper),
+        "full_selection": list(result.full_selection),
+        "frequency": _table_rows(_stability_table(result)),
+    }
+    return _json_document(document)
+
+
+# ---------------------------------------------------------------- files written
+def _check_writable(path, option, example):
+    """Refuse before any work a file ``option`` cannot write: no name, a directory, a missing or
+    read-only directory, a read-only file."""
+    if not path.strip():
+        raise UserError(f"{option}: empty file name; give a file, e.g. {option} {example}")
+    directory = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise UserError(f"{option}: {path!r} is a directory; give a file, e.g. "
+                        f"{os.path.join(path, example)!r}")
+    if not os.path.isdir(directory):
+        raise UserError(f"{option}: cannot write {path!r}: directory {directory!r} does not exist")
+    if os.path.exists(path):
+        if not os.access(path, os.W_OK):
+            raise UserError(f"{option}: cannot write {path!r}: the file is not writable")
+    elif not os.access(directory, os.W_OK | os.X_OK):
+        raise UserError(f"{option}: cannot write {path!r}: directory {directory!r} is not writable")
+
+
+def _write_file(path, content, option, what=""):
+    """Write ``content`` (bytes) to ``path``; a failed write is an error (``option: cannot write
+    <what><path>: ...``) and leaves no new file behind."""
+    existed = os.path.exists(path)
+    try:
+        with open(path, "wb") as handle:
+            handle.write(content)
+    except OSError as error:
+        if not existed:
+            try:
+                os.remove(path)  # no partial file left behind
+            except OSError:
+                pass
+        raise UserError(f"{option}: cannot write {what}{path!r}: "
+                        f"{error.strerror or _error_message(error)}") from None
 
 
 def _plot_format(path):
@@ -401,30 +552,20 @@ def _plot_format(path):
     if image_format not in formats:
         raise UserError(f"--plot: unknown image format {extension!r} in {path!r}; "
                         f"use one of {', '.join('.' + name for name in sorted(formats))}")
-    directory = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise UserError(f"--plot: {path!r} is a directory; give an image file, e.g. "
-                        f"{os.path.join(path, 'scores.png')!r}")
-    if not os.path.isdir(directory):
-        raise UserError(f"--plot: cannot write {path!r}: directory {directory!r} does not exist")
-    if os.path.exists(path):
-        if not os.access(path, os.W_OK):
-            raise UserError(f"--plot: cannot write {path!r}: the file is not writable")
-    elif not os.access(directory, os.W_OK | os.X_OK):
-        raise UserError(f"--plot: cannot write {path!r}: directory {directory!r} is not writable")
+    _check_writable(path, "--plot", "scores.png")
     return image_format
 
 
 def _save_plot(result, path, image_format):
-    """Draw the plot in memory, then write the file ourselves, so that a failed write (a full
-    disk, say), which matplotlib can let pass, is reported."""
+    """Draw ``result.plot()`` (its default plot) in memory, then write the file ourselves, so that a
+    failed write (a full disk, say), which matplotlib can let pass, is reported."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    ax = result.plot()
-    figure = ax.figure
+    drawn = result.plot()
+    figure = getattr(drawn, "figure", drawn)  # the Axes' figure, or a Figure of several panels
     buffer = io.BytesIO()
     try:
         figure.savefig(buffer, format=image_format)
@@ -432,50 +573,96 @@ def _save_plot(result, path, image_format):
         raise UserError(f"--plot: cannot draw the plot as {image_format}: {_error_message(error)}") from None
     finally:
         plt.close(figure)
-    existed = os.path.exists(path)
-    try:
-        with open(path, "wb") as handle:
-            handle.write(buffer.getvalue())
-    except OSError as error:
-        if not existed:
-            try:
-                os.remove(path)  # no partial image left behind
-            except OSError:
-                pass
-        raise UserError(f"--plot: cannot write the plot to {path!r}: "
-                        f"{error.strerror or _error_message(error)}") from None
+    _write_file(path, buffer.getvalue(), "--plot", what="the plot to ")
 
 
 # --------------------------------------------------------------------------- commands
-def _command_select(args):
-    from fstools.api.selection import select
+def _run(args, compute, formats):
+    """What every analysis command does: check the files to write, read ``--data``, call
+    ``compute(data)`` (the API; its ValueError/TypeError are the user's mistakes), save the
+    ``--plot``, relay the warnings, then print (or write to ``--output``) ``formats[args.format]``
+    of the result."""
     from fstools.model.exceptions import FormulaError
 
-    params = _parse_params(args.param)
     image_format = _plot_format(args.plot) if args.plot is not None else None
+    if args.output is not None:
+        _check_writable(args.output, "--output", f"result.{_EXTENSIONS[args.format]}")
     # Warnings (constant columns, mixed CSV dtypes, ...) are collected and printed one line
     # each after a successful run; a run that fails prints only its error line.
     with warnings.catch_warnings(record=True) as caught:
         data = _read_data(args.data, sep=args.sep, encoding=args.encoding, decimal=args.decimal)
         try:
-            result = select(args.formula, data, method=args.method, k=args.k,
-                               na_action=args.na_action, n_jobs=args.n_jobs,
-                               formula_mode="code" if args.allow_code else "safe", **params)
+            result = compute(data)
         except (FormulaError, ValueError, TypeError) as error:
             raise UserError(_error_message(error)) from None
         if args.plot is not None:
             _save_plot(result, args.plot, image_format)
+        text = formats[args.format](result)
     _relay_warnings(caught)
     if args.plot is not None:
         print(f"{PROG}: plot written to {args.plot}", file=sys.stderr)
-
-    if args.format == "text":
-        print(str(result.summary()))
-    elif args.format == "csv":
-        sys.stdout.write(_scores_table(result).to_csv(index=False, lineterminator="\n"))
+    text = text if text.endswith("\n") else text + "\n"
+    if args.output is None:
+        sys.stdout.write(text)
     else:
-        print(_result_json(result))
+        _write_file(args.output, text.encode("utf-8"), "--output")
+        print(f"{PROG}: {args.format} written to {args.output}", file=sys.stderr)
     return EXIT_OK
+
+
+_EXTENSIONS = {"text": "txt", "csv": "csv", "json": "json", "latex": "tex"}
+
+
+def _formula_mode(args):
+    return "code" if args.allow_code else "safe"
+
+
+def _command_select(args):
+    from fstools.api.selection import select
+
+    params = _parse_params(args.param)
+
+    def compute(data):
+        return select(args.formula, data, method=args.method, k=args.k, na_action=args.na_action,
+                      n_jobs=args.n_jobs, formula_mode=_formula_mode(args), **params)
+
+    return _run(args, compute, {"text": lambda result: str(result.summary()),
+                                "latex": lambda result: result.summary().as_latex(),
+                                "csv": lambda result: _table_csv(_scores_table(result)),
+                                "json": _result_json})
+
+
+def _command_compare(args):
+    from fstools.evaluation.compare import compare
+
+    def compute(data):
+        return compare(args.formula, data, args.methods, k=args.k, classifier=args.classifier, cv=args.cv,
+                       repeats=args.repeats, metrics=args.metrics, random_state=args.random_state,
+                       n_jobs=args.n_jobs, select_in_fold=args.select_in_fold, standardize=args.standardize,
+                       na_action=args.na_action, progress=False, formula_mode=_formula_mode(args))
+
+    return _run(args, compute, {
+        "text": lambda result: "\n\n".join(str(summary) for summary in _comparison_summaries(result)),
+        "latex": lambda result: "\n\n".join(summary.as_latex() for summary in _comparison_summaries(result)),
+        "csv": lambda result: _table_csv(_comparison_table(result)),
+        "json": _comparison_json})
+
+
+def _command_stability(args):
+    from fstools.evaluation.stability import stability
+
+    params = _parse_params(args.param, _STABILITY_PARAMS)
+
+    def compute(data):
+        return stability(args.formula, data, args.method, args.k, n_bootstrap=args.n_bootstrap,
+                         random_state=args.random_state, alpha=args.alpha, n_jobs=args.n_jobs,
+                         standardize=args.standardize, na_action=args.na_action, progress=False,
+                         formula_mode=_formula_mode(args), **params)
+
+    return _run(args, compute, {"text": lambda result: str(result.summary(all_features=args.all_features)),
+                                "latex": lambda result: result.summary(all_features=args.all_features).as_latex(),
+                                "csv": lambda result: _table_csv(_stability_table(result)),
+                                "json": _stability_json})
 
 
 def _command_methods(args):
@@ -502,6 +689,91 @@ def _command_datasets(args):
 
 
 # --------------------------------------------------------------------------- parser
+def _name_list(text):
+    """``--methods a,b`` and the like: names separated by commas."""
+    names = [part.strip() for part in text.split(",")]
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"expected names separated by commas, e.g. cmqfs,mrmr; got {text!r}")
+    return names
+
+
+def _feature_counts(text):
+    """``-k`` of compare: feature counts separated by commas, each a number or a range ``a-b``."""
+    counts = []
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        try:
+            values = range(int(low), int(high) + 1) if dash else [int(low)]
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected feature counts separated by commas, each a number or a range, e.g. -k 2,4,6 or "
+                f"-k 1-10; got {text!r}") from None
+        if not values:
+            raise argparse.ArgumentTypeError(f"the range {part.strip()!r} is empty; write it low-high, e.g. 1-10")
+        counts.extend(values)
+    bad = [count for count in counts if count < 1]
+    if bad:
+        raise argparse.ArgumentTypeError(f"feature counts must be at least 1; got {bad[0]}")
+    return counts
+
+
+def _integer(text):
+    """An integer option (``--cv``, ``--repeats``, ...); its range is checked by the API."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number; got {text!r}") from None
+
+
+def _number(text):
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number; got {text!r}") from None
+
+
+def _add_data_options(command):
+    """FORMULA, --data and how to read it, missing values, threads, --allow-code: every analysis command."""
+    command.add_argument("formula", metavar="FORMULA", help='model formula, e.g. "class ~ ."')
+    command.add_argument("--data", required=True, metavar="NAME_OR_CSV",
+                         help="a bundled data set (see `fstools datasets`), a CSV file with a header "
+                              "row, or - for CSV text on standard input")
+    command.add_argument("--sep", type=_sep_option, default=None, metavar="CHAR",
+                         help="the CSV delimiter, e.g. ';' or tab (default: sniffed from the first "
+                              "rows among , ; tab |)")
+    command.add_argument("--decimal", choices=(".", ","), default=None,
+                         help="the decimal mark of numbers in the CSV file (default: '.', or ',' in a "
+                              "file not separated by commas whose numbers are written 1,5)")
+    command.add_argument("--encoding", type=_encoding_option, default=None, metavar="NAME",
+                         help="the CSV file's text encoding, e.g. latin-1 or cp1252 (default: UTF-8, "
+                              "or UTF-8/UTF-16/UTF-32 as the byte-order mark says)")
+    command.add_argument("--na-action", choices=("drop", "raise"), default="drop",
+                         help="rows with missing values: drop them (default) or stop with an error")
+    command.add_argument("--allow-code", action="store_true",
+                         help="evaluate the formula's terms as arbitrary Python code (numpy as np, any "
+                              "function). Without it the formula may hold only column names, formula "
+                              "operators, numbers and allowed numeric functions (log, exp, sqrt, abs, "
+                              "scale, poly, np.log, ...): a formula is code, so never use this flag "
+                              "for a formula you did not write")
+
+
+def _add_output_options(command, formats, plot):
+    """--format (text, csv, json, latex), --output and --plot: every analysis command."""
+    command.add_argument("--format", choices=("text", "csv", "json", "latex"), default="text",
+                         help=f"{formats}; latex: the summary as a LaTeX table (booktabs)")
+    command.add_argument("--output", metavar="FILE", default=None,
+                         help="write the output to this file instead of standard output")
+    command.add_argument("--plot", metavar="FILE.png", default=None,
+                         help=f"save {plot} to this image file; the extension gives the "
+                              f"format (.png, .pdf, .svg, ...; none: PNG)")
+
+
+def _add_param_option(command):
+    command.add_argument("--param", action="append", metavar="NAME=VALUE", default=[],
+                         help="a method parameter, e.g. --param beta=0.5 (repeatable); VALUE is read as "
+                              "an integer, a number, true/false/none, or else a string")
+
+
 def build_parser():
     from fstools._version import __version__
 
@@ -516,43 +788,82 @@ def build_parser():
         "select", help="select features with a formula",
         description="Select features with an R-style formula, e.g. \"class ~ .\" or \"y ~ . - id\". "
                     "Column names that are not identifiers go in backticks: \"y ~ `body mass`\".")
-    select.add_argument("formula", metavar="FORMULA", help='model formula, e.g. "class ~ ."')
-    select.add_argument("--data", required=True, metavar="NAME_OR_CSV",
-                        help="a bundled data set (see `fstools datasets`), a CSV file with a header "
-                             "row, or - for CSV text on standard input")
-    select.add_argument("--sep", type=_sep_option, default=None, metavar="CHAR",
-                        help="the CSV delimiter, e.g. ';' or tab (default: sniffed from the first "
-                             "rows among , ; tab |)")
-    select.add_argument("--decimal", choices=(".", ","), default=None,
-                        help="the decimal mark of numbers in the CSV file (default: '.', or ',' in a "
-                             "file not separated by commas whose numbers are written 1,5)")
-    select.add_argument("--encoding", type=_encoding_option, default=None, metavar="NAME",
-                        help="the CSV file's text encoding, e.g. latin-1 or cp1252 (default: UTF-8, "
-                             "or UTF-8/UTF-16/UTF-32 as the byte-order mark says)")
+    _add_data_options(select)
     select.add_argument("--method", default="cmqfs", help="selection method (see `fstools methods`); "
                                                            "default: cmqfs")
     select.add_argument("-k", "--k", type=_positive_int, default=None,
                         help="number of features to select (default: rank them all)")
-    select.add_argument("--format", choices=("text", "csv", "json"), default="text",
-                        help="text: the summary table (default); csv: the scores table; "
-                             "json: the result as a JSON object")
-    select.add_argument("--plot", metavar="FILE.png", default=None,
-                        help="save the score plot to this image file; the extension gives the "
-                             "format (.png, .pdf, .svg, ...; none: PNG)")
-    select.add_argument("--param", action="append", metavar="NAME=VALUE", default=[],
-                        help="a method parameter, e.g. --param beta=0.5 (repeatable); VALUE is read as "
-                             "an integer, a number, true/false/none, or else a string")
-    select.add_argument("--na-action", choices=("drop", "raise"), default="drop",
-                        help="rows with missing values: drop them (default) or stop with an error")
+    _add_param_option(select)
     select.add_argument("--n-jobs", type=int, default=None, metavar="N",
                         help="threads (default: all cores; -1 all, -2 all but one)")
-    select.add_argument("--allow-code", action="store_true",
-                        help="evaluate the formula's terms as arbitrary Python code (numpy as np, any "
-                             "function). Without it the formula may hold only column names, formula "
-                             "operators, numbers and allowed numeric functions (log, exp, sqrt, abs, "
-                             "scale, poly, np.log, ...): a formula is code, so never use this flag "
-                             "for a formula you did not write")
+    _add_output_options(select, "text: the summary table (default); csv: every feature with its scores, "
+                                "a selected flag and its test's p-values; json: the result as a JSON object",
+                        "the score plot")
     select.set_defaults(handler=_command_select)
+
+    compare = commands.add_parser(
+        "compare", help="compare selection methods by cross-validated accuracy",
+        description="Compare selection methods by the cross-validated accuracy of a classifier on their top-k "
+                    "features, the same folds for every method (as fs.compare).")
+    _add_data_options(compare)
+    compare.add_argument("--methods", type=_name_list, required=True, metavar="M1,M2,...",
+                         help="the methods to compare, separated by commas (see `fstools methods`)")
+    compare.add_argument("-k", "--k", type=_feature_counts, default=None, metavar="COUNTS",
+                         help="feature counts to evaluate, e.g. 2,4,6 or 1-10 (default: every count "
+                              "1..number of features)")
+    compare.add_argument("--classifier", type=_name_list, default=None, metavar="NAME[,NAME...]",
+                         help="1nn (default; mlknn for several 0/1 responses), svm, linear_svm, mlknn; "
+                              "several separated by commas")
+    compare.add_argument("--metrics", type=_name_list, default=None, metavar="NAME[,NAME...]",
+                         help="accuracy (default), error_rate, balanced_accuracy, f1_macro, g_mean; for "
+                              "several 0/1 responses average_precision, macro_auc, hamming_loss, "
+                              "ranking_loss, one_error (default: all five); several separated by commas")
+    compare.add_argument("--cv", type=_integer, default=10, metavar="FOLDS",
+                         help="cross-validation folds, stratified by class (default: 10)")
+    compare.add_argument("--repeats", type=_integer, default=10, metavar="N",
+                         help="repetitions of the cross-validation with fresh folds (default: 10)")
+    compare.add_argument("--random-state", type=_integer, default=None, metavar="SEED",
+                         help="seed of the folds: the same seed gives the same result (default: none)")
+    compare.add_argument("--select-in-fold", action="store_true",
+                         help="select inside each training fold (honest) instead of once on all the data "
+                              "(the papers' protocol, the default)")
+    compare.add_argument("--no-standardize", dest="standardize", action="store_false",
+                         help="do not standardise the features (default: standardised, as the papers)")
+    compare.add_argument("--n-jobs", type=int, default=None, metavar="N",
+                         help="folds evaluated in parallel (default: one at a time, each method using "
+                              "all cores; -1 all cores)")
+    _add_output_options(compare, "text: the summary, methods x k, mean +- sd (default); csv: its numbers, one "
+                                 "row per classifier, metric, k and method; json: the same as a JSON object",
+                        "the plot of the metric against k")
+    compare.set_defaults(handler=_command_compare)
+
+    stability = commands.add_parser(
+        "stability", help="stability of a method's selection over bootstrap samples",
+        description="How stable a method's top-k selection is over bootstrap samples of the rows: the "
+                    "selection frequency of each feature and Nogueira's stability index (as fs.stability).")
+    _add_data_options(stability)
+    stability.add_argument("--method", default="cmqfs", help="selection method (see `fstools methods`); "
+                                                              "default: cmqfs")
+    stability.add_argument("-k", "--k", type=_positive_int, required=True,
+                           help="number of features selected in each run (1..number of features - 1)")
+    _add_param_option(stability)
+    stability.add_argument("--n-bootstrap", type=_integer, default=100, metavar="B",
+                           help="bootstrap samples (default: 100)")
+    stability.add_argument("--random-state", type=_integer, default=None, metavar="SEED",
+                           help="seed of the bootstrap samples: the same seed gives the same result "
+                                "(default: none)")
+    stability.add_argument("--alpha", type=_number, default=0.05,
+                           help="the index's interval is 1 - alpha (default: 0.05)")
+    stability.add_argument("--standardize", action="store_true",
+                           help="standardise the columns of each sample before the method sees them")
+    stability.add_argument("--all-features", action="store_true",
+                           help="text and latex: list every feature, also those never selected")
+    stability.add_argument("--n-jobs", type=int, default=None, metavar="N",
+                           help="runs in parallel (default: one at a time; -1 all cores)")
+    _add_output_options(stability, "text: the index and the features by selection frequency (default); csv: "
+                                   "every feature's frequency; json: the result as a JSON object",
+                        "the heatmap of the selections (features x runs)")
+    stability.set_defaults(handler=_command_stability)
 
     methods = commands.add_parser("methods", help="list the selection methods",
                                   description="List the registered selection methods.")
@@ -561,7 +872,8 @@ def build_parser():
     data = commands.add_parser("datasets", help="list the bundled data sets",
                                description="List the bundled data sets with their size.")
     data.set_defaults(handler=_command_datasets)
-    parser.set_defaults(command_parsers={"select": select, "methods": methods, "datasets": data})
+    parser.set_defaults(command_parsers={"select": select, "compare": compare, "stability": stability,
+                                         "methods": methods, "datasets": data})
     return parser
 
 

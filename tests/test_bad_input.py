@@ -29,8 +29,11 @@ _METHODS = fs.list_methods()
 _CAPS = {row.name: {c.strip() for c in row.capabilities.split(",")} for row in _METHODS.itertuples()}
 MULTILABEL = sorted(name for name, caps in _CAPS.items() if "multilabel" in caps)
 STREAMING = sorted(name for name, caps in _CAPS.items() if "streaming" in caps)
-SINGLE = sorted(name for name in _CAPS if name not in MULTILABEL and name not in STREAMING)
-ALL = sorted(_CAPS)
+# Methods for a continuous response only (pearson, rrelieff): the class-response cases here do not apply.
+CONTINUOUS_ONLY = sorted(_METHODS.loc[_METHODS["responses"] == "continuous", "name"])
+SINGLE = sorted(name for name in _CAPS if name not in MULTILABEL and name not in STREAMING
+                and name not in CONTINUOUS_ONLY)
+ALL = sorted(name for name in _CAPS if name not in CONTINUOUS_ONLY)
 LABELS = ("y", "y1", "y2")
 
 # A parameter value out of range for every method that has parameters.
@@ -55,6 +58,7 @@ OUT_OF_RANGE = {
     "pa1": ("K", 0, "an integer >= 1"),
     "pa2": ("passes", 0, "an integer >= 1"),
     "relieff": ("n_neighbors", 0, "an integer >= 1"),
+    "rrelieff": ("n_neighbors", 0, "an integer >= 1"),
     "trace_ratio": ("standardize", "x", "True or False"),
 }
 
@@ -260,31 +264,38 @@ def test_select_boolean_column_is_a_predictor(method):
     assert result.selected == as_int.selected
 
 
-@pytest.mark.parametrize("method", SINGLE)
-def test_select_integer_response_with_many_values_warns(method):
-    df = make_frame(method).assign(y=np.arange(40))
-    with pytest.warns(UserWarning, match=r"response 'y': 40 distinct values in 40 rows: this looks like a "
-                                         r"regression response"):
-        try:
+def _takes_continuous(method):
+    return get_method(method).takes_response("continuous")
+
+
+@pytest.mark.parametrize("response", [np.arange(40), np.linspace(0.1, 3.9, 40)], ids=["integers", "floats"])
+@pytest.mark.parametrize("method", SINGLE + STREAMING)
+def test_select_numeric_response_with_many_values_is_continuous(method, response):
+    """40 distinct integers (or non-integer floats) in 40 rows: a continuous response, never 40
+    classes; a method that takes only classes says which methods take it and how to cut it."""
+    df = make_frame(method).assign(y=response)
+    if _takes_continuous(method):
+        result = select_quietly(method, df)
+        assert result.response_type == "continuous" and result.classes is None
+        expected = "40 distinct integer values" if response.dtype.kind == "i" else "non-integer values"
+        assert expected in result.response_reason
+        assert f"y, continuous ({result.response_reason})" in str(result.summary())
+    else:
+        with pytest.raises(ValueError, match=rf"method '{method}' takes class responses only; methods that "
+                                             rf"take a continuous response: .*f_test.*; or cut the response "
+                                             rf"into classes with pd.cut / pd.qcut"):
             select(method, df)
+
+
+@pytest.mark.parametrize("method", SINGLE)
+def test_select_response_type_class_overrides_and_warns_about_an_identifier(method):
+    df = make_frame(method).assign(y=np.arange(40))
+    with pytest.warns(UserWarning, match=r"response 'y': 40 classes in 40 rows \(1 row\(s\) in the largest\): "
+                                         r"this looks like an identifier"):
+        try:
+            select(method, df, response_type="class")
         except ValueError:
             pass  # some methods cannot work with one row per class; the warning is the point
-
-
-@pytest.mark.parametrize("method", STREAMING)
-def test_select_integer_response_with_many_values_streaming(method):
-    df = make_frame(method).assign(y=np.arange(40))
-    with pytest.warns(UserWarning, match="looks like a regression response"):
-        with pytest.raises(ValueError, match="online methods are binary"):
-            select(method, df)
-
-
-@pytest.mark.parametrize("method", SINGLE + STREAMING)
-def test_select_float_response_is_refused(method):
-    df = make_frame(method).assign(y=np.linspace(0.1, 3.9, 40))
-    with pytest.raises(ValueError, match=r"response 'y': is a float response with non-integer values.*"
-                                         r"allowed: class labels"):
-        select(method, df)
 
 
 @pytest.mark.parametrize("method", SINGLE + STREAMING)
@@ -446,15 +457,21 @@ def test_transformer_labels(method):
         fit(method, X, np.full(40, "p"))
     with pytest.raises(ValueError, match=r"y: only one class"):
         fit(method, X[:1].copy(), y[:1].copy())
-    with pytest.raises(ValueError, match=r"y: is a float response with non-integer values"):
-        fit(method, X, np.linspace(0.1, 3.9, 40))
     with pytest.raises(TypeError, match=r"y: labels of mixed types \['int', 'str'\]"):
         fit(method, X, np.array(["a", 1] * 20, dtype=object))
     with pytest.raises(ValueError, match=r"y should be a 1d array .* got shape \(40, 2\)"):
         fit(method, X, np.c_[y, y])
-    with pytest.warns(UserWarning, match=r"y: 40 distinct values in 40 rows: this looks like a regression"):
+    # Continuous by the rule of fs.select (non-integer floats; 40 distinct integers): a method that
+    # takes classes only says so; response_type='class' makes 40 classes, with a warning.
+    for continuous in (np.linspace(0.1, 3.9, 40), np.arange(40)):
+        if get_method(method).takes_response("continuous"):
+            assert fit(method, X, continuous).result_.response_type == "continuous"
+        else:
+            with pytest.raises(ValueError, match=rf"method '{method}' takes class responses only"):
+                fit(method, X, continuous)
+    with pytest.warns(UserWarning, match=r"y: 40 classes in 40 rows .* looks like an identifier"):
         try:
-            fit(method, X, np.arange(40))
+            fit(method, X, np.arange(40), response_type="class")
         except ValueError:
             pass  # e.g. a binary streaming method; the warning is the point
 

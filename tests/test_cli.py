@@ -1,4 +1,5 @@
 """Tests of the ``fstools`` command (fstools/cli.py), in-process and as ``python -m fstools.cli``."""
+import csv
 import io
 import json
 import os
@@ -6,8 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
 
 import fstools as fs
 from fstools.cli import main, parse_param_value
@@ -52,12 +56,26 @@ def test_select_csv_prints_the_scores_table(capsys, wine):
     assert status == 0
     table = pd.read_csv(io.StringIO(out))
     expected = fs.select("class ~ .", wine, k=4)
-    assert list(table.columns) == ["feature"] + list(expected.scores.columns)
+    score_columns = list(expected.scores.columns)
+    assert list(table.columns) == (["feature", "rank", "score", "selected"] + score_columns[2:]
+                                   + ["test", "statistic", "df", "p_value", "p_adjusted"])
     assert list(table["feature"]) == list(expected.scores.index)
     assert len(table) == wine.shape[1] - 1
     pd.testing.assert_series_equal(table["score"], expected.scores["score"].reset_index(drop=True),
                                    check_names=False)
     assert list(table.loc[table["rank"] <= 4, "feature"]) == expected.selected
+    assert table["selected"].dtype == bool and list(table.loc[table["selected"], "feature"]) == expected.selected
+    # The p-values the summary shows: one-way ANOVA per feature (scipy), Benjamini-Hochberg (statsmodels).
+    groups = [part.drop(columns="class") for _, part in wine.groupby("class", observed=True)]
+    anova = {name: stats.f_oneway(*[g[name] for g in groups]).pvalue for name in table["feature"]}
+    np.testing.assert_allclose(table["p_value"], [anova[name] for name in table["feature"]], rtol=1e-10)
+    np.testing.assert_allclose(table["p_adjusted"], multipletests(table["p_value"], method="fdr_bh")[1],
+                               rtol=1e-10)
+    # Whole-number columns print as integers (1, not 1.0), missing values as empty fields.
+    header = out.splitlines()[0].split(",")
+    first = next(csv.reader([out.splitlines()[1]]))
+    assert first[header.index("rank")] == "1" and first[header.index("step")] == "1"
+    assert pd.api.types.is_integer_dtype(table["rank"]) and table["step"].isna().sum() == len(table) - 4
 
 
 def test_select_json_matches_the_api(capsys, wine):
@@ -79,7 +97,14 @@ def test_select_json_matches_the_api(capsys, wine):
     assert document["classes"] == ["class_0", "class_1", "class_2"]
     rows = document["scores"]
     assert [row["feature"] for row in rows] == list(expected.scores.index)
-    assert set(rows[0]) == {"feature"} | set(expected.scores.columns)
+    assert set(rows[0]) == ({"feature", "selected", "test", "statistic", "df", "p_value", "p_adjusted"}
+                            | set(expected.scores.columns))
+    assert [row["feature"] for row in rows if row["selected"] is True] == expected.selected
+    assert all(row["selected"] is False for row in rows[5:])
+    assert rows[0]["rank"] == 1 and type(rows[0]["step"]) is int and rows[5]["step"] is None
+    first = expected.scores.index[0]
+    groups = [part[first] for _, part in wine.groupby("class", observed=True)]
+    assert rows[0]["p_value"] == pytest.approx(stats.f_oneway(*groups).pvalue, rel=1e-10)
     # NaN (e.g. w at the first step, columns of unselected features) is null, not NaN.
     assert "NaN" not in out
     assert rows[0]["w"] is None

@@ -356,7 +356,8 @@ def test_several_datasets_tables(multi, wine, iris):
 # --------------------------------------------------------------------------- paired tests
 def test_ttest_equals_scipy_over_k(cmp):
     cells = _cells(cmp, "svm")
-    out = cmp.ttest("cmqfs", classifier="svm")
+    with pytest.warns(UserWarning, match="paired_over='k': the pairs are feature counts"):
+        out = cmp.ttest("cmqfs", classifier="svm", paired_over="k").frame
     assert list(out["method"]) == ["fisher", "mifs"]
     expected_p = []
     for _, row in out.iterrows():
@@ -370,14 +371,16 @@ def test_ttest_equals_scipy_over_k(cmp):
         assert row["mean_diff"] == pytest.approx(d.mean(), abs=1e-14)
         expected_p.append(reference.pvalue)
     np.testing.assert_allclose(out["p_adjusted"], multipletests(expected_p, method="holm")[1], rtol=1e-12)
-    none = cmp.ttest("cmqfs", classifier="svm", p_adjust="none")
+    with pytest.warns(UserWarning, match="paired_over='k'"):
+        none = cmp.ttest("cmqfs", classifier="svm", p_adjust="none", paired_over="k").frame
     np.testing.assert_allclose(none["p_adjusted"], none["p_value"])
 
 
 def test_ttest_two_sided_and_over_folds(cmp):
     r = cmp.results[(cmp.results["classifier"] == "1nn")]
     units = r.groupby(["repeat", "fold", "method"])["value"].mean().unstack("method")
-    out = cmp.ttest("fisher", alternative="two-sided", paired_over="folds", p_adjust="bonferroni")
+    out = cmp.ttest("fisher", alternative="two-sided", paired_over="folds", p_adjust="bonferroni",
+                    correction="none").frame
     for _, row in out.iterrows():
         reference = stats.ttest_rel(units["fisher"], units[row["method"]])
         assert row["n"] == 12 and row["df"] == 11
@@ -385,7 +388,8 @@ def test_ttest_two_sided_and_over_folds(cmp):
         assert row["p_value"] == pytest.approx(reference.pvalue, rel=1e-12)
         assert row["p_adjusted"] == pytest.approx(min(1.0, 2 * reference.pvalue), rel=1e-12)
     # a subset of k
-    sub = cmp.ttest("cmqfs", k=[2, 3, 4])
+    with pytest.warns(UserWarning, match="paired_over='k'"):
+        sub = cmp.ttest("cmqfs", k=[2, 3, 4], paired_over="k").frame
     cells = _cells(cmp, "1nn").loc[("data", [2, 3, 4]), :]
     assert sub.loc[0, "p_value"] == pytest.approx(
         stats.ttest_rel(cells["cmqfs"], cells["fisher"], alternative="greater").pvalue, rel=1e-12)
@@ -393,15 +397,18 @@ def test_ttest_two_sided_and_over_folds(cmp):
 
 def test_pooled_ttest_across_datasets(multi):
     cells = _cells(multi, "1nn")
-    pooled = multi.ttest("cmqfs", p_adjust="holm")
+    with pytest.warns(UserWarning, match="paired_over='k'"):
+        pooled = multi.ttest("cmqfs", p_adjust="holm", paired_over="k").frame
     assert (pooled["n"] == 4 + 3).all()
     for _, row in pooled.iterrows():
         reference = stats.ttest_rel(cells["cmqfs"], cells[row["method"]], alternative="greater")
         assert row["t"] == pytest.approx(reference.statistic, rel=1e-12)
         assert row["p_value"] == pytest.approx(reference.pvalue, rel=1e-12)
-    wine_only = multi.ttest("cmqfs", dataset="wine")
+    with pytest.warns(UserWarning, match="paired_over='k'"):
+        wine_only = multi.ttest("cmqfs", dataset="wine", paired_over="k").frame
     assert (wine_only["n"] == 4).all()
-    summary = multi.test_summary("ttest", "cmqfs")
+    with pytest.warns(UserWarning, match="paired_over='k'"):
+        summary = multi.test_summary("ttest", "cmqfs", paired_over="k")
     assert "wine, iris (pooled)" in summary.as_text() and "Paired t-test" in summary.as_text()
     assert r"\begin{tabular}" in summary.as_latex()
     pd.testing.assert_frame_equal(summary.summary_frame(), pooled)
@@ -409,13 +416,20 @@ def test_pooled_ttest_across_datasets(multi):
 
 def test_wilcoxon_equals_scipy(multi):
     cells = _cells(multi, "1nn")
-    out = multi.wilcoxon("mrmr", alternative="two-sided")
+    with pytest.warns(UserWarning, match="paired_over='k'"):
+        out = multi.wilcoxon("mrmr", alternative="two-sided", paired_over="k").frame
     for _, row in out.iterrows():
-        reference = stats.wilcoxon(cells["mrmr"], cells[row["method"]], alternative="two-sided")
+        method = "exact" if row["exact"] else "approx"
+        reference = stats.wilcoxon(cells["mrmr"], cells[row["method"]], alternative="two-sided", method=method,
+                                   correction=True)
         if np.isnan(row["p_value"]):
             assert np.all(cells["mrmr"] == cells[row["method"]])
             continue
-        assert row["statistic"] == pytest.approx(reference.statistic)
+        d = (cells["mrmr"] - cells[row["method"]]).to_numpy()
+        d = d[d != 0]
+        w_plus = stats.rankdata(np.abs(d))[d > 0].sum()     # R's V
+        assert row["statistic"] == pytest.approx(w_plus)
+        assert min(w_plus, len(d) * (len(d) + 1) / 2 - w_plus) == pytest.approx(reference.statistic)
         assert row["p_value"] == pytest.approx(reference.pvalue, rel=1e-12)
     assert "Wilcoxon" in multi.test_summary("wilcoxon", "mrmr").as_text()
 
@@ -435,7 +449,7 @@ def test_degenerate_pairs_follow_scipy():
 def test_identical_methods_give_undefined_test(wine):
     out = fs.compare("class ~ .", wine, {"a": "fisher", "b": ("fisher", {})}, k=[1, 2, 3], cv=2, repeats=1,
                      random_state=0, progress=False)
-    test = out.ttest("a")
+    test = out.ttest("a").frame
     assert np.isnan(test.loc[0, "t"]) and np.isnan(test.loc[0, "p_value"]) and np.isnan(test.loc[0, "p_adjusted"])
 
 
@@ -498,7 +512,8 @@ def test_friedman_equals_scipy_with_and_without_ties():
 
 
 def test_friedman_across_datasets(multi):
-    result = multi.friedman()
+    with pytest.warns(UserWarning, match="2 blocks are too few"):
+        result = multi.friedman()
     assert result.blocks == "datasets" and result.n_blocks == 2 and result.n_methods == 3
     avg = multi.results.groupby(["dataset", "method"])["value"].mean().unstack("method")
     expected = avg.rank(axis=1, ascending=False).mean()
@@ -508,7 +523,8 @@ def test_friedman_across_datasets(multi):
     text = result.summary().as_text()
     assert "Friedman" in text and "Iman-Davenport" in text and "critical difference" in text
     assert isinstance(result.plot(), matplotlib.axes.Axes)
-    by_k = multi.friedman(blocks="k")
+    with pytest.warns(UserWarning, match="blocks='k'"):
+        by_k = multi.friedman(blocks="k")
     assert by_k.n_blocks == 7 and "not independent" in by_k.summary().as_text()
 
 
@@ -671,7 +687,7 @@ def test_bad_test_arguments(cmp):
         cmp.ttest("relief")
     with pytest.raises(ValueError, match="alternative: must be one of 'greater', 'two-sided', 'less'"):
         cmp.ttest("cmqfs", alternative="bigger")
-    with pytest.raises(ValueError, match="paired_over: must be one of 'k', 'folds'"):
+    with pytest.raises(ValueError, match="paired_over: must be one of 'folds', 'k', 'datasets'"):
         cmp.ttest("cmqfs", paired_over="repeats")
     with pytest.raises(ValueError, match="p_adjust: must be one of 'holm'"):
         cmp.ttest("cmqfs", p_adjust="tukey")
@@ -736,7 +752,8 @@ def test_multilabel_comparison_with_mlknn(multilabel_data):
     assert row[("ml_fisher", "best")] == (row[("ml_fisher", "mean")] <= lowest + 1e-12)
     text = out.summary(metric="hamming_loss").as_text()
     assert "3 labels" in text and "shuffled cross-validation" in text and "in %" not in text
-    test = out.ttest("ml_fisher", alternative="less", metric="ranking_loss")
+    with pytest.warns(UserWarning, match="paired_over='k'"):
+        test = out.ttest("ml_fisher", alternative="less", metric="ranking_loss", paired_over="k").frame
     assert test.loc[0, "n"] == 3
 
 

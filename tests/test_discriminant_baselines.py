@@ -209,7 +209,7 @@ def test_registry_entries():
         assert "supervised" in table.loc[name, "capabilities"]
         spec = get_method(name)
         assert spec.criterion and spec.reference and spec.higher_is_better
-    assert get_method("bahsic").defaults() == {"estimator": "unbiased", "standardize": True}
+    assert get_method("bahsic").defaults() == {"estimator": "unbiased", "standardize": True, "kernel": "linear"}
     assert get_method("trace_ratio").defaults() == {"standardize": True}
 
 

@@ -98,7 +98,8 @@ COVERED = {
     "_entropy": {"entropy", "joint_entropy", "mutual_information", "conditional_mutual_information",
                  "pair_information_terms", "relevant_independency_terms", "feature_class_information",
                  "feature_entropies", "discrete_column_codes", "lazy_cmim"},
-    "_neighbours": {"class_neighbours", "all_class_neighbours", "relieff_terms", "block_size"},
+    "_neighbours": {"class_neighbours", "all_class_neighbours", "relieff_terms", "block_size",
+                    "kth_chebyshev_distances", "count_within", "kraskov_counts"},
     "_online": {"online_pass_dense", "online_pass_csr", "random_integers", "random_units", "random_words",
                 "kth_largest", "top_weight_mask", "truncate_weights", "keep_top_weights"},
     "_moments": {"class_moments"},
@@ -1374,3 +1375,80 @@ def test_streaming_method_extreme_magnitudes_finite_or_refused(name):
         output = _result_or_clear_error(name, X, y, "X")
     if output is not None:
         assert np.all(np.isfinite(output.scores))
+
+
+# ====================================================================== _neighbours: the Kraskov searches
+
+def _kth_chebyshev_reference(x, y, k):
+    with np.errstate(over="ignore"):
+        d = np.maximum(np.abs(x[:, None] - x[None, :]), np.abs(y[:, None] - y[None, :]))
+    np.fill_diagonal(d, np.inf)
+    return np.sort(d, axis=1)[:, k - 1]
+
+
+@pytest.mark.parametrize("case", ["tied", "extreme", "subnormal", "two_points", "normal"])
+def test_kraskov_searches_adversarial_values_equal_brute_force(case):
+    rng = np.random.default_rng(11)
+    m = 2 if case == "two_points" else 60
+    x, y = {"tied": (np.full(m, 7.5), np.full(m, -1.0)),
+            "extreme": (rng.choice(EXTREME_VALUES, m), rng.choice(EXTREME_VALUES, m)),
+            "subnormal": (rng.integers(0, 4, m) * 5e-324, rng.integers(0, 4, m) * 5e-324),
+            "two_points": (np.array([0.0, 1.0]), np.array([3.0, -3.0])),
+            "normal": (rng.normal(size=m), rng.normal(size=m))}[case]
+    order = np.argsort(x, kind="stable")
+    x, y = np.ascontiguousarray(x[order]), np.ascontiguousarray(y[order])
+    for k in range(1, min(m, 4)):
+        expected = _kth_chebyshev_reference(x, y, k)
+        for n_threads in (1, 2):
+            out = np.empty(m)
+            neighbours.kth_chebyshev_distances(x, y, k, out, n_threads)
+            np.testing.assert_array_equal(out, expected)
+        radius = np.nextafter(expected, 0)
+        n_x = np.empty((1, m), dtype=np.intp)
+        n_y = np.empty((1, m), dtype=np.intp)
+        neighbours.kraskov_counts(x[None, :].copy(), y[None, :].copy(), np.sort(y), k, n_x, n_y, 2)
+        with np.errstate(over="ignore"):
+            np.testing.assert_array_equal(n_x[0], (np.abs(x[None, :] - x[:, None]) <= radius[:, None]).sum(axis=1))
+            np.testing.assert_array_equal(n_y[0], (np.abs(y[None, :] - y[:, None]) <= radius[:, None]).sum(axis=1))
+        counts = np.empty(m, dtype=np.intp)
+        neighbours.count_within(x, y, radius, counts)
+        with np.errstate(over="ignore"):
+            np.testing.assert_array_equal(counts, (np.abs(x[None, :] - y[:, None]) <= radius[:, None]).sum(axis=1))
+
+
+def test_kraskov_searches_bad_arguments():
+    x = np.arange(5.0)
+    y = np.zeros(5)
+    out = np.empty(5)
+    counts = np.empty(5, dtype=np.intp)
+    cases = [
+        (lambda: neighbours.kth_chebyshev_distances(x[::-1].copy(), y, 2, out), ("sorted",)),
+        (lambda: neighbours.kth_chebyshev_distances(x, y[:4], 2, out), ("y",)),
+        (lambda: neighbours.kth_chebyshev_distances(x, y, 0, out), ("k",)),
+        (lambda: neighbours.kth_chebyshev_distances(x, y, 5, out), ("k",)),
+        (lambda: neighbours.kth_chebyshev_distances(x, y, 2, out, 0), ("n_threads",)),
+        (lambda: neighbours.kth_chebyshev_distances(np.array([0, 1, np.nan, 3, 4.0]), y, 2, out), ("finite",)),
+        (lambda: neighbours.kth_chebyshev_distances(x, y, 2, np.empty(4)), ("out",)),
+        (lambda: neighbours.kth_chebyshev_distances(None, y, 2, out), ("None",)),
+        (lambda: neighbours.count_within(x[::-1].copy(), y, y, counts), ("sorted",)),
+        (lambda: neighbours.count_within(x, y, y[:3], counts), ("radius",)),
+        (lambda: neighbours.count_within(x, y, np.full(5, np.nan), counts), ("radius",)),
+        (lambda: neighbours.count_within(x, np.full(5, np.inf), y, counts), ("finite",)),
+        (lambda: neighbours.count_within(x, y, y, counts.astype(np.int32)), ("dtype", "Buffer")),
+        (lambda: neighbours.kraskov_counts(x[None, :].copy(), y[None, :].copy(), y, 2,
+                                           np.empty((1, 4), dtype=np.intp), np.empty((1, 5), dtype=np.intp)),
+         ("n_x",)),
+        (lambda: neighbours.kraskov_counts(x[None, :].copy(), y[None, :].copy(), y, 9,
+                                           np.empty((1, 5), dtype=np.intp), np.empty((1, 5), dtype=np.intp)),
+         ("k",)),
+        (lambda: neighbours.kraskov_counts(x[None, ::-1].copy(), y[None, :].copy(), y, 2,
+                                           np.empty((1, 5), dtype=np.intp), np.empty((1, 5), dtype=np.intp)),
+         ("sorted",)),
+    ]
+    for call, names in cases:
+        with pytest.raises((ValueError, TypeError)) as excinfo:
+            call()
+        assert_clear(excinfo, *names)
+    empty = np.empty(3, dtype=np.intp)
+    neighbours.count_within(np.empty(0), np.zeros(3), np.ones(3), empty)
+    assert empty.tolist() == [0, 0, 0]

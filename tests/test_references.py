@@ -17,8 +17,8 @@ of floating-point linear algebra (eigenvectors, iterative solvers) may order two
 reference scores agree within the entry's tolerance either way -- the same tolerance the
 scores are compared with, and only between non-constant columns.  (On these data the
 tolerance is used for a duplicated column and its original only: the authors' BAHSIC
-elimination breaks their tie by rounding, and the DFS row norms of the two differ in the last
-bits in both implementations.)  Where a method ranks by its own scores and two of them are
+elimination breaks their tie by rounding, the DFS row norms of the two differ in the last
+bits in both implementations, and so do scikit-learn's ``r_regression`` values of the two.)  Where a method ranks by its own scores and two of them are
 exactly equal, the tie rule is checked on those numbers directly (:func:`assert_tie_rule`).
 Call conventions and tolerances are those of the method's own test file (named in each entry).
 """
@@ -35,10 +35,11 @@ from references.discriminant import (bahsic_ref, dfs_ref, standardise_ref, trace
 from references.information import information_codes_ref, information_selection_ref, mutual_information_ref
 from references.multilabel import elc_ref, gamma_star_ref, label_rbf_ref, llsf_ref, ml_fisher_ref, ml_mi_ref
 from references.passive_aggressive import ONLINE_VARIANTS, online_pa_ref
-from references.similarity import fisher_score_ref, laplacian_score_ref, relieff_ref
+from references.similarity import fisher_score_ref, laplacian_score_ref, relieff_ref, rrelieff_ref
 from references.statistical import chi2_ref
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.feature_selection import chi2 as sklearn_chi2
+from sklearn.feature_selection import f_classif, f_regression, r_regression
 
 from fstools.methods.registry import get_method, registered_methods
 
@@ -64,7 +65,9 @@ def shared_data(seed, m=60, d=8):
     Y = np.column_stack([y == 0, X[:, 3] + 0.5 * rng.normal(size=m) > 0, rng.random(m) < 0.4]).astype(np.int64)
     Y[0], Y[1] = 1, 0                                           # both values in every label
     counts = X - X.min(axis=0)                                  # non-negative; the constant column is all 0
-    return {"X": X, "y": y, "y_binary": y_binary, "Y": Y, "counts": counts}
+    # A continuous response (methods for continuous responses), rounded: ties.
+    y_continuous = np.round(X[:, 0] - 0.5 * X[:, 3] + np.random.default_rng(seed + 100).normal(size=m), 1)
+    return {"X": X, "y": y, "y_binary": y_binary, "Y": Y, "counts": counts, "y_continuous": y_continuous}
 
 
 def constant_columns(X):
@@ -162,6 +165,31 @@ def chi2_expected(X, y):
     return Expected(order(scores, constant_columns(X)), scores,
                     checks=[("scikit-learn chi2", lambda out: out.scores[nonzero], library, 1e-10, 0.0),
                             ("scikit-learn p", lambda out: out.columns["p_value"][nonzero], p_values, 1e-8, 1e-300)])
+
+
+def f_test_expected(X, y):
+    constant = constant_columns(X)
+    F, p_values = np.zeros(X.shape[1]), np.ones(X.shape[1])
+    F[~constant], p_values[~constant] = f_classif(X[:, ~constant], y)
+    return Expected(order(F, constant), F,
+                    checks=[("scikit-learn p", lambda out: out.columns["p_value"], p_values, 1e-8, 1e-300)])
+
+
+def pearson_expected(X, y):
+    constant = constant_columns(X)
+    r, p_values = np.zeros(X.shape[1]), np.ones(X.shape[1])
+    r[~constant] = r_regression(X[:, ~constant], y)
+    p_values[~constant] = f_regression(X[:, ~constant], y)[1]
+    return Expected(order(np.abs(r), constant), np.abs(r),
+                    checks=[("signed r", lambda out: out.columns["r"], r, 1e-10, 1e-14),
+                            ("scikit-learn p", lambda out: out.columns["p_value"], p_values, 1e-8, 1e-300)])
+
+
+def rrelieff_expected(X, y):
+    weights, _, n_da, n_dc_da = rrelieff_ref(X, y, 10)
+    return Expected(order(weights, constant_columns(X)), weights,
+                    checks=[("N_dA", lambda out: out.columns["N_dA"], n_da, 1e-10, 1e-13),
+                            ("N_dCdA", lambda out: out.columns["N_dCdA"], n_dc_da, 1e-10, 1e-13)])
 
 
 DFS_ITERATIONS = 6
@@ -296,6 +324,14 @@ REFERENCES = {
                        where="test_similarity.py::test_laplacian_equals_reference"),
     "relieff": Entry(relieff_ref, ("X", "y"), None, relieff_expected, rtol=1e-10, atol=1e-13,
                      where="test_similarity.py::test_relieff_equals_reference"),
+    "rrelieff": Entry(rrelieff_ref, ("X", "y_continuous"), None, rrelieff_expected, rtol=1e-10, atol=1e-13,
+                      where="test_continuous_response.py::test_rrelieff_equals_the_brute_force_reference"),
+    "f_test": Entry(f_classif, ("X", "y"), None, f_test_expected, rtol=1e-10, atol=1e-12,
+                    where="test_continuous_response.py::test_f_test_equals_scikit_learn_for_both_response_types"),
+    "pearson": Entry(r_regression, ("X", "y_continuous"), None, pearson_expected, rtol=1e-10, atol=1e-14,
+                     ranking_tolerance=1e-12,
+                     where="test_continuous_response.py::test_pearson_equals_r_regression_and_pearsonr_and_ranks_"
+                           "by_absolute_r"),
     "chi2": Entry(chi2_ref, ("counts", "y"), None, chi2_expected, rtol=1e-10, atol=1e-12,
                   where="test_sparse.py::test_chi2_matches_scikit_learn_and_the_contingency_computation"),
     "dfs": Entry(dfs_ref, ("X", "y"), None, dfs_expected, params={"max_iter": DFS_ITERATIONS, "tol": 0.0},

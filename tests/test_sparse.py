@@ -141,7 +141,7 @@ def test_registry_capability_and_listing():
         assert "sparse" not in table.loc[name, "capabilities"], name
     assert table.loc["chi2", "description"] == ("Chi-square statistic of non-negative (count/binary) features "
                                                 "against the class")
-    assert SPARSE_METHODS[:2] == ["chi2", "fisher"]          # filters first, then the streaming methods
+    assert SPARSE_METHODS[:5] == ["chi2", "f_test", "fisher", "mim", "pearson"]   # filters first, then streaming
     assert all(sparse_format(get_method(name)) == "csr" for name in STREAMING)
     assert all(sparse_format(get_method(name)) == "csc" for name in FILTERS)
 
@@ -160,9 +160,10 @@ def test_mim_is_sparse_capable_once_information_dispatches():
 def test_filters_same_on_every_format(method, n_classes):
     X, y = count_data(n_classes=n_classes)
     spec = get_method(method)
-    expected = run_method(spec, X, y, None, spec.defaults(), 1)
+    kind = "class" if "class" in spec.responses else "continuous"   # pearson: the codes as numbers
+    expected = run_method(spec, X, y, None, spec.defaults(), 1, response_type=kind)
     for name, matrix in formats(X).items():
-        assert_same_output(run_method(spec, matrix, y, None, spec.defaults(), 1), expected)
+        assert_same_output(run_method(spec, matrix, y, None, spec.defaults(), 1, response_type=kind), expected)
 
 
 @pytest.mark.parametrize("method", STREAMING)
@@ -485,7 +486,8 @@ def test_sparse_methods_never_densify(no_densifying):
         for method in SPARSE_METHODS:
             spec = get_method(method)
             params = dict(spec.defaults(), **({"class_names": ["a", "b"]} if method in STREAMING else {}))
-            run_method(spec, matrix, y, 3, params, 1)
+            kind = "class" if "class" in spec.responses else "continuous"   # pearson: the codes as numbers
+            run_method(spec, matrix, y, 3, params, 1, response_type=kind)
         sparse_mim(matrix, y)
     assert math.isfinite(fisher(sparse.csr_matrix(X), y).scores[0])
 

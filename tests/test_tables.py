@@ -188,5 +188,5 @@ def test_comparison_tables_have_the_documented_columns(cmp):
     assert list(frame.columns.names) == ["method", "statistic"] and list(frame.index.names) == ["dataset", "k"]
     assert set(frame.columns.get_level_values("statistic")) == {"mean", "sd", "best"}
     assert {"method", "statistic", "dataset", "k", "mean", "sd", "best"} == documented
-    ttest = cmp.ttest("cmqfs")
+    ttest = cmp.ttest("cmqfs").frame
     assert set(ttest.columns) == _names(_section(ComparisonResult.ttest.__doc__, "Returns"))

@@ -20,7 +20,9 @@ K = 4
 
 def _methods():
     table = fs.list_methods()
-    return [(str(name), str(caps)) for name, caps in zip(table["name"], table["capabilities"])]
+    # Methods for a continuous response only (pearson, rrelieff) are left out: the data here have classes.
+    return [(str(name), str(caps)) for name, caps, responses in zip(table["name"], table["capabilities"],
+                                                                    table["responses"]) if responses != "continuous"]
 
 
 METHODS = _methods()

@@ -69,9 +69,11 @@ def test_constructor_parameters_follow_scikit_learn_rules():
     """Explicit parameters, stored as given: get_params lists exactly them, no method-parameter names."""
     params = {"beta": 0.5}
     selector = fs.FeatureSelector(method="mrmr", k=3, n_jobs=1, params=params)
-    assert selector.get_params() == {"method": "mrmr", "k": 3, "n_jobs": 1, "params": {"beta": 0.5}}
+    assert selector.get_params() == {"method": "mrmr", "k": 3, "n_jobs": 1, "params": {"beta": 0.5},
+                                     "response_type": None}
     assert selector.params is params                       # not copied, not validated at construction
-    assert fs.FeatureSelector().get_params() == {"method": "cmqfs", "k": 5, "n_jobs": None, "params": None}
+    assert fs.FeatureSelector().get_params() == {"method": "cmqfs", "k": 5, "n_jobs": None, "params": None,
+                                                 "response_type": None}
     with pytest.raises(TypeError):
         fs.FeatureSelector(method="mrmr", k=3, beta=0.5)   # method parameters go in params
     with pytest.raises(ValueError, match="Invalid parameter 'beta'"):
@@ -177,3 +179,103 @@ def test_every_multiclass_method_works_in_a_pipeline(wine, method):
     res = fs.select("class ~ .", wine, method=method, k=3)
     assert list(selector.get_feature_names_out()) == sorted(res.selected, key=list(X.columns).index)
     assert model.predict(X).shape == (178,)
+
+
+# ------------------------------------------------------------------ result_
+# The reference for result_ is fs.select on the same data: the path every other entry point is
+# checked against (the methods against their references, the tables against scipy).
+def _same_result(result, expected):
+    assert type(result) is type(expected)
+    assert result.call == expected.call and result.selected == expected.selected
+    pd.testing.assert_frame_equal(result.scores, expected.scores)
+    assert str(result.summary()) == str(expected.summary())
+    if hasattr(expected, "summary_frame"):
+        pd.testing.assert_frame_equal(result.summary_frame(all_features=True),
+                                      expected.summary_frame(all_features=True))
+
+
+def test_result_is_the_result_of_select_on_a_dataframe(wine):
+    X, y = wine.drop(columns="class"), wine["class"]
+    before = X.copy()
+    params = {"discretization": "equal_width", "n_bins": 4}
+    selector = fs.FeatureSelector(method="mrmr", k=4, params=params).fit(X, y)
+    _same_result(selector.result_, fs.select("class ~ .", wine, method="mrmr", k=4, **params))
+    assert list(X.columns[selector.ranking_]) == selector.result_.selected
+    np.testing.assert_array_equal(selector.scores_, selector.result_.scores["score"].loc[list(X.columns)])
+    pd.testing.assert_frame_equal(X, before)                   # the user's data are not modified
+    assert "class" not in X.columns
+
+
+def test_result_names_the_columns_of_an_array_x0_x1(wine):
+    X = wine.drop(columns="class").to_numpy()
+    y = wine["class"].astype(str).to_numpy()
+    selector = fs.FeatureSelector(method="cmqfs", k=3).fit(X, y)
+    # The selector hands its checked classes to select as a categorical (stated so on the Response line).
+    frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])]).assign(y=pd.Categorical(y))
+    _same_result(selector.result_, fs.select("y ~ .", frame, method="cmqfs", k=3))
+    assert selector.result_.selected == [f"x{j}" for j in selector.ranking_]
+    assert selector.result_.classes == sorted(set(y))
+
+
+def test_result_response_name_does_not_clash_with_a_feature(wine):
+    X = wine.drop(columns="class").rename(columns={"alcohol": "y"})
+    selector = fs.FeatureSelector(method="fisher", k=2).fit(X, wine["class"].to_numpy())
+    assert selector.result_.response == "y_" and "y" in selector.result_.scores.index
+    named = fs.FeatureSelector(method="fisher", k=2).fit(X, wine["class"].rename("y"))
+    assert named.result_.response == "y_"
+    assert list(named.result_.scores.index) == list(selector.result_.scores.index)
+
+
+def test_result_plot_and_pickle(wine):
+    import pickle
+
+    import matplotlib.pyplot as plt
+    from matplotlib.axes import Axes
+
+    X, y = wine.drop(columns="class"), wine["class"]
+    selector = fs.FeatureSelector(method="cmqfs", k=5).fit(X, y)
+    ax = selector.result_.plot()
+    assert isinstance(ax, Axes) and len(ax.patches) == X.shape[1]   # one bar per feature
+    plt.close(ax.figure)
+    loaded = pickle.loads(pickle.dumps(selector))
+    _same_result(loaded.result_, selector.result_)
+    np.testing.assert_array_equal(loaded.transform(X), selector.transform(X))
+
+
+def test_result_inside_a_pipeline_and_after_grid_search_refit(wine):
+    X, y = wine.drop(columns="class"), wine["class"]
+    model = make_pipeline(fs.FeatureSelector(method="cmqfs", k=3), KNeighborsClassifier(n_neighbors=1)).fit(X, y)
+    _same_result(model.named_steps["featureselector"].result_, fs.select("class ~ .", wine, method="cmqfs", k=3))
+    search = GridSearchCV(model, {"featureselector__k": [2, 4], "featureselector__params": [{"beta": 0.2}, None]},
+                          cv=3).fit(X, y)
+    best = search.best_params_
+    expected = fs.select("class ~ .", wine, method="cmqfs", k=best["featureselector__k"],
+                         **(best["featureselector__params"] or {}))
+    _same_result(search.best_estimator_.named_steps["featureselector"].result_, expected)
+
+
+def test_clone_drops_the_result(wine):
+    selector = fs.FeatureSelector(k=2).fit(wine.drop(columns="class"), wine["class"])
+    assert not hasattr(clone(selector), "result_")
+
+
+def test_result_of_a_sparse_fit_equals_the_dense_one(wine):
+    from scipy import sparse
+
+    X, y = wine.drop(columns="class"), wine["class"]
+    dense = fs.FeatureSelector(method="chi2", k=4).fit(X.to_numpy(), y)
+    on_sparse = fs.FeatureSelector(method="chi2", k=4).fit(sparse.csr_matrix(X.to_numpy()), y)
+    assert on_sparse.result_.selected == dense.result_.selected
+    pd.testing.assert_frame_equal(on_sparse.result_.scores, dense.result_.scores)
+    pd.testing.assert_frame_equal(on_sparse.result_.univariate_tests(), dense.result_.univariate_tests())
+
+
+def test_result_of_a_multilabel_method():
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(80, 6))
+    Y = np.column_stack([X[:, 0] + 0.3 * rng.normal(size=80) > 0, X[:, 1] > 0.2]).astype(int)
+    selector = fs.FeatureSelector(method="llsf", k=3).fit(X, Y)
+    features = pd.DataFrame(X, columns=[f"x{j}" for j in range(6)])
+    expected = fs.select("~ .", features, method="llsf", k=3, response=pd.DataFrame(Y, columns=["y0", "y1"]))
+    _same_result(selector.result_, expected)
+    assert list(selector.classes_) == [0, 1] and selector.result_.labels == ["y0", "y1"]

@@ -41,7 +41,7 @@ import numpy as np
 
 cimport numpy as cnp
 from cython.parallel cimport prange, threadid
-from libc.math cimport fabs
+from libc.math cimport fabs, nextafter
 from libc.stdint cimport int32_t
 from libc.stdlib cimport free, malloc
 
@@ -531,3 +531,228 @@ def relieff_terms(const double[:, ::1] values not None, const int32_t[::1] label
 def block_size():
     """Queries per block (the rows of :func:`relieff_terms`' outputs)."""
     return ROWS_PER_BLOCK
+
+
+# ---------------------------------------------------------------------------
+# One-dimensional searches of the Kraskov mutual-information estimator
+# ---------------------------------------------------------------------------
+
+cdef double _kth_chebyshev(const double* x, const double* y, Py_ssize_t n, Py_ssize_t p, Py_ssize_t k,
+                           double* best) noexcept nogil:
+    """The k-th smallest max(|x_p - x_q|, |y_p - y_q|) over q != p, with ``x`` sorted increasingly.
+
+    The candidates are scanned outwards from position p on both sides; a side stops once
+    ``|x_p - x_q|`` is at least the k-th smallest distance found (then no further q on that side
+    can be nearer).  ``best`` is scratch space for k values, kept sorted.
+    """
+    cdef Py_ssize_t found = 0, left = p - 1, right = p + 1, slot
+    cdef double dx, dy, d
+    cdef bint go_left, go_right
+    while True:
+        go_left = left >= 0 and (found < k or x[p] - x[left] < best[k - 1])
+        go_right = right < n and (found < k or x[right] - x[p] < best[k - 1])
+        if not go_left and not go_right:
+            break
+        # Take the side whose next candidate is nearer in x (the distance can only grow outwards).
+        if go_left and (not go_right or x[p] - x[left] <= x[right] - x[p]):
+            dx = x[p] - x[left]
+            dy = fabs(y[p] - y[left])
+            left -= 1
+        else:
+            dx = x[right] - x[p]
+            dy = fabs(y[p] - y[right])
+            right += 1
+        d = dx if dx > dy else dy
+        if found < k:
+            slot = found
+            found += 1
+        elif d < best[k - 1]:
+            slot = k - 1
+        else:
+            continue
+        while slot > 0 and best[slot - 1] > d:
+            best[slot] = best[slot - 1]
+            slot -= 1
+        best[slot] = d
+    return best[k - 1]
+
+
+def kth_chebyshev_distances(const double[::1] x not None, const double[::1] y not None, Py_ssize_t k,
+                            double[::1] out not None, int n_threads=1):
+    """Distance of every point of (x, y) to its k-th nearest other point in the maximum norm.
+
+    ``max(|x_i - x_j|, |y_i - y_j|)``, the distance of Kraskov, Stoegbauer and Grassberger
+    (2004, "Estimating mutual information", Phys. Rev. E 69, 066138; their algorithm 1);
+    with ``y`` all zeros it is the k-th nearest neighbour distance on the line.
+
+    Parameters
+    ----------
+    x : ndarray of float64, shape (n,)
+        Sorted increasingly (the points in the order of x).
+    y : ndarray of float64, shape (n,)
+        The second coordinate of the same points (in the order of x).
+    k : int in 1..n-1
+    out : ndarray of float64, shape (n,)
+        Receives the k-th distance of each point (in the order of x).
+    n_threads : int
+        OpenMP threads over the points; the result does not depend on it.
+
+    Notes
+    -----
+    Each point scans outwards in x until the x-gap alone exceeds its k-th distance: for
+    continuous data about ``sqrt(k n)`` candidates a point, O(n sqrt(k n)) in all, without a
+    tree.  Only the distance values matter, so ties among neighbours need no rule.
+    """
+    cdef Py_ssize_t n = x.shape[0]
+    cdef Py_ssize_t p, block, first, size, n_blocks
+    cdef double* best
+    cdef int32_t[::1] status
+    check_length("y", y.shape[0], n, "values (one per point)")
+    check_length("out", out.shape[0], n, "values (one per point)")
+    if not 1 <= k < n:
+        raise ValueError(f"k: must lie in 1..{n - 1} (the number of other points); got {k}")
+    check_threads(n_threads)
+    if not (np.isfinite(np.asarray(x)).all() and np.isfinite(np.asarray(y)).all()):
+        raise ValueError("x, y: must be finite (no NaN or inf)")
+    if n > 1 and np.any(np.diff(np.asarray(x)) < 0):
+        raise ValueError("x: must be sorted increasingly")
+    n_blocks = (n + 1023) // 1024
+    status = np.zeros(n_blocks, dtype=np.int32)
+    cdef SignalCheck check
+    signal_check_init(&check, 1)
+    for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule="dynamic"):
+        if stop_requested(&check):
+            continue
+        best = <double*> malloc(k * sizeof(double))
+        if best == NULL:
+            status[block] = OUT_OF_MEMORY
+            continue
+        first = block * 1024
+        size = block_length(first, 1024, n)
+        for p in range(first, first + size):
+            out[p] = _kth_chebyshev(&x[0], &y[0], n, p, k, best)
+        free(best)
+    raise_if_stopped(&check)
+    if max_status(status) == OUT_OF_MEMORY:
+        raise MemoryError("kth_chebyshev_distances: out of memory")
+
+
+cdef inline Py_ssize_t _count_within(const double* sorted_values, Py_ssize_t m, double v,
+                                     double r) noexcept nogil:
+    """The number of ``sorted_values[0:m]`` s with ``|s - v| <= r``: two binary searches on the predicate
+    itself (``|s - v|`` in floating point is monotone in s on each side of v, so those s are one run)."""
+    cdef Py_ssize_t low = 0, high = m, middle, start
+    # first s that is >= v or within r below v
+    while low < high:
+        middle = (low + high) // 2
+        if sorted_values[middle] >= v or v - sorted_values[middle] <= r:
+            high = middle
+        else:
+            low = middle + 1
+    start = low
+    # first s that is > v and farther than r above v
+    high = m
+    while low < high:
+        middle = (low + high) // 2
+        if sorted_values[middle] > v and sorted_values[middle] - v > r:
+            high = middle
+        else:
+            low = middle + 1
+    return low - start
+
+
+def count_within(const double[::1] sorted_values not None, const double[::1] values not None,
+                 const double[::1] radius not None, Py_ssize_t[::1] out not None):
+    """For each value v_i, the number of ``sorted_values`` s with ``|s - v_i| <= radius_i``.
+
+    Exactly the predicate as written (no rounding of ``v_i +- radius_i``): ``|s - v|``
+    computed in floating point is monotone in s on each side of v, so the values within
+    the radius are one run of ``sorted_values``, found by two binary searches on the
+    predicate itself.
+
+    Parameters
+    ----------
+    sorted_values : ndarray of float64, shape (m,)
+        Sorted increasingly.
+    values, radius : ndarray of float64, shape (n,)
+    out : ndarray of intp, shape (n,)
+        Receives the counts.
+    """
+    cdef Py_ssize_t m = sorted_values.shape[0]
+    cdef Py_ssize_t n = values.shape[0]
+    cdef Py_ssize_t i
+    check_length("radius", radius.shape[0], n, "values (one per value)")
+    check_length("out", out.shape[0], n, "counts (one per value)")
+    if not (np.isfinite(np.asarray(sorted_values)).all() and np.isfinite(np.asarray(values)).all()):
+        raise ValueError("sorted_values, values: must be finite (no NaN or inf)")
+    if np.isnan(np.asarray(radius)).any():
+        raise ValueError("radius: must not be NaN")
+    if m > 1 and np.any(np.diff(np.asarray(sorted_values)) < 0):
+        raise ValueError("sorted_values: must be sorted increasingly")
+    if m == 0:
+        out[:] = 0
+        return
+    with nogil:
+        for i in range(n):
+            out[i] = _count_within(&sorted_values[0], m, values[i], radius[i])
+
+
+def kraskov_counts(const double[:, ::1] x not None, const double[:, ::1] y not None,
+                   const double[::1] sorted_y not None, Py_ssize_t k, Py_ssize_t[:, ::1] n_x not None,
+                   Py_ssize_t[:, ::1] n_y not None, int n_threads=1):
+    """The counts of Kraskov et al.'s first estimator for every feature, in parallel over the features.
+
+    For feature f and point p (in the order of ``x[f]``): ``eps`` = the distance to the k-th
+    nearest other point of (x, y) in the maximum norm (:func:`kth_chebyshev_distances`), then
+    ``n_x[f, p]`` = the number of points (p included) with ``|x_q - x_p| < eps`` and ``n_y[f, p]``
+    the same in y (:func:`count_within` with the radius ``nextafter(eps, 0)``).
+
+    Parameters
+    ----------
+    x : ndarray of float64, shape (n_features, n)
+        Each row sorted increasingly (the feature's values in increasing order).
+    y : ndarray of float64, shape (n_features, n)
+        The response in the order of each row of ``x``.
+    sorted_y : ndarray of float64, shape (n,)
+        The response sorted increasingly.
+    k : int in 1..n-1
+    n_x, n_y : ndarray of intp, shape (n_features, n)
+        Receive the counts.
+    n_threads : int
+        OpenMP threads over the features; the result does not depend on it.
+    """
+    cdef Py_ssize_t n_features = x.shape[0]
+    cdef Py_ssize_t n = x.shape[1]
+    cdef Py_ssize_t f, p
+    cdef double* best
+    cdef double eps
+    cdef int32_t[::1] status
+    if y.shape[0] != n_features or y.shape[1] != n or n_x.shape[0] != n_features or n_x.shape[1] != n \
+            or n_y.shape[0] != n_features or n_y.shape[1] != n:
+        raise ValueError(f"y, n_x, n_y: expected shape ({n_features}, {n}) as x")
+    check_length("sorted_y", sorted_y.shape[0], n, "values (one per point)")
+    if not 1 <= k < n:
+        raise ValueError(f"k: must lie in 1..{n - 1} (the number of other points); got {k}")
+    check_threads(n_threads)
+    if not (np.isfinite(np.asarray(x)).all() and np.isfinite(np.asarray(y)).all()):
+        raise ValueError("x, y: must be finite (no NaN or inf)")
+    if n > 1 and (np.any(np.diff(np.asarray(x), axis=1) < 0) or np.any(np.diff(np.asarray(sorted_y)) < 0)):
+        raise ValueError("x, sorted_y: every row of x and sorted_y must be sorted increasingly")
+    status = np.zeros(max(n_features, 1), dtype=np.int32)
+    cdef SignalCheck check
+    signal_check_init(&check, 1)
+    for f in prange(n_features, nogil=True, num_threads=n_threads, schedule="dynamic"):
+        if stop_requested(&check):
+            continue
+        best = <double*> malloc(k * sizeof(double))
+        if best == NULL:
+            status[f] = OUT_OF_MEMORY
+            continue
+        for p in range(n):
+            eps = nextafter(_kth_chebyshev(&x[f, 0], &y[f, 0], n, p, k, best), 0.0)
+            n_x[f, p] = _count_within(&x[f, 0], n, x[f, p], eps)
+            n_y[f, p] = _count_within(&sorted_y[0], n, y[f, p], eps)
+        free(best)
+    raise_if_stopped(&check)
+    if max_status(status) == OUT_OF_MEMORY:
+        raise MemoryError("kraskov_counts: out of memory")

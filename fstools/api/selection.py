@@ -9,26 +9,30 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from fstools.core.arrays import c_contiguous
 from fstools.core.messages import ColumnError
 from fstools.core.parallel import effective_n_threads, thread_note
 from fstools.model.exceptions import FormulaError
 from fstools.model.terms import columns_for_k_terms, steps_table, term_scores
 from fstools.model.formula import format_formula, label_name, parse_formula
 from fstools.model.safe_eval import check_mode
-from fstools.methods.registry import get_method
+from fstools.methods.registry import check_response, get_method
+from fstools.model.response import check_response_type, prepare_response
 from fstools.results.multilabel_result import MultiLabelResult
 from fstools.results.selection_result import SelectionResult
 from fstools.model.validation import (check_finite_matrix, check_k, check_method_params, check_sparse_input,
-                                constant_columns, encode_classes, label_matrix, warn_constant_columns)
+                                constant_columns, label_matrix, warn_constant_columns)
 from fstools.api.dask_input import select_dask
 
 __all__ = ["select", "select_multilabel", "run_method", "check_design"]
 
 
-def _format_call(formula, method, k, na_action, n_jobs, params, formula_mode="safe"):
+def _format_call(formula, method, k, na_action, n_jobs, params, formula_mode="safe", response_type=None):
     parts = [repr(formula), "data", f"method={method!r}"]
     if k is not None:
         parts.append(f"k={k!r}")
+    if response_type is not None:
+        parts.append(f"response_type={response_type!r}")
     if na_action != "drop":
         parts.append(f"na_action={na_action!r}")
     if formula_mode != "safe":
@@ -46,23 +50,42 @@ def _with_thread_note(notes, n_jobs):
     return list(notes) if note is None else [*notes, note]
 
 
-def run_method(spec, X, y, k, params, n_jobs, column_names=None):
+def run_method(spec, X, y, k, params, n_jobs, column_names=None, response_type="class"):
     """Run a validated method on arrays; returns its :class:`MethodOutput`.
 
     ``X`` is finite float64 (dense, or a scipy sparse matrix for a method with the
     ``sparse`` capability: passed on as CSC, or CSR for streaming methods, never
-    densified; TypeError for the other methods), ``y`` class codes, ``k`` None or
-    1..n_features, ``params`` complete (see :func:`fstools.model.validation.check_method_params`).
+    densified; TypeError for the other methods), ``k`` None or 1..n_features, ``params``
+    complete (see :func:`fstools.model.validation.check_method_params`).
+    ``response_type`` says what ``y`` is: ``"class"``, class codes (int32);
+    ``"continuous"``, finite real values (float64); None, no response (``y`` None, for
+    the unsupervised methods only).  A method that cannot take it is refused with a
+    ValueError naming the methods that can
+    (:func:`fstools.methods.registry.check_response`).  A supervised method that takes a
+    continuous response is called with the keyword ``response_type``.
     With ``column_names``, an error about some columns names them instead of giving positions.
     """
     n_threads = effective_n_threads(n_jobs)
     if sparse.issparse(X):
         X = check_sparse_input(spec, X)
     else:
-        X = np.ascontiguousarray(X, dtype=np.float64)
-    y = np.ascontiguousarray(y, dtype=np.int32)
+        X = np.asarray(X, dtype=np.float64)
+        if not (spec.any_layout and X.flags.f_contiguous):
+            X = c_contiguous(X)
+    spec.check_response(response_type)
+    keywords = dict(params)
+    if response_type is None or (y is None and not spec.supervised):
+        y = None
+    elif response_type == "continuous":
+        y = np.ascontiguousarray(y, dtype=np.float64)
+        if y.ndim != 1 or not np.isfinite(y).all():
+            raise ValueError("y: a continuous response must be 1-D with finite values (no NaN or inf)")
+    else:
+        y = np.ascontiguousarray(y, dtype=np.int32)
+    if spec.supervised and "continuous" in spec.responses:
+        keywords["response_type"] = response_type
     try:
-        return spec.function(X, y, k, n_threads, **params)
+        return spec.function(X, y, k, n_threads, **keywords)
     except ColumnError as error:
         if column_names is None:
             raise
@@ -90,8 +113,27 @@ def check_design(frame, k, response_word="response", stacklevel=2):
     return column_terms, k
 
 
+def frame_response(frame, response_type, spec):
+    """The :class:`fstools.model.response.Response` of a one-response formula's frame for method
+    ``spec``: ``C(y)`` on the left or ``response_type`` decide the type, else the data; a method
+    that cannot take that type is refused (:func:`fstools.methods.registry.check_response`)."""
+    response_type = check_response_type(response_type)
+    name = frame.response_names[0]
+    if name in frame.factor_responses:
+        if response_type == "continuous":
+            raise ValueError(f"response_type: 'continuous' contradicts the formula, which makes the response "
+                             f"{label_name(name)!r} classes with C() / factor(); drop one of them")
+        response_type, reason = "class", "C() in the formula"
+    else:
+        reason = None
+    target = prepare_response(frame.response[name], response_type, name=f"response {label_name(name)!r}",
+                              reason=reason)
+    check_response(spec, target.kind)
+    return target
+
+
 def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=None, response=None,
-           formula_mode="safe", **params):
+           formula_mode="safe", response_type=None, **params):
     """Select features with a formula and a DataFrame.
 
     Parameters
@@ -125,6 +167,13 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         (``"~ ."``).  Without it, a multi-label method takes its labels from the left-hand side
         (``"y1 + y2 + y3 ~ ."``).  Multi-label methods return a
         :class:`fstools.results.multilabel_result.MultiLabelResult`.
+    response_type : {None, 'class', 'continuous'}, default None
+        What the response is.  None decides as R does from the data
+        (:mod:`fstools.model.response`): strings, booleans, categoricals and integer-valued
+        numbers with at most 10 distinct values are classes; other numbers are continuous.
+        The decision and its reason are in the summary.  ``C(y)`` or ``factor(y)`` on the left
+        of the formula also makes the response classes.  A method that cannot take the
+        response's type raises a ValueError naming the methods that can.
     formula_mode : {'safe', 'code'}, default 'safe'
         A formula string is code: its terms are Python expressions that are evaluated (R,
         patsy and statsmodels all treat a formula so).  ``'safe'`` (the default) reads only
@@ -162,7 +211,11 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     spec = get_method(method)
     values = check_method_params(spec, params)
     effective_n_threads(n_jobs)  # validate early
-    call = _format_call(formula, method, k, na_action, n_jobs, params, formula_mode)
+    response_type = check_response_type(response_type)
+    call = _format_call(formula, method, k, na_action, n_jobs, params, formula_mode, response_type)
+    if "multilabel" in spec.capabilities and response_type is not None:
+        raise TypeError(f"response_type: multi-label methods take 0/1 label columns; {method!r} does not "
+                        f"take response_type={response_type!r}")
     if "multilabel" in spec.capabilities:
         # Several 0/1 responses (or response=): the label-matrix path and its own result object.
         if response is not None:
@@ -179,9 +232,8 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     if len(frame.response_names) != 1 and "multilabel" not in spec.capabilities:
         raise FormulaError(f"formula {formula!r}: method {method!r} takes one response; the formula has "
                            f"{len(frame.response_names)} ({', '.join(map(label_name, frame.response_names))})")
-    response_name = frame.response_names[0]
-    y, class_names, _ = encode_classes(frame.response[response_name],
-                                       name=f"response {label_name(response_name)!r}")
+    target = frame_response(frame, response_type, spec)
+    y, class_names = target.values, target.class_names
     column_terms, k = check_design(frame, k, stacklevel=3)
 
     run_values = dict(values)
@@ -190,7 +242,7 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         # and report the mapping by class name.
         run_values["class_names"] = class_names
     output = run_method(spec, frame.X, y, columns_for_k_terms(column_terms, k), run_values, n_jobs,
-                        column_names=frame.column_names)
+                        column_names=frame.column_names, response_type=target.kind)
     scores, selected = term_scores(output, spec, list(frame.column_names), column_terms, k)
     steps = steps_table(output, column_terms, selected)
     used = dict(values)
@@ -200,7 +252,9 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     # (name -> +1 / -1) and the prequential stream metrics (rows 'selected' and 'learner').
     return SelectionResult(call=call, spec=spec, params=used, model_frame=frame, y=y,
                            class_names=class_names, scores=scores, steps=steps, selected=selected,
-                           notes=_with_thread_note(output.notes, n_jobs), iterations=output.iterations,
+                           notes=list(target.notes) + _with_thread_note(output.notes, n_jobs),
+                           iterations=output.iterations, response_type=target.kind,
+                           response_reason=target.reason,
                            tables=output.tables, class_mapping=output.class_mapping if streaming else None,
                            stream_metrics=pd.DataFrame(output.stream_metrics).T if streaming else None)
 

@@ -8,11 +8,13 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from fstools.api.selection import run_method
+from fstools.api.selection import select
 from fstools.methods.multilabel import check_label_matrix
 from fstools.methods.registry import get_method
+from fstools.model.formula import format_formula
+from fstools.model.response import prepare_response
 from fstools.model.validation import (check_finite_matrix, check_integer_columns, check_k, check_method_params,
-                                      check_sparse_input, encode_classes, label_matrix)
+                                      check_sparse_input, label_matrix)
 
 __all__ = ["FeatureSelector"]
 
@@ -39,6 +41,11 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         other; a grid search over method parameters varies the whole dict, e.g.
         ``{"featureselector__params": [{"beta": 0.3}, {"beta": 0.5}]}``.  Unknown names and
         out-of-range values raise at :meth:`fit`, naming the parameter and its allowed values.
+    response_type : {None, 'class', 'continuous'}, default None
+        What ``y`` is; None decides as :func:`fstools.select` does (strings, booleans,
+        categoricals and integer-valued numbers with at most 10 distinct values are classes,
+        other numbers continuous).  For a regression pipeline, a method that takes a continuous
+        response (``fs.list_methods()``, column ``responses``).
 
     Attributes
     ----------
@@ -47,12 +54,19 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
     scores_ : ndarray of float
         The method's per-feature score.
     classes_ : ndarray
-        Class labels seen at fit; for a multi-label method (``elc``, ``llsf``, ...), whose ``y``
+        Class labels seen at fit (not set for a continuous response); for a multi-label method (``elc``, ``llsf``, ...), whose ``y``
         is a 0/1 label matrix (n, l) or a DataFrame of 0/1 label columns, the label names
         (DataFrame columns) or 0..l-1.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` was a DataFrame with string column names.
+    result_ : SelectionResult or MultiLabelResult
+        The fit as :func:`fstools.select` returns it, computed on the same path: ``summary()``,
+        ``plot()``, ``scores``, ``selected``, ... .  Its features are named by the columns of a
+        DataFrame ``X``, else ``x0``, ``x1``, ...; its response by the name of a Series ``y``,
+        else ``y`` (multi-label: the label columns of a DataFrame ``Y``, else ``y0``, ``y1``, ...),
+        with ``_`` appended where a feature has that name.  ``ranking_`` and ``scores_`` are its
+        ``selected`` and ``scores['score']`` by column position.
 
     Examples
     --------
@@ -60,16 +74,26 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
     >>> from sklearn.neighbors import KNeighborsClassifier
     >>> model = make_pipeline(FeatureSelector(method="cmqfs", k=5, params={"beta": 0.3}),
     ...                       KNeighborsClassifier(1))
+    >>> import fstools as fs
+    >>> wine = fs.datasets.load("wine")
+    >>> model = model.fit(wine.drop(columns="class"), wine["class"])
+    >>> model.named_steps["featureselector"].result_.selected
+    ['flavanoids', 'color_intensity', 'proline', 'proanthocyanins', 'hue']
     """
 
-    def __init__(self, method="cmqfs", k=5, n_jobs=None, params=None):
+    def __init__(self, method="cmqfs", k=5, n_jobs=None, params=None, response_type=None):
         self.method = method
         self.k = k
         self.n_jobs = n_jobs
         self.params = params
+        self.response_type = response_type
 
     def fit(self, X, y):
-        """Rank the columns of ``X`` with the method and keep the first ``k``."""
+        """Rank the columns of ``X`` with the method and keep the first ``k``.
+
+        The work is :func:`fstools.select`'s on a DataFrame of ``X`` and ``y``, after
+        scikit-learn's checks of the input; its result is kept as ``result_``.
+        """
         spec = get_method(self.method)
         if self.params is None:
             given = {}
@@ -78,7 +102,7 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         else:
             raise TypeError(f"params: must be a dict of the method's parameters (e.g. {{'beta': 0.3}}) "
                             f"or None; got {type(self.params).__name__}")
-        values = check_method_params(spec, given)
+        check_method_params(spec, given)  # a bad parameter is refused before the data are looked at
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
         if isinstance(X, pd.DataFrame):
@@ -104,10 +128,25 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
                 raise
             raise ValueError(f"X: must be numeric ({error}); encode non-numeric columns first, or use "
                              f"fs.select with a formula (strings become categorical terms)") from None
-        names = list(getattr(self, "feature_names_in_", [f"x{j}" for j in range(array.shape[1])]))
+        names = [str(name) for name in getattr(self, "feature_names_in_",
+                                                [f"x{j}" for j in range(array.shape[1])])]
         check_finite_matrix(array, names, name="X")   # on the stored values of a sparse X
+        k = check_k(self.k, array.shape[1])
+        if k is None:
+            raise ValueError(f"k: must be an integer in 1..{array.shape[1]} for the transformer; got None")
+        data = _design_frame(array, names)
         if "multilabel" in spec.capabilities:
-            return self._fit_multilabel(spec, values, array, y)
+            result = self._select_multilabel(data, y, k, given)
+        else:
+            result = self._select(data, y, k, given)
+        position = {name: j for j, name in enumerate(names)}
+        self.ranking_ = np.array([position[name] for name in result.selected], dtype=np.intp)
+        self.scores_ = result.scores["score"].reindex(names).to_numpy(dtype=np.float64)
+        self.result_ = result
+        return self
+
+    def _select(self, data, y, k, given):
+        """The result of :func:`fstools.select` on the validated ``X`` (``data``) and ``y``; sets ``classes_``."""
         y_array = np.asarray(y)
         if y_array.ndim != 1:
             if y_array.ndim == 2 and y_array.shape[1] == 1:
@@ -115,37 +154,46 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
             else:
                 raise ValueError(f"y should be a 1d array (one label per sample) for method {self.method!r}; "
                                  f"got shape {y_array.shape}")
-        if y_array.shape[0] != array.shape[0]:
-            raise ValueError(f"y: has {y_array.shape[0]} labels but X has {array.shape[0]} samples")
-        codes, class_names, _ = encode_classes(y if isinstance(y, pd.Series) else y_array, name="y")
-        k = check_k(self.k, array.shape[1])
-        if k is None:
-            raise ValueError(f"k: must be an integer in 1..{array.shape[1]} for the transformer; got None")
-        output = run_method(spec, array, codes, k, values, self.n_jobs,
-                            column_names=getattr(self, "feature_names_in_", None))
-        self.ranking_ = np.asarray(output.ranking[:k], dtype=np.intp)
-        self.scores_ = np.asarray(output.scores, dtype=np.float64)
-        self.classes_ = np.unique(y_array)
-        return self
+        if y_array.shape[0] != data.shape[0]:
+            raise ValueError(f"y: has {y_array.shape[0]} labels but X has {data.shape[0]} samples")
+        series = y.reset_index(drop=True) if isinstance(y, pd.Series) else pd.Series(y_array)
+        target = prepare_response(series, self.response_type, name="y")
+        preferred = y.name if isinstance(y, pd.Series) and isinstance(y.name, str) and y.name else "y"
+        response = _free_name(preferred, data.columns)
+        if target.kind == "class":
+            # The classes as checked above (messages name y), as a categorical: select keeps its
+            # order and codes, and does not check or warn again.
+            data[response] = pd.Categorical.from_codes(target.values, categories=target.class_names)
+            self.classes_ = np.unique(y_array)
+        else:
+            data[response] = target.values
+        formula = format_formula([response], []).rsplit(" ~ ", 1)[0] + " ~ ."
+        # A categorical response is classes for select; a continuous one is stated.
+        result = select(formula, data, method=self.method, k=k, n_jobs=self.n_jobs,
+                        response_type=None if target.kind == "class" else "continuous", **given)
+        return result
 
-    def _fit_multilabel(self, spec, values, array, Y):
-        """fit for a multi-label method: ``Y`` is a 0/1 label matrix (n, l) or a DataFrame of labels."""
+    def _select_multilabel(self, data, Y, k, given):
+        """The result of :func:`fstools.select` with ``response=`` for a multi-label method: ``Y`` is a
+        0/1 label matrix (n, l) or a DataFrame of labels; sets ``classes_`` to the label names."""
+        n = data.shape[0]
         if isinstance(Y, pd.DataFrame):
-            if len(Y) != array.shape[0]:
-                raise ValueError(f"Y: has {len(Y)} rows but X has {array.shape[0]} samples")
+            if len(Y) != n:
+                raise ValueError(f"Y: has {len(Y)} rows but X has {n} samples")
             labels = label_matrix(Y)
             names = [str(name) for name in Y.columns]
+            label_names = names
         else:
-            labels = check_label_matrix(Y, array.shape[0])
+            labels = check_label_matrix(Y, n)
             names = list(range(labels.shape[1]))
-        k = check_k(self.k, array.shape[1])
-        if k is None:
-            raise ValueError(f"k: must be an integer in 1..{array.shape[1]} for the transformer; got None")
-        output = run_method(spec, array, labels, k, values, self.n_jobs)
-        self.ranking_ = np.asarray(output.ranking[:k], dtype=np.intp)
-        self.scores_ = np.asarray(output.scores, dtype=np.float64)
+            label_names = [f"y{j}" for j in names]
+        columns = []
+        for name in label_names:
+            columns.append(_free_name(name, [*data.columns, *columns]))
+        response = pd.DataFrame(labels, columns=columns, index=data.index)
+        result = select("~ .", data, method=self.method, k=k, n_jobs=self.n_jobs, response=response, **given)
         self.classes_ = np.asarray(names)
-        return self
+        return result
 
     def _get_support_mask(self):
         check_is_fitted(self, "ranking_")
@@ -161,3 +209,20 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         except ValueError:  # an unknown method is refused at fit
             tags.input_tags.sparse = False
         return tags
+
+
+def _design_frame(X, names):
+    """The validated ``X`` (float64, dense or scipy sparse) as a DataFrame with columns ``names``; a
+    sparse ``X`` as pandas sparse columns, which :func:`fstools.select` keeps sparse."""
+    if sparse.issparse(X):
+        return pd.DataFrame.sparse.from_spmatrix(X, columns=names)
+    return pd.DataFrame(X, columns=names, copy=False)
+
+
+def _free_name(preferred, taken):
+    """``preferred``, or with underscores appended until it is not among ``taken`` (column names)."""
+    taken = set(taken)
+    name = preferred
+    while name in taken:
+        name += "_"
+    return name

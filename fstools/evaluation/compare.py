@@ -820,7 +820,7 @@ def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=1
     >>> import fstools as fs
     >>> cmp = fs.compare("class ~ .", fs.datasets.load("wine"), ["cmqfs", "fisher"], k=range(1, 4),
     ...                  cv=5, repeats=2, random_state=0, progress=False)
-    >>> cmp.ttest("cmqfs")["p_value"].shape
+    >>> cmp.ttest("cmqfs").frame["p_value"].shape
     (1,)
     """
     from tqdm.auto import tqdm

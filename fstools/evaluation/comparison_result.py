@@ -3,13 +3,18 @@
 :class:`ComparisonResult` holds the long table of every fold's score and presents it as the
 papers do: a methods x feature-count table of mean +- sd with the best method of each row marked
 and an "Avg." row (the CMQFS paper's Tables 4-5), paired t-tests of one method against the others
-(Tables 7-8), non-parametric alternatives (Wilcoxon signed-rank; Friedman with the Nemenyi post-hoc
-test, Demsar 2006) and a plot of the metric against the number of features.
+(by default the corrected resampled t-test over the folds, Nadeau and Bengio 2003; the paper's
+pooled test of Tables 7-8 on request), non-parametric alternatives (Wilcoxon signed-rank; Friedman
+with the Nemenyi post-hoc test, Demsar 2006) and a plot of the metric against the number of
+features.  The tests print as R prints its test objects, with a confidence interval and an effect
+size for each difference (:mod:`fstools.evaluation.hypothesis_tests`); scores equal up to
+rounding are ties.
 
 The test statistics are module-level functions (:func:`paired_t_test`, :func:`friedman_test`,
 :func:`nemenyi_critical_difference`, :func:`nemenyi_test`, ...) so that they can be used and
-checked on their own.  The paired t and Wilcoxon tests and Friedman's chi-square p-value are
-SciPy's; the p-value adjustment is statsmodels' ``multipletests``
+checked on their own.  The plain paired t, the Wilcoxon p-value and Friedman's chi-square p-value
+are SciPy's; the Nadeau-Bengio correction is a formula of its own (no dependency has it); the
+p-value adjustment is statsmodels' ``multipletests``
 (:func:`fstools.results.univariate_tests.adjust_p_values`).  Kept here because no dependency
 has them: Iman and Davenport's F correction of Friedman's statistic and the Nemenyi
 critical difference and pairwise p-values (Demsar, "Statistical comparisons of classifiers
@@ -17,19 +22,20 @@ over multiple data sets", JMLR 7, 2006, section 3.2.2 and Table 5; SciPy has the
 range law they use, scikit-posthocs -- not a dependency -- the Nemenyi test alone).
 """
 import numbers
+import warnings
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from fstools.core.constraints import one_of
+from fstools.core.constraints import BOOLEAN, OPEN_UNIT_INTERVAL, POSITIVE_NUMBER, one_of, validate
 from fstools.core.lazy import LazyModule
 from fstools.core.messages import suggest_keywords
-from fstools.core.constraints import OPEN_UNIT_INTERVAL
 from fstools.results.labels import METRIC_NAMES, metric_label
 from fstools.results.tables import (SIGNIFICANCE_COLUMN, SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value,
                                     significance_legend, significance_stars)
 from fstools.evaluation.stability import nogueira_stability
+from fstools.evaluation.hypothesis_tests import TIE_TOLERANCE, HypothesisTest, PairedTests, merge_near_ties
 from fstools.results.univariate_tests import P_ADJUST_METHODS, adjust_p_values
 
 stats = LazyModule("scipy.stats")  # imported at its first use: it takes longer to import than fstools
@@ -41,7 +47,8 @@ __all__ = ["ComparisonResult", "FriedmanResult", "paired_t_test", "wilcoxon_sign
 _ALTERNATIVES = ("greater", "two-sided", "less")
 #: The data-set key of the summary row that averages over every data set and k (the papers' Avg.).
 ALL_DATASETS = "(all)"
-_PAIRED_OVER = ("k", "folds")
+_PAIRED_OVER = ("folds", "k", "datasets")
+_CORRECTIONS = ("nadeau-bengio", "none")
 _BLOCKS = ("datasets", "k", "folds")
 
 
@@ -65,25 +72,77 @@ class Split(NamedTuple):
 
 
 # --------------------------------------------------------------------------- statistics
-def paired_t_test(a, b, alternative="two-sided"):
-    """Paired t-test of mean(a - b) = 0 (scipy's ``ttest_rel``), with the pieces of the statistic.
+def _paired_differences(a, b):
+    """a, b as float arrays of one length and their differences, near-zero ones set to 0.
 
-    ``alternative='greater'``: the mean of ``a`` is greater (the CMQFS paper's one-tailed test).
-
-    Returns
-    -------
-    dict with ``n``, ``mean_a``, ``mean_b``, ``mean_diff``, ``sd_diff``, ``t``, ``df``, ``p_value``.
+    A difference within :data:`~fstools.evaluation.hypothesis_tests.TIE_TOLERANCE` of zero
+    (relative to the values) is a tie of two equal scores averaged in different orders.
     """
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
-    one_of(_ALTERNATIVES).validate(alternative, "alternative")
     if a.shape != b.shape or a.ndim != 1:
         raise ValueError(f"a, b: must be 1-D of the same length; got shapes {a.shape} and {b.shape}")
-    n = len(a)
     diff = a - b
+    scale = np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
+    diff[np.abs(diff) <= TIE_TOLERANCE * scale] = 0.0
+    return a, b, diff
+
+
+def _t_interval(mean, se, df, alternative, conf_level):
+    """The t confidence interval of a mean: two-sided, or one-sided as R gives it for one-sided tests."""
+    if alternative == "two-sided":
+        half = stats.t.ppf(0.5 + conf_level / 2.0, df) * se
+        return mean - half, mean + half
+    bound = stats.t.ppf(conf_level, df) * se
+    return (mean - bound, np.inf) if alternative == "greater" else (-np.inf, mean + bound)
+
+
+def paired_t_test(a, b, alternative="two-sided", *, test_train_ratio=None, conf_level=0.95):
+    """Paired t-test of mean(a - b) = 0, plain or corrected for overlapping training sets.
+
+    Plain (``test_train_ratio=None``): scipy's ``ttest_rel``, t = mean(d) / sqrt(s^2 / J).
+    Corrected (``test_train_ratio`` = n_test / n_train): the corrected resampled t-test of
+    Nadeau and Bengio ("Inference for the generalization error", Machine Learning 52, 2003,
+    section 4, the variance of eq. 12) for J differences of resampled or cross-validated splits,
+    whose training sets overlap: t = mean(d) / sqrt((1/J + n_test/n_train) s^2), J - 1 degrees
+    of freedom (as used for repeated k-fold cross-validation by Bouckaert and Frank, "Evaluating
+    the replicability of significance tests for comparing learning algorithms", 2004).
+
+    Parameters
+    ----------
+    a, b : array-like of float, one value per pair
+    alternative : {'two-sided', 'greater', 'less'}
+        'greater': the mean of ``a`` is greater (the CMQFS paper's one-tailed test).
+    test_train_ratio : float, optional
+        n_test / n_train of the splits (> 0): the Nadeau-Bengio correction.
+    conf_level : float
+        Of the interval for the mean difference (one-sided for one-sided alternatives, as R).
+
+    Returns
+    -------
+    dict with ``n``, ``mean_a``, ``mean_b``, ``mean_diff``, ``sd_diff``, ``se``, ``t``, ``df``,
+    ``p_value``, ``conf_low``, ``conf_high``, ``effect_size`` (Cohen's d_z = mean_diff / sd_diff:
+    the mean difference in sds of the differences, the same for both tests).
+    """
+    one_of(_ALTERNATIVES).validate(alternative, "alternative")
+    conf_level = OPEN_UNIT_INTERVAL.validate(conf_level, "conf_level")
+    if test_train_ratio is not None:
+        test_train_ratio = POSITIVE_NUMBER.validate(test_train_ratio, "test_train_ratio")
+    a, b, diff = _paired_differences(a, b)
+    n = len(a)
+    variance_factor = np.nan if n == 0 else 1.0 / n + (test_train_ratio or 0.0)
     out = {"n": n, "mean_a": float(a.mean()) if n else np.nan, "mean_b": float(b.mean()) if n else np.nan,
            "mean_diff": float(diff.mean()) if n else np.nan,
            "sd_diff": float(diff.std(ddof=1)) if n > 1 else np.nan, "df": n - 1}
+    out["se"] = float(np.sqrt(variance_factor) * out["sd_diff"]) if n > 1 else np.nan
+    out["effect_size"] = (np.nan if n < 2 or not np.any(diff) else
+                          float(out["mean_diff"] / out["sd_diff"]) if out["sd_diff"] > 0 else
+                          float(np.sign(out["mean_diff"]) * np.inf))
+    if n > 1:
+        out["conf_low"], out["conf_high"] = (float(v) for v in _t_interval(out["mean_diff"], out["se"], n - 1,
+                                                                           alternative, conf_level))
+    else:
+        out["conf_low"] = out["conf_high"] = np.nan
     if n < 2 or not np.any(diff):
         # Fewer than two pairs, or no difference at all: the statistic is undefined (scipy: NaN).
         out.update(t=np.nan, p_value=np.nan)
@@ -95,31 +154,138 @@ def paired_t_test(a, b, alternative="two-sided"):
         agrees = alternative == "two-sided" or (alternative == "greater") == (sign > 0)
         out.update(t=float(sign * np.inf), p_value=0.0 if agrees else 1.0)
         return out
-    result = stats.ttest_rel(a, b, alternative=alternative)
-    out.update(t=float(result.statistic), p_value=float(result.pvalue))
+    if test_train_ratio is None:
+        result = stats.ttest_rel(a, b, alternative=alternative)
+        out.update(t=float(result.statistic), p_value=float(result.pvalue))
+        return out
+    t = out["mean_diff"] / out["se"]
+    p = {"greater": stats.t.sf(t, n - 1), "less": stats.t.cdf(t, n - 1),
+         "two-sided": 2.0 * stats.t.sf(abs(t), n - 1)}[alternative]
+    out.update(t=float(t), p_value=float(min(p, 1.0)))
     return out
 
 
-def wilcoxon_signed_rank(a, b, alternative="two-sided", zero_method="wilcox"):
-    """Wilcoxon signed-rank test of the differences ``a - b`` (scipy's ``wilcoxon``).
+#: Below this many non-zero differences, without ties, the signed-rank p-value is exact (R's rule).
+WILCOXON_EXACT_BELOW = 50
+
+
+def _walsh_averages(d):
+    """The sorted distinct Walsh averages (d_i + d_j) / 2, i <= j."""
+    i, j = np.triu_indices(len(d))
+    return np.unique((d[i] + d[j]) / 2.0)
+
+
+def _signed_rank_interval(d, alternative, conf_level, method, correction):
+    """The shifts mu that the signed-rank test of ``d - mu`` does not reject, as (low, high).
+
+    W+ of ``d - mu`` changes only where mu crosses a Walsh average, so the test is run once per
+    gap between consecutive Walsh averages (at its midpoint, where ``d - mu`` has neither zeros
+    nor new ties); each bound is a Walsh average.  Each side is a one-sided test at
+    (1 - conf_level) / 2 for a two-sided interval, at 1 - conf_level for a one-sided one.  The
+    one-sided p-value of 'greater' grows with mu (of 'less' falls): bisection finds the bounds.
+    With the exact law this is the Hodges-Lehmann interval of R's ``wilcox.test(conf.int =
+    TRUE)``: Walsh averages number qsignrank(alpha / 2, n) and n (n + 1) / 2 - qsignrank + 1.
+    """
+    walsh = _walsh_averages(d)
+    m = len(walsh)
+    spread = max(1.0, float(walsh[-1] - walsh[0]))
+    tail = (1.0 - conf_level) / (2.0 if alternative == "two-sided" else 1.0)
+
+    def p_value(gap, side):
+        # gap g in 0..m: below every Walsh average (0), between the (g-1)-th and g-th, above all (m)
+        mu = (walsh[0] - spread if gap == 0 else walsh[-1] + spread if gap == m
+              else (walsh[gap - 1] + walsh[gap]) / 2.0)
+        return stats.wilcoxon(d - mu, correction=correction, alternative=side, method=method).pvalue
+
+    def first(accepts, low, high):
+        # the first gap in low..high whose test does not reject (accepts is monotone: False... True)
+        while low < high:
+            middle = (low + high) // 2
+            if accepts(middle):
+                high = middle
+            else:
+                low = middle + 1
+        return low
+
+    lower, upper = -np.inf, np.inf
+    if alternative in ("two-sided", "greater"):
+        gap = first(lambda g: p_value(g, "greater") > tail, 0, m)
+        lower = -np.inf if gap == 0 else float(walsh[gap - 1])
+    if alternative in ("two-sided", "less"):
+        # the last gap not rejected: one before the first gap rejected by 'less'
+        gap = first(lambda g: not p_value(g, "less") > tail, 0, m + 1) - 1
+        upper = np.inf if gap == m else float(walsh[gap])
+    return lower, upper
+
+
+def wilcoxon_signed_rank(a, b, alternative="two-sided", zero_method="wilcox", method="auto", correction=True,
+                         conf_level=0.95):
+    """Wilcoxon signed-rank test of the differences ``a - b``: R's statistic V = W+, SciPy's p-value.
+
+    The statistic is W+, the sum of the ranks of |a - b| over the positive differences (R's
+    ``wilcox.test`` V; Demsar 2006's R+), whatever the alternative.  Differences within the
+    tie tolerance of 0 are zeros, and |differences| within it of each other are ties
+    (:func:`~fstools.evaluation.hypothesis_tests.merge_near_ties`).
+
+    Zeros (``zero_method``, as SciPy): 'wilcox' drops them before ranking (R's ``wilcox.test``);
+    'pratt' ranks them, then drops their ranks; 'zsplit' ranks them and gives half of each
+    zero's rank to W+ (Demsar 2006, section 3.1.3).
+
+    The p-value (``method``): 'auto' is R's rule for ``wilcox.test(exact = NULL, correct =
+    TRUE)``: the exact null law with fewer than 50 differences and neither zeros nor ties, else
+    the normal approximation with the variance corrected for ties and, when ``correction``, a
+    continuity correction.  'exact' or 'approx' force one.  Computed by ``scipy.stats.wilcoxon``
+    with that method on the differences.
+
+    The estimate is Hodges and Lehmann's: the median of the Walsh averages (d_i + d_j) / 2,
+    i <= j, of the differences (without the zeros for 'wilcox', as R), R's "(pseudo)median".
+    Its interval at ``conf_level`` holds the shifts mu that the same test does not reject
+    (:func:`_signed_rank_interval`; one-sided for one-sided alternatives).
 
     Returns
     -------
-    dict with ``n`` (pairs), ``n_nonzero``, ``mean_diff``, ``median_diff``, ``statistic``, ``p_value``.
+    dict with ``n`` (pairs), ``n_nonzero``, ``mean_diff``, ``median_diff``, ``pseudo_median``,
+    ``conf_low``, ``conf_high``, ``statistic`` (V = W+), ``exact`` (whether the p-value is exact),
+    ``p_value`` and ``effect_size``: the matched-pairs rank-biserial correlation
+    (W+ - W-) / (W+ + W-) (Kerby, "The simple difference formula", 2014), in [-1, 1].
     """
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
     one_of(_ALTERNATIVES).validate(alternative, "alternative")
     one_of(("wilcox", "pratt", "zsplit")).validate(zero_method, "zero_method")
-    diff = a - b
-    out = {"n": len(diff), "n_nonzero": int(np.sum(diff != 0)),
+    one_of(("auto", "exact", "approx")).validate(method, "method")
+    validate(BOOLEAN, correction, "correction")
+    conf_level = OPEN_UNIT_INTERVAL.validate(conf_level, "conf_level")
+    a, b, diff = _paired_differences(a, b)
+    diff = np.sign(diff) * merge_near_ties(np.abs(diff))
+    nonzero = diff[diff != 0]
+    out = {"n": len(diff), "n_nonzero": len(nonzero),
            "mean_diff": float(diff.mean()) if len(diff) else np.nan,
            "median_diff": float(np.median(diff)) if len(diff) else np.nan}
-    if out["n_nonzero"] == 0:
-        out.update(statistic=np.nan, p_value=np.nan)
+    ranked = diff if zero_method != "wilcox" else nonzero
+    if len(ranked):
+        i, j = np.triu_indices(len(ranked))
+        out["pseudo_median"] = float(np.median((ranked[i] + ranked[j]) / 2.0))
+    else:
+        out["pseudo_median"] = np.nan
+    if not len(nonzero):
+        out.update(conf_low=np.nan, conf_high=np.nan, statistic=np.nan, exact=False, p_value=np.nan,
+                   effect_size=np.nan)
         return out
-    result = stats.wilcoxon(a, b, alternative=alternative, zero_method=zero_method)
-    out.update(statistic=float(result.statistic), p_value=float(result.pvalue))
+    ranks = stats.rankdata(np.abs(ranked))
+    w_plus = float(ranks[ranked > 0].sum())
+    w_minus = float(ranks[ranked < 0].sum())
+    if zero_method == "zsplit":
+        w_plus += ranks[ranked == 0].sum() / 2.0
+        w_minus += ranks[ranked == 0].sum() / 2.0
+    has_zeros = len(nonzero) < len(diff)
+    has_ties = len(np.unique(np.abs(ranked))) < len(ranked)
+    if method == "auto":
+        method = "exact" if len(nonzero) < WILCOXON_EXACT_BELOW and not has_zeros and not has_ties else "approx"
+    result = stats.wilcoxon(diff, zero_method=zero_method, correction=bool(correction), alternative=alternative,
+                            method=method)
+    out["conf_low"], out["conf_high"] = _signed_rank_interval(ranked, alternative, conf_level, method,
+                                                              bool(correction))
+    out.update(statistic=w_plus, exact=method == "exact", p_value=float(result.pvalue),
+               effect_size=(w_plus - w_minus) / (w_plus + w_minus))
     return out
 
 
@@ -187,7 +353,9 @@ def friedman_test(values, higher_is_better=True):
     """Friedman's test on a blocks x methods table (rank 1 = best in each block, ties averaged).
 
     The chi-square has the usual correction for ties (as R's ``friedman.test`` and scipy's
-    ``friedmanchisquare``); without ties it equals :func:`friedman_statistic`.
+    ``friedmanchisquare``); without ties it equals :func:`friedman_statistic`.  Values of a block
+    equal up to :data:`~fstools.evaluation.hypothesis_tests.TIE_TOLERANCE` (relative) are ties:
+    two methods with 61 of 72 right on a fold share a rank however their means were summed.
 
     Returns
     -------
@@ -200,7 +368,9 @@ def friedman_test(values, higher_is_better=True):
         raise ValueError(f"values: Friedman's test needs at least 2 methods and 2 blocks; got {k} methods, "
                          f"{N} blocks")
     data = values.to_numpy(dtype=float)
-    ranks = np.vstack([stats.rankdata(-row if higher_is_better else row) for row in data])
+    # Scores equal up to rounding (one fraction averaged in two orders) are ties.
+    ranks = np.vstack([stats.rankdata(-row if higher_is_better else row) for row in
+                       (merge_near_ties(row) for row in data)])
     mean_ranks = ranks.mean(axis=0)
     chi2 = friedman_statistic(mean_ranks, N)
     ties = sum(np.sum(counts ** 3 - counts) for counts in
@@ -256,6 +426,11 @@ class FriedmanResult:
         self.nemenyi = nemenyi_test(self.mean_ranks, self.n_blocks)
         self._description = description
 
+    @property
+    def frame(self):
+        """The numbers of the summary: :meth:`summary_frame`."""
+        return self.summary_frame()
+
     def summary_frame(self):
         """Mean rank and the Nemenyi p-values against every method, sorted by mean rank."""
         order = self.mean_ranks.sort_values(kind="stable").index
@@ -284,6 +459,9 @@ class FriedmanResult:
                               f"{format_number(nemenyi_q(self.n_methods, self.alpha))})")]
         notes = ["Cells: Nemenyi p-values of the pairwise differences of mean ranks (Demsar 2006).",
                  SIGNIFICANCE_LEGEND]
+        if self.n_blocks < 5:
+            notes.append(f"Only {self.n_blocks} blocks: Friedman's chi-square and the Nemenyi test have little power "
+                         f"and their large-sample laws are poor here.")
         if self.blocks != "datasets":
             notes.append(f"Blocks are {self.blocks} of the same data, not independent data sets: read the "
                          f"p-values as descriptive (Demsar's tests assume independent data sets).")
@@ -582,6 +760,7 @@ class ComparisonResult:
             ("Metric", f"{self.metrics[metric]['description']}{', in %' if percent else ''}: mean over the "
                        f"{self.repeats * self.cv} test folds +- {sd_over}"),
             ("Methods", "; ".join(self._method_text(label) for label in labels)),
+            ("Stability", self._stability_text(datasets)),
         ]
         best = "highest" if self.metrics[metric]["higher_is_better"] else "lowest"
         notes = ["Avg.: mean over the values of k of the data set"
@@ -598,6 +777,23 @@ class ComparisonResult:
             notes.append(f"Other metrics: {', '.join(other_metrics)} (summary(metric=...)).")
         return Summary("Comparison of feature selection methods", header, table, notes, highlight=highlight,
                        frame=frame, highlight_note=f"best ({best} mean) in the row; ties all marked")
+
+    def _stability_text(self, datasets):
+        """Nogueira's stability of each method's in-fold selections at the largest k, with its interval."""
+        if not self.select_in_fold:
+            return ("not measured: one selection on all the data (select_in_fold=True selects in every training "
+                    "fold; or fs.stability)")
+        single = [name for name in datasets if self.datasets[name]["n_features"] < 2]
+        if single:
+            return f"not defined: data set(s) {', '.join(single)} have one feature (Nogueira's index needs two)"
+        table = self.stability(dataset=datasets)
+        parts = []
+        for name, rows in table.groupby("dataset", sort=False):
+            values = ", ".join(f"{row.method} {format_number(row.stability, 3)} [{format_number(row.lower, 3)}, "
+                               f"{format_number(row.upper, 3)}]" for row in rows.itertuples())
+            parts.append(("" if self._single_dataset else f"{name}: ") + f"top {rows['k'].iloc[0]}: {values}")
+        return ("Nogueira's index of the top-k sets chosen in the " + f"{self.repeats * self.cv} training folds "
+                "(1 = always the same set, 0 = as chance), 95% CI: " + "; ".join(parts))
 
     @property
     def _multilabel(self):
@@ -624,15 +820,31 @@ class ComparisonResult:
         return table.loc[datasets, self.method_labels]
 
     # ------------------------------------------------------------ paired tests
-    def _paired_units(self, metric, classifier, datasets, ks, paired_over):
-        """Units x methods: the metric averaged within each unit ((dataset, k) or (dataset, repeat, fold))."""
-        part = self._part(metric, classifier, datasets, ks)
-        by = ["dataset", "k"] if paired_over == "k" else ["dataset", "repeat", "fold"]
-        table = part.groupby(by + ["method"], sort=False)["value"].mean().unstack("method")
-        return table[self.method_labels]
+    def _test_train_ratio(self, name):
+        """Mean n_test / n_train over the cross-validation splits of data set ``name``."""
+        return float(np.mean([len(split.test) / len(split.train) for split in self.splits[name]]))
 
-    def _test_rows(self, test, reference, alternative, paired_over, p_adjust, metric, classifier, dataset, k,
-                   **options):
+    def _paired_groups(self, metric, classifier, datasets, ks, paired_over):
+        """[(data set or None, units x methods)]: the metric averaged within each unit.
+
+        'folds': one table per data set, a row per (repeat, fold), averaged over the feature
+        counts; 'k': one table, a row per (data set, k), averaged over the folds; 'datasets':
+        one table, a row per data set, averaged over everything.
+        """
+        part = self._part(metric, classifier, datasets, ks)
+        by = {"folds": ["dataset", "repeat", "fold"], "k": ["dataset", "k"], "datasets": ["dataset"]}[paired_over]
+        table = part.groupby(by + ["method"], sort=False)["value"].mean().unstack("method")[self.method_labels]
+        if paired_over != "folds":
+            return [(None, table)]
+        return [(name, table.xs(name, level="dataset")) for name in datasets]
+
+    def _paired_tests(self, kind, reference, alternative, paired_over, p_adjust, metric, classifier, dataset, k,
+                      conf_level=0.95, t_correction=None, **options):
+        """The tests of ``reference`` against every other method: a PairedTests.
+
+        ``t_correction`` is the t-test's ``correction``; ``options`` go to the Wilcoxon test.
+        """
+        correction = t_correction
         metric = self._metric(metric)
         classifier = self._classifier(classifier)
         datasets = self._datasets(dataset)
@@ -640,27 +852,111 @@ class ComparisonResult:
         one_of(_ALTERNATIVES).validate(alternative, "alternative")
         one_of(_PAIRED_OVER).validate(paired_over, "paired_over")
         one_of(P_ADJUST_METHODS).validate("none" if p_adjust is None else p_adjust, "p_adjust")
+        conf_level = OPEN_UNIT_INTERVAL.validate(conf_level, "conf_level")
+        if kind == "ttest":
+            if correction is None:
+                correction = "nadeau-bengio" if paired_over == "folds" else "none"
+            one_of(_CORRECTIONS).validate(correction, "correction")
+            if correction == "nadeau-bengio" and paired_over != "folds":
+                raise ValueError(f"correction: 'nadeau-bengio' corrects pairs of cross-validation folds; it needs "
+                                 f"paired_over='folds', got paired_over={paired_over!r}; use correction='none'")
         if len(self.methods) < 2:
             raise ValueError("reference: a paired test needs at least two compared methods")
         ks = self._ks(k, datasets)
-        units = self._paired_units(metric, classifier, datasets, ks, paired_over)
-        rows = []
-        for other in self.method_labels:
-            if other == reference:
-                continue
-            out = test(units[reference].to_numpy(), units[other].to_numpy(), alternative=alternative, **options)
-            rows.append({"comparison": f"{reference} vs {other}", "reference": reference, "method": other, **out})
+        notes = []
+        if paired_over == "k":
+            message = ("paired_over='k': the pairs are feature counts of the same folds, not independent "
+                       "samples (accuracies at neighbouring k are strongly correlated), and a data set with "
+                       "more values of k weighs more; read the p-values as descriptive, or use "
+                       "paired_over='folds' (the default)")
+            warnings.warn(message, UserWarning, stacklevel=4)
+            notes.append("Pairs over feature counts are not independent: the p-values are descriptive.")
+        if paired_over == "datasets" and len(datasets) < 5:
+            warnings.warn(f"paired_over='datasets': {len(datasets)} data sets are too few pairs for a test "
+                          f"(Demsar 2006 uses 14); its p-values can hardly be small", UserWarning, stacklevel=4)
+            notes.append(f"Only {len(datasets)} data sets are paired: the test has little power.")
+        groups = self._paired_groups(metric, classifier, datasets, ks, paired_over)
+        rows, descriptions = [], []
+        for name, units in groups:
+            ratio = (self._test_train_ratio(name) if kind == "ttest" and correction == "nadeau-bengio"
+                     else None)
+            for other in self.method_labels:
+                if other == reference:
+                    continue
+                if kind == "ttest":
+                    out = paired_t_test(units[reference].to_numpy(), units[other].to_numpy(), alternative,
+                                        test_train_ratio=ratio, conf_level=conf_level)
+                else:
+                    out = wilcoxon_signed_rank(units[reference].to_numpy(), units[other].to_numpy(), alternative,
+                                               conf_level=conf_level, **options)
+                if kind == "ttest":
+                    out["mean_reference"], out["mean_method"] = out.pop("mean_a"), out.pop("mean_b")
+                rows.append({"comparison": f"{reference} vs {other}" + (f" ({name})" if len(groups) > 1 else ""),
+                             "dataset": name if name is not None else ", ".join(datasets), "reference": reference,
+                             "method": other, **out})
+                if kind == "ttest":
+                    rows[-1]["test_train_ratio"] = np.nan if ratio is None else ratio
+                descriptions.append(self._pairs_text(metric, classifier, reference, other, name, datasets,
+                                                     paired_over, len(units)))
         frame = pd.DataFrame(rows)
         frame["p_adjusted"] = adjust_p_values(frame["p_value"].to_numpy(), p_adjust)
-        frame.attrs.update({"metric": metric, "classifier": classifier, "datasets": datasets,
-                            "k": ks, "alternative": alternative, "paired_over": paired_over,
-                            "p_adjust": "none" if p_adjust is None else p_adjust, "n_units": len(units)})
-        return frame
+        p_adjust = "none" if p_adjust is None else p_adjust
+        if kind == "ttest":
+            test_name = ("Corrected resampled t-test (Nadeau and Bengio 2003)" if correction == "nadeau-bengio"
+                         else "Paired t-test")
+        else:
+            test_name = "Wilcoxon signed rank test"
+        frame.attrs.update({"test": test_name, "metric": metric, "classifier": classifier, "datasets": datasets,
+                            "k": ks, "alternative": alternative, "paired_over": paired_over, "p_adjust": p_adjust,
+                            "n_units": int(sum(len(units) for _, units in groups)), "conf_level": conf_level,
+                            "correction": correction if kind == "ttest" else None})
+        tests = []
+        for row, description in zip(frame.to_dict("records"), descriptions):
+            if kind == "ttest":
+                parameters = {"df": row["df"]}
+                extra = ([f"variance inflated by 1/J + n_test/n_train = 1/{row['n']} + "
+                          f"{format_number(row['test_train_ratio'])}"] if correction == "nadeau-bengio" else [])
+                test = HypothesisTest(method=test_name, data=description, statistic_name="t", statistic=row["t"],
+                                      parameters=parameters, p_value=row["p_value"], alternative=alternative,
+                                      estimate_name="mean difference", estimate=row["mean_diff"],
+                                      conf_int=(row["conf_low"], row["conf_high"]), conf_level=conf_level,
+                                      effect_size_name="Cohen's d_z (mean / sd of the differences)",
+                                      effect_size=row["effect_size"], p_adjusted=row["p_adjusted"],
+                                      adjustment=p_adjust, notes=extra)
+            else:
+                # R's names: "Wilcoxon signed rank exact test", "... test with continuity correction".
+                name = ("Wilcoxon signed rank exact test" if row["exact"] else
+                        "Wilcoxon signed rank test" + (" with continuity correction" if options["correction"] else ""))
+                test = HypothesisTest(method=name, data=description,
+                                      statistic_name="V", statistic=row["statistic"], p_value=row["p_value"],
+                                      alternative=alternative, estimate_name="(pseudo)median",
+                                      estimate=row["pseudo_median"], conf_int=(row["conf_low"], row["conf_high"]),
+                                      conf_level=conf_level,
+                                      effect_size_name="rank-biserial correlation (W+ - W-) / (W+ + W-)",
+                                      effect_size=row["effect_size"], p_adjusted=row["p_adjusted"],
+                                      adjustment=p_adjust)
+            tests.append(test)
+        summary = self._test_table(kind, reference, frame, notes)
+        return PairedTests(summary.title, tests, frame, summary, notes=summary.notes)
+
+    def _pairs_text(self, metric, classifier, reference, other, name, datasets, paired_over, n_units):
+        """What a test compares, in words (R's 'data:' line)."""
+        where = name if name is not None else ", ".join(datasets)
+        unit = {"folds": f"{n_units} folds ({self.cv}-fold CV x {self.repeats}), each averaged over k",
+                "k": f"{n_units} (data set, k) cells, each averaged over the folds",
+                "datasets": f"{n_units} data sets, each averaged over k and the folds"}[paired_over]
+        return f"{metric} of {reference} - {other}; {where}; classifier {classifier}; {unit}"
 
     @suggest_keywords
-    def ttest(self, reference, alternative="greater", paired_over="k", p_adjust="holm", *, metric=None,
-              classifier=None, dataset=None, k=None):
-        """Paired t-tests of ``reference`` against every other method (the CMQFS paper's Tables 7-8).
+    def ttest(self, reference, alternative="greater", paired_over="folds", p_adjust="holm", *, correction=None,
+              conf_level=0.95, metric=None, classifier=None, dataset=None, k=None):
+        """Paired t-tests of ``reference`` against every other method.
+
+        By default the corrected resampled t-test of Nadeau and Bengio (2003) over the folds of
+        the repeated cross-validation: one pair per repeat and fold (the metric averaged over the
+        feature counts), the variance of the mean difference inflated from s^2 / J to
+        (1 / J + n_test / n_train) s^2 because the training sets of the folds overlap
+        (:func:`paired_t_test`).  With several data sets, one test per data set and method.
 
         Parameters
         ----------
@@ -669,47 +965,128 @@ class ComparisonResult:
         alternative : {'greater', 'two-sided', 'less'}
             'greater': the reference's mean metric is higher (the paper's one-tailed H1:
             mu_reference > mu_other).  For metrics where lower is better use 'less'.
-        paired_over : {'k', 'folds'}
-            The paired units.  'k' (the paper's): one pair per data set and feature count, each
-            the metric averaged over every fold and repeat; with several data sets they are
-            pooled into one test per method, as the paper pools its 12 data sets.  'folds': one
-            pair per data set, repeat and fold (the metric averaged over the feature counts);
-            folds share training rows, so this test is liberal (Dietterich 1998; Nadeau & Bengio 2003).
+        paired_over : {'folds', 'k', 'datasets'}
+            The paired units.  'folds' (default): one pair per repeat and fold of each data set.
+            'k' (the CMQFS paper's Tables 7-8): one pair per data set and feature count, the
+            metric averaged over the folds, pooled over the data sets; the cells of one data set
+            are not independent (a warning says so).  'datasets': one pair per data set (the
+            metric averaged over k and the folds), as Demsar (2006) pairs; warns below 5.
         p_adjust : str
             Multiple-testing correction over the comparisons (statsmodels' ``multipletests``):
             'holm' (default), 'bonferroni', 'fdr_bh', ... or 'none'.
+        correction : {'nadeau-bengio', 'none'}, optional
+            Default: 'nadeau-bengio' for ``paired_over='folds'`` (the only units it applies to),
+            else 'none'.  'none' over folds is the plain paired t-test (scipy's ``ttest_rel``),
+            which treats the folds as independent and is liberal (Dietterich 1998).
+        conf_level : float
+            Of the interval for the mean difference (one-sided for one-sided alternatives, as R).
         metric, classifier : str, optional
         dataset : str or list, optional
-            Restrict to these data sets (default: all, pooled).
+            Restrict to these data sets (default: all).
         k : int or list, optional
             Restrict to these feature counts (default: all evaluated).
 
         Returns
         -------
-        pandas.DataFrame
-            One row per other method: ``comparison``, ``reference``, ``method``, ``n`` (pairs),
-            ``mean_reference``, ``mean_method``, ``mean_diff``, ``sd_diff``, ``t``, ``df``,
-            ``p_value``, ``p_adjusted``; the settings in ``.attrs``.
+        PairedTests
+            Prints every test as R prints `t.test`; `summary()` is the compact table and
+            `frame` the numbers, one row per test: ``comparison``, ``dataset``, ``reference``,
+            ``method``, ``n`` (pairs), ``mean_reference``, ``mean_method``, ``mean_diff``,
+            ``sd_diff``, ``se`` (of the mean difference, corrected or not), ``t``, ``df``,
+            ``p_value``, ``p_adjusted``, ``conf_low``, ``conf_high``, ``effect_size`` (Cohen's
+            d_z = mean_diff / sd_diff), ``test_train_ratio`` (n_test / n_train, NaN uncorrected);
+            the settings in `frame.attrs`.
         """
-        frame = self._test_rows(paired_t_test, reference, alternative, paired_over, p_adjust, metric, classifier,
-                                dataset, k)
-        frame = frame.rename(columns={"mean_a": "mean_reference", "mean_b": "mean_method"})
-        frame.attrs["test"] = "paired t-test"
-        return frame[["comparison", "reference", "method", "n", "mean_reference", "mean_method", "mean_diff",
-                      "sd_diff", "t", "df", "p_value", "p_adjusted"]]
+        return self._paired_tests("ttest", reference, alternative, paired_over, p_adjust, metric, classifier,
+                                  dataset, k, conf_level=conf_level, t_correction=correction)
 
-    def wilcoxon(self, reference, alternative="greater", paired_over="k", p_adjust="holm", *, metric=None,
-                 classifier=None, dataset=None, k=None, zero_method="wilcox"):
+    @suggest_keywords
+    def wilcoxon(self, reference, alternative="greater", paired_over="folds", p_adjust="holm", *, metric=None,
+                 classifier=None, dataset=None, k=None, zero_method="wilcox", method="auto", correction=True,
+                 conf_level=0.95):
         """Wilcoxon signed-rank tests of ``reference`` against every other method.
 
-        The same pairs as :meth:`ttest`; ``zero_method`` as scipy's ``wilcoxon`` ('wilcox' drops
-        zero differences).  Returns ``comparison``, ``reference``, ``method``, ``n``,
-        ``n_nonzero``, ``mean_diff``, ``median_diff``, ``statistic``, ``p_value``, ``p_adjusted``.
+        The same pairs as :meth:`ttest` (there is no correction for overlapping training sets
+        here: over folds the p-values are liberal).  The statistic is R's V = W+
+        (:func:`wilcoxon_signed_rank`: zeros, ties, exact or normal p-value as R's
+        ``wilcox.test`` with ``exact = NULL, correct = TRUE`` by default).
+
+        Returns
+        -------
+        PairedTests
+            `frame` columns: ``comparison``, ``dataset``, ``reference``, ``method``, ``n``,
+            ``n_nonzero``, ``mean_diff``, ``median_diff``, ``pseudo_median`` (Hodges-Lehmann),
+            ``conf_low``, ``conf_high`` (its interval at ``conf_level``), ``statistic`` (V),
+            ``exact`` (exact p-value, else the normal approximation), ``p_value``, ``p_adjusted``,
+            ``effect_size`` (rank-biserial correlation).
         """
-        frame = self._test_rows(wilcoxon_signed_rank, reference, alternative, paired_over, p_adjust, metric,
-                                classifier, dataset, k, zero_method=zero_method)
-        frame.attrs["test"] = "Wilcoxon signed-rank test"
-        return frame
+        return self._paired_tests("wilcoxon", reference, alternative, paired_over, p_adjust, metric, classifier,
+                                  dataset, k, conf_level=conf_level, zero_method=zero_method, method=method,
+                                  correction=correction)
+
+    def _test_table(self, kind, reference, frame, notes):
+        """The compact Summary of a family of paired tests."""
+        attrs = frame.attrs
+        percent = self._percent(attrs["metric"], None)
+        scale = 100.0 if percent else 1.0
+        level = f"{100 * attrs['conf_level']:g}%"
+        table = pd.DataFrame({"comparison": frame["comparison"], "n": frame["n"],
+                              "mean diff" + (" (points)" if percent else ""):
+                                  [format_number(scale * v) for v in frame["mean_diff"]]})
+        if kind == "ttest":
+            table[f"{level} CI"] = [f"[{format_number(scale * lo)}, {format_number(scale * hi)}]"
+                                    for lo, hi in zip(frame["conf_low"], frame["conf_high"])]
+            table["d_z"] = [format_number(v, 3) for v in frame["effect_size"]]
+            table["t"] = [format_number(v) for v in frame["t"]]
+            table["df"] = frame["df"].to_numpy()
+        else:
+            table["HL"] = [format_number(scale * v) for v in frame["pseudo_median"]]
+            table[f"{level} CI"] = [f"[{format_number(scale * lo)}, {format_number(scale * hi)}]"
+                                    for lo, hi in zip(frame["conf_low"], frame["conf_high"])]
+            table["r_rb"] = [format_number(v, 3) for v in frame["effect_size"]]
+            table["V"] = [format_number(v) for v in frame["statistic"]]
+        table["p.value"] = [format_p_value(v) for v in frame["p_value"]]
+        table["p.adj"] = [format_p_value(v) for v in frame["p_adjusted"]]
+        table[SIGNIFICANCE_COLUMN] = [significance_stars(v) for v in frame["p_adjusted"]]
+        units = {"k": "data set x feature count (each averaged over the folds and repeats), pooled",
+                 "folds": "repeat x fold of each data set (each averaged over the feature counts)",
+                 "datasets": "data set (each averaged over the feature counts and folds)"}[attrs["paired_over"]]
+        hypothesis = {"greater": f"H1: mean {attrs['metric']} of {reference} > the other's (one-tailed)",
+                      "less": f"H1: mean {attrs['metric']} of {reference} < the other's (one-tailed)",
+                      "two-sided": "H1: means differ (two-sided)"}[attrs["alternative"]]
+        header = [("Call", self.call), ("Test", attrs["test"]), ("Hypothesis", hypothesis),
+                  ("Pairs", f"{attrs['n_units']}, one per {units}"),
+                  ("Data", ", ".join(attrs["datasets"]) + (" (pooled)" if len(attrs["datasets"]) > 1 and
+                                                           attrs["paired_over"] == "k" else "")),
+                  ("Classifier", attrs["classifier"]), ("Protocol", self._protocol_text()),
+                  ("Adjustment", f"{attrs['p_adjust']} over the {len(frame)} comparisons")]
+        out_notes = [significance_legend(SIGNIFICANCE_COLUMN)]
+        if kind == "ttest":
+            out_notes.append(f"CI: {level} confidence interval of the mean difference"
+                             + (" (one-sided, as the alternative)" if attrs["alternative"] != "two-sided" else "")
+                             + "; d_z: Cohen's d_z, the mean difference / the sd of the differences.")
+            if attrs["correction"] == "nadeau-bengio":
+                out_notes.append("Nadeau-Bengio correction: the variance of the mean difference is (1/J + "
+                                 "n_test/n_train) s^2, not s^2/J, because the folds' training sets overlap "
+                                 "(Nadeau and Bengio 2003).")
+            elif attrs["paired_over"] == "folds":
+                out_notes.append("Plain t-test over folds: the folds share training rows, so it is liberal "
+                                 "(Dietterich 1998; Nadeau and Bengio 2003); correction='nadeau-bengio' is the "
+                                 "default for this reason.")
+        else:
+            out_notes.append("V: R's statistic, the sum of the ranks of the positive differences (W+); HL: the "
+                             "Hodges-Lehmann estimate (median of the Walsh averages) with its interval (the shifts "
+                             "the test does not reject); r_rb: the matched-pairs rank-biserial correlation "
+                             "(W+ - W-) / (W+ + W-).")
+            if attrs["paired_over"] == "folds":
+                out_notes.append("Folds share training rows and no correction exists for the signed-rank test: "
+                                 "read the p-values as liberal.")
+        if frame["p_value"].isna().any():
+            out_notes.append("NA: the test is not defined for that pair (every paired difference is 0, or fewer "
+                             "than two pairs)")
+        out_notes += notes
+        return Summary(f"{attrs['test']}: {reference} against the other methods", header, table, out_notes,
+                       frame=frame)
 
     def test_summary(self, test="ttest", reference=None, **kwargs):
         """A test table as a :class:`~fstools.results.tables.Summary` (text, HTML, LaTeX, ``summary_frame()``).
@@ -723,40 +1100,8 @@ class ComparisonResult:
         if reference is None:
             raise ValueError(f"reference: name the method to test against the others; allowed: "
                              f"{', '.join(map(repr, self.methods))}")
-        frame = self.ttest(reference, **kwargs) if test == "ttest" else self.wilcoxon(reference, **kwargs)
-        attrs = frame.attrs
-        percent = self._percent(attrs["metric"], None)
-        scale = 100.0 if percent else 1.0
-        table = pd.DataFrame({"comparison": frame["comparison"], "n": frame["n"],
-                              "mean diff" + (" (points)" if percent else ""):
-                                  [format_number(scale * v) for v in frame["mean_diff"]]})
-        if test == "ttest":
-            table["t"] = [format_number(v) for v in frame["t"]]
-            table["df"] = frame["df"].to_numpy()
-        else:
-            table["V"] = [format_number(v) for v in frame["statistic"]]
-        table["p.value"] = [format_p_value(v) for v in frame["p_value"]]
-        table["p.adj"] = [format_p_value(v) for v in frame["p_adjusted"]]
-        table[SIGNIFICANCE_COLUMN] = [significance_stars(v) for v in frame["p_adjusted"]]
-        units = ("data set x feature count (each averaged over the folds and repeats)" if attrs["paired_over"] == "k"
-                 else "data set x repeat x fold (each averaged over the feature counts)")
-        hypothesis = {"greater": f"H1: mean {attrs['metric']} of {reference} > the other's (one-tailed)",
-                      "less": f"H1: mean {attrs['metric']} of {reference} < the other's (one-tailed)",
-                      "two-sided": "H1: means differ (two-sided)"}[attrs["alternative"]]
-        header = [("Call", self.call), ("Test", attrs["test"]), ("Hypothesis", hypothesis),
-                  ("Pairs", f"{attrs['n_units']}, one per {units}"),
-                  ("Data", ", ".join(attrs["datasets"]) + (" (pooled)" if len(attrs["datasets"]) > 1 else "")),
-                  ("Classifier", attrs["classifier"]), ("Protocol", self._protocol_text()),
-                  ("Adjustment", f"{attrs['p_adjust']} over the {len(frame)} comparisons")]
-        notes = [significance_legend(SIGNIFICANCE_COLUMN)]
-        if frame["p_value"].isna().any():
-            notes.append("NA: the test is not defined for that pair (every paired difference is 0, or fewer than "
-                         "two pairs)")
-        if attrs["paired_over"] == "folds":
-            notes.append("Folds share training rows: a t-test over folds is liberal (Dietterich 1998; Nadeau & "
-                         "Bengio 2003).")
-        return Summary(f"{attrs['test'].capitalize()}: {reference} against the other methods", header, table, notes,
-                       frame=frame)
+        tests = self.ttest(reference, **kwargs) if test == "ttest" else self.wilcoxon(reference, **kwargs)
+        return tests.summary()
 
     @suggest_keywords
     def friedman(self, metric=None, classifier=None, blocks=None, alpha=0.05, *, dataset=None, k=None):
@@ -794,6 +1139,13 @@ class ComparisonResult:
         part = self._part(metric, classifier, datasets, ks)
         by = {"datasets": ["dataset"], "k": ["dataset", "k"], "folds": ["dataset", "repeat", "fold"]}[blocks]
         values = part.groupby(by + ["method"], sort=False)["value"].mean().unstack("method")[self.method_labels]
+        if blocks == "k":
+            warnings.warn("blocks='k': the blocks are feature counts of the same folds, not independent data sets; "
+                          "the Friedman and Nemenyi p-values are descriptive", UserWarning, stacklevel=3)
+        if len(values) < 5:
+            warnings.warn(f"friedman: {len(values)} blocks are too few for Friedman's test and the Nemenyi "
+                          f"critical difference (Demsar 2006 uses 14 data sets; the chi-square law needs more "
+                          f"than a handful of blocks); read them as descriptive", UserWarning, stacklevel=3)
         description = (f"{', '.join(datasets)}; classifier {classifier}; {metric}; "
                        f"{'selection in fold' if self.select_in_fold else 'selection on all data'}")
         block_text = {"datasets": "data set", "k": "data set and number of features",

@@ -239,4 +239,5 @@ register(MethodSpec(
     criterion="w_r = beta NQ_r + (1 - beta) NRI_r;  NQ = minmax(Q_r),  "
               "NRI = minmax(sum_{s in S} [I(X_r;C|X_s) + I(X_s;C|X_r)] / 2H(C))",
     path_column="w",
+    any_layout=True,
 ))

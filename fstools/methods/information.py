@@ -31,6 +31,17 @@ Shared rules (all methods)
   information quantities (MIFS-U's weight I(X_j;C)/H(X_j) is base-free), so
   changing the base rescales all J by 1/log 2 and leaves the ranking
   unchanged (up to near-ties within the tie tolerance).
+* A continuous response (``response_type="continuous"``) is cut into levels by
+  the same scheme as the predictors (``discretization``, ``n_bins``): a
+  response with integer values and at most
+  :data:`fstools.core.discretize.MAX_LEVELS_AS_IS` distinct ones is used as it
+  is, any other is discretised (:func:`fstools.methods.responses.discretised_response`),
+  as praznik and FSelector do; ``C`` above is then the discretised response.
+* MIM can instead estimate I(X_k;C) with k nearest neighbours
+  (``estimator="knn"``): Kraskov, Stoegbauer and Grassberger (2004) for a
+  continuous response, Ross (2014) for classes, on the undiscretised columns,
+  equal to scikit-learn's ``mutual_info_regression`` / ``mutual_info_classif``
+  (:mod:`fstools.methods.knn_information`).
 * Continuous columns are discretised first: by default with the nine-level
   mean/standard-deviation scheme of the CMQFS paper (section 5.2,
   :func:`fstools.core.discretize.mu_sigma_levels`), or into ``n_bins``
@@ -92,15 +103,21 @@ from fstools.core.parallel import score_features, threads_for_work
 from fstools.core.discretize import MAX_LEVELS_AS_IS, code_dtype, information_codes
 from fstools.core.sparse import as_canonical_csc, column_levels, sparse_mutual_information_relevance
 from fstools.core.ranking import TIE_TOLERANCE, first_maximum, rank_features
-from fstools.core.constraints import is_integer_at_least, is_none_or, is_nonnegative_number, is_one_of, none_or_int
+from fstools.core.constraints import (is_integer_at_least, is_none_or, is_nonnegative_number, is_one_of, is_positive_integer,
+                                      is_seed, none_or_int)
 from fstools.core.constraints import Constraint
+from fstools.methods.knn_information import knn_mutual_information
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
+from fstools.methods.responses import as_continuous_response, check_response_type, discretised_response
 
-__all__ = ["CRITERIA", "DISCRETIZATIONS", "greedy_information_selection",
+__all__ = ["CRITERIA", "DISCRETIZATIONS", "ESTIMATORS", "greedy_information_selection",
            "mim", "mifs", "mifs_u", "mrmr", "jmi", "cmim"]
 
 #: Discretisation schemes for continuous columns (see :func:`fstools.core.discretize.discretize`).
 DISCRETIZATIONS = ("mu_sigma", "equal_width", "equal_frequency")
+
+#: Estimators of I(X_k;C) for MIM: plug-in counts of the discretised columns, or k nearest neighbours.
+ESTIMATORS = ("plugin", "knn")
 
 #: The criterion of each method as text (shown in summaries).
 CRITERIA = {
@@ -286,13 +303,30 @@ def _check_has_samples(X, criterion):
                          "with at least one sample (row)")
 
 
-def _information_method(criterion, X, y, k, n_threads, discretization, n_bins, beta=1.0):
+def _response_codes(y, n_samples, response_type, discretization, n_bins):
+    """Class codes of the response (a continuous one discretised as the predictors), and the note
+    saying how a continuous one was cut (None for classes)."""
+    check_response_type(response_type)
+    if response_type == "class":
+        return np.ascontiguousarray(y, dtype=np.int32), None
+    y = as_continuous_response(y, n_samples)
+    codes, n_levels, as_is = discretised_response(y, discretization, n_bins)
+    if as_is:
+        how = f"used as it is ({n_levels} distinct integer values)"
+    elif discretization == "mu_sigma":
+        how = f"discretised by 'mu_sigma' as the predictors ({n_levels} of its nine levels used)"
+    else:
+        how = f"discretised by {discretization!r} with n_bins = {n_bins} as the predictors ({n_levels} levels used)"
+    return codes, f"continuous response {how}: C in the criterion is the discretised response"
+
+
+def _information_method(criterion, X, y, k, n_threads, discretization, n_bins, beta=1.0, response_type="class"):
     """Discretise, select, and package the result of one criterion."""
     _check_has_samples(X, criterion)
     _check_discretization(discretization, n_bins)
     if not is_nonnegative_number(beta):
         raise ValueError(f"beta: must be a number >= 0; got {beta!r}")
-    y = np.ascontiguousarray(y, dtype=np.int32)
+    y, response_note = _response_codes(y, np.shape(X)[0], response_type, discretization, n_bins)
     n_classes = int(y.max()) + 1
     if np.count_nonzero(np.bincount(y, minlength=n_classes)) < 2:
         raise ValueError(f"y: {criterion} needs at least two classes (with one class I(X;C) = 0 for "
@@ -302,8 +336,11 @@ def _information_method(criterion, X, y, k, n_threads, discretization, n_bins, b
     ranking, step_values, relevance = greedy_information_selection(
         codes, levels, y, criterion, k=k, n_threads=n_threads, beta=float(beta))
 
-    return information_output(ranking, step_values, relevance,
-                              _discretisation_note(discretization, n_bins, as_is), _constant_codes(codes, levels, as_is))
+    output = information_output(ranking, step_values, relevance, _discretisation_note(discretization, n_bins, as_is),
+                                _constant_codes(codes, levels, as_is))
+    if response_note:
+        output.notes.insert(1, response_note)
+    return output
 
 
 def _constant_codes(codes, levels, as_is):
@@ -403,8 +440,11 @@ _COMMON_PARAMETERS_DOC = """
     X : ndarray of float64, shape (n_samples, n_features)
         Finite values; discrete columns (integer values, at most 32 distinct)
         are used as they are, the others discretised.
-    y : ndarray of int32, shape (n_samples,)
-        Class codes 0..n_classes-1, at least two classes present.
+    y : ndarray of int32 or float64, shape (n_samples,)
+        Class codes 0..n_classes-1, at least two classes present; or, with
+        ``response_type='continuous'``, a continuous response (finite, not
+        constant), discretised by the same scheme as the columns (see
+        ``discretization``).
     k : int or None
         Number of features to select; None ranks all.
     n_threads : int
@@ -414,7 +454,13 @@ _COMMON_PARAMETERS_DOC = """
         scheme of the CMQFS paper (Zhao et al. 2015, section 5.2).
     n_bins : int or None
         Bins of 'equal_width' / 'equal_frequency' (required by them, >= 2);
-        must be None with 'mu_sigma'."""
+        must be None with 'mu_sigma'.
+    response_type : {'class', 'continuous'}, default 'class'
+        A continuous response is cut into levels by ``discretization`` and
+        ``n_bins`` as a predictor column is (a response with integer values and
+        at most 32 distinct ones is used as it is), as praznik and FSelector
+        do; the criterion's C is then the discretised response (named in the
+        notes)."""
 
 _RETURNS_DOC = """
     Returns
@@ -430,32 +476,75 @@ _RETURNS_DOC = """
     stop, nats vs FEAST's bits) and the differences from scikit-feature and FEAST."""
 
 
-def mim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None):
+def mim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, estimator="plugin", n_neighbors=3,
+        random_state=0, response_type="class"):
     _check_has_samples(X, "mim")
+    if not isinstance(estimator, str) or estimator not in ESTIMATORS:
+        raise ValueError(f"estimator: must be one of {', '.join(map(repr, ESTIMATORS))}; got {estimator!r}")
+    if estimator == "knn":
+        return _knn_mim(X, y, k, n_threads, n_neighbors, random_state, response_type)
     if sparse.issparse(X):
         # Binary/count columns used as they are, zeros implied; never densified.
-        return sparse_mim(X, y, k, n_threads, discretization, n_bins)
-    return _information_method("mim", X, y, k, n_threads, discretization, n_bins)
+        _check_discretization(discretization, n_bins)
+        codes, response_note = _response_codes(y, X.shape[0], response_type, discretization, n_bins)
+        output = sparse_mim(X, codes, k, n_threads, discretization, n_bins)
+        if response_note:
+            output.notes.insert(1, response_note)
+        return output
+    return _information_method("mim", X, y, k, n_threads, discretization, n_bins, response_type=response_type)
 
 
-def mifs(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, beta=1.0):
-    return _information_method("mifs", X, y, k, n_threads, discretization, n_bins, beta)
+def _knn_mim(X, y, k, n_threads, n_neighbors, random_state, response_type):
+    """MIM with the nearest-neighbour estimate of I(X_k;C) (:mod:`fstools.methods.knn_information`)."""
+    check_response_type(response_type)
+    if sparse.issparse(X):
+        raise TypeError("X: estimator='knn' needs a dense X (every column is treated as continuous); "
+                        "use estimator='plugin' for sparse count or binary columns")
+    X = np.asarray(X, dtype=np.float64)
+    if response_type == "continuous":
+        y = as_continuous_response(y, X.shape[0])
+        estimate = "Kraskov, Stoegbauer & Grassberger (2004)"
+    else:
+        y = np.ascontiguousarray(y, dtype=np.int32)
+        if np.unique(y).size < 2:
+            raise ValueError("y: mim needs at least two classes (with one class I(X;C) = 0 for every feature)")
+        estimate = "Ross (2014)"
+    if not is_positive_integer(n_neighbors) or n_neighbors >= X.shape[0]:
+        raise ValueError(f"n_neighbors: must be an integer in 1..{X.shape[0] - 1} (n_samples - 1); "
+                         f"got {n_neighbors!r}")
+    relevance = knn_mutual_information(X, y, response_type, int(n_neighbors), random_state, n_threads)
+    constant = X.max(axis=0) == X.min(axis=0)
+    n_features = relevance.shape[0]
+    ranking = rank_features(relevance, last=constant, k=n_features if k is None else min(int(k), n_features),
+                            tolerance=TIE_TOLERANCE)
+    note = (f"I(X;C) estimated with k = {int(n_neighbors)} nearest neighbours ({estimate}; as scikit-learn's "
+            f"mutual_info_{'regression' if response_type == 'continuous' else 'classif'}, random_state = "
+            f"{random_state!r}) on the columns scaled by their sd; information in nats")
+    output = information_output(ranking, {"J": relevance[ranking].copy()}, relevance, note, constant)
+    if constant.any():
+        output.notes[-1] = (f"{int(constant.sum())} constant column(s): their estimate is of the tie-breaking "
+                            "noise; ranked last")
+    return output
 
 
-def mifs_u(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, beta=1.0):
-    return _information_method("mifs_u", X, y, k, n_threads, discretization, n_bins, beta)
+def mifs(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, beta=1.0, response_type="class"):
+    return _information_method("mifs", X, y, k, n_threads, discretization, n_bins, beta, response_type)
 
 
-def mrmr(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None):
-    return _information_method("mrmr", X, y, k, n_threads, discretization, n_bins)
+def mifs_u(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, beta=1.0, response_type="class"):
+    return _information_method("mifs_u", X, y, k, n_threads, discretization, n_bins, beta, response_type)
 
 
-def jmi(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None):
-    return _information_method("jmi", X, y, k, n_threads, discretization, n_bins)
+def mrmr(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, response_type="class"):
+    return _information_method("mrmr", X, y, k, n_threads, discretization, n_bins, response_type=response_type)
 
 
-def cmim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None):
-    return _information_method("cmim", X, y, k, n_threads, discretization, n_bins)
+def jmi(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, response_type="class"):
+    return _information_method("jmi", X, y, k, n_threads, discretization, n_bins, response_type=response_type)
+
+
+def cmim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, response_type="class"):
+    return _information_method("cmim", X, y, k, n_threads, discretization, n_bins, response_type=response_type)
 
 
 mim.__doc__ = f"""Mutual information maximisation: rank by I(X_k;C).
@@ -466,6 +555,23 @@ mim.__doc__ = f"""Mutual information maximisation: rank by I(X_k;C).
 
     Parameters
     ----------{_COMMON_PARAMETERS_DOC}
+    estimator : {{'plugin', 'knn'}}, default 'plugin'
+        'plugin': the empirical frequencies of the discretised columns (and
+        response), as every method here.  'knn': the k-nearest-neighbour
+        estimate on the undiscretised columns, Kraskov, Stoegbauer and
+        Grassberger (2004, "Estimating mutual information", Phys. Rev. E 69,
+        Eq. 8) for a continuous response and Ross (2014, "Mutual information
+        between discrete and continuous data sets", PLoS ONE 9, Eq. 2) for
+        classes; the values of scikit-learn's ``mutual_info_regression`` /
+        ``mutual_info_classif`` with the same ``n_neighbors`` and
+        ``random_state`` (``discretization`` and ``n_bins`` are then unused;
+        dense ``X`` only; constant columns ranked last).
+    n_neighbors : int >= 1, default 3
+        k of the 'knn' estimator (scikit-learn's default).
+    random_state : int or None, default 0
+        Seed of the tiny noise the 'knn' estimator adds to break ties (as
+        scikit-learn's ``random_state``; default 0, so that the same data give
+        the same scores).
 {_RETURNS_DOC}
     """
 
@@ -569,6 +675,17 @@ _DESCRIPTIONS = {
              "Fleuret (2004) JMLR 5:1531-1555"),
 }
 
+_ESTIMATOR = Parameter(
+    "estimator", "plugin", "estimate of I(X;C): 'plugin' (counts of the discretised columns) or 'knn' (k nearest "
+    "neighbours: Kraskov et al. 2004, Ross 2014 for classes; as scikit-learn's mutual_info_regression / "
+    "mutual_info_classif)", Constraint("one of 'plugin', 'knn'", is_one_of(ESTIMATORS)))
+_N_NEIGHBORS = Parameter(
+    "n_neighbors", 3, "k of the 'knn' estimator (Kraskov et al. 2004; scikit-learn's default 3)",
+    Constraint("an integer >= 1", is_positive_integer, int))
+_RANDOM_STATE = Parameter(
+    "random_state", 0, "seed of the tie-breaking noise of the 'knn' estimator (scikit-learn's random_state)",
+    Constraint("None or an integer >= 0", is_seed, none_or_int))
+
 _FUNCTIONS = {"mim": mim, "mifs": mifs, "mifs_u": mifs_u, "mrmr": mrmr, "jmi": jmi, "cmim": cmim}
 
 for _name, _function in _FUNCTIONS.items():
@@ -577,12 +694,15 @@ for _name, _function in _FUNCTIONS.items():
         name=_name,
         description=_description,
         function=_function,
-        parameters=(_DISCRETIZATION, _N_BINS) + ((_BETA,) if _name in ("mifs", "mifs_u") else ()),
+        parameters=(_DISCRETIZATION, _N_BINS) + ((_BETA,) if _name in ("mifs", "mifs_u") else ())
+        + ((_ESTIMATOR, _N_NEIGHBORS, _RANDOM_STATE) if _name == "mim" else ()),
         capabilities=frozenset({"supervised", "multiclass"} | ({"sparse"} if _name == "mim" else {"greedy"})),
+        responses=frozenset({"class", "continuous"}),
         score_name="I(X;C)",
         higher_is_better=True,
         reference=_reference,
         criterion=CRITERIA[_name],
         path_column="J",
+        any_layout=True,
     ))
 del _name, _function, _description, _reference

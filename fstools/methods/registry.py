@@ -15,6 +15,15 @@ per-step path) and ``sparse``: the function also takes a scipy sparse matrix
 rows, CSC for the others, which read columns; see :func:`sparse_format`) and
 never densifies it.  The API layer refuses sparse input for the other methods
 (:func:`sparse_methods` lists the ones that take it).
+
+Responses: each method declares the response types it takes (``responses``, values of
+:data:`RESPONSE_TYPES`): ``"class"`` (``y`` class codes, int32) and ``"continuous"`` (``y``
+finite float64).  A function whose method takes a continuous response is called with the
+keyword ``response_type`` (``"class"`` or ``"continuous"``); the functions of class-only
+methods are called without it.  An unsupervised method (no ``supervised`` capability, e.g.
+the Laplacian score) ignores ``y``, takes any response or none (``y=None``) and is called
+without the keyword.
+:func:`check_response` is the one check (and error message) every entry point uses.
 """
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -25,10 +34,14 @@ from fstools.core.constraints import Constraint
 from fstools.core.messages import did_you_mean
 
 __all__ = ["Parameter", "MethodSpec", "MethodOutput", "register", "get_method", "method_names",
-           "sparse_methods", "sparse_format", "CAPABILITIES"]
+           "sparse_methods", "sparse_format", "CAPABILITIES", "RESPONSE_TYPES", "methods_for_response",
+           "check_response"]
 
 #: Capability flags a method may declare.
 CAPABILITIES = ("supervised", "multiclass", "multilabel", "streaming", "sparse", "greedy")
+
+#: Response types a method may take: class codes, or a continuous (real-valued) response.
+RESPONSE_TYPES = ("class", "continuous")
 
 
 @dataclass(frozen=True)
@@ -77,6 +90,26 @@ class MethodSpec:
     #: For greedy methods: the column of ``MethodOutput.steps`` holding the criterion
     #: value of the feature chosen at each step (drawn by ``plot(kind="path")``).
     path_column: str | None = None
+    #: True when the method's function reads ``X`` in any memory layout (its kernels take strided
+    #: input): :func:`fstools.api.selection.run_method` then passes a Fortran-ordered design
+    #: (a DataFrame's columns) on as it is instead of copying it into C order.
+    any_layout: bool = False
+    #: The response types the method takes (values of :data:`RESPONSE_TYPES`); an unsupervised
+    #: method ignores the response and also runs without one.
+    responses: frozenset = frozenset({"class"})
+
+    @property
+    def supervised(self):
+        """Whether the method uses the response (False: it takes any response, or none)."""
+        return "supervised" in self.capabilities
+
+    def takes_response(self, kind):
+        """Whether the method runs with a response of type ``kind`` (one of :data:`RESPONSE_TYPES`)."""
+        return not self.supervised or kind in self.responses
+
+    def check_response(self, kind):
+        """:func:`check_response` of this method: refuse a response type it cannot take."""
+        check_response(self, kind)
 
     def __reduce__(self):
         # A registered method pickles by name (its checks are closures): loading finds it in the registry.
@@ -135,6 +168,10 @@ def register(spec):
     unknown = set(spec.capabilities) - set(CAPABILITIES)
     if unknown:
         raise ValueError(f"capabilities: unknown {sorted(unknown)}; allowed: {', '.join(CAPABILITIES)}")
+    unknown = set(spec.responses) - set(RESPONSE_TYPES)
+    if unknown or not spec.responses:
+        raise ValueError(f"responses: must be a non-empty set of {', '.join(RESPONSE_TYPES)}; "
+                         f"got {sorted(spec.responses)}")
     if spec.name in _REGISTRY:
         raise ValueError(f"method {spec.name!r} is registered already")
     _REGISTRY[spec.name] = spec
@@ -178,3 +215,42 @@ def sparse_format(spec):
 def registered_methods():
     """Every registered :class:`MethodSpec`, sorted by name."""
     return [_REGISTRY[name] for name in sorted(_REGISTRY)]
+
+
+def methods_for_response(kind):
+    """Names of the registered methods that take a response of type ``kind``, sorted.
+
+    ``kind`` is one of :data:`RESPONSE_TYPES`, or None for no response (the unsupervised
+    methods).  Multi-label methods (a 0/1 label matrix as ``y``) are not listed.
+    """
+    if kind is not None and kind not in RESPONSE_TYPES:
+        raise ValueError(f"response_type: must be one of {', '.join(map(repr, RESPONSE_TYPES))}; got {kind!r}")
+    return [spec.name for spec in registered_methods()
+            if "multilabel" not in spec.capabilities
+            and (not spec.supervised if kind is None else spec.takes_response(kind))]
+
+
+def check_response(spec, kind):
+    """Refuse a method that cannot take a response of type ``kind`` (None: no response).
+
+    Raises
+    ------
+    ValueError
+        Naming the method, the response types it takes, the methods that take ``kind`` and,
+        for a continuous response to a class-only method, how to cut it into classes.
+    """
+    if kind is not None and kind not in RESPONSE_TYPES:
+        raise ValueError(f"response_type: must be one of {', '.join(map(repr, RESPONSE_TYPES))}; got {kind!r}")
+    if kind is None:
+        if spec.supervised:
+            raise ValueError(f"method {spec.name!r} needs a response (a left-hand side in the formula); "
+                             f"methods that take none: {', '.join(methods_for_response(None))}")
+        return
+    if spec.takes_response(kind):
+        return
+    takes = " and ".join(sorted(spec.responses))
+    message = (f"method {spec.name!r} takes {takes} responses only; methods that take a {kind} response: "
+               f"{', '.join(methods_for_response(kind))}")
+    if kind == "continuous":
+        message += "; or cut the response into classes with pd.cut / pd.qcut"
+    raise ValueError(message)

@@ -1,4 +1,4 @@
-"""Similarity-based filters: Fisher score, Laplacian score and ReliefF.
+"""Similarity-based filters: Fisher score, Laplacian score, ReliefF and RReliefF.
 
 Three per-feature scores that the CMQFS, DFS and ELC papers use as baselines.  Each is a filter: one score per feature,
 the ranking is by score, nothing greedy.
@@ -14,6 +14,11 @@ the ranking is by score, nothing greedy.
   2003, the ReliefF pseudo code of section 2) with k = 10 nearest hits and
   misses of every other class and every instance used once (m = n).  Higher
   is better.
+* :func:`rrelieff` -- RReliefF (Robnik-Sikonja and Kononenko 1997, 2003,
+  section 2.3 and Fig. 4), ReliefF for a continuous response: the probability
+  that the response differs between near instances is estimated alongside the
+  probability that the feature does.  Higher is better.  Registered as its own
+  method (``rrelieff``, continuous responses only; ``relieff`` takes classes).
 
 Conventions shared by the three (the rules of fstools): a constant column
 carries no information and is ranked after every non-constant column.  Its
@@ -53,16 +58,17 @@ from scipy import sparse
 from fstools._ext import _moments, _neighbours
 from fstools.core.parallel import score_features, threads_for_work
 from fstools.core.constraints import (is_none_or, is_positive_integer, is_positive_number, is_seed,
-                                    none_or_int)
+                                    none_or_float, none_or_int)
 from fstools.core.arrays import as_class_codes, as_float_matrix, constant_columns, scaled_to_unit
 from fstools.core.ranking import rank_features
 from fstools.core.constraints import Constraint
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
+from fstools.methods.responses import as_continuous_response, check_response_type
 from fstools.core.sparse import (as_canonical_csc, centred_sums_of_squares,
                                                 class_column_statistics)
 
 __all__ = ["fisher_scores", "fisher", "knn_graph_arcs", "heat_kernel_graph", "laplacian_scores",
-           "laplacian", "relieff_weights", "relieff", "SMALL_PROBLEM_WORK"]
+           "laplacian", "relieff_weights", "relieff", "rrelieff_weights", "rrelieff", "SMALL_PROBLEM_WORK"]
 
 #: Below this many distance terms (queries x samples x features) the
 #: neighbour kernel runs on one thread: starting threads costs more than the work.
@@ -84,6 +90,10 @@ RELIEFF_MISS_WEIGHT_MEMORY = 1 << 29
 #: Cells (features x classes present) of the per-class moments the dense Fisher score holds at a
 #: time (17 bytes a cell, about 70 MB): more columns are processed in blocks, with the same result.
 FISHER_MOMENT_CELLS = 1 << 22
+
+#: Values (rows x columns) of the scaled copy of a block of columns the dense Fisher score makes
+#: at a time: 4 MB, so the kernel reads it from the cache and no large temporary is allocated.
+FISHER_SCALED_CELLS = 1 << 19
 
 #: Cells of the temporary arrays built per block in NumPy (the Laplacian score's
 #: edge differences and centred values): bounds their memory at about 16 MB.
@@ -226,7 +236,8 @@ def _dense_fisher_scores(X, y, n_threads=1):
     y, n_classes, counts = as_class_codes(y, X.shape[0])
     n_samples, n_features = X.shape
     # Only the classes present take part, renumbered in increasing order (the same sums); the
-    # per-class moments are computed for blocks of columns of at most FISHER_MOMENT_CELLS cells.
+    # per-class moments are computed for blocks of columns of at most FISHER_MOMENT_CELLS cells
+    # (and FISHER_SCALED_CELLS values).
     present = np.flatnonzero(counts)
     n_present = present.shape[0]
     if n_present < n_classes:
@@ -239,7 +250,7 @@ def _dense_fisher_scores(X, y, n_threads=1):
     within_ss = np.zeros(n_features)
     constant = np.zeros(n_features, dtype=bool)
     exponent = np.zeros(n_features, dtype=np.int32)
-    block = max(1, FISHER_MOMENT_CELLS // n_present)
+    block = max(1, min(FISHER_MOMENT_CELLS // n_present, FISHER_SCALED_CELLS // max(n_samples, 1)))
     for start in range(0, n_features, block):
         stop = min(start + block, n_features)
         width = stop - start
@@ -818,6 +829,172 @@ def relieff(X, y, k=None, n_threads=1, n_neighbors=10, n_iterations=None, random
 
 
 # --------------------------------------------------------------------------
+# RReliefF
+# --------------------------------------------------------------------------
+
+class RReliefFWeights(NamedTuple):
+    """RReliefF weights with the paper's three estimates (Robnik-Sikonja and Kononenko 2003, Fig. 4)."""
+
+    weights: np.ndarray
+    n_dc: float
+    n_da: np.ndarray
+    n_dc_da: np.ndarray
+    instances: np.ndarray
+
+
+def _instances(n_samples, n_iterations, random_state):
+    """The instances used: all (None), or ``n_iterations`` distinct ones drawn with ``random_state``."""
+    if n_iterations is None:
+        return np.arange(n_samples, dtype=np.intp)
+    m = int(n_iterations)
+    if not 1 <= m <= n_samples:
+        raise ValueError(f"n_iterations: must be None or an integer in 1..{n_samples} (the number of "
+                         f"samples); got {n_iterations!r}")
+    rng = np.random.default_rng(random_state)
+    return np.sort(rng.choice(n_samples, size=m, replace=False)).astype(np.intp)
+
+
+def rrelieff_weights(X, y, n_neighbors=10, sigma=None, n_iterations=None, random_state=0, n_threads=1):
+    """RReliefF weights (Robnik-Sikonja and Kononenko 2003, "Theoretical and empirical analysis of
+    ReliefF and RReliefF", Machine Learning 53, section 2.3, Fig. 4).
+
+    For each of m instances R_i and each of its k nearest instances I_j (any response), with
+    weight ``d(i, j)``::
+
+        N_dC      += diff(y, R_i, I_j) d(i, j)
+        N_dA[A]   += diff(A, R_i, I_j) d(i, j)
+        N_dCdA[A] += diff(y, R_i, I_j) diff(A, R_i, I_j) d(i, j)
+
+    and ``W[A] = N_dCdA[A] / N_dC - (N_dA[A] - N_dCdA[A]) / (m - N_dC)`` (Eq. 12 estimated:
+    the probability of a different response given a different value of A, Bayes-inverted).
+    ``diff`` is the absolute difference scaled by the range (of the feature, of the response)
+    and the distance between instances the sum of ``diff`` over the features, as in
+    :func:`relieff_weights` (Manhattan on range-scaled features).
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n_samples, n_features)
+    y : ndarray of float64, shape (n_samples,)
+        A continuous response (finite, not constant).
+    n_neighbors : int >= 1
+        k, 10 as for ReliefF (Robnik-Sikonja and Kononenko 2003); capped at n_samples - 1.
+    sigma : float > 0 or None
+        None (default): equal weights ``d(i, j) = 1 / k``, as Weka's RReliefF by default.
+        A number: the paper's exponential rank weighting (Eq. 14-15),
+        ``d1(i, j) = exp(-(rank(R_i, I_j) / sigma)^2)`` normalised to sum 1 over the k
+        neighbours (rank 1 = nearest).
+    n_iterations : int in 1..n_samples, or None
+        m: None, every instance once (deterministic); else m distinct instances drawn with
+        ``random_state``.
+    random_state : int, numpy Generator or None
+    n_threads : int
+        Threads of the neighbour search; the result does not depend on it.
+
+    Returns
+    -------
+    RReliefFWeights
+        ``weights`` (higher is better; 0 on constant columns), ``n_dc``, ``n_da``,
+        ``n_dc_da`` and the ``instances`` used.
+
+    Raises
+    ------
+    ValueError
+        When ``N_dC`` is 0 or m (every neighbour of every instance has the same response as
+        the instance, or none has range-scaled difference below 1): the weights are 0 / 0.
+    """
+    X = as_float_matrix(X)
+    n_samples, n_features = X.shape
+    y = as_continuous_response(y, n_samples)
+    k = int(n_neighbors)
+    if k < 1:
+        raise ValueError(f"n_neighbors: must be an integer >= 1; got {n_neighbors!r}")
+    if sigma is not None and not is_positive_number(sigma):
+        raise ValueError(f"sigma: must be None or a finite number > 0; got {sigma!r}")
+    instances = _instances(n_samples, n_iterations, random_state)
+    m = instances.shape[0]
+    k = min(k, n_samples - 1)
+    scaled = _range_scaled(X)
+    response = _range_scaled(y[:, None])[:, 0]
+    features = np.ascontiguousarray(scaled.T)
+    labels = np.zeros(n_samples, dtype=np.int32)
+    index = class_neighbours(features, labels, 1, instances, k, "manhattan", n_threads)[0][:, 0, :]
+    # One class of n_samples >= k + 1 members: every instance has its k neighbours, of ranks 1..k.
+    rank_weight = np.full(k, 1.0 / k) if sigma is None else np.exp(-(np.arange(1, k + 1) / float(sigma)) ** 2)
+    rank_weight = rank_weight / rank_weight.sum()
+    response_diff = np.abs(response[instances][:, None] - response[index])        # (m, k)
+    n_dc = float(np.sum(response_diff * rank_weight))
+    n_da = np.zeros(n_features)
+    n_dc_da = np.zeros(n_features)
+    rows_per_block = max(1, _BLOCK_CELLS // max(n_features, 1))
+    for first in range(0, m, rows_per_block):
+        rows = instances[first:first + rows_per_block]
+        block_index = index[first:first + rows_per_block]
+        for j in range(k):
+            diff = np.abs(scaled[rows] - scaled[block_index[:, j]])                 # (rows, features)
+            n_da += rank_weight[j] * diff.sum(axis=0)
+            n_dc_da += diff.T @ (rank_weight[j] * response_diff[first:first + rows_per_block, j])
+    if not 0.0 < n_dc < m:
+        raise ValueError(f"y: RReliefF's weights are 0 / 0: N_dC = {n_dc:g} (of m = {m}); the response differs "
+                         "between near instances nowhere (or everywhere by its whole range)")
+    weights = n_dc_da / n_dc - (n_da - n_dc_da) / (m - n_dc)
+    return RReliefFWeights(weights, n_dc, n_da, n_dc_da, instances)
+
+
+def rrelieff(X, y, k=None, n_threads=1, n_neighbors=10, sigma=None, n_iterations=None, random_state=0,
+             response_type="continuous"):
+    """RReliefF filter for a continuous response (Robnik-Sikonja and Kononenko 2003); higher is better.
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n_samples, n_features)
+    y : ndarray of float64, shape (n_samples,)
+        A continuous response (finite, not constant).
+    k : int or None
+        Unused (every column is scored and ranked); accepted for the registry.
+    n_threads : int
+        Threads of the neighbour search; the result does not depend on it.
+    n_neighbors : int >= 1
+        Nearest instances per instance: 10, as for ReliefF.
+    sigma : float > 0 or None
+        None: equal weights over the neighbours (default); a number: the paper's
+        exponential rank weighting ``exp(-(rank / sigma)^2)``.
+    n_iterations : int or None
+        Instances used: None = all (deterministic), else a random sample.
+    random_state : int or None
+        Seed of the sample when ``n_iterations`` is given.
+    response_type : {'continuous'}
+        RReliefF is for a continuous response; for classes use ``relieff``.
+
+    Returns
+    -------
+    MethodOutput
+        ``scores`` = RReliefF weight W; columns ``rrelieff``, ``N_dA`` and ``N_dCdA``
+        (the paper's estimates, with ``N_dC`` in the notes); ``ranking`` = every column
+        by decreasing W, ties to the lower index, constant columns (W = 0) last.
+        See :func:`rrelieff_weights` for the rules.
+    """
+    check_response_type(response_type, allowed=("continuous",))
+    X = as_float_matrix(X)
+    weights, n_dc, n_da, n_dc_da, instances = rrelieff_weights(X, y, n_neighbors, sigma, n_iterations,
+                                                               random_state, n_threads)
+    constant = constant_columns(X)
+    weighting = "equal weights 1/k" if sigma is None else f"weights exp(-(rank / {sigma!r})^2), normalised"
+    notes = [f"RReliefF with k = {min(int(n_neighbors), X.shape[0] - 1)} nearest instances, {weighting}; "
+             f"N_dC = {n_dc:.6g} over m = {instances.shape[0]} instances"]
+    if constant.any():
+        notes.append(f"{int(constant.sum())} constant column(s): RReliefF weight 0, ranked last")
+    if instances.shape[0] < X.shape[0]:
+        notes.append(f"RReliefF weights from {instances.shape[0]} of {X.shape[0]} instances "
+                     f"(random_state = {random_state!r})")
+    return MethodOutput(
+        ranking=rank_features(weights, higher_is_better=True, last=constant),
+        scores=weights,
+        columns={"rrelieff": weights, "N_dA": n_da, "N_dCdA": n_dc_da},
+        notes=notes,
+    )
+
+
+# --------------------------------------------------------------------------
 # Registration
 # --------------------------------------------------------------------------
 
@@ -832,6 +1009,7 @@ register(MethodSpec(
     reference="Duda, Hart & Stork (2001) Pattern Classification, 3.8.2; Gu, Li & Han (2011) UAI, Eq. 1",
     criterion="F_r = sum_k n_k (mu_kr - mu_r)^2 / sum_k n_k sigma_kr^2  (population variances; "
               "0/0 := 0, x/0 := inf)",
+    any_layout=True,
 ))
 
 register(MethodSpec(
@@ -846,6 +1024,7 @@ register(MethodSpec(
                   "is t = 2 here)", Constraint("a finite number > 0", is_positive_number, float)),
     ),
     capabilities=frozenset({"multiclass"}),
+    responses=frozenset({"class", "continuous"}),  # unsupervised: any response, or none
     score_name="laplacian",
     higher_is_better=False,
     reference="He, Cai & Niyogi (2005) NIPS 18:507-514",
@@ -872,4 +1051,29 @@ register(MethodSpec(
     reference="Kononenko (1994) ECML; Robnik-Sikonja & Kononenko (2003) Mach. Learn. 53:23-69",
     criterion="W_A = sum_i [ -sum_hits diff(A) + sum_{C != class_i} P(C)/(1 - P(class_i)) "
               "sum_misses(C) diff(A) ] / (m k),  diff = |a1 - a2| / (max - min)",
+))
+
+register(MethodSpec(
+    name="rrelieff",
+    description="RReliefF: ReliefF for a continuous response (probability of a different response "
+                "given a different feature value among near instances)",
+    function=rrelieff,
+    parameters=(
+        Parameter("n_neighbors", 10, "k nearest instances (k = 10 as for ReliefF: Robnik-Sikonja & "
+                  "Kononenko 2003)", Constraint("an integer >= 1", is_positive_integer, int)),
+        Parameter("sigma", None, "None: equal neighbour weights (Weka's default); a number: the paper's "
+                  "exponential rank weighting exp(-(rank/sigma)^2) (Robnik-Sikonja & Kononenko 2003, Eq. 14)",
+                  Constraint("None or a finite number > 0", is_none_or(is_positive_number), none_or_float)),
+        Parameter("n_iterations", None, "instances m: None = all (deterministic), else a random sample",
+                  Constraint("None or an integer >= 1", is_none_or(is_positive_integer), none_or_int)),
+        Parameter("random_state", 0, "seed of the instance sample when n_iterations is set",
+                  Constraint("None or an integer >= 0", is_seed, none_or_int)),
+    ),
+    capabilities=frozenset({"supervised"}),
+    responses=frozenset({"continuous"}),
+    score_name="rrelieff",
+    higher_is_better=True,
+    reference="Robnik-Sikonja & Kononenko (1997) ICML; Robnik-Sikonja & Kononenko (2003) Mach. Learn. 53:23-69",
+    criterion="W_A = N_dCdA / N_dC - (N_dA - N_dCdA) / (m - N_dC),  N_dC = sum_i sum_j diff(y) d_ij,  "
+              "N_dA = sum diff(A) d_ij,  N_dCdA = sum diff(y) diff(A) d_ij over the k nearest I_j of each R_i",
 ))

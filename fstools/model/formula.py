@@ -161,7 +161,9 @@ class ModelFrame:
     response : pandas.DataFrame
         A copy of the raw response column(s) for the kept rows, original dtypes.
     X : numpy.ndarray or scipy.sparse.csc_matrix
-        The design matrix without the intercept column: float64, C-contiguous,
+        The design matrix without the intercept column: float64, C-contiguous, or
+        Fortran-contiguous when read straight from the DataFrame's columns (``y ~ .`` over
+        numeric columns: pandas' own layout, not copied into another),
         shape ``(len(row_index), len(column_names))``; CSC only when asked for
         with ``parse_formula(..., sparse_design=True)`` on pandas sparse columns.
     column_names : list of str
@@ -190,6 +192,9 @@ class ModelFrame:
         For each formula name of a column whose label is not that string (see
         :func:`label_name`), the label: ``{'g.y': ('g', 'y'), '5': 5}``; empty when every
         label is a string.  :func:`term_frame` reads these columns of new data by label.
+    factor_responses : tuple
+        The responses written as ``C(y)`` or ``factor(y)`` on the left-hand side: classes
+        whatever their values (R's ``factor``), by their labels in the data.
 
     Notes
     -----
@@ -215,6 +220,7 @@ class ModelFrame:
     source: pd.DataFrame | None = None
     na_action: str = "drop"
     column_labels: dict = None
+    factor_responses: tuple = ()
 
     def __post_init__(self):
         if self.column_labels is None:
@@ -644,11 +650,60 @@ def _parse_responses(formula: str, lhs: list[_Token], data: pd.DataFrame,
         raise _formula_error(formula, "no response on the left of '~'")
     responses = []
     for piece in _split_top_level(formula, lhs, "+"):
-        name = _response_name(formula, piece, data, names)
+        name = _response_name(formula, _response_piece(piece, data)[0], data, names)
         if name in responses:
             raise _formula_error(formula, f"response {name!r} is given twice")
         responses.append(name)
     return responses
+
+
+def _factor_responses(formula: str, lhs: list[_Token], data: pd.DataFrame,
+                      names: _ColumnNames | None = None) -> list[str]:
+    """The responses written ``C(y)`` or ``factor(y)`` (classes whatever their values)."""
+    factors = []
+    for piece in _split_top_level(formula, lhs, "+"):
+        inner, is_factor = _response_piece(piece, data)
+        if is_factor:
+            factors.append(_response_name(formula, inner, data, names))
+    return factors
+
+
+#: The calls that make a response a factor on the left-hand side (R's ``factor``, patsy's ``C``).
+_FACTOR_CALLS = ("C", "factor")
+
+
+def _response_piece(piece: list[_Token], data: pd.DataFrame) -> tuple[list[_Token], bool]:
+    """:func:`_unwrapped_factor`, except that a column named exactly as written (``C(y)``) is
+    that column."""
+    if _source(piece).strip() in data.columns:
+        return piece, False
+    return _unwrapped_factor(piece)
+
+
+def _unwrapped_factor(piece: list[_Token]) -> tuple[list[_Token], bool]:
+    """The tokens inside ``C(...)`` / ``factor(...)`` when the piece is exactly such a call, and
+    whether it was; otherwise the piece itself and False."""
+    while piece and piece[0].kind == "char" and piece[0].text.isspace():
+        piece = piece[1:]
+    while piece and piece[-1].kind == "char" and piece[-1].text.isspace():
+        piece = piece[:-1]
+    if not piece or piece[-1].kind != "char" or piece[-1].text != ")":
+        return piece, False
+    for call in _FACTOR_CALLS:
+        head = call + "("
+        if len(piece) <= len(head) or any(token.kind != "char" for token in piece[:len(head)]):
+            continue
+        if "".join(token.text for token in piece[:len(head)]) != head:
+            continue
+        inner = piece[len(head):-1]
+        depth = 0
+        for token in inner:  # the closing ')' must be the one of the call: '(' and ')' balance inside
+            if token.kind == "char" and token.text in "()":
+                depth += 1 if token.text == "(" else -1
+                if depth < 0:
+                    return piece, False
+        return (inner, True) if depth == 0 else (piece, False)
+    return piece, False
 
 
 def _response_name(formula: str, piece: list[_Token], data: pd.DataFrame,
@@ -1353,13 +1408,14 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
 
     lhs, rhs = _split_sides(formula)
     responses = _parse_responses(formula, lhs, data, names)
+    factor_responses = _factor_responses(formula, lhs, data, names)
     if not _source(rhs).strip():
         raise _formula_error(formula, "no predictors on the right of '~'")
     direct = _dot_columns(rhs, data, responses, names)
     if direct is not None:
         frame = _direct_model_frame(formula, data, responses, direct, na_action)
         if frame is not None:
-            return _finish(frame, formula, source, names, na_action, formula_mode)
+            return _finish(frame, formula, source, names, na_action, formula_mode, factor_responses)
     rhs_code = _translate_rhs(formula, rhs, data, responses, names)
     patsy_terms = _rhs_terms(formula, rhs_code, data.columns, formula_mode, names)
     if not patsy_terms:
@@ -1432,11 +1488,11 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         design_info=design_info,
         patsy_terms=ordered_terms,
     )
-    return _finish(frame, formula, source, names, na_action, formula_mode)
+    return _finish(frame, formula, source, names, na_action, formula_mode, factor_responses)
 
 
 def _finish(frame: ModelFrame, formula: str, source: pd.DataFrame, names: _ColumnNames,
-            na_action: str, formula_mode: str) -> ModelFrame:
+            na_action: str, formula_mode: str, factor_responses: list[str] = ()) -> ModelFrame:
     """The ModelFrame as returned: responses by their labels in ``source`` (the caller's data),
     the map of the other formula names to their labels, and what pickling needs."""
     responses = frame.response_names
@@ -1452,9 +1508,10 @@ def _finish(frame: ModelFrame, formula: str, source: pd.DataFrame, names: _Colum
         else:
             columns = pd.Index(response_labels, dtype=object, tupleize_cols=False)
         response = response.set_axis(columns, axis=1)
+    factors = tuple(response_labels[responses.index(name)] for name in factor_responses)
     return dataclasses.replace(frame, response_names=response_labels, response=response,
                                source=source.copy(deep=False), na_action=na_action,
-                               formula_mode=formula_mode, column_labels=labels)
+                               formula_mode=formula_mode, column_labels=labels, factor_responses=factors)
 
 
 def _check_integer_columns(data: pd.DataFrame, columns: list[str]) -> None:
@@ -1540,7 +1597,12 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
         return None
     if any(dtype.kind in "iu" for dtype in kinds):
         _check_integer_columns(data, predictors)
-    values = _c_contiguous(data[predictors].to_numpy(dtype=np.float64))
+    # The DataFrame's layout is kept: pandas stores columns as the rows of a block, so the values
+    # are Fortran-ordered, and :func:`fstools.api.selection.run_method` makes the C-contiguous copy
+    # only for a method that needs one.
+    values = data[predictors].to_numpy(dtype=np.float64)
+    if not (values.flags.c_contiguous or values.flags.f_contiguous):
+        values = np.ascontiguousarray(values)
     response_missing, columns_with_missing = _missing_rows(data, responses)
     predictor_missing = _rows_with_nan(values)
     row_missing = response_missing | predictor_missing
@@ -1584,27 +1646,6 @@ def _rows_with_nan(values: np.ndarray) -> np.ndarray:
     if suspects.size:
         missing[suspects] = np.isnan(values[suspects]).any(axis=1)
     return missing
-
-
-#: Side of the square tiles in which :func:`_c_contiguous` transposes.
-_TILE = 256
-
-
-def _c_contiguous(values: np.ndarray) -> np.ndarray:
-    """``values`` as a C-contiguous array, copied tile by tile when it is in Fortran order.
-
-    pandas stores a DataFrame's columns as the rows of a block, so the values of a wide frame
-    come out in Fortran order; one ``np.ascontiguousarray`` of them walks memory with a large
-    stride and is several times slower than copying square tiles that fit in the cache.
-    """
-    if values.flags.c_contiguous or not values.flags.f_contiguous or values.ndim != 2:
-        return np.ascontiguousarray(values)
-    rows, columns = values.shape
-    out = np.empty((rows, columns), dtype=values.dtype)
-    for row in range(0, rows, _TILE):
-        for column in range(0, columns, _TILE):
-            out[row:row + _TILE, column:column + _TILE] = values[row:row + _TILE, column:column + _TILE]
-    return out
 
 
 def _plain_numeric_columns(patsy_terms: list, data: pd.DataFrame) -> list[str] | None:

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from fstools.core.arrays import EXACT_INTEGER_LIMIT, check_exact_integers
+from fstools.core.arrays import EXACT_INTEGER_LIMIT, check_exact_integers, nonfinite_columns
 from fstools.core.messages import did_you_mean, preview
 from fstools.methods.multilabel import check_label_matrix
 from fstools.methods.registry import sparse_format, sparse_methods
@@ -46,12 +46,15 @@ def check_method_params(spec, params):
     return values
 
 
-def encode_classes(labels, name="y"):
+def encode_classes(labels, name="y", fractional=False):
     """Class codes 0..C-1 (int32), the class names and the counts, from any label vector.
 
     Categorical labels keep their category order (unused categories are dropped);
-    others are sorted.  A float response with non-integer values is refused (this is
-    a classification toolkit), an integer response with many distinct values warns.
+    others are sorted.  A float response with non-integer values is refused unless
+    ``fractional`` (the caller asked for classes explicitly), and an integer response with
+    many distinct values warns unless ``fractional``: for a formula's response
+    :func:`fstools.model.response.prepare_response` decides between classes and a
+    continuous response first.
     """
     series = labels if isinstance(labels, pd.Series) else pd.Series(np.asarray(labels))
     if series.isna().any():
@@ -65,9 +68,12 @@ def encode_classes(labels, name="y"):
     else:
         if pd.api.types.is_float_dtype(series.dtype):
             values = series.to_numpy(dtype=np.float64)
-            if not np.all(np.isfinite(values)) or np.any(values != np.round(values)):
-                raise ValueError(f"{name}: is a float response with non-integer values (it looks like "
-                                 f"regression); allowed: class labels (categorical, string, integer)")
+            if not np.all(np.isfinite(values)):
+                raise ValueError(f"{name}: has non-finite values; allowed: finite numbers or class labels")
+            if not fractional and np.any(values != np.round(values)):
+                raise ValueError(f"{name}: is a float response with non-integer values (a continuous "
+                                 f"response); allowed here: class labels (categorical, string, integer); "
+                                 f"fs.select takes a continuous response with methods that accept one")
         kinds = {type(v) for v in series.tolist()}
         if len(kinds) > 1 and not all(issubclass(kind, numbers.Number) for kind in kinds):
             raise TypeError(f"{name}: labels of mixed types {sorted(k.__name__ for k in kinds)}; "
@@ -75,7 +81,7 @@ def encode_classes(labels, name="y"):
         uniques, codes = np.unique(series.to_numpy(), return_inverse=True)
         codes = codes.astype(np.int32).ravel()
         names = [str(u) for u in uniques]
-        if pd.api.types.is_numeric_dtype(series.dtype) and len(uniques) > max(20, len(series) // 2):
+        if not fractional and pd.api.types.is_numeric_dtype(series.dtype) and len(uniques) > max(20, len(series) // 2):
             warnings.warn(f"{name}: {len(uniques)} distinct values in {len(series)} rows: this looks "
                           f"like a regression response; each value is treated as a class", UserWarning,
                           stacklevel=3)
@@ -175,10 +181,10 @@ def check_finite_matrix(X, column_names, name="X"):
             return
         bad = [column_names[j] for j in np.unique(_stored_columns(X)[~finite])]
     else:
-        finite = np.isfinite(X)
-        if finite.all():
+        positions = nonfinite_columns(X)
+        if positions.size == 0:
             return
-        bad = [column_names[j] for j in np.flatnonzero(~finite.all(axis=0))]
+        bad = [column_names[j] for j in positions]
     raise ValueError(f"{name}: non-finite values (NaN or inf) in column(s) {preview(bad, quote=True)}; "
                      f"allowed: finite numbers (drop or impute them first)")
 

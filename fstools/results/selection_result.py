@@ -17,7 +17,10 @@ from fstools.results.labels import PATH_NOTES, method_label
 from fstools.results.diagnostics import redundancy_rate
 from fstools.results.tables import (SIGNIFICANCE_COLUMN, Summary, format_number, format_p_value,
                                     significance_legend, significance_stars)
-from fstools.results.univariate_tests import benjamini_hochberg, class_separation_test
+from fstools.results.univariate_tests import association_test, benjamini_hochberg, class_separation_test
+
+#: Classes listed on the summary's Response line (with their counts); more are counted.
+RESPONSE_LEVELS_SHOWN = 10
 
 __all__ = ["SelectionResult"]
 
@@ -50,9 +53,15 @@ class SelectionResult(Result):
         Rows used.
     n_dropped : int
         Rows dropped for missing values.
-    classes : list of str
-    class_counts : pandas.Series
     response : str
+    response_type : {'class', 'continuous'}
+        What the response was taken as (see :mod:`fstools.model.response`).
+    response_reason : str or None
+        Why: e.g. "strings", or "numeric, 214 distinct integer values (...)".
+    classes : list of str or None
+        The classes, in code order; None for a continuous response.
+    class_counts : pandas.Series or None
+        Rows per class; None for a continuous response.
     notes : list of str
         Facts about this run (constant columns, ...), shown in the summary.
     iterations : pandas.DataFrame or None
@@ -73,16 +82,23 @@ class SelectionResult(Result):
     """
 
     def __init__(self, *, call, spec, params, model_frame, y, class_names, scores, steps,
-                 selected, notes, iterations=None, tables=None, class_mapping=None, stream_metrics=None):
+                 selected, notes, iterations=None, tables=None, class_mapping=None, stream_metrics=None,
+                 response_type="class", response_reason=None):
         super().__init__(call=call, spec=spec, params=params, scores=scores, selected=selected,
                          response_names=model_frame.response_names, n=model_frame.X.shape[0],
                          n_dropped=model_frame.n_dropped, notes=notes, steps=steps, iterations=iterations,
                          tables=tables)
         self._frame = model_frame
         self._y = y
-        self.classes = list(class_names)
-        self.class_counts = pd.Series(np.bincount(y, minlength=len(class_names)), index=self.classes,
-                                      name="n")
+        self.response_type = response_type
+        self.response_reason = response_reason
+        if response_type == "class":
+            self.classes = list(class_names)
+            self.class_counts = pd.Series(np.bincount(y, minlength=len(class_names)), index=self.classes,
+                                          name="n")
+        else:
+            self.classes = None
+            self.class_counts = None
         self.response = model_frame.response_names[0]
         self.class_mapping = None if class_mapping is None else dict(class_mapping)
         self.stream_metrics = None if stream_metrics is None else pd.DataFrame(stream_metrics)
@@ -116,8 +132,11 @@ class SelectionResult(Result):
             owned = column_terms == term
             # patsy names the columns of a categorical term 'name[level]'.
             categorical = any("[" in name for name in column_names[owned])
-            rows.append(class_separation_test(self._design_columns(owned), self._y, len(self.classes),
-                                              categorical=categorical))
+            if self.response_type == "continuous":
+                rows.append(association_test(self._design_columns(owned), self._y, categorical=categorical))
+            else:
+                rows.append(class_separation_test(self._design_columns(owned), self._y, len(self.classes),
+                                                  categorical=categorical))
         table = pd.DataFrame(rows, index=self.scores.index)
         table["p_adjusted"] = benjamini_hochberg(table["p_value"].to_numpy())
         return table
@@ -154,10 +173,13 @@ class SelectionResult(Result):
         return line
 
     def univariate_tests(self):
-        """Per-feature test of class separation for every candidate feature.
+        """Per-feature test of class separation (or of association with a continuous
+        response) for every candidate feature.
 
-        Welch's t for two classes, one-way ANOVA F for more, chi-square for
-        categorical features; ``p_adjusted`` is Benjamini-Hochberg over all
+        Classes: Welch's t for two classes, one-way ANOVA F for more, chi-square for
+        categorical features.  A continuous response: the regression F test of each
+        numeric feature (scikit-learn's ``f_regression``), the one-way ANOVA F of the response
+        across a categorical feature's levels; ``p_adjusted`` is Benjamini-Hochberg over all
         candidate features (the family the selection looked at).  Each test looks at one
         feature on its own (a marginal test): it is not a test of the selection, which chose
         the features on the same data.
@@ -186,7 +208,23 @@ class SelectionResult(Result):
 
     # ---------------------------------------------------------- presentation
     def _population(self):
+        if self.response_type == "continuous":
+            return "a continuous response"
         return f"{len(self.classes)} classes"
+
+    def _response_line(self):
+        """The Response line of the summary: the response, its type with the reason, and its
+        classes (the first ten, with counts) or its distribution."""
+        reason = f" ({self.response_reason})" if self.response_reason else ""
+        if self.response_type == "continuous":
+            y = self._y
+            return (f"{self.response}, continuous{reason}: mean {format_number(float(np.mean(y)))}, "
+                    f"sd {format_number(float(np.std(y, ddof=1)))}, range {format_number(float(y.min()))} to "
+                    f"{format_number(float(y.max()))}")
+        shown = [f"{name} ({count})" for name, count in self.class_counts.items()]
+        if len(shown) > RESPONSE_LEVELS_SHOWN:
+            shown = shown[:RESPONSE_LEVELS_SHOWN] + [f"... ({len(shown) - RESPONSE_LEVELS_SHOWN} more)"]
+        return f"{self.response}, {len(self.classes)} classes{reason}: {', '.join(shown)}"
 
     def summary(self, all_features=False, details=False):
         """Summary table: the call, method, parameters, data, then per selected feature its
@@ -209,8 +247,7 @@ class SelectionResult(Result):
         table["p.value"] = [format_p_value(v) for v in tests["p_value"]]
         table["p.adj"] = [format_p_value(v) for v in tests["p_adjusted"]]
         table[SIGNIFICANCE_COLUMN] = [significance_stars(v) for v in tests["p_adjusted"]]
-        counts = ", ".join(f"{name} ({count})" for name, count in self.class_counts.items())
-        header = self._header(("Response", f"{self.response}, {len(self.classes)} classes: {counts}"),
+        header = self._header(("Response", self._response_line()),
                               [("Redundancy", self._redundancy_line(details))], details=details)
         used = ", ".join(dict.fromkeys(tests["test"]))
         notes = [significance_legend(SIGNIFICANCE_COLUMN),

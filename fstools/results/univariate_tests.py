@@ -14,7 +14,7 @@ import numpy as np
 
 from fstools.core.constraints import one_of
 
-__all__ = ["class_separation_test", "adjust_p_values", "benjamini_hochberg", "P_ADJUST_METHODS"]
+__all__ = ["class_separation_test", "association_test", "adjust_p_values", "benjamini_hochberg", "P_ADJUST_METHODS"]
 
 #: Multiple-testing corrections accepted by ``p_adjust`` (statsmodels' ``multipletests`` names) and 'none'.
 P_ADJUST_METHODS = ("holm", "bonferroni", "sidak", "holm-sidak", "simes-hochberg", "hommel", "fdr_bh", "fdr_by",
@@ -75,6 +75,54 @@ def class_separation_test(columns, y, n_classes, categorical=False):
         n = len(columns)
         return {"test": "ANOVA F", "statistic": float(result.statistic),
                 "df": f"{len(groups) - 1}, {n - len(groups)}", "p_value": float(result.pvalue)}
+
+
+def association_test(columns, y, categorical=False):
+    """Test whether a feature is associated with a continuous response.
+
+    Parameters
+    ----------
+    columns : ndarray, shape (n_samples,) or (n_samples, n_columns)
+        The feature's design column(s); a term with several columns (a categorical
+        predictor's dummies) is tested as categorical.
+    y : ndarray of float, shape (n_samples,)
+        The continuous response.
+    categorical : bool
+        Force the categorical test (e.g. a 0/1 dummy of a categorical predictor).
+
+    Returns
+    -------
+    dict with ``test``, ``statistic``, ``df`` ('df1, df2') and ``p_value``:
+    ``'regression F'`` for one numeric column, the F test of the slope of the least-squares
+    line of ``y`` on the column (scikit-learn's ``f_regression``; F = t^2 of Pearson's
+    correlation test), and ``'ANOVA F'`` for a categorical feature, the one-way analysis of
+    variance of ``y`` across its levels (scipy's ``f_oneway``).  NaN where undefined (a
+    constant feature, a single level).
+    """
+    columns = np.asarray(columns, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    if columns.ndim == 2 and columns.shape[1] == 1:
+        columns = columns[:, 0]
+    n = len(y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if columns.ndim == 2 or categorical:
+            patterns = columns.reshape(n, -1)
+            _, level = np.unique(patterns, axis=0, return_inverse=True)
+            level = level.ravel()
+            groups = [y[level == j] for j in range(level.max() + 1)]
+            if len(groups) < 2 or n <= len(groups):
+                return {"test": "ANOVA F", "statistic": np.nan, "df": np.nan, "p_value": np.nan}
+            result = stats.f_oneway(*groups)
+            return {"test": "ANOVA F", "statistic": float(result.statistic),
+                    "df": f"{len(groups) - 1}, {n - len(groups)}", "p_value": float(result.pvalue)}
+        if n < 3 or np.ptp(columns) == 0:
+            return {"test": "regression F", "statistic": np.nan, "df": np.nan, "p_value": np.nan}
+        r = stats.pearsonr(columns, y).statistic
+        df2 = n - 2
+        statistic = np.inf if abs(r) == 1 else r * r / (1 - r * r) * df2
+        return {"test": "regression F", "statistic": float(statistic), "df": f"1, {df2}",
+                "p_value": float(stats.f.sf(statistic, 1, df2))}
 
 
 def adjust_p_values(p_values, method="holm"):

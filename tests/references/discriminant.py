@@ -148,12 +148,39 @@ def label_kernel_ref(y):
     return Y @ Y.T
 
 
-def bahsic_ref(X, y, n_keep=1, fraction=0.1, estimator="unbiased", L=None):
+def squared_distances_ref(Z):
+    """||z_i - z_l||^2 for every pair, by explicit loops."""
+    Z = np.asarray(Z, dtype=float).reshape(len(Z), -1)
+    m = Z.shape[0]
+    return np.array([[float(sum((Z[i, a] - Z[l, a]) ** 2 for a in range(Z.shape[1]))) for l in range(m)]
+                     for i in range(m)])
+
+
+def rbf_width_ref(D):
+    """2 sigma^2 by the median heuristic: twice the median squared distance over the pairs i < l (the
+    mean of the positive ones if that median is 0)."""
+    m = D.shape[0]
+    pairs = sorted(D[i, l] for i in range(m) for l in range(i + 1, m))
+    middle = (pairs[(len(pairs) - 1) // 2] + pairs[len(pairs) // 2]) / 2
+    if middle <= 0:
+        positive = [v for v in pairs if v > 0]
+        middle = sum(positive) / len(positive) if positive else 0.5
+    return 2 * middle
+
+
+def rbf_kernel_ref(Z):
+    """exp(-||z_i - z_l||^2 / (2 sigma^2)), sigma by the median heuristic (:func:`rbf_width_ref`)."""
+    D = squared_distances_ref(Z)
+    return np.exp(-D / rbf_width_ref(D))
+
+
+def bahsic_ref(X, y, n_keep=1, fraction=0.1, estimator="unbiased", L=None, kernel="linear"):
     """The authors' BAHSICRaw with linear kernels: returns the ranking (best first).
 
     While more than ``n_keep`` features remain, remove int(fraction m) + 1 of them (never going
     below n_keep), those whose removal leaves the largest HSIC; then one at a time.  The
-    ranking is the elimination order reversed.
+    ranking is the elimination order reversed.  ``kernel="rbf"``: :func:`rbf_kernel_ref` of the
+    remaining features, its width from the features remaining at the start of the step.
     """
     X = np.asarray(X, dtype=float)
     L = label_kernel_ref(y) if L is None else L
@@ -166,9 +193,14 @@ def bahsic_ref(X, y, n_keep=1, fraction=0.1, estimator="unbiased", L=None):
             eliminated.append(remaining.pop())
             break
         left = []
+        if kernel == "rbf":
+            two_sigma2 = rbf_width_ref(squared_distances_ref(X[:, remaining]))
         for j in remaining:
             rest = [i for i in remaining if i != j]
-            left.append(hsic(X[:, rest] @ X[:, rest].T, L))
+            if kernel == "rbf":
+                left.append(hsic(np.exp(-squared_distances_ref(X[:, rest]) / two_sigma2), L))
+            else:
+                left.append(hsic(X[:, rest] @ X[:, rest].T, L))
         order = sorted(range(m), key=lambda i: -left[i])      # largest remaining HSIC first
         if m > n_keep:
             count = int(fraction * m) + 1

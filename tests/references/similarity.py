@@ -1,4 +1,4 @@
-"""Fisher score, Laplacian score and ReliefF with explicit loops over samples, classes and neighbours.
+"""Fisher score, Laplacian score, ReliefF and RReliefF with explicit loops over samples, classes and neighbours.
 
 * Fisher score ``F_r = sum_k n_k (mu_kr - mu_r)^2 / sum_k n_k sigma_kr^2`` with population
   variances (Duda, Hart & Stork 2001, "Pattern Classification", 2nd ed., section 3.8.2; Gu, Li
@@ -10,6 +10,9 @@
   RReliefF", Machine Learning 53, Fig. 3; Kononenko 1994, "Estimating attributes: analysis and
   extensions of RELIEF", ECML): k nearest hits and misses per class, misses weighted by
   P(C) / (1 - P(class)), diff scaled by the attribute's range.
+* RReliefF (Robnik-Sikonja & Kononenko 2003, section 2.3, Fig. 4): the estimates N_dC, N_dA,
+  N_dC&dA over the k nearest instances, W = N_dC&dA / N_dC - (N_dA - N_dC&dA) / (m - N_dC),
+  with equal or exponentially rank-decaying neighbour weights (Eq. 14-15).
 
 Conventions of fstools that the definitions leave open: Fisher 0/0 = 0 and x/0 = inf;
 Laplacian 0/0 = NaN; neighbours at equal distance go to the lower sample index; ReliefF
@@ -124,3 +127,43 @@ def relieff_ref(X, y, n_neighbors=10, instances=None):
     near_hit = np.array(near_hit) / m
     near_miss = np.array(near_miss) / m
     return near_miss - near_hit, near_hit, near_miss
+
+
+def rrelieff_ref(X, y, n_neighbors=10, sigma=None, instances=None):
+    """RReliefF weights by the pseudo code of Fig. 4; returns (W, N_dC, N_dA, N_dCdA).
+
+    diff of an attribute or of the response: |a1 - a2| / (max - min) (0 for a constant one);
+    distance = sum of the attributes' diffs; the k nearest other instances, ties to the lower
+    index; d(i, j) = d1(i, j) / sum_l d1(i, l) with d1 = 1 (equal weights) or
+    exp(-(rank / sigma)^2).
+    """
+    X = np.asarray(X, dtype=float)
+    y = [float(v) for v in y]
+    n, n_features = X.shape
+    span = [float(X[:, a].max() - X[:, a].min()) for a in range(n_features)]
+    y_span = max(y) - min(y)
+
+    def diff(a, i, j):
+        return 0.0 if span[a] == 0 else abs(float(X[i, a]) - float(X[j, a])) / span[a]
+
+    def distance(i, j):
+        return sum(diff(a, i, j) for a in range(n_features))
+
+    instances = list(range(n)) if instances is None else [int(i) for i in instances]
+    k = min(n_neighbors, n - 1)
+    d1 = [1.0 if sigma is None else math.exp(-((rank + 1) / sigma) ** 2) for rank in range(k)]
+    d = [value / sum(d1) for value in d1]
+    n_dc = 0.0
+    n_da = [0.0] * n_features
+    n_dc_da = [0.0] * n_features
+    for i in instances:
+        nearest = sorted((distance(i, j), j) for j in range(n) if j != i)[:k]
+        for rank, (_, j) in enumerate(nearest):
+            diff_c = abs(y[i] - y[j]) / y_span
+            n_dc += diff_c * d[rank]
+            for a in range(n_features):
+                n_da[a] += diff(a, i, j) * d[rank]
+                n_dc_da[a] += diff_c * diff(a, i, j) * d[rank]
+    m = len(instances)
+    weights = [n_dc_da[a] / n_dc - (n_da[a] - n_dc_da[a]) / (m - n_dc) for a in range(n_features)]
+    return np.array(weights), n_dc, np.array(n_da), np.array(n_dc_da)
