@@ -3,10 +3,11 @@
 ``import fstools`` imports NumPy, pandas, patsy and ``scipy.sparse``, nothing heavier.  A module
 that uses a heavy library imports it where it is needed:
 
-* one name used in one function: an import inside that function, with a comment saying why;
-* a library module used throughout a module (``stats.ttest_rel``, ``stats.f.sf``, ...): a
-  :class:`LazyModule` bound to the usual name at the top of the module, so that the code reads as
-  if the module had been imported there;
+* a library module (``stats``, ``special``, ``linalg`` of SciPy): a :class:`LazyModule` bound to
+  the usual name at the top of the module, so that every function of the module, and any added
+  later, uses ``stats.ttest_rel`` as if ``from scipy import stats`` stood there;
+* a single name (``digamma``, scikit-learn's ``chi2``, a class): an import inside the function that
+  uses it, with a comment saying why;
 * a public class that subclasses scikit-learn (:class:`fstools.FeatureSelector` and the other
   estimators): a lazy attribute of the ``fstools`` package (PEP 562 ``__getattr__``).
 

@@ -25,6 +25,7 @@ import pandas as pd
 
 from fstools.core.constraints import SEED, integer_at_least
 from fstools.core.parallel import effective_n_threads
+from fstools.core.lazy import LazyModule
 from fstools.core.constraints import OPEN_UNIT_INTERVAL, is_integer, validate
 from fstools.evaluation.failures import reraise_with_context
 from fstools.core.arrays import standardize_columns
@@ -36,6 +37,8 @@ from fstools.methods.registry import get_method, method_names
 from fstools.results.labels import method_label
 from fstools.results.tables import Summary, format_number
 from fstools.model.validation import check_finite_matrix, check_k, check_method_params, encode_classes
+
+stats = LazyModule("scipy.stats")  # imported at its first use: it takes longer to import than fstools
 
 __all__ = ["stability", "nogueira_stability", "StabilityResult"]
 
@@ -83,9 +86,6 @@ def nogueira_stability(Z, alpha=0.05):
     phi = ((Z @ p) / d - sizes * kbar / d ** 2
            + phi_hat / 2.0 * (2.0 * sizes * kbar / d ** 2 - sizes / d - kbar / d + 1.0)) / denominator
     variance = 4.0 / M ** 2 * np.sum((phi - phi.mean()) ** 2)
-    # imported here: scipy.stats takes longer to import than fstools
-    from scipy import stats
-
     half = stats.norm.ppf(1.0 - alpha / 2.0) * np.sqrt(variance)
     out.update(stability=float(phi_hat), variance=float(variance), lower=float(phi_hat - half),
                upper=float(phi_hat + half))

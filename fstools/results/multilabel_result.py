@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from fstools.model.formula import term_frame
+from fstools.core.lazy import LazyModule
 from fstools.results.base import Result
 from fstools.results.labels import method_label
 from fstools.results.diagnostics import residual_label_correlation, residual_redundancy
@@ -24,6 +25,8 @@ from fstools.methods.multilabel import label_correlation
 from fstools.results.tables import (SIGNIFICANCE_COLUMN, Summary, format_number, format_p_value, significance_legend,
                                     significance_stars)
 from fstools.results.univariate_tests import benjamini_hochberg
+
+stats = LazyModule("scipy.stats")  # imported at its first use: it takes longer to import than fstools
 
 __all__ = ["MultiLabelResult"]
 
@@ -231,9 +234,6 @@ class MultiLabelResult(Result):
 
 def _label_association(columns, Y, labels):
     """F test of y_c ~ columns for every label c; the strongest label and the Bonferroni p."""
-    # imported here: scipy.stats takes longer to import than fstools
-    from scipy import stats
-
     n = columns.shape[0]
     centred = columns - columns.mean(axis=0)
     keep = np.ptp(columns, axis=0) > 0

@@ -13,6 +13,9 @@ import warnings
 import numpy as np
 
 from fstools.core.constraints import one_of
+from fstools.core.lazy import LazyModule
+
+stats = LazyModule("scipy.stats")  # imported at its first use: it takes longer to import than fstools
 
 __all__ = ["class_separation_test", "association_test", "adjust_p_values", "benjamini_hochberg", "P_ADJUST_METHODS"]
 
@@ -46,9 +49,6 @@ def class_separation_test(columns, y, n_classes, categorical=False):
     are NaN when the test is undefined (a constant feature, a class with fewer than
     two samples for the t test).
     """
-    # imported here: scipy.stats takes longer to import than fstools
-    from scipy import stats
-
     columns = np.asarray(columns, dtype=np.float64)
     if columns.ndim == 2 and columns.shape[1] == 1:
         columns = columns[:, 0]
