@@ -47,18 +47,16 @@ from fstools.model.terms import ranked_terms
 from fstools.core.arrays import standardize_columns
 from fstools.core.constraints import RANDOM_STATE, is_integer, validate
 from fstools.evaluation.failures import reraise_with_context
-from fstools.evaluation.classifiers import OneNearestNeighbor
 from fstools.evaluation.comparison_result import ALL_DATASETS, ComparisonResult, Split
 from fstools.model.exceptions import FormulaError
 from fstools.model.formula import parse_formula
 from fstools.evaluation import metrics as metric_functions
 from fstools.evaluation.metrics import g_mean
-from fstools.evaluation.mlknn import MLkNN
 from fstools.methods.registry import get_method, method_names
 from fstools.model.validation import (check_finite_matrix, check_method_params, constant_columns, encode_classes,
                                       label_matrix, warn_constant_columns)
 
-__all__ = ["compare", "CLASSIFIERS", "METRICS", "MetricSpec", "OneNearestNeighbor"]
+__all__ = ["compare", "CLASSIFIERS", "METRICS", "MetricSpec"]
 
 #: Built-in classifiers: name -> description (the estimators are built by _make_classifier).
 CLASSIFIERS = {
@@ -292,7 +290,10 @@ def _normalise_methods(methods):
 
 
 def _make_classifier(name):
+    # imported at first use: scikit-learn takes longer to import than fstools
     from sklearn.svm import SVC
+    from fstools.evaluation.classifiers import OneNearestNeighbor  # subclasses scikit-learn's classes
+    from fstools.evaluation.mlknn import MLkNN  # subclasses scikit-learn's classes
 
     if name == "1nn":
         return OneNearestNeighbor()
