@@ -95,14 +95,10 @@ _LEARNERS = {"single": ("1nn", "svm", "linear_svm"), "multi": ("mlknn",), "conti
 _TASK_WORDS = {"single": "a class response", "multi": "multi-label data (several 0/1 responses)",
                "continuous": "a continuous response"}
 
-_ALLOWED_CLASSIFIERS = ("'1nn', 'svm', 'linear_svm', 'mlknn' or a scikit-learn estimator (an object with fit and "
-                        "predict)")
-
 
 def _allowed_learners(task):
-    if task == "single":
-        return _ALLOWED_CLASSIFIERS
-    kind = "regressor" if task == "continuous" else "estimator"
+    """The learners allowed for data of ``task``, in words."""
+    kind = {"single": "classifier", "continuous": "regressor", "multi": "estimator"}[task]
     return f"{', '.join(map(repr, _LEARNERS[task]))} or a scikit-learn {kind} (an object with fit and predict)"
 
 

@@ -818,11 +818,12 @@ class ComparisonResult:
         return "regressor" if self._continuous else "classifier"
 
     def _protocol_text(self):
+        learner = self._learner_noun
         if self.select_in_fold:
-            return ("selection inside each training fold, the classifier tested on the held-out fold "
+            return (f"selection inside each training fold, the {learner} tested on the held-out fold "
                     "(select_in_fold=True: honest)")
-        return (f"selection on all the data, then cross-validation of the {self._learner_noun} (select_in_fold=False: the "
-                "papers' protocol; optimistic, every test fold took part in the selection)")
+        return (f"selection on all the data, then cross-validation of the {learner} (select_in_fold=False: "
+                "the papers' protocol; optimistic, every test fold took part in the selection)")
 
     def _method_text(self, label):
         entry = self.methods[label]
