@@ -438,7 +438,8 @@ def _result_json(result):
         "selected": list(result.selected),
         "n": int(result.n),
         "n_dropped": int(result.n_dropped),
-        "response_type": result.response_type,
+        # A multi-label result (several 0/1 label columns) has no response type.
+        "response_type": getattr(result, "response_type", None),
         "classes": _json_classes(result.classes),
         "scores": _table_rows(_scores_table(result)),
     }
