@@ -917,9 +917,10 @@ def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=1
         Classes: ``'accuracy'`` (the default), ``'error_rate'``, ``'balanced_accuracy'``,
         ``'f1_macro'``, ``'g_mean'``.  A continuous response: ``'r2'``, ``'rmse'``, ``'mae'``
         (all three by default; scikit-learn's ``r2_score``, ``root_mean_squared_error``,
-        ``mean_absolute_error``; RMSE and MAE are lower-is-better).  Multi-label: ``'average_precision'``, ``'macro_auc'``,
-        ``'hamming_loss'``, ``'ranking_loss'``, ``'one_error'`` (all five by default; the ranking
-        ones use the classifier's ``predict_proba``).  Or functions ``metric(y_true, y_pred)``
+        ``mean_absolute_error``; RMSE and MAE are lower-is-better).  Multi-label:
+        ``'average_precision'``, ``'macro_auc'``, ``'hamming_loss'``, ``'ranking_loss'``,
+        ``'one_error'`` (all five by default; the ranking ones use the classifier's
+        ``predict_proba``).  Or functions ``metric(y_true, y_pred)``
         (higher is better; name them with a dict ``{'kappa': cohen_kappa_score}``).
     random_state : int or None
         Seeds the splits (and classifiers' ``random_state`` left at None): the same value gives
