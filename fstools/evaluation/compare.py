@@ -54,20 +54,17 @@ from fstools.model.terms import ranked_terms
 from fstools.core.arrays import standardize_columns
 from fstools.core.constraints import RANDOM_STATE, is_integer, validate
 from fstools.evaluation.failures import reraise_with_context
-from fstools.evaluation.classifiers import OneNearestNeighbor, OneNearestNeighborRegressor
 from fstools.evaluation.comparison_result import ALL_DATASETS, ComparisonResult, Split
 from fstools.model.exceptions import FormulaError
 from fstools.model.formula import parse_formula
 from fstools.evaluation import metrics as metric_functions
 from fstools.evaluation.metrics import g_mean
-from fstools.evaluation.mlknn import MLkNN
 from fstools.methods.registry import check_response, get_method, method_names
 from fstools.model.response import check_response_type
 from fstools.model.validation import (check_finite_matrix, check_method_params, constant_columns,
                                       label_matrix, warn_constant_columns)
 
-__all__ = ["compare", "CLASSIFIERS", "REGRESSORS", "METRICS", "MetricSpec", "OneNearestNeighbor",
-           "OneNearestNeighborRegressor"]
+__all__ = ["compare", "CLASSIFIERS", "REGRESSORS", "METRICS", "MetricSpec"]
 
 #: Built-in classifiers: name -> description (the estimators are built by _make_classifier).
 CLASSIFIERS = {
@@ -348,9 +345,13 @@ def _normalise_methods(methods):
 
 def _make_classifier(name, task):
     """A fresh built-in learner ``name`` for data of ``task``."""
+    # imported at first use: scikit-learn takes longer to import than fstools
     from sklearn.svm import SVC
+    from fstools.evaluation.classifiers import OneNearestNeighbor  # subclasses scikit-learn's classes
+    from fstools.evaluation.mlknn import MLkNN  # subclasses scikit-learn's classes
 
     if task == "continuous":
+        from fstools.evaluation.classifiers import OneNearestNeighborRegressor  # subclasses scikit-learn's classes
         from sklearn.compose import TransformedTargetRegressor
         from sklearn.linear_model import Ridge
         from sklearn.preprocessing import StandardScaler
@@ -377,7 +378,7 @@ def _describe_estimator(estimator):
 
 def _estimator_type(estimator):
     """'classifier', 'regressor' or None (not declared: an estimator without scikit-learn's tags)."""
-    from sklearn.utils import get_tags
+    from sklearn.utils import get_tags  # imported at first use: scikit-learn takes longer to import than fstools
 
     try:
         return get_tags(estimator).estimator_type
@@ -631,7 +632,7 @@ class _Dataset:
         else:
             response = model.response_names[0]
             # The response decided as fs.select decides it; every method must take its type.
-            target = frame_response(model, response_type, methods[0].spec)
+            target = frame_response(model, response_type, methods[0].spec, stacklevel=6)
             for method in methods[1:]:
                 check_response(method.spec, target.kind)
             self.response_type, self.response_reason = target.kind, target.reason

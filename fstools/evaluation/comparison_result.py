@@ -27,9 +27,9 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from fstools.core.constraints import BOOLEAN, OPEN_UNIT_INTERVAL, POSITIVE_NUMBER, one_of, validate
+from fstools.core.lazy import LazyModule
 from fstools.core.messages import suggest_keywords
 from fstools.results.labels import METRIC_NAMES, metric_label
 from fstools.results.tables import (SIGNIFICANCE_COLUMN, SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value,
@@ -37,6 +37,8 @@ from fstools.results.tables import (SIGNIFICANCE_COLUMN, SIGNIFICANCE_LEGEND, Su
 from fstools.evaluation.stability import nogueira_stability
 from fstools.evaluation.hypothesis_tests import TIE_TOLERANCE, HypothesisTest, PairedTests, merge_near_ties
 from fstools.results.univariate_tests import P_ADJUST_METHODS, adjust_p_values
+
+stats = LazyModule("scipy.stats")  # imported at its first use: it takes longer to import than fstools
 
 __all__ = ["ComparisonResult", "FriedmanResult", "paired_t_test", "wilcoxon_signed_rank", "friedman_test",
            "friedman_statistic", "iman_davenport", "nemenyi_q", "nemenyi_critical_difference", "nemenyi_test",

@@ -23,10 +23,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from fstools.core.constraints import SEED, integer_at_least
 from fstools.core.parallel import effective_n_threads
+from fstools.core.lazy import LazyModule
 from fstools.core.constraints import OPEN_UNIT_INTERVAL, is_integer, validate
 from fstools.evaluation.failures import reraise_with_context
 from fstools.core.arrays import standardize_columns
@@ -39,6 +39,8 @@ from fstools.results.labels import method_label
 from fstools.results.tables import Summary, format_number
 from fstools.model.response import check_response_type
 from fstools.model.validation import check_finite_matrix, check_k, check_method_params
+
+stats = LazyModule("scipy.stats")  # imported at its first use: it takes longer to import than fstools
 
 __all__ = ["stability", "nogueira_stability", "StabilityResult"]
 
