@@ -177,3 +177,13 @@ def test_a_one_sided_formula_for_a_method_that_uses_no_response():
         fs.select("~ .", wine, method="cmqfs", k=3)
     with pytest.raises(ValueError, match=r"response_type: the formula '~ \.' has no response"):
         fs.select("~ .", wine, method="laplacian", k=3, response_type="class")
+
+
+@pytest.mark.parametrize("method", ["f_test", "pearson"])
+def test_a_method_column_named_like_a_test_column_keeps_both(diabetes, method):
+    res = fs.select("target ~ .", diabetes, method=method, k=3)
+    frame = res.summary_frame(all_features=True)
+    F, p = f_regression(diabetes.drop(columns="target"), diabetes["target"])
+    np.testing.assert_allclose(frame["p_value"].to_numpy(), pd.Series(p, index=diabetes.columns[:-1])
+                               .loc[frame.index].to_numpy(), rtol=1e-8)
+    np.testing.assert_allclose(frame["p_value_marginal"].to_numpy(), frame["p_value"].to_numpy(), rtol=1e-8)

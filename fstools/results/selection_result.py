@@ -208,7 +208,9 @@ class SelectionResult(Result):
             :meth:`univariate_tests`: ``test``, ``statistic``, ``df``, ``p_value``, ``p_adjusted``.
         """
         shown = self.scores if all_features else self.scores.loc[self.selected]
-        return shown.join(self._univariate.loc[shown.index])
+        # A method's own column named like a test column (f_test's p_value) keeps its name; the
+        # marginal test's gets the suffix "_marginal".
+        return shown.join(self._univariate.loc[shown.index], rsuffix="_marginal")
 
     # ---------------------------------------------------------- presentation
     def _population(self):
