@@ -16,13 +16,20 @@ Table 2; the graphs of Appendix B).
   ``L = Delta - K`` the Laplacian of the p-nearest-neighbour heat-kernel graph of the samples,
   ``K_ij = exp(-||x_i - x_j||^2 / (2 delta^2))`` when i is among the p nearest neighbours of j
   or j among those of i, ``delta^2`` the mean of ``||x_i - x_j||^2`` (ELC paper, Appendix B).
-  It is registered as ``ml_mifs`` (``mifs`` is Battiti's mutual-information criterion).
+  It is registered as ``ml_mifs`` (``mifs`` is Battiti's mutual-information criterion).  The
+  objective is the one of the paper's section 3 and of the public MATLAB implementation in the
+  MLC toolbox (Kimura et al.), which also ranks by the row norms of W.
 * :func:`cmfs` -- CMFS, correlated and multi-label feature selection (Braytee, Liu,
   Catchpoole and Kennedy, "Multi-label feature selection using correlation information", CIKM
   2017): the same decomposition as a non-negative matrix factorisation, ``W, V, B >= 0``, with
   the instance graph of the ELC paper's Appendix B,
   ``K_ij = exp(-||x_i - x_j||^2 / (2 delta^2))`` when ``y_i = y_j`` (the same label set) and 0
-  otherwise, solved by multiplicative updates.
+  otherwise, solved by multiplicative updates.  This follows the paper's abstract (an NMF that
+  decomposes the label matrix into a low-dimensional space, correlation information of
+  instances, an l2,1 norm on the rows of the feature matrix, an iterative algorithm with
+  guaranteed convergence) and the ELC paper's description of it; the CIKM paper's own equations
+  were not available to check it term by term (its feature- and label-correlation terms, if any
+  beyond ``Y ~ V B``, are not modelled), so read results as "an NMF baseline of this form".
 
 The optimisation
 ----------------
@@ -37,7 +44,7 @@ objective is non-increasing (the tests check it):
   ``D^-1 X^T (X D^-1 X^T + gamma I)^-1 V`` when d > n); CMFS the multiplicative step
   ``W <- W * (X^T V) / (X^T X W + gamma D W)``.
 * **V, B** (ML-MIFS).  The objective is a convex quadratic in V (in B) with the rest fixed;
-  Jian et al. take gradient steps for V and B.  Here each is minimised exactly -- the point
+  the published implementations take gradient steps for V and B.  Here each is minimised exactly -- the point
   those gradient steps converge to: V from the Sylvester equation
   ``(I + beta L) V + alpha V B B^T = X W + alpha Y B^T`` (through the eigenvectors of
   ``B B^T`` and of L), B from least squares ``min ||Y - V B||``.
