@@ -1038,7 +1038,7 @@ CLI_ACTIONABLE = {
     "--plot in a missing directory": (["select", "class ~ .", "--data", "wine", "--plot", "MISSING_DIR/plot.png"],
                                       "does not exist"),
     "--plot unknown extension": (["select", "class ~ .", "--data", "wine", "--plot", "plot.xyz"], ".png"),
-    "method typo": (["select", "class ~ .", "--data", "wine", "--method", "cmqsf"], "Did you mean 'cmqfs'?"),
+    "method typo": (["select", "class ~ .", "--data", "wine", "--method", "cmqsf"], "Did you mean 'cmqfs'"),
 }
 
 

@@ -88,17 +88,20 @@ import math
 
 import numpy as np
 from scipy import sparse
-from scipy.sparse.linalg import splu
-from sklearn.cluster import KMeans
 
 from fstools.core.arrays import as_float_matrix, constant_columns
 from fstools.core.constraints import (NONNEGATIVE_NUMBER, POSITIVE_INTEGER, POSITIVE_NUMBER, SEED, Constraint,
                                       is_integer_at_least, is_nonnegative_number, is_positive_number, is_seed,
                                       none_or_int)
+from fstools.core.lazy import LazyModule
 from fstools.core.ranking import rank_features
 from fstools.methods.multilabel import check_label_matrix, standardize_features
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 from fstools.methods.similarity import heat_kernel_graph
+
+# imported at their first use: they take longer to import than fstools
+sparse_linalg = LazyModule("scipy.sparse.linalg")
+cluster = LazyModule("sklearn.cluster")
 
 __all__ = ["DENSE_GRAPH_LIMIT", "ROW_NORM_EPS", "latent_dimension", "mean_squared_distance", "mifs_graph", "cmfs_graph",
            "minmax_columns", "ml_mifs_fit", "ml_mifs", "cmfs_fit", "cmfs"]
@@ -285,7 +288,8 @@ class _SylvesterSolver:
         base = (identity + self.beta * self.L).tocsc()
         solved = np.empty_like(rotated)
         for j in range(rotated.shape[1]):
-            solved[:, j] = splu((base + self.alpha * float(lam[j]) * identity).tocsc()).solve(rotated[:, j])
+            system = (base + self.alpha * float(lam[j]) * identity).tocsc()
+            solved[:, j] = sparse_linalg.splu(system).solve(rotated[:, j])
         return solved @ Q.T
 
 
@@ -306,7 +310,7 @@ def ml_mifs_fit(X, Y, alpha=1.0, beta=1.0, gamma=1.0, latent_dim=None, n_neighbo
     Z, _ = standardize_features(X, "variance")
     _, L = mifs_graph(Z, n_neighbors=n_neighbors, n_threads=n_threads)
     sylvester = _SylvesterSolver(L, alpha, beta)
-    clustering = KMeans(n_clusters=c, n_init=10, random_state=random_state).fit(Y)
+    clustering = cluster.KMeans(n_clusters=c, n_init=10, random_state=random_state).fit(Y)
     V = np.zeros((n, c))
     V[np.arange(n), clustering.labels_] = 1.0
     B = np.array(clustering.cluster_centers_, dtype=np.float64)
