@@ -40,6 +40,7 @@ LABELS = ("y", "y1", "y2")
 OUT_OF_RANGE = {
     "bahsic": ("estimator", "x", "one of 'unbiased', 'biased'"),
     "cmim": ("discretization", "x", "one of 'mu_sigma'"),
+    "cmfs": ("gamma", 0, "a finite number > 0"),
     "cmqfs": ("beta", 1.5, r"a number in \[0, 1\]"),
     "cs": ("C", -1, "a finite number > 0"),
     "dfs": ("p", 0, r"a number in \(0, 2\]"),
@@ -52,6 +53,7 @@ OUT_OF_RANGE = {
     "mifs_u": ("beta", float("nan"), "a number >= 0"),
     "mim": ("n_bins", 0, "None or an integer >= 2"),
     "ml_mi": ("discretization", "x", "one of 'mu_sigma'"),
+    "ml_mifs": ("latent_dim", 0, "None or an integer >= 1"),
     "mrmr": ("n_bins", 2.5, "None or an integer >= 2"),
     "onpa": ("beta", -1, "a finite number > 0"),
     "pa": ("eta", -1, "a finite number > 0"),
@@ -1041,7 +1043,7 @@ CLI_ACTIONABLE = {
     "--plot in a missing directory": (["select", "class ~ .", "--data", "wine", "--plot", "MISSING_DIR/plot.png"],
                                       "does not exist"),
     "--plot unknown extension": (["select", "class ~ .", "--data", "wine", "--plot", "plot.xyz"], ".png"),
-    "method typo": (["select", "class ~ .", "--data", "wine", "--method", "cmqsf"], "Did you mean 'cmqfs'?"),
+    "method typo": (["select", "class ~ .", "--data", "wine", "--method", "cmqsf"], "Did you mean 'cmqfs'"),
 }
 
 

@@ -33,7 +33,8 @@ from references.cmqfs import cmqfs_ref, modularity_ref
 from references.discriminant import (bahsic_ref, dfs_ref, standardise_ref, trace_ratio_ref, trace_ratio_weights_ref,
                                      unbiased_hsic_ref)
 from references.information import information_codes_ref, information_selection_ref, mutual_information_ref
-from references.multilabel import elc_ref, gamma_star_ref, label_rbf_ref, llsf_ref, ml_fisher_ref, ml_mi_ref
+from references.multilabel import (cmfs_ref, elc_ref, gamma_star_ref, label_rbf_ref, llsf_ref, ml_fisher_ref, ml_mi_ref,
+                                   ml_mifs_ref)
 from references.passive_aggressive import ONLINE_VARIANTS, online_pa_ref
 from references.similarity import fisher_score_ref, laplacian_score_ref, relieff_ref, rrelieff_ref
 from references.statistical import chi2_ref
@@ -283,6 +284,21 @@ def llsf_expected(X, Y):
                     checks=[("objective", lambda out: out.iterations["objective"], objectives, 1e-12, 0.0)])
 
 
+LATENT_ITERATIONS = 15
+
+
+def latent_expected(reference):
+    """ML-MIFS / CMFS block by block (literal updates), the same number of iterations: row norms of W and the
+    objective of every iteration."""
+    def expected(X, Y):
+        W, objectives = reference(X, Y, n_iterations=LATENT_ITERATIONS)
+        norms = np.sqrt(np.sum(W * W, axis=1))
+        norms[constant_columns(X)] = 0.0
+        return Expected(order(norms, constant_columns(X)), norms,
+                        checks=[("objective", lambda out: out.iterations["objective"], objectives, 1e-10, 0.0)])
+    return expected
+
+
 def ml_expected(reference):
     def expected(X, Y):
         scores = reference(X, Y)
@@ -350,6 +366,14 @@ REFERENCES = {
                   where="test_elc.py::test_llsf_reaches_a_stationary_point (here: Algorithm 1 literally)"),
     "ml_fisher": Entry(ml_fisher_ref, ("X", "Y"), None, ml_expected(ml_fisher_ref), rtol=1e-10, atol=1e-14,
                        where="test_elc.py::test_ml_fisher_is_the_mean_of_per_label_fisher_scores"),
+    "ml_mifs": Entry(ml_mifs_ref, ("X", "Y"), None, latent_expected(ml_mifs_ref),
+                     params={"max_iter": LATENT_ITERATIONS, "tol": 0.0}, rtol=1e-9, atol=1e-12, scaled_atol=True,
+                     ranking_tolerance=1e-9,
+                     where="test_multilabel_baselines.py::test_ml_mifs_equals_the_literal_block_updates"),
+    "cmfs": Entry(cmfs_ref, ("X", "Y"), None, latent_expected(cmfs_ref),
+                  params={"max_iter": LATENT_ITERATIONS, "tol": 0.0}, rtol=1e-9, atol=1e-12, scaled_atol=True,
+                  ranking_tolerance=1e-9,
+                  where="test_multilabel_baselines.py::test_cmfs_equals_the_literal_multiplicative_updates"),
     "ml_mi": Entry(ml_mi_ref, ("X", "Y"), None, ml_expected(ml_mi_ref), rtol=1e-10, atol=1e-15,
                    where="test_elc.py::test_ml_mi_is_the_mean_of_per_label_information"),
     **{name: online_entry(name) for name in ONLINE_VARIANTS},

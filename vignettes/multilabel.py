@@ -14,7 +14,7 @@
 # ---
 
 # %% [markdown]
-# # Multi-label feature selection: ELC against three baselines
+# # Multi-label feature selection: ELC against five baselines
 #
 # This vignette runs ELC (Wang, Xu, Wei, Zhang and Ma, 2020, *Multi-label feature selection by
 # embedding label correlations*, Applied Sciences 10, 8093) as implemented in `fstools`, and
@@ -22,9 +22,9 @@
 #
 # 1. a synthetic multi-label data set with informative, redundant and noise features;
 # 2. ELC on it through the formula front end: the result, its summary and the PADM iterations;
-# 3. ELC against LLSF (one of the paper's baselines) and two simple references (per-label Fisher
-#    score and per-label mutual information, averaged over the labels): an ML-kNN classifier on the
-#    top k' = d/10, 2d/10, ..., 9d/10 features, 5-fold cross-validation, the paper's five metrics
+# 3. ELC against the paper's three baselines -- ML-MIFS, CMFS and LLSF -- and two simple references
+#    (per-label Fisher score and per-label mutual information, averaged over the labels): an ML-kNN
+#    classifier on the top k' = d/10, 2d/10, ..., 9d/10 features, 5-fold cross-validation, the paper's five metrics
 #    (average precision, macro AUC, Hamming loss, ranking loss, one-error) with paired t-tests at 5 %;
 # 4. the paper's diagnostics of the selected sets against k': residual redundancy R(F) (Eq. 16,
 #    the paper's Fig. 1) and residual label correlation C(F) (Eq. 17, Fig. 2).
@@ -180,13 +180,16 @@ print(variant_text)
 # k' (k is part of its model), the baselines rank all features once per fold. The features are
 # standardised with the training fold's means and standard deviations.
 #
-# Baselines: LLSF (Huang et al. 2016; one of the paper's three; row norms of its label-specific
-# weights), and the two simple per-label baselines: the Fisher score and the
-# mutual information of each feature with each label, averaged over the labels.
+# Baselines: the paper's three -- LLSF (Huang et al. 2016; row norms of its label-specific
+# weights), ML-MIFS (Jian et al. 2016; a k-means latent label space, a sample-manifold term and an
+# l2,1-sparse regression onto it) and CMFS (Braytee et al. 2017; a non-negative factorisation of
+# the labels with an instance-correlation term and an l2,1 penalty), both ranked by the row norms of
+# their W, with their default parameters -- and the two simple per-label baselines: the Fisher score
+# and the mutual information of each feature with each label, averaged over the labels.
 
 # %%
 # The display names of every plot and table come from fstools' one table of labels.
-METHODS = {method_label(name): name for name in ("elc", "llsf", "ml_fisher", "ml_mi")}
+METHODS = {method_label(name): name for name in ("elc", "ml_mifs", "cmfs", "llsf", "ml_fisher", "ml_mi")}
 K_VALUES = sorted({max(1, round(d * i / 10)) for i in ((1, 3, 5, 7, 9) if QUICK else range(1, 10))})
 # (quick mode: k' = d/10, 3d/10, ..., 9d/10 only)
 METRICS = {  # name -> (function of (Y, scores, predictions), higher is better)

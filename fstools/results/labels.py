@@ -45,6 +45,8 @@ METHOD_LABELS = {
     "llsf": "LLSF",
     "ml_fisher": "Multi-label Fisher score",
     "ml_mi": "Multi-label MI",
+    "ml_mifs": "ML-MIFS",
+    "cmfs": "CMFS",
 }
 
 #: A method's score symbol (``MethodSpec.score_name``) -> (plain name, symbol or None).

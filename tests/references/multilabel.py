@@ -14,6 +14,11 @@
   score for feature selection", UAI, Eq. 1) and the plug-in mutual information of every feature
   with every label, averaged over the labels (from :mod:`references.similarity` and
   :mod:`references.information`).
+* ML-MIFS: Jian, Li, Shu & Liu (2016), "Multi-label informed feature selection", IJCAI, the
+  objective of section 3 minimised block by block (W by reweighting, V by its Kronecker-form
+  linear system, B by the normal equations), graph of the ELC paper's Appendix B.
+* CMFS: Braytee, Liu, Catchpoole & Kennedy (2017), "Multi-label feature selection using correlation
+  information", CIKM: the non-negative factorisation by multiplicative updates, entry by entry.
 * Multi-label metrics: Zhang & Zhou (2014), "A review on multi-label learning algorithms", IEEE
   TKDE 26(8), section 2.2 (hamming loss, one-error, ranking loss, average precision, macro AUC).
 * ML-kNN: Zhang & Zhou (2007), "ML-KNN: a lazy learning approach to multi-label learning",
@@ -27,6 +32,7 @@ import numpy as np
 
 from references._common import standardize_ref
 import scipy.linalg
+from sklearn.cluster import KMeans
 
 from references.information import information_codes_ref, mutual_information_ref
 from references.similarity import fisher_score_ref
@@ -373,4 +379,152 @@ def llsf_ref(X, Y, alpha=2.0 ** -5, beta=2.0 ** -3, gamma=0.1, n_iterations=100,
         b_previous, b = b, (1.0 + math.sqrt(1.0 + 4.0 * b * b)) / 2.0
         W_previous, W = W, W_next
         objectives.append(objective(W))
+    return W, objectives
+
+
+# --------------------------------------------------------------------------
+# ML-MIFS (Jian, Li, Shu & Liu 2016) and CMFS (Braytee, Liu, Catchpoole & Kennedy 2017)
+# --------------------------------------------------------------------------
+
+LATENT_EPS = 1e-12
+
+
+def _pairwise_squared_ref(Z):
+    n = Z.shape[0]
+    return [[sum((float(Z[i, f]) - float(Z[j, f])) ** 2 for f in range(Z.shape[1])) for j in range(n)]
+            for i in range(n)]
+
+
+def _mean_ref(squared):
+    n = len(squared)
+    return sum(sum(row) for row in squared) / (n * n)
+
+
+def knn_heat_graph_ref(Z, p=5):
+    """K_ij = exp(-||z_i - z_j||^2 / (2 delta^2)) if z_i is among the p nearest other samples of z_j or z_j
+    among those of z_i (ties to the lower index), delta^2 = mean ||z_i - z_j||^2 over all i, j (ELC paper,
+    Appendix B, "the affinity graph in MIFS")."""
+    squared = _pairwise_squared_ref(Z)
+    n = len(squared)
+    delta2 = _mean_ref(squared)
+    width = 2 * delta2 if delta2 > 0 else 1.0
+    near = [sorted((j for j in range(n) if j != i), key=lambda j: (squared[i][j], j))[:min(p, n - 1)]
+            for i in range(n)]
+    K = np.zeros((n, n))
+    for i in range(n):
+        for j in range(n):
+            if i != j and (j in near[i] or i in near[j]):
+                K[i, j] = math.exp(-squared[i][j] / width)
+    return K
+
+
+def same_labels_graph_ref(Z, Y):
+    """K_ij = exp(-||z_i - z_j||^2 / (2 delta^2)) if i != j and y_i = y_j (the whole label vector), else 0
+    (ELC paper, Appendix B, "the instance similarity matrix in SPFS and CMFS")."""
+    squared = _pairwise_squared_ref(Z)
+    n = len(squared)
+    delta2 = _mean_ref(squared)
+    width = 2 * delta2 if delta2 > 0 else 1.0
+    K = np.zeros((n, n))
+    for i in range(n):
+        for j in range(n):
+            if i != j and all(int(a) == int(b) for a, b in zip(Y[i], Y[j])):
+                K[i, j] = math.exp(-squared[i][j] / width)
+    return K
+
+
+def latent_objective_ref(Z, W, V, B, Y, L, alpha, beta, gamma):
+    """||Z W - V||_F^2 + alpha ||Y - V B||_F^2 + beta tr(V^T L V) + gamma sum_i sqrt(||w_i||^2 + eps)."""
+    penalty = sum(math.sqrt(sum(float(w) ** 2 for w in row) + LATENT_EPS) for row in W)
+    return (float(np.trace((Z @ W - V).T @ (Z @ W - V))) + alpha * float(np.trace((Y - V @ B).T @ (Y - V @ B)))
+            + beta * float(np.trace(V.T @ L @ V)) + gamma * penalty)
+
+
+def _reweighting_ref(W):
+    """D_ii = 1 / (2 sqrt(||w_i||^2 + eps)) (Nie, Huang, Cai & Ding 2010)."""
+    return np.diag([1.0 / (2.0 * math.sqrt(sum(float(w) ** 2 for w in row) + LATENT_EPS)) for row in W])
+
+
+def ml_mifs_ref(X, Y, alpha=1.0, beta=1.0, gamma=1.0, latent_dim=None, p=5, n_iterations=100, random_state=0):
+    """ML-MIFS: min ||X W - V||^2 + alpha ||Y - V B||^2 + beta tr(V^T L V) + gamma ||W||_{2,1}, block by block;
+    returns (W, objectives).
+
+    Columns z-scored (population sd, constants 0); L = diag(K 1) - K with K of knn_heat_graph_ref.  Start: k-means
+    of the label vectors (scikit-learn, c clusters, n_init = 10, random_state) gives V (0/1 indicators) and B (the
+    centroids); W_0 = (Z^T Z + gamma I)^-1 Z^T V.  Each iteration, with the others fixed:
+    W = (Z^T Z + gamma D)^-1 Z^T V, D from the previous W (dense inverse);
+    V: the stationarity condition (I + beta L) V + alpha V B B^T = Z W + alpha Y B^T, written as one
+    (n c) x (n c) linear system on vec(V) with Kronecker products;
+    B = (V^T V)^-1 V^T Y (normal equations).
+    """
+    Z = standardize_ref(X)
+    Y = np.asarray(Y, dtype=float)
+    n, d = Z.shape
+    l = Y.shape[1]
+    c = math.ceil(l / 2) if latent_dim is None else int(latent_dim)
+    K = knn_heat_graph_ref(Z, p)
+    L = np.diag(K.sum(axis=1)) - K
+    clustering = KMeans(n_clusters=c, n_init=10, random_state=random_state).fit(Y)
+    V = np.zeros((n, c))
+    for i, g in enumerate(clustering.labels_):
+        V[i, g] = 1.0
+    B = np.array(clustering.cluster_centers_, dtype=float)
+    W = np.linalg.inv(Z.T @ Z + gamma * np.eye(d)) @ Z.T @ V
+    system = np.kron(np.eye(c), np.eye(n) + beta * L)
+    objectives = []
+    for _ in range(n_iterations):
+        W = np.linalg.inv(Z.T @ Z + gamma * _reweighting_ref(W)) @ Z.T @ V
+        right = Z @ W + alpha * Y @ B.T
+        vec = np.linalg.solve(system + alpha * np.kron((B @ B.T).T, np.eye(n)), right.flatten(order="F"))
+        V = vec.reshape((n, c), order="F")
+        B = np.linalg.inv(V.T @ V) @ V.T @ Y
+        objectives.append(latent_objective_ref(Z, W, V, B, Y, L, alpha, beta, gamma))
+    return W, objectives
+
+
+def cmfs_ref(X, Y, alpha=1.0, beta=1.0, gamma=1.0, latent_dim=None, n_iterations=100, random_state=0):
+    """CMFS: min_{W, V, B >= 0} ||X W - V||^2 + alpha ||Y - V B||^2 + beta tr(V^T L V) + gamma ||W||_{2,1} by
+    multiplicative updates, entry by entry; returns (W, objectives).
+
+    Columns min-max scaled to [0, 1] (constants 0); K of same_labels_graph_ref, Delta = diag(K 1), L = Delta - K.
+    Start: numpy.random.default_rng(random_state).random for W (d x c), V (n x c), B (c x l), in that order.
+    Each iteration (D from the current W):
+    W_ic <- W_ic [Z^T V]_ic / [Z^T Z W + gamma D W]_ic;
+    V_ic <- V_ic [Z W + alpha Y B^T + beta K V]_ic / [V + alpha V B B^T + beta Delta V]_ic;
+    B_cj <- B_cj [V^T Y]_cj / [V^T V B]_cj;
+    an entry whose denominator is 0 becomes 0.
+    """
+    X = np.asarray(X, dtype=float)
+    Y = np.asarray(Y, dtype=float)
+    n, d = X.shape
+    l = Y.shape[1]
+    c = math.ceil(l / 2) if latent_dim is None else int(latent_dim)
+    Z = np.zeros((n, d))
+    for f in range(d):
+        low, high = min(X[:, f]), max(X[:, f])
+        if high > low:
+            Z[:, f] = [(v - low) / (high - low) for v in X[:, f]]
+    K = same_labels_graph_ref(Z, Y)
+    Delta = np.diag(K.sum(axis=1))
+    L = Delta - K
+    rng = np.random.default_rng(random_state)
+    W = rng.random((d, c))
+    V = rng.random((n, c))
+    B = rng.random((c, l))
+
+    def update(M, top, bottom):
+        out = np.zeros_like(M)
+        for i in range(M.shape[0]):
+            for j in range(M.shape[1]):
+                if bottom[i, j] > 0:
+                    out[i, j] = M[i, j] * top[i, j] / bottom[i, j]
+        return out
+
+    objectives = []
+    for _ in range(n_iterations):
+        D = _reweighting_ref(W)
+        W = update(W, Z.T @ V, Z.T @ Z @ W + gamma * D @ W)
+        V = update(V, Z @ W + alpha * Y @ B.T + beta * K @ V, V + alpha * V @ B @ B.T + beta * Delta @ V)
+        B = update(B, V.T @ Y, V.T @ V @ B)
+        objectives.append(latent_objective_ref(Z, W, V, B, Y, L, alpha, beta, gamma))
     return W, objectives
