@@ -509,7 +509,8 @@ register(MethodSpec(
 
 register(MethodSpec(
     name="cmfs",
-    description="CMFS: non-negative factorisation of the labels + instance correlation + l2,1; row norms of W",
+    description="CMFS as reconstructed from its abstract (the paper's equations unchecked): non-negative "
+                "factorisation of the labels + instance correlation + l2,1; row norms of W",
     function=cmfs,
     parameters=(
         _weight("alpha", "weight of the label factorisation ||Y - VB||^2"),
