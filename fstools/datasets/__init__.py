@@ -20,8 +20,8 @@ Examples
 >>> df["class"].cat.categories.tolist()
 ['class_0', 'class_1', 'class_2']
 >>> table = fs.datasets.list(kind="all", details=True).set_index("name")
->>> table.loc["emotions", ["kind", "source", "n_labels"]].tolist()
-['fetchable', 'Mulan repository', 6]
+>>> table.loc["emotions", ["kind", "source", "papers"]].tolist()
+['fetchable', 'Mulan repository', 'ELC']
 """
 import builtins
 
