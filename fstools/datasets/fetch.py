@@ -122,6 +122,14 @@ def _manual_hint(url, path):
     return f"{where} by hand and put it at {path}; fetch() then reads it from there"
 
 
+def _describe(error):
+    """``HTTP 404 Not Found``, ``ConnectionRefusedError: ...``: what went wrong, in a few words."""
+    if isinstance(error, urllib.error.HTTPError):
+        return f"HTTP {error.code} {error.reason}"
+    reason = error.reason if isinstance(error, urllib.error.URLError) else error
+    return f"{type(reason).__name__}: {reason}" if isinstance(reason, BaseException) else str(reason)
+
+
 def _download(url, path, expected, timeout):
     """Download ``url`` to ``path`` atomically; return the digest.  Nothing is left behind on failure."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -138,8 +146,7 @@ def _download(url, path, expected, timeout):
                     digest.update(chunk)
                     received += len(chunk)
         except (urllib.error.URLError, HTTPException, OSError) as error:
-            reason = getattr(error, "reason", None) or error
-            raise FetchError(f"cannot download {url}: {type(reason).__name__}: {reason} "
+            raise FetchError(f"cannot download {url}: {_describe(error)} "
                              f"(after {received} bytes; nothing was kept); {_manual_hint(url, path)}") from error
         if announced is not None and received != int(announced):
             raise FetchError(f"the download of {url} was interrupted: {received} of {announced} bytes; "
@@ -180,7 +187,7 @@ def _from_openml(entry, home, timeout):
         bunch = fetch_openml(name=name, version=version, as_frame=True, data_home=str(home / "openml"),
                              n_retries=0)
     except (urllib.error.URLError, HTTPException, OSError) as error:
-        raise FetchError(f"cannot fetch {name!r} (version {version}) from OpenML: {error}; "
+        raise FetchError(f"cannot fetch {name!r} (version {version}) from OpenML: {_describe(error)}; "
                          f"{_manual_hint(entry.url + ' (its ARFF file)', home / entry.name / entry.filename)}"
                          ) from error
     features = bunch.data.copy()
