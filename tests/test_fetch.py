@@ -485,3 +485,28 @@ def test_the_cache_folder_follows_the_environment(tmp_path, monkeypatch):
         assert fs.datasets.get_data_home() == tmp_path / "xdg" / "fstools"
         monkeypatch.delenv("XDG_CACHE_HOME")
         assert str(fs.datasets.get_data_home()) == os.path.join(os.path.expanduser("~"), ".cache", "fstools")
+
+
+def test_fetched_frames_go_straight_into_select(server, home, monkeypatch):
+    register(monkeypatch, "tiny_ml", server.serve("/tiny.arff", MULAN_ARFF), fmt="arff", source="mulan",
+             n_labels=2)
+    labelled = fs.datasets.fetch("tiny_ml").drop(columns="colour").dropna()
+    labels = labelled.attrs["response"]
+    multi = fs.select("~ .", labelled.drop(columns=labels), method="ml_fisher", k=1, response=labelled[labels])
+    assert multi.selected[0] in ("mean_pitch", "zcr")
+    register(monkeypatch, "tiny", server.serve("/tiny.svm", svmlight_bytes()), sparse=True)
+    frame = fs.datasets.fetch("tiny")
+    assert isinstance(frame["x1"].dtype, pd.SparseDtype)
+    result = fs.select("class ~ .", frame, method="fisher", k=2)
+    dense = frame.astype({column: float for column in frame.columns[:-1]})
+    assert result.selected == fs.select("class ~ .", dense, method="fisher", k=2).selected
+
+
+def test_quoted_arff_names_and_values(tmp_path):
+    path = tmp_path / "quoted.arff"
+    path.write_text("@relation q\n@attribute \"weight (kg)\" numeric\n@attribute kind {'a b','c,d'}\n@data\n"
+                    "1.5,'c,d'\n{1 'c,d'}\n2,'a b'\n")
+    frame = read_arff(path)
+    assert frame.columns.tolist() == ["weight (kg)", "kind"]
+    assert frame["kind"].astype(str).tolist() == ["c,d", "c,d", "a b"]
+    assert frame["weight (kg)"].tolist() == [1.5, 0.0, 2.0]

@@ -90,14 +90,7 @@ def read_arff(path, sparse_output=False):
             if text.startswith("{"):
                 if not text.endswith("}"):
                     raise ArffError(f"{where}: a sparse row must end with '}}'")
-                pairs = [pair.strip() for pair in text[1:-1].split(",") if pair.strip()]
-                cells = []
-                for pair in pairs:
-                    index, _, value = pair.partition(" ")
-                    if not index.isdigit() or int(index) >= len(names):
-                        raise ArffError(f"{where}: {pair!r} does not start with an attribute index "
-                                        f"in 0..{len(names) - 1}")
-                    cells.append((int(index), _unquote(value)))
+                cells = _sparse_cells(text[1:-1], len(names), where)
             else:
                 fields = _split(text)
                 if len(fields) != len(names):
@@ -126,6 +119,24 @@ def read_arff(path, sparse_output=False):
             frame[name] = pd.Categorical.from_codes(codes, categories=kind)
     return pd.DataFrame(frame, columns=names)
 
+
+
+_SPARSE_CELL = re.compile(r"""\s*(\S+?)\s+('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^,]*?)\s*(?:,|$)""")
+
+
+def _sparse_cells(content, n_attributes, where):
+    """``0 1.5, 2 'a b'`` -> [(0, '1.5'), (2, 'a b')]."""
+    cells, position = [], 0
+    content = content.strip()
+    while position < len(content):
+        match = _SPARSE_CELL.match(content, position)
+        index = match.group(1) if match else content[position:].split(",")[0].strip()
+        if match is None or not index.isdigit() or int(index) >= n_attributes:
+            raise ArffError(f"{where}: {content[position:].split(',')[0].strip()!r} does not start with an "
+                            f"attribute index in 0..{n_attributes - 1}")
+        cells.append((int(index), _unquote(match.group(2))))
+        position = match.end()
+    return cells
 
 
 def _attribute_kind(declaration, where):
