@@ -510,3 +510,15 @@ def test_quoted_arff_names_and_values(tmp_path):
     assert frame.columns.tolist() == ["weight (kg)", "kind"]
     assert frame["kind"].astype(str).tolist() == ["c,d", "c,d", "a b"]
     assert frame["weight (kg)"].tolist() == [1.5, 0.0, 2.0]
+
+
+def test_a_downloaded_file_that_is_not_the_format_says_what_to_do(server, home, monkeypatch):
+    register(monkeypatch, "page", server.serve("/page.arff", b"<html>moved</html>\n"), fmt="arff", source="mulan",
+             n_labels=1)
+    with pytest.raises(ValueError, match="cannot read it as the arff file of 'page'.*refresh=True"):
+        fs.datasets.fetch("page")
+
+
+def test_refresh_must_be_a_boolean():
+    with pytest.raises(ValueError, match="refresh: must be True or False; got 'yes'"):
+        fs.datasets.fetch("sonar", refresh="yes")

@@ -23,7 +23,7 @@ import urllib.request
 from http.client import HTTPException
 from pathlib import Path
 
-from fstools.core.constraints import POSITIVE_NUMBER, validate
+from fstools.core.constraints import BOOLEAN, POSITIVE_NUMBER, validate
 from fstools.core.messages import did_you_mean
 from fstools.datasets.naming import RESPONSE
 from fstools.datasets.parsers import (read_arff, read_csv, read_mat, read_svmlight, split_labels,
@@ -246,7 +246,7 @@ def fetch(name, *, data_home=None, timeout=30.0, refresh=False):
     """
     entry = _entry(name)
     timeout = validate(POSITIVE_NUMBER, timeout, "timeout")
-    refresh = bool(refresh)
+    refresh = validate(BOOLEAN, refresh, "refresh")
     home = get_data_home(data_home)
     path = home / entry.name / entry.filename
     details = {}
@@ -264,7 +264,12 @@ def fetch(name, *, data_home=None, timeout=30.0, refresh=False):
                              f"{_manual_hint(None, path)} ({entry.note})")
         else:
             digest = _download(entry.url, path, entry.sha256, timeout)
-        frame = _read(entry, path)
+        try:
+            frame = _read(entry, path)
+        except (ValueError, OSError, EOFError) as error:
+            raise ValueError(f"{path}: cannot read it as the {entry.format} file of {entry.name!r}: {error}; "
+                             f"if it is not the data set (an error page, a different file), delete it or "
+                             f"call fetch({entry.name!r}, refresh=True)") from error
     labels = list(frame.columns[-entry.n_labels:]) if entry.multilabel else RESPONSE
     frame.attrs.update({"name": entry.name, "source": SOURCES[entry.source], "url": entry.url,
                         "licence": details.get("licence", entry.licence), "citation": entry.citation,
