@@ -66,11 +66,13 @@ class Server:
     """An HTTP server in a thread: ``routes[path] = (body, mode)``; counts the requests per path.
 
     mode: ``"ok"``; ``"short"`` announces more bytes than it sends; ``"drop"`` sends half the body
-    and resets the connection; ``"missing"`` answers 404.
+    and resets the connection; ``"missing"`` answers 404; ``"stall"`` sends the headers and then
+    nothing until the test ends.
     """
 
     def __init__(self):
         self.routes, self.requests = {}, {}
+        self.release = threading.Event()
         server = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -86,6 +88,9 @@ class Server:
                 self.send_response(200)
                 self.send_header("Content-Length", str(len(body) + (100 if mode == "short" else 0)))
                 self.end_headers()
+                if mode == "stall":
+                    server.release.wait(60)
+                    return
                 if mode == "drop":
                     self.wfile.write(body[:len(body) // 2])
                     self.wfile.flush()
@@ -109,6 +114,7 @@ class Server:
         return self.url(path)
 
     def close(self):
+        self.release.set()
         self.httpd.shutdown()
         self.httpd.server_close()
 
@@ -213,6 +219,14 @@ def test_an_interrupted_download_leaves_nothing_behind(server, home, monkeypatch
     assert leftovers(home) == []
     server.serve("/tiny.svm", svmlight_bytes())            # the server recovers: the next call works
     assert fs.datasets.fetch("tiny").shape == (12, 6)
+
+
+def test_a_server_that_stops_sending_times_out(server, home, monkeypatch):
+    url = server.serve("/slow.svm", svmlight_bytes(), mode="stall")
+    register(monkeypatch, "slow", url)
+    with pytest.raises(fs.datasets.FetchError, match="timed out.*nothing was kept"):
+        fs.datasets.fetch("slow", timeout=0.2)
+    assert leftovers(home) == []
 
 
 def test_an_http_error_names_the_url(server, home, monkeypatch):

@@ -207,7 +207,8 @@ def fetch(name, *, data_home=None, timeout=30.0, refresh=False):
         The cache folder; default :func:`get_data_home` (``FSTOOLS_DATA``, else the platform's cache
         folder).
     timeout : float, default 30
-        Seconds to wait for the server, per connection and per read.
+        Seconds to wait for the server, per connection and per read (OpenML sets: scikit-learn's
+        ``fetch_openml`` uses its own, and is asked not to retry).
     refresh : bool, default False
         Download again even when the file is cached (OpenML sets: scikit-learn's cache is
         used as it is).
@@ -241,8 +242,12 @@ def fetch(name, *, data_home=None, timeout=30.0, refresh=False):
     Examples
     --------
     >>> import fstools as fs
-    >>> emotions = fs.datasets.fetch("emotions")                        # doctest: +SKIP
-    >>> fs.select(emotions.attrs["response"], emotions, method="elc")   # doctest: +SKIP
+    >>> sonar = fs.datasets.fetch("sonar")                             # doctest: +SKIP
+    >>> fs.select("class ~ .", sonar, method="cmqfs", k=10)            # doctest: +SKIP
+    >>> emotions = fs.datasets.fetch("emotions")                       # doctest: +SKIP
+    >>> labels = emotions.attrs["response"]                            # doctest: +SKIP
+    >>> fs.select("~ .", emotions.drop(columns=labels), method="elc", k=10,
+    ...           response=emotions[labels])                           # doctest: +SKIP
     """
     entry = _entry(name)
     timeout = validate(POSITIVE_NUMBER, timeout, "timeout")

@@ -1,9 +1,10 @@
 """Readers for the file formats of the data repositories: ARFF (dense and sparse rows), svmlight
 (LIBSVM), MATLAB ``.mat`` with ``X`` and ``Y`` (scikit-feature) and CSV.
 
-Each reader returns a DataFrame of predictors and the response: single-label sets have the
-response as a categorical column ``class`` after the predictors; multi-label sets have one 0/1
-integer column per label after the predictors.  Predictor names are snake_case.
+:func:`read_arff` returns the file's attributes as they are; the other readers, and
+:func:`split_labels` for a Mulan file, return what :func:`fstools.datasets.fetch` returns:
+snake_case predictors, then the response as a categorical column ``class`` or, for a
+multi-label set, one 0/1 integer column per label.
 
 scikit-learn (``load_svmlight_file``) and ``scipy.io`` are imported inside the readers that use
 them, so that ``import fstools`` does not import them.
