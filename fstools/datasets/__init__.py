@@ -1,9 +1,15 @@
-"""Bundled data sets as DataFrames, and generators of data with a known answer.
+"""Bundled data sets, the papers' data sets fetched from public repositories, and generators of
+data with a known answer.
 
 The bundled sets are read from the files scikit-learn ships (no download):
 ``iris``, ``wine``, ``breast_cancer`` and ``digits``.  Every frame has
 snake_case predictor names and the response in a column named ``class``: a
 pandas categorical whose categories are the class names.
+
+The data sets of the papers that fstools implements are downloaded by :func:`fetch` from OpenML
+(through scikit-learn's ``fetch_openml``) or from the LIBSVM, Mulan and scikit-feature
+repositories, checked (SHA-256) and cached; ``list(kind="all", details=True)`` shows which are
+bundled, which fetchable and from where, and which are already cached.
 
 Examples
 --------
@@ -11,18 +17,24 @@ Examples
 >>> fs.datasets.list()
 ['breast_cancer', 'digits', 'iris', 'wine']
 >>> df = fs.datasets.load("wine")
->>> list(df["class"].cat.categories)
+>>> df["class"].cat.categories.tolist()
 ['class_0', 'class_1', 'class_2']
+>>> table = fs.datasets.list(kind="all", details=True).set_index("name")
+>>> table.loc["emotions", ["kind", "source", "papers"]].tolist()
+['fetchable', 'Mulan repository', 'ELC']
 """
 import builtins
-import re
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["list", "load", "make_classification_frame", "snake_case"]
+from fstools.core.constraints import BOOLEAN, one_of, validate
+from fstools.datasets.fetch import ChecksumError, FetchError, cached_path, fetch, get_data_home
+from fstools.datasets.naming import RESPONSE, snake_case
+from fstools.datasets.registry import REGISTRY, SOURCES
 
-RESPONSE = "class"
+__all__ = ["ChecksumError", "FetchError", "cached_path", "fetch", "get_data_home", "list", "load",
+           "make_classification_frame", "snake_case"]
 
 
 def _loaders():
@@ -40,17 +52,70 @@ def _loaders():
 _NAMES = ("breast_cancer", "digits", "iris", "wine")
 
 
-def list():  # noqa: A001 - the public name mirrors R's data() listing
-    """Names of the bundled data sets, sorted."""
-    return builtins.list(_NAMES)
+#: Shape and papers of the bundled sets (checked against the loaded frames by the tests).
+_BUNDLED = {
+    "breast_cancer": (569, 30, 2, ()),
+    "digits": (1797, 64, 10, ()),
+    "iris": (150, 4, 3, ("CMQFS",)),
+    "wine": (178, 13, 3, ("CMQFS",)),
+}
+
+_KINDS = ("bundled", "fetchable", "all")
+_COLUMNS = ["name", "kind", "source", "format", "n_rows", "n_features", "n_classes", "n_labels", "papers",
+            "checksum", "cached", "url", "note"]
 
 
-def snake_case(name):
-    """``'sepal length (cm)'`` -> ``'sepal_length_cm'``: lower case, runs of other characters -> ``_``."""
-    text = re.sub(r"[^0-9a-zA-Z]+", "_", str(name).strip()).strip("_").lower()
-    if not text:
-        raise ValueError(f"name {name!r} has no letters or digits to build a column name from")
-    return text
+def list(kind="bundled", details=False, data_home=None):  # noqa: A001 - the public name mirrors R's data() listing
+    """The data sets: names, or a table of where each comes from.
+
+    Parameters
+    ----------
+    kind : {'bundled', 'fetchable', 'all'}, default 'bundled'
+        ``'bundled'``: the sets :func:`load` reads from the files scikit-learn ships;
+        ``'fetchable'``: the papers' sets that :func:`fetch` downloads (or, for the few without a
+        public copy, reads from the cache where they were put by hand); ``'all'``: both.
+    details : bool, default False
+        Return a table instead of the names.
+    data_home : str or path-like, optional
+        The cache folder to look in for the ``cached`` column (default :func:`get_data_home`).
+
+    Returns
+    -------
+    list of str or pandas.DataFrame
+        The names, sorted; or one row per set with ``name``, ``kind`` (``'bundled'``,
+        ``'fetchable'``, or ``'manual'`` for a set with no known public copy), ``source``,
+        ``format``, ``n_rows``, ``n_features``, ``n_classes`` / ``n_labels`` (of the repository's
+        file, where known), ``papers``, ``checksum`` (``'sha256 in registry'``, or ``'trust on
+        first use'``: the first download's digest is recorded and later reads are checked
+        against it), ``cached`` (the file is in the cache folder), ``url`` and ``note``.
+    """
+    kind = validate(one_of(_KINDS), kind, "kind")
+    details = validate(BOOLEAN, details, "details")
+    names = []
+    if kind in ("bundled", "all"):
+        names += builtins.list(_NAMES)
+    if kind in ("fetchable", "all"):
+        names += builtins.list(REGISTRY)
+    names = sorted(names)
+    if not details:
+        return names
+    return pd.DataFrame([_row(name, data_home) for name in names], columns=_COLUMNS).astype(
+        {"n_rows": "Int64", "n_features": "Int64", "n_classes": "Int64", "n_labels": "Int64"})
+
+
+def _row(name, data_home):
+    if name in _BUNDLED:
+        n_rows, n_features, n_classes, papers = _BUNDLED[name]
+        return {"name": name, "kind": "bundled", "source": "scikit-learn (bundled)", "format": "bundled",
+                "n_rows": n_rows, "n_features": n_features, "n_classes": n_classes, "n_labels": None,
+                "papers": ", ".join(papers), "checksum": "", "cached": True, "url": None, "note": ""}
+    entry = REGISTRY[name]
+    return {"name": name, "kind": "fetchable" if entry.url is not None else "manual",
+            "source": SOURCES[entry.source], "format": entry.format, "n_rows": entry.n_rows,
+            "n_features": entry.n_features, "n_classes": entry.n_classes, "n_labels": entry.n_labels,
+            "papers": ", ".join(entry.papers),
+            "checksum": "sha256 in registry" if entry.sha256 else "trust on first use",
+            "cached": cached_path(name, data_home).exists(), "url": entry.url, "note": entry.note}
 
 
 def load(name):
