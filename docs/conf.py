@@ -9,7 +9,6 @@ grids); ``FSTOOLS_DOCS_FULL=1 sphinx-build ...`` runs them in full, as in the pa
 """
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parent
@@ -22,7 +21,7 @@ from vignette_gallery import write_gallery_sources  # noqa: E402
 # ---- run mode of the vignettes ------------------------------------------------------------
 FULL = os.environ.get("FSTOOLS_DOCS_FULL") == "1"
 os.environ["FSTOOLS_QUICK"] = "0" if FULL else "1"
-os.environ.setdefault("FSTOOLS_VIGNETTE_OUTPUT", tempfile.mkdtemp(prefix="fstools-vignettes-"))
+os.environ.setdefault("FSTOOLS_VIGNETTE_OUTPUT", str(DOCS / "_build" / "vignette-output"))
 os.environ["MPLBACKEND"] = "Agg"
 
 # ---- project --------------------------------------------------------------------------------
@@ -106,10 +105,12 @@ html_title = f"fstools {release}"
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
-    "secondary_sidebar_items": ["page-toc"],
+    # The vignettes' pages need the width for their printed tables: no right-hand sidebar there.
+    "secondary_sidebar_items": {"**": ["page-toc"], "auto_examples/*": []},
 }
 html_sidebars = {"index": [], "install": [], "quickstart": [], "coming_from_r": []}
-html_static_path = []
+html_static_path = ["_static"]
+html_css_files = ["fstools.css"]
 
 
 # ---- checks: every public name has an API page, every method a family page ------------------
