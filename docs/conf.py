@@ -105,8 +105,7 @@ html_title = f"fstools {release}"
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
-    # The vignettes' pages need the width for their printed tables: no right-hand sidebar there.
-    "secondary_sidebar_items": {"**": ["page-toc"], "auto_examples/*": []},
+    "secondary_sidebar_items": ["page-toc"],
 }
 html_sidebars = {"index": [], "install": [], "quickstart": [], "coming_from_r": []}
 html_static_path = ["_static"]
