@@ -62,11 +62,18 @@ numpydoc_validation_checks = {"GL08"}
 numpydoc_validation_exclude = {r"\.__\w+__$", r"\._\w+$"}
 
 
-# scikit-learn's own methods (get_params, set_output, ...) are documented by scikit-learn; its
-# docstrings refer to labels of its own site.
+# Methods inherited from scikit-learn keep their pages (transform, get_support, get_params, ...),
+# except those whose docstrings refer to labels of scikit-learn's own site: metadata routing
+# (get_metadata_routing, set_*_request), set_output and ClassifierMixin.score.
+SKLEARN_SKIPPED = ("get_metadata_routing", "set_output", "score")
+
+
 def _skip_scikit_learn_members(app, what, name, obj, skip, options):
-    module = getattr(obj, "__module__", None) or ""
-    return True if module.split(".")[0] == "sklearn" else None
+    if (getattr(obj, "__module__", None) or "").split(".")[0] != "sklearn":
+        return None
+    if name in SKLEARN_SKIPPED or (name.startswith("set_") and name.endswith("_request")):
+        return True
+    return None
 
 
 # ---- the vignettes as a gallery ---------------------------------------------------------------
