@@ -92,14 +92,14 @@ class SelectionResult(Result):
         self._y = y
         self.response_type = response_type
         self.response_reason = response_reason
-        if response_type == "class":
+        if response_type == "class" and class_names is not None:
             self.classes = list(class_names)
             self.class_counts = pd.Series(np.bincount(y, minlength=len(class_names)), index=self.classes,
                                           name="n")
         else:
             self.classes = None
             self.class_counts = None
-        self.response = model_frame.response_names[0]
+        self.response = model_frame.response_names[0] if model_frame.response_names else None
         self.class_mapping = None if class_mapping is None else dict(class_mapping)
         self.stream_metrics = None if stream_metrics is None else pd.DataFrame(stream_metrics)
 
@@ -125,6 +125,10 @@ class SelectionResult(Result):
 
     @cached_property
     def _univariate(self):
+        if self.response_type is None:
+            columns = ["test", "statistic", "df", "p_value", "p_adjusted"]
+            return pd.DataFrame({name: pd.Series(dtype=object if name in ("test", "df") else float)
+                                 for name in columns}).reindex(self.scores.index)
         rows = []
         column_terms = np.asarray(self._frame.column_terms)
         column_names = np.asarray(self._frame.column_names)
@@ -204,7 +208,9 @@ class SelectionResult(Result):
             :meth:`univariate_tests`: ``test``, ``statistic``, ``df``, ``p_value``, ``p_adjusted``.
         """
         shown = self.scores if all_features else self.scores.loc[self.selected]
-        return shown.join(self._univariate.loc[shown.index])
+        # A method's own column named like a test column (f_test's p_value) keeps its name; the
+        # marginal test's gets the suffix "_marginal".
+        return shown.join(self._univariate.loc[shown.index], rsuffix="_marginal")
 
     # ---------------------------------------------------------- presentation
     def _population(self):
@@ -215,6 +221,8 @@ class SelectionResult(Result):
     def _response_line(self):
         """The Response line of the summary: the response, its type with the reason, and its
         classes (the first ten, with counts) or its distribution."""
+        if self.response_type is None:
+            return "none (one-sided formula: the method uses no response)"
         reason = f" ({self.response_reason})" if self.response_reason else ""
         if self.response_type == "continuous":
             y = self._y
@@ -241,6 +249,15 @@ class SelectionResult(Result):
         shown = self.scores if all_features else self.scores.loc[self.selected]
         tests = self._univariate.loc[shown.index]
         table = self._score_table(shown)
+        if self.response_type is None:
+            header = self._header(("Response", self._response_line()),
+                                  [("Redundancy", self._redundancy_line(details))], details=details)
+            notes = [f"{self._score_note()}", "no p-values: there is no response to test the features against",
+                     *self.notes]
+            na_line = self._na_legend(table)
+            if na_line:
+                notes.insert(0, na_line)
+            return Summary(f"Feature selection ({self.method})", header, table, notes)
         table["test"] = tests["test"].to_numpy()
         table["statistic"] = [format_number(v) for v in tests["statistic"]]
         table["df"] = [v if isinstance(v, str) else format_number(v, 4) for v in tests["df"]]
