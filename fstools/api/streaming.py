@@ -101,14 +101,14 @@ class OnlineSelector(SelectorMixin, ClassifierMixin, BaseEstimator):
         shrinking off.  The paper gives no value: with the defaults a = 0.01
         every 10 rounds, small next to the PA steps on features scaled to [0, 1].
     theta : float, default inf
-        Threshold of T (Eq. 10): weights with |w_j| <= theta shrink; inf
+        Threshold of T (Eq. 10): weights with ``|w_j|`` <= theta shrink; inf
         shrinks every weight (Langford et al. 2009).
     K : int, default 10
         Truncate every K rounds (Algorithm 1 line 11; section 3.3 advises
         against K = 1).  The paper gives no value.
     truncate : {'gradient', 'topk', 'none'}, default 'gradient'
         'gradient': T(w, eta K g, theta) (Eq. 9-10); 'topk': keep the
-        ``n_features`` largest |w_j| every K rounds (OFS of Wang et al. 2014
+        ``n_features`` largest ``|w_j|`` every K rounds (OFS of Wang et al. 2014
         with K = 1); 'none'.
     update : {None, 'pa', 'pa1', 'pa2'}, default None
         mbpa and onpa only: their step rule (None: mbpa 'pa1', Eq. 8; onpa
@@ -138,12 +138,12 @@ class OnlineSelector(SelectorMixin, ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    weights_ : ndarray of shape (n_features_in_,)
+    weights_ : ndarray of shape ``(n_features_in_,)``
         The learner's full w.
-    coef_ : ndarray of shape (1, n_features_in_)
+    coef_ : ndarray of shape ``(1, n_features_in_)``
         The M-feature classifier: w on the selected features, 0 elsewhere.
     selected_features_ : ndarray of int
-        The M largest |w_j|, largest first, ties to the lower index.
+        The M largest ``|w_j|``, largest first, ties to the lower index.
     classes_ : ndarray
         ``[label of -1, label of +1]`` (only the +1 label while the other is unknown).
     class_mapping_ : dict

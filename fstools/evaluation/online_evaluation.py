@@ -246,7 +246,7 @@ def evaluate_online(X, y, methods=("pa", "cs", "mbpa", "onpa"), budgets=None, n_
         restricted to its M largest weights); every row is scored once.
         ``'holdout'``: for each order a stratified ``test_size`` share of the rows
         is held out (drawn with the order); the other rows are streamed in the
-        order, and the final M-feature classifier (the M largest |w_j| of the
+        order, and the final M-feature classifier (the M largest ``|w_j|`` of the
         final w) predicts the held-out rows.  The paper does not say which it used.
     test_size : float in (0, 1)
         Share of each class held out (``'holdout'`` only).

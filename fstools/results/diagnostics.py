@@ -149,7 +149,7 @@ def residual_redundancy(X, Y, selected=None):
     """Residual feature redundancy R(F) of a selected set (the ELC paper, Eq. 16).
 
     ``R(F) = 1 / (k' (k' - 1) l) sum_{f_i, f_j in F, i != j} sum_c rho(f_i, y_c)^2 rho(f_j, y_c)^2``
-    with rho Pearson's correlation, k' = |F| and l labels.  The sum runs over the ordered pairs
+    with rho Pearson's correlation, ``k' = |F|`` and l labels.  The sum runs over the ordered pairs
     i != j (the k'(k' - 1) of the normalisation), so R(F) is the mean over pairs and labels of
     the product of the two squared correlations: the label-specific redundancy of Property 2.
     Lower is better (the paper's Fig. 1).
