@@ -88,13 +88,14 @@ def check_permutation_method(spec):
                      f"{', '.join(permutation_methods())}")
 
 
-def check_permutation_arguments(test, n_permutations, random_state):
+def check_permutation_arguments(test, n_permutations, random_state, seed_name="random_state"):
     """``(test, n_permutations, random_state)`` checked: ``test`` one of :data:`TESTS` or None,
-    ``n_permutations`` an integer >= 1, ``random_state`` None or an integer >= 0."""
+    ``n_permutations`` an integer >= 1, ``random_state`` None or an integer >= 0 (``seed_name``:
+    its name in the messages)."""
     if test is not None:
         test = validate(one_of(TESTS), test, "test")
     n_permutations = validate(integer_at_least(1, "permutations"), n_permutations, "n_permutations")
-    random_state = validate(SEED, random_state, "random_state")
+    random_state = validate(SEED, random_state, seed_name)
     return test, n_permutations, random_state
 
 
