@@ -43,6 +43,7 @@ same permutations (and p-values) whatever the number of threads or the method.
 """
 import numpy as np
 from scipy import sparse
+from threadpoolctl import threadpool_limits
 
 from fstools._ext import _permutation
 from fstools.core.constraints import SEED, integer_at_least, one_of, validate
@@ -199,7 +200,9 @@ def permutation_null(spec, X, y, params, n_permutations=999, random_state=None, 
     random_state : None or int
         Seed of :func:`permutation_indices` (ignored when ``indices`` is given).
     n_threads : int
-        Threads of the kernels; the result does not depend on it.
+        Threads of the kernels (and of the BLAS of the matrix products); the result does not
+        depend on it beyond rounding (a count is decided by a tolerance, see
+        :func:`permutation_p_values`).
     response_type : {'class', 'continuous'}
     indices : ndarray of int, shape (n_permutations, n_samples), optional
         The permutations to use instead of drawing them.
@@ -216,7 +219,8 @@ def permutation_null(spec, X, y, params, n_permutations=999, random_state=None, 
     name = spec.name
     plugin = name in INFORMATION_METHODS and params.get("estimator", "plugin") == "plugin"
     if name in ("fisher", "f_test") and response_type == "class":
-        ratio, n_classes = _class_ratio_null(X, np.asarray(y, dtype=np.int64), indices)
+        with threadpool_limits(limits=int(n_threads), user_api="blas"):  # the matrix products: n_threads
+            ratio, n_classes = _class_ratio_null(X, np.asarray(y, dtype=np.int64), indices)
         if name == "fisher":
             return PermutationNull(ratio[0], ratio[1:], "Fisher score (between / within-class variance)")
         factor = (n_samples - n_classes) / (n_classes - 1)
@@ -224,7 +228,8 @@ def permutation_null(spec, X, y, params, n_permutations=999, random_state=None, 
             F = ratio * factor
         return PermutationNull(F[0], F[1:], "ANOVA F")
     if name in ("f_test", "pearson") and response_type == "continuous":
-        r = _correlation_null(X, as_continuous_response(y, n_samples), indices)
+        with threadpool_limits(limits=int(n_threads), user_api="blas"):
+            r = _correlation_null(X, as_continuous_response(y, n_samples), indices)
         if name == "pearson":
             return PermutationNull(r[0], r[1:], "|Pearson r|")
         with np.errstate(divide="ignore", invalid="ignore"):
