@@ -449,7 +449,7 @@ class SelectionResult(Result):
             return plot_convergence(self.iterations, title=title, ax=ax, fig=fig, **kwargs)
         if kind == "null":
             return self._plot_null(plot_null, ax=ax, **kwargs)
-        raise ValueError(f"kind: must be 'scores', 'path' (greedy methods), 'convergence' (iterative "
+        raise ValueError(f"kind: must be 'scores' or 'path' (greedy methods) or 'convergence' (iterative "
                          f"methods) or 'null' (after a permutation test); got {kind!r}")
 
     def _plot_null(self, plot_null, ax=None, feature=None, bins=40):
