@@ -291,3 +291,16 @@ def test_kernel_refuses_bad_input():
         _permutation.permuted_class_information(codes + 1, levels, y, 1, np.zeros((1, 4), np.int32))
     with pytest.raises(TypeError, match="codes: must be int8"):
         _permutation.permuted_class_information(codes.astype(float), levels, y, 1, np.zeros((1, 4), np.int32))
+
+
+@pytest.mark.parametrize("method, response_type", [("fisher", "class"), ("f_test", "class"), ("mim", "class"),
+                                                   ("pearson", "continuous"), ("f_test", "continuous")])
+def test_sparse_predictors_give_the_dense_p_values(method, response_type):
+    data = _frame(n=40, p=4, continuous=response_type == "continuous")
+    X = data.drop(columns="y")
+    X = X.where(X.abs() > 0.7, 0.0).round(0)  # mostly zeros
+    dense = X.assign(y=data["y"])
+    stored = X.astype(pd.SparseDtype(float, 0.0)).assign(y=data["y"])
+    p_values = [fs.select("y ~ .", frame, method=method, response_type=response_type, test="permutation",
+                          n_permutations=49, permutation_seed=0).scores["p_perm"] for frame in (dense, stored)]
+    pd.testing.assert_series_equal(*p_values)
