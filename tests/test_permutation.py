@@ -304,3 +304,18 @@ def test_sparse_predictors_give_the_dense_p_values(method, response_type):
     p_values = [fs.select("y ~ .", frame, method=method, response_type=response_type, test="permutation",
                           n_permutations=49, permutation_seed=0).scores["p_perm"] for frame in (dense, stored)]
     pd.testing.assert_series_equal(*p_values)
+
+
+@pytest.mark.parametrize("method", permutation_methods())
+def test_the_statistic_is_the_method_own_score(method):
+    """For every method with a test, the permuted statistic on the data is the score of the result
+    (for the greedy methods the relevance), with the k of the run."""
+    spec = get_method(method)
+    continuous = "class" not in spec.responses
+    data = _frame(n=30, p=3, continuous=continuous)
+    if method == "chi2":
+        data[data.columns[:-1]] = data[data.columns[:-1]].abs()
+    res = fs.select("y ~ .", data, method=method, k=2, test="permutation", n_permutations=3, permutation_seed=0)
+    np.testing.assert_allclose(res.permutation["observed"].to_numpy(), res.scores["score"].to_numpy(dtype=float),
+                               rtol=1e-9, atol=1e-12)
+    assert res.permutation["null"].shape == (3, 3)

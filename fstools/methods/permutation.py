@@ -183,7 +183,7 @@ class PermutationNull:
 
 
 def permutation_null(spec, X, y, params, n_permutations=999, random_state=None, n_threads=1,
-                     response_type="class", indices=None):
+                     response_type="class", indices=None, k=None):
     """The permutation null of method ``spec``'s per-feature score.
 
     Parameters
@@ -206,6 +206,10 @@ def permutation_null(spec, X, y, params, n_permutations=999, random_state=None, 
     response_type : {'class', 'continuous'}
     indices : ndarray of int, shape (n_permutations, n_samples), optional
         The permutations to use instead of drawing them.
+    k : int or None
+        The ``k`` of the method's run (columns requested): the methods rerun under the
+        permutations are called with it, since some scores depend on it (e.g. the trace
+        ratio's lambda*).
 
     Returns
     -------
@@ -241,7 +245,7 @@ def permutation_null(spec, X, y, params, n_permutations=999, random_state=None, 
     if name == "cmqfs":
         q = _modularity_null(X, np.ascontiguousarray(y, dtype=np.int32), indices, n_threads)
         return PermutationNull(q[0], q[1:], "modularity Q of the feature's graph")
-    scores = _method_null(spec, X, y, indices, params, n_threads, response_type)
+    scores = _method_null(spec, X, y, indices, params, n_threads, response_type, k)
     return PermutationNull(scores[0], scores[1:], f"{spec.score_name} (the method rerun)")
 
 
@@ -359,12 +363,14 @@ def _modularity_null(X, y, indices, n_threads):
                      for permutation in permutations])
 
 
-def _method_null(spec, X, y, indices, params, n_threads, response_type):
+def _method_null(spec, X, y, indices, params, n_threads, response_type, k):
     """The method's scores for the identity (row 0) and every permutation, the method rerun."""
     keywords = dict(params)
     if "continuous" in spec.responses:
         keywords["response_type"] = response_type
     y = np.asarray(y)
-    return np.stack([np.asarray(spec.function(X, np.ascontiguousarray(y[permutation]), None, n_threads,
+    if not sparse.issparse(X) and not spec.any_layout:
+        X = np.ascontiguousarray(X, dtype=np.float64)
+    return np.stack([np.asarray(spec.function(X, np.ascontiguousarray(y[permutation]), k, n_threads,
                                               **keywords).scores, dtype=np.float64)
                      for permutation in _with_identity(indices)])

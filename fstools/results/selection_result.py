@@ -19,6 +19,7 @@ from fstools.core.parallel import effective_n_threads
 from fstools.methods.permutation import (best_by_group, check_permutation_arguments, check_permutation_method,
                                          permutation_null, permutation_p_values)
 from fstools.model.formula import term_frame
+from fstools.model.terms import columns_for_k_terms
 from fstools.results.base import Result
 from fstools.results.labels import PATH_NOTES, method_label
 from fstools.results.diagnostics import redundancy_rate
@@ -265,7 +266,8 @@ class SelectionResult(Result):
         n_threads = effective_n_threads(n_jobs)
         method_params = {name: value for name, value in self.params.items() if name != "k"}
         null = permutation_null(self._spec, self._frame.X, self._y, method_params, n_permutations=n_permutations,
-                                random_state=random_state, n_threads=n_threads, response_type=self.response_type)
+                                random_state=random_state, n_threads=n_threads, response_type=self.response_type,
+                                k=columns_for_k_terms(list(self._frame.column_terms), self.params.get("k")))
         position = {term: i for i, term in enumerate(self.scores.index)}
         groups = [position[term] for term in self._frame.column_terms]
         higher = self._spec.higher_is_better
