@@ -68,10 +68,10 @@ CASES = {
         _neighbours.all_class_neighbours(features, labels, 1, k, _neighbours.METRIC_SQEUCLIDEAN,
                                          index, distance, count, n_threads=2)
     """,
-    # The permutation null of I(X_j;C): 400 permutations of 100,000 samples x 400 features.
+    # The permutation null of I(X_j;C): 300 permutations of 100,000 samples x 400 features.
     "permuted_class_information": """
         from fstools._ext import _permutation
-        m, p, b = 100_000, 400, 400
+        m, p, b = 100_000, 400, 300
         codes = rng.integers(0, 8, size=(p, m)).astype(np.int8)
         levels = np.full(p, 8, dtype=np.int32)
         y = rng.integers(0, 2, size=m).astype(np.int32)

@@ -14,7 +14,7 @@ with the entropy of a counting table ``(m log m - sum_k n_k log n_k) / m`` summe
 cells in increasing index, the formula and summation order of :mod:`fstools._ext._entropy`
 (so the identity permutation gives that module's I(X_j; C)).  A negative result in
 (-1e-12, 0) is rounding and is returned as 0.  The result does not depend on the number of
-threads.  Ctrl-C is answered between permutations (KeyboardInterrupt, every buffer freed).
+threads.  Ctrl-C is answered between features (KeyboardInterrupt, every buffer freed).
 """
 import numpy as np
 
@@ -136,6 +136,8 @@ def _permuted_information(const code_t[:, ::1] codes, const int32_t[::1] levels,
                 for i in range(m):
                     permuted[i] = y[permutations[b, i]]
                 for j in range(n_features):
+                    if stop_requested(&check):
+                        break  # Ctrl-C: this permutation and the remaining ones are skipped
                     cells = levels[j] * n_classes
                     memset(table, 0, cells * sizeof(count_t))
                     for i in range(m):

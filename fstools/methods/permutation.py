@@ -34,8 +34,8 @@ does not depend on the response is computed once):
 * ``cmqfs``: the modularity kernel :func:`fstools.methods.cmqfs.modularity_scores` on each
   permuted response.
 * any other supervised single-response method (``relieff``, ``rrelieff``, ``chi2``,
-  ``bahsic``, ``dfs``, ``trace_ratio``, ``mim`` with ``estimator='knn'``): the method itself
-  on each permuted response.
+  ``bahsic``, ``dfs``, ``trace_ratio``, ``mim`` with ``estimator='knn'`` or a sparse ``X``):
+  the method itself on each permuted response, with the ``k`` of the run.
 
 The permutations come from ``numpy.random.default_rng(random_state)``, one
 ``rng.permutation(n_samples)`` per row of :func:`permutation_indices`, so a seed gives the
