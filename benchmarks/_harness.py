@@ -61,7 +61,7 @@ def usable_cores():
     return os.cpu_count()
 
 
-def print_machine_info(title, quick, repeat, sizes, packages=(), environment=("OMP_NUM_THREADS",)):
+def print_machine_info(title, quick, repeat, sizes, packages=(), environment=("OMP_NUM_THREADS",), timing=None):
     """The header every benchmark prints.
 
     Parameters
@@ -74,6 +74,8 @@ def print_machine_info(title, quick, repeat, sizes, packages=(), environment=("O
         Versions of the libraries the benchmark compares against.
     environment : sequence of str
         Environment variables that change the timings (thread counts).
+    timing : str, optional
+        How the benchmark times its runs, when not the best of ``repeat`` interleaved runs.
     """
     import numpy as np
 
@@ -93,7 +95,7 @@ def print_machine_info(title, quick, repeat, sizes, packages=(), environment=("O
     for label, text in packages:
         print(f"{label:<17} {text}")
     print(f"fstools           {fs.__version__}  from {os.path.dirname(fs.__file__)}")
-    print(f"timing            best of {repeat} (time.perf_counter), compared runs interleaved")
+    print(f"timing            {timing or f'best of {repeat} (time.perf_counter), compared runs interleaved'}")
     print(f"sizes             {sizes}")
 
 

@@ -12,6 +12,11 @@ Public names: :func:`select`, :func:`compare`, :func:`stability`, :class:`Featur
 (what ``select`` returns for ``elc``, ``llsf``, ``ml_fisher``, ``ml_mi``), :class:`MLkNN`;
 out of core (dask input, larger than memory): ``select`` on a dask DataFrame, :func:`select_dask_array`,
 :class:`OutOfCoreResult` (see :mod:`fstools.api.dask_input`).
+
+``import fstools`` does not import scikit-learn, ``scipy.stats``, statsmodels, matplotlib or dask:
+each is imported where it is first needed.  The three scikit-learn estimators
+(:class:`FeatureSelector`, :class:`OnlineSelector`, :class:`MLkNN`) subclass scikit-learn's classes,
+so their modules are imported at the first use of the name (``fs.FeatureSelector``).
 """
 from fstools import datasets
 from fstools._version import __version__
@@ -22,16 +27,35 @@ from fstools.evaluation.online_evaluation import OnlineEvaluation, evaluate_onli
 from fstools.model.exceptions import FormulaError
 from fstools.api.catalogue import list_methods
 from fstools.evaluation import metrics
-from fstools.evaluation.mlknn import MLkNN
 from fstools.results.multilabel_result import MultiLabelResult
-from fstools.api.streaming import OnlineSelector
 from fstools.api.dask_input import select_dask_array
 from fstools.results.out_of_core_result import OutOfCoreResult
 from fstools.results.selection_result import SelectionResult
 from fstools.evaluation.stability import StabilityResult, stability
-from fstools.api.transformer import FeatureSelector
 
 __all__ = ["__version__", "datasets", "metrics", "select", "FeatureSelector", "FormulaError", "list_methods",
            "SelectionResult", "compare", "ComparisonResult", "stability", "StabilityResult",
            "OnlineSelector", "evaluate_online", "OnlineEvaluation", "MLkNN", "MultiLabelResult",
            "select_dask_array", "OutOfCoreResult"]
+
+
+def __getattr__(name):
+    """The scikit-learn estimators, imported at the first use of their name (PEP 562).
+
+    Their modules subclass scikit-learn's ``BaseEstimator``, and scikit-learn takes longer to
+    import than fstools itself; every other public name is a plain attribute.
+    """
+    if name == "FeatureSelector":
+        from fstools.api.transformer import FeatureSelector as estimator  # imports scikit-learn
+    elif name == "OnlineSelector":
+        from fstools.api.streaming import OnlineSelector as estimator  # imports scikit-learn
+    elif name == "MLkNN":
+        from fstools.evaluation.mlknn import MLkNN as estimator  # imports scikit-learn
+    else:
+        raise AttributeError(f"module 'fstools' has no attribute {name!r}")
+    globals()[name] = estimator
+    return estimator
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -49,7 +49,8 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by 
 # Arguments of fs.select and fs.stability that have their own options (or none) and cannot be given
 # by --param, with what to do instead.
 _RESERVED_PARAMS = {"formula": "use FORMULA", "data": "use --data", "method": "use --method", "k": "use -k/--k",
-                    "na_action": "use --na-action", "n_jobs": "use --n-jobs", "formula_mode": "use --allow-code"}
+                    "na_action": "use --na-action", "n_jobs": "use --n-jobs", "formula_mode": "use --allow-code",
+                    "response_type": "use --response-type"}
 _STABILITY_PARAMS = {**_RESERVED_PARAMS, "n_bootstrap": "use --n-bootstrap", "random_state": "use --random-state",
                      "alpha": "use --alpha", "standardize": "use --standardize",
                      "progress": "the command draws no progress bar"}
@@ -423,6 +424,11 @@ def _scores_table(result):
     return table.rename_axis("feature").reset_index()
 
 
+def _json_classes(classes):
+    """The class names as JSON strings; null for a continuous response."""
+    return None if classes is None else [str(c) for c in classes]
+
+
 def _result_json(result):
     document = {
         "call": result.call,
@@ -432,7 +438,9 @@ def _result_json(result):
         "selected": list(result.selected),
         "n": int(result.n),
         "n_dropped": int(result.n_dropped),
-        "classes": [str(c) for c in result.classes],
+        # A multi-label result (several 0/1 label columns) has no response type.
+        "response_type": getattr(result, "response_type", None),
+        "classes": _json_classes(result.classes),
         "scores": _table_rows(_scores_table(result)),
     }
     return _json_document(document)
@@ -471,6 +479,7 @@ def _comparison_json(result):
         "methods": list(result.method_labels),
         "classifiers": list(result.classifiers),
         "metrics": list(result.metrics),
+        "response_types": {name: info.get("response_type") for name, info in result.datasets.items()},
         "summary": _table_rows(_comparison_table(result)),
     }
     return _json_document(document)
@@ -490,7 +499,8 @@ def _stability_json(result):
         "n_bootstrap": int(result.n_bootstrap),
         "random_state": _json_value(result.random_state),
         "n": int(result.n),
-        "classes": [str(c) for c in result.classes],
+        "response_type": result.response_type,
+        "classes": _json_classes(result.classes),
         "stability": _json_value(result.stability),
         "variance": _json_value(result.variance),
         "alpha": _json_value(result.alpha),
@@ -624,7 +634,8 @@ def _command_select(args):
 
     def compute(data):
         return select(args.formula, data, method=args.method, k=args.k, na_action=args.na_action,
-                      n_jobs=args.n_jobs, formula_mode=_formula_mode(args), **params)
+                      n_jobs=args.n_jobs, formula_mode=_formula_mode(args), response_type=args.response_type,
+                      **params)
 
     return _run(args, compute, {"text": lambda result: str(result.summary()),
                                 "latex": lambda result: result.summary().as_latex(),
@@ -639,7 +650,8 @@ def _command_compare(args):
         return compare(args.formula, data, args.methods, k=args.k, classifier=args.classifier, cv=args.cv,
                        repeats=args.repeats, metrics=args.metrics, random_state=args.random_state,
                        n_jobs=args.n_jobs, select_in_fold=args.select_in_fold, standardize=args.standardize,
-                       na_action=args.na_action, progress=False, formula_mode=_formula_mode(args))
+                       na_action=args.na_action, progress=False, formula_mode=_formula_mode(args),
+                       response_type=args.response_type)
 
     return _run(args, compute, {
         "text": lambda result: "\n\n".join(str(summary) for summary in _comparison_summaries(result)),
@@ -657,7 +669,7 @@ def _command_stability(args):
         return stability(args.formula, data, args.method, args.k, n_bootstrap=args.n_bootstrap,
                          random_state=args.random_state, alpha=args.alpha, n_jobs=args.n_jobs,
                          standardize=args.standardize, na_action=args.na_action, progress=False,
-                         formula_mode=_formula_mode(args), **params)
+                         formula_mode=_formula_mode(args), response_type=args.response_type, **params)
 
     return _run(args, compute, {"text": lambda result: str(result.summary(all_features=args.all_features)),
                                 "latex": lambda result: result.summary(all_features=args.all_features).as_latex(),
@@ -749,6 +761,10 @@ def _add_data_options(command):
                               "or UTF-8/UTF-16/UTF-32 as the byte-order mark says)")
     command.add_argument("--na-action", choices=("drop", "raise"), default="drop",
                          help="rows with missing values: drop them (default) or stop with an error")
+    command.add_argument("--response-type", choices=("class", "continuous"), default=None,
+                         help="what the response is (default: decided from the data as R does: text, "
+                              "booleans and integers with at most 10 distinct values are classes, other "
+                              "numbers continuous; C(y) in the formula also makes it classes)")
     command.add_argument("--allow-code", action="store_true",
                          help="evaluate the formula's terms as arbitrary Python code (numpy as np, any "
                               "function). Without it the formula may hold only column names, formula "
@@ -802,9 +818,10 @@ def build_parser():
     select.set_defaults(handler=_command_select)
 
     compare = commands.add_parser(
-        "compare", help="compare selection methods by cross-validated accuracy",
-        description="Compare selection methods by the cross-validated accuracy of a classifier on their top-k "
-                    "features, the same folds for every method (as fs.compare).")
+        "compare", help="compare selection methods by cross-validated accuracy (or R^2, RMSE, MAE)",
+        description="Compare selection methods by the cross-validated accuracy of a classifier (for a "
+                    "continuous response: R^2, RMSE and MAE of a regressor) on their top-k features, the same "
+                    "folds for every method (as fs.compare).")
     _add_data_options(compare)
     compare.add_argument("--methods", type=_name_list, required=True, metavar="M1,M2,...",
                          help="the methods to compare, separated by commas (see `fstools methods`)")
@@ -812,14 +829,17 @@ def build_parser():
                          help="feature counts to evaluate, e.g. 2,4,6 or 1-10 (default: every count "
                               "1..number of features)")
     compare.add_argument("--classifier", type=_name_list, default=None, metavar="NAME[,NAME...]",
-                         help="1nn (default; mlknn for several 0/1 responses), svm, linear_svm, mlknn; "
-                              "several separated by commas")
+                         help="1nn (default; mlknn for several 0/1 responses), svm, linear_svm, mlknn; for a "
+                              "continuous response 1nn (1-NN regression, the default), ridge, svr; several "
+                              "separated by commas")
     compare.add_argument("--metrics", type=_name_list, default=None, metavar="NAME[,NAME...]",
-                         help="accuracy (default), error_rate, balanced_accuracy, f1_macro, g_mean; for "
-                              "several 0/1 responses average_precision, macro_auc, hamming_loss, "
-                              "ranking_loss, one_error (default: all five); several separated by commas")
+                         help="accuracy (default), error_rate, balanced_accuracy, f1_macro, g_mean; for a "
+                              "continuous response r2, rmse, mae (default: all three); for several 0/1 "
+                              "responses average_precision, macro_auc, hamming_loss, ranking_loss, one_error "
+                              "(default: all five); several separated by commas")
     compare.add_argument("--cv", type=_integer, default=10, metavar="FOLDS",
-                         help="cross-validation folds, stratified by class (default: 10)")
+                         help="cross-validation folds, stratified by class for a class response "
+                              "(default: 10)")
     compare.add_argument("--repeats", type=_integer, default=10, metavar="N",
                          help="repetitions of the cross-validation with fresh folds (default: 10)")
     compare.add_argument("--random-state", type=_integer, default=None, metavar="SEED",

@@ -643,7 +643,8 @@ BAD_FRAMES = {
     "one row": (lambda df: df.iloc[:1], ValueError, "only one class"),
     "datetime": (lambda df: df.assign(t=pd.date_range("2020", periods=40)), TypeError,
                  r"column 't' has dtype datetime64.*allowed kinds"),
-    "float response": (lambda df: df.assign(y=np.linspace(0.1, 3.9, 40)), ValueError, "float response"),
+    "float response": (lambda df: df.assign(y=np.linspace(0.1, 3.9, 40)), ValueError,
+                       "method 'cmqfs' takes class responses only; methods that take a continuous response"),
     "mixed labels": (lambda df: df.assign(y=np.array(["p", 1], dtype=object)[np.arange(40) % 2]), TypeError,
                      "labels of mixed types"),
 }
@@ -823,11 +824,15 @@ def test_compare_and_stability_class_with_one_sample_is_kept(entry):
 
 @pytest.mark.parametrize("entry", [compare, stability], ids=["compare", "stability"])
 def test_compare_and_stability_integer_response_with_many_values_warns(entry):
+    # 25 distinct integers in 40 rows: continuous by the rule of fs.select, so the class-only cmqfs is
+    # refused; taken as classes (response_type='class') they look like an identifier.
+    frame = small_frame().assign(y=np.arange(40) % 25)
+    with pytest.raises(ValueError, match="method 'cmqfs' takes class responses only"):
+        entry(frame)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="cv:", category=UserWarning)
-        with pytest.warns(UserWarning, match=r"response 'y': 25 distinct values in 40 rows: this looks like a "
-                                             r"regression response"):
-            entry(small_frame().assign(y=np.arange(40) % 25))
+        with pytest.warns(UserWarning, match=r"response 'y': 25 classes in 40 rows .*looks like an identifier"):
+            entry(frame, response_type="class")
 
 
 def test_compare_unknown_parameter_and_parameter_out_of_range():

@@ -83,7 +83,7 @@ def test_select_json_matches_the_api(capsys, wine):
     assert status == 0
     document = json.loads(out)
     assert set(document) == {"call", "method", "params", "formula", "selected", "n", "n_dropped",
-                             "classes", "scores"}
+                             "response_type", "classes", "scores"}
     expected = fs.select("class ~ .", wine, method="cmqfs", k=5)
     predictors = set(wine.columns) - {"class"}
     assert len(document["selected"]) == 5

@@ -115,7 +115,7 @@ def test_fold_accuracy_matches_sklearn_pipeline(wine, cmp):
 
 
 def test_one_nn_matches_definition(wine):
-    from fstools.evaluation.compare import OneNearestNeighbor
+    from fstools.evaluation.classifiers import OneNearestNeighbor
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(40, 3))

@@ -598,9 +598,9 @@ def test_format_formula_argument_types(responses, terms):
         format_formula(responses, terms)
 
 
-def test_format_formula_needs_a_response():
-    with pytest.raises(ValueError, match="at least one response"):
-        format_formula([], ["a"])
+def test_format_formula_without_a_response_is_one_sided():
+    assert format_formula([], ["a", "my b"]) == "~ a + `my b`"
+    assert format_formula([], []) == "~ 1"
 
 
 def test_format_formula_round_trip():

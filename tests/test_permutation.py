@@ -319,3 +319,18 @@ def test_the_statistic_is_the_method_own_score(method):
     np.testing.assert_allclose(res.permutation["observed"].to_numpy(), res.scores["score"].to_numpy(dtype=float),
                                rtol=1e-9, atol=1e-12)
     assert res.permutation["null"].shape == (3, 3)
+
+
+def test_a_factor_scored_by_its_level_codes_is_tested_on_them():
+    """The information methods score a factor by its level codes (I(g; y)): the test permutes that."""
+    data = _frame(n=45, p=2)
+    data["g"] = np.array(["u", "v", "w"])[np.arange(45) % 3]
+    res = fs.select("y ~ .", data, method="mim", test="permutation", n_permutations=B, permutation_seed=2)
+    np.testing.assert_allclose(res.permutation["observed"].to_numpy(), res.scores["score"].to_numpy(), rtol=1e-12)
+    codes = pd.factorize(data["g"], sort=True)[0]
+    y = (data["y"] == "b").to_numpy().astype(int)
+    from sklearn.metrics import mutual_info_score
+    observed = mutual_info_score(codes, y)
+    null = np.array([mutual_info_score(codes, y[p]) for p in permutation_indices(45, B, 2)])
+    expected = (1 + np.sum(null >= observed - 1e-12)) / (1 + B)
+    assert res.scores.loc["g", "p_perm"] == pytest.approx(expected)

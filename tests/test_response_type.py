@@ -160,3 +160,30 @@ def test_feature_selector_in_a_regression_pipeline_under_grid_search(diabetes):
         fs.FeatureSelector(method="fisher", k=2).fit(X, y)
     classes = fs.FeatureSelector(method="fisher", k=2, response_type="class").fit(X, y % 2)
     assert classes.result_.response_type == "class"
+
+
+def test_a_one_sided_formula_for_a_method_that_uses_no_response():
+    wine = fs.datasets.load("wine")
+    res = fs.select("~ . - class", wine, method="laplacian", k=3)
+    with_response = fs.select("class ~ .", wine, method="laplacian", k=3)
+    pd.testing.assert_frame_equal(res.scores, with_response.scores)  # the score does not use the response
+    assert res.response is None and res.response_type is None and res.formula.startswith("~ ")
+    text = str(res.summary())
+    assert "Response:     none (one-sided formula" in text and "p.value" not in text
+    assert list(res.transform(wine).columns) == res.selected
+    assert pickle.loads(pickle.dumps(res)).selected == res.selected
+    with pytest.raises(ValueError, match=r"method 'cmqfs' needs a response \(a left-hand side in the formula\); "
+                                         r"methods that take none: laplacian"):
+        fs.select("~ .", wine, method="cmqfs", k=3)
+    with pytest.raises(ValueError, match=r"response_type: the formula '~ \.' has no response"):
+        fs.select("~ .", wine, method="laplacian", k=3, response_type="class")
+
+
+@pytest.mark.parametrize("method", ["f_test", "pearson"])
+def test_a_method_column_named_like_a_test_column_keeps_both(diabetes, method):
+    res = fs.select("target ~ .", diabetes, method=method, k=3)
+    frame = res.summary_frame(all_features=True)
+    F, p = f_regression(diabetes.drop(columns="target"), diabetes["target"])
+    np.testing.assert_allclose(frame["p_value"].to_numpy(), pd.Series(p, index=diabetes.columns[:-1])
+                               .loc[frame.index].to_numpy(), rtol=1e-8)
+    np.testing.assert_allclose(frame["p_value_marginal"].to_numpy(), frame["p_value"].to_numpy(), rtol=1e-8)

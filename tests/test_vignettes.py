@@ -21,6 +21,14 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 TIMEOUT = 600
 
 EXPECTED_OUTPUTS = {
+    "regression_and_factors.py": [
+        "regression_f_test_summary.txt",
+        "regression_selected.csv",
+        "mixed_mim_summary.txt",
+        "regression_cv_r2.csv",
+        "regression_cv_r2.png",
+        "regression_conclusion.txt",
+    ],
     "multilabel.py": [
         "multilabel_elc_summary.txt",
         "multilabel_elc_convergence.png",

@@ -13,12 +13,12 @@ from fstools.core.arrays import c_contiguous
 from fstools.core.messages import ColumnError
 from fstools.core.parallel import effective_n_threads, thread_note
 from fstools.model.exceptions import FormulaError
-from fstools.model.terms import columns_for_k_terms, steps_table, term_scores
+from fstools.model.terms import columns_for_k_terms, factor_code_design, steps_table, term_scores
 from fstools.model.formula import format_formula, label_name, parse_formula
 from fstools.model.safe_eval import check_mode
 from fstools.methods.permutation import check_permutation_arguments, check_permutation_method
 from fstools.methods.registry import check_response, get_method
-from fstools.model.response import check_response_type, prepare_response
+from fstools.model.response import Response, check_response_type, prepare_response
 from fstools.results.multilabel_result import MultiLabelResult
 from fstools.results.selection_result import SelectionResult
 from fstools.model.validation import (check_finite_matrix, check_k, check_method_params, check_sparse_input,
@@ -28,7 +28,8 @@ from fstools.api.dask_input import select_dask
 __all__ = ["select", "select_multilabel", "run_method", "check_design"]
 
 
-def _format_call(formula, method, k, na_action, n_jobs, params, formula_mode="safe", response_type=None):
+def _format_call(formula, method, k, na_action, n_jobs, params, formula_mode="safe", response_type=None,
+                 na_values=None):
     parts = [repr(formula), "data", f"method={method!r}"]
     if k is not None:
         parts.append(f"k={k!r}")
@@ -36,6 +37,8 @@ def _format_call(formula, method, k, na_action, n_jobs, params, formula_mode="sa
         parts.append(f"response_type={response_type!r}")
     if na_action != "drop":
         parts.append(f"na_action={na_action!r}")
+    if na_values is not None:
+        parts.append(f"na_values={na_values!r}")
     if formula_mode != "safe":
         parts.append(f"formula_mode={formula_mode!r}")
     if n_jobs is not None:
@@ -114,7 +117,7 @@ def check_design(frame, k, response_word="response", stacklevel=2):
     return column_terms, k
 
 
-def frame_response(frame, response_type, spec):
+def frame_response(frame, response_type, spec, stacklevel=4):
     """The :class:`fstools.model.response.Response` of a one-response formula's frame for method
     ``spec``: ``C(y)`` on the left or ``response_type`` decide the type, else the data; a method
     that cannot take that type is refused (:func:`fstools.methods.registry.check_response`)."""
@@ -128,20 +131,21 @@ def frame_response(frame, response_type, spec):
     else:
         reason = None
     target = prepare_response(frame.response[name], response_type, name=f"response {label_name(name)!r}",
-                              reason=reason)
+                              reason=reason, stacklevel=stacklevel)
     check_response(spec, target.kind)
     return target
 
 
 def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=None, response=None,
-           formula_mode="safe", response_type=None, test=None, n_permutations=999, permutation_seed=None,
-           **params):
+           formula_mode="safe", response_type=None, na_values=None, test=None, n_permutations=999,
+           permutation_seed=None, **params):
     """Select features with a formula and a DataFrame.
 
     Parameters
     ----------
     formula : str
-        R-style: ``"class ~ ."``, ``"y ~ . - a - b"``, ``"y ~ a + b + np.log(c)"``,
+        R-style: ``"class ~ ."``, ``"y ~ . - a - b"``, ``"y ~ a + b + np.log(c)"``; one-sided
+        (``"~ ."``) for a method that uses no response (the Laplacian score),
         categorical predictors (string/category columns or ``C(x)``) are one feature each;
         non-identifier column names in backticks or ``Q("...")``.
     data : pandas.DataFrame
@@ -152,6 +156,11 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         Number of features to select; None ranks every feature.
     na_action : {'drop', 'raise'}
         Drop rows with missing values (default; the count is on the result) or refuse them.
+    na_values : list, optional
+        Entries of text columns that mean "missing", e.g. ``['?']`` (as in ``pandas.read_csv``).
+        Text columns whose values are all numbers (``Decimal``, numeric strings) are read as
+        numbers with a note; a column of numbers with a few other entries is refused, naming
+        them, unless they are declared here.
     n_jobs : int or None
         Threads (None: the n_jobs of an enclosing ``joblib.parallel_config``, else all cores or
         ``OMP_NUM_THREADS``). Any value is accepted: more than the usable cores is capped, and
@@ -232,7 +241,7 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         check_permutation_method(spec)
     effective_n_threads(n_jobs)  # validate early
     response_type = check_response_type(response_type)
-    call = _format_call(formula, method, k, na_action, n_jobs, params, formula_mode, response_type)
+    call = _format_call(formula, method, k, na_action, n_jobs, params, formula_mode, response_type, na_values)
     if test is not None:
         call = f"{call[:-1]}, test={test!r}, n_permutations={n_permutations!r}, permutation_seed={permutation_seed!r})"
     if "multilabel" in spec.capabilities and response_type is not None:
@@ -250,22 +259,33 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
 
     # Pandas sparse predictors stay sparse (CSC) for the methods that take sparse input.
     frame = parse_formula(formula, data, na_action=na_action, sparse_design="sparse" in spec.capabilities,
-                          formula_mode=formula_mode)
-    if len(frame.response_names) != 1 and "multilabel" not in spec.capabilities:
+                          formula_mode=formula_mode, na_values=na_values, require_response=False)
+    if not frame.response_names:
+        # A one-sided formula ("~ ."): for the methods that use no response (R's formula without one).
+        spec.check_response(None)
+        if response_type is not None:
+            raise ValueError(f"response_type: the formula {formula!r} has no response; got {response_type!r}")
+        target = Response(None, None, None, None)
+    elif len(frame.response_names) != 1:
         raise FormulaError(f"formula {formula!r}: method {method!r} takes one response; the formula has "
                            f"{len(frame.response_names)} ({', '.join(map(label_name, frame.response_names))})")
-    target = frame_response(frame, response_type, spec)
+    else:
+        target = frame_response(frame, response_type, spec)
     y, class_names = target.values, target.class_names
     column_terms, k = check_design(frame, k, stacklevel=3)
 
+    X, column_names, factor_notes = frame.X, list(frame.column_names), []
+    if spec.factors == "codes" and not sparse.issparse(X):
+        # A factor is one variable: its level codes, not its best dummy (fstools.model.terms).
+        X, column_names, column_terms, factor_notes = factor_code_design(X, column_names, column_terms)
     run_values = dict(values)
     if "streaming" in spec.capabilities:
         # Streaming methods code the two classes +1 / -1 themselves (majority or positive=),
         # and report the mapping by class name.
         run_values["class_names"] = class_names
-    output = run_method(spec, frame.X, y, columns_for_k_terms(column_terms, k), run_values, n_jobs,
-                        column_names=frame.column_names, response_type=target.kind)
-    scores, selected = term_scores(output, spec, list(frame.column_names), column_terms, k)
+    output = run_method(spec, X, y, columns_for_k_terms(column_terms, k), run_values, n_jobs,
+                        column_names=column_names, response_type=target.kind)
+    scores, selected = term_scores(output, spec, column_names, column_terms, k)
     steps = steps_table(output, column_terms, selected)
     used = dict(values)
     used["k"] = k
@@ -274,7 +294,8 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     # (name -> +1 / -1) and the prequential stream metrics (rows 'selected' and 'learner').
     result = SelectionResult(call=call, spec=spec, params=used, model_frame=frame, y=y,
                            class_names=class_names, scores=scores, steps=steps, selected=selected,
-                           notes=list(target.notes) + _with_thread_note(output.notes, n_jobs),
+                           notes=[*frame.notes, *target.notes, *factor_notes,
+                                  *_with_thread_note(output.notes, n_jobs)],
                            iterations=output.iterations, response_type=target.kind,
                            response_reason=target.reason,
                            tables=output.tables, class_mapping=output.class_mapping if streaming else None,

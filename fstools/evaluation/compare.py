@@ -1,4 +1,4 @@
-"""``fs.compare``: several selection methods x feature counts x classifiers, cross-validated.
+"""``fs.compare``: several selection methods x feature counts x learners, cross-validated.
 
 This is the evaluation protocol of the papers (CMQFS: Zhao et al. 2015, section 5): every
 method ranks the features, a classifier is cross-validated on the top-p features for each
@@ -26,6 +26,13 @@ multi-label ones are :mod:`fstools.evaluation.metrics` (scikit-learn's after fst
 of degenerate instances).  The default classifier is the exact 1-NN of
 :mod:`fstools.evaluation.classifiers`.
 
+A continuous response (decided as :func:`fstools.select` decides it, or ``response_type``) is
+compared the same way with regression learners and metrics: the folds are shuffled but not
+stratified (scikit-learn's ``KFold``), the default learner is the 1-NN regressor (the response
+of the nearest training row), ``'ridge'`` and ``'svr'`` are built in, and the metrics are
+scikit-learn's ``r2_score``, ``root_mean_squared_error`` and ``mean_absolute_error`` (the last
+two lower-is-better, which the tables, tests and plots follow).
+
 A failure inside a method or a classifier reaches the caller as the exception raised there
 (a ValueError stays a ValueError), its message prefixed with the method, the data set and the
 repeat and fold (:func:`fstools.evaluation.failures.reraise_with_context`).
@@ -42,23 +49,22 @@ import pandas as pd
 from fstools.core.constraints import BOOLEAN, integer_at_least
 from fstools.core.messages import suggest_keywords
 from fstools.core.parallel import effective_n_threads, external_backend, local_scoring
-from fstools.api.selection import run_method
+from fstools.api.selection import frame_response, run_method
 from fstools.model.terms import ranked_terms
 from fstools.core.arrays import standardize_columns
 from fstools.core.constraints import RANDOM_STATE, is_integer, validate
 from fstools.evaluation.failures import reraise_with_context
-from fstools.evaluation.classifiers import OneNearestNeighbor
 from fstools.evaluation.comparison_result import ALL_DATASETS, ComparisonResult, Split
 from fstools.model.exceptions import FormulaError
 from fstools.model.formula import parse_formula
 from fstools.evaluation import metrics as metric_functions
 from fstools.evaluation.metrics import g_mean
-from fstools.evaluation.mlknn import MLkNN
-from fstools.methods.registry import get_method, method_names
-from fstools.model.validation import (check_finite_matrix, check_method_params, constant_columns, encode_classes,
+from fstools.methods.registry import check_response, get_method, method_names
+from fstools.model.response import check_response_type
+from fstools.model.validation import (check_finite_matrix, check_method_params, constant_columns,
                                       label_matrix, warn_constant_columns)
 
-__all__ = ["compare", "CLASSIFIERS", "METRICS", "MetricSpec", "OneNearestNeighbor"]
+__all__ = ["compare", "CLASSIFIERS", "REGRESSORS", "METRICS", "MetricSpec"]
 
 #: Built-in classifiers: name -> description (the estimators are built by _make_classifier).
 CLASSIFIERS = {
@@ -68,8 +74,29 @@ CLASSIFIERS = {
     "mlknn": "ML-kNN for multi-label data (Zhang & Zhou 2007; k = 10, s = 1), fs.MLkNN",
 }
 
-_ALLOWED_CLASSIFIERS = ("'1nn', 'svm', 'linear_svm', 'mlknn' or a scikit-learn estimator (an object with fit and "
-                        "predict)")
+#: Built-in learners for a continuous response: name -> description (built by _make_classifier).
+#: '1nn' is the regression counterpart of the default classifier (k = 1 as there); 'ridge' and
+#: 'svr' keep scikit-learn's defaults, and 'svr' fits the response standardised on the training
+#: fold, because its epsilon (0.1) and C (1) are in the units of the response.
+REGRESSORS = {
+    "1nn": "1-nearest-neighbour regression, Euclidean: the response of the nearest training row (ties: the first)",
+    "ridge": "ridge regression, alpha = 1 (Ridge(alpha=1.0))",
+    "svr": ("SVR, RBF kernel, C = 1, epsilon = 0.1, gamma = 'scale', on the response standardised with the "
+            "training fold's mean and sd (TransformedTargetRegressor(SVR(), transformer=StandardScaler()))"),
+}
+
+#: The built-in learners of each task ('single': one class response; 'multi': several 0/1
+#: responses; 'continuous': one continuous response).
+_LEARNERS = {"single": ("1nn", "svm", "linear_svm"), "multi": ("mlknn",), "continuous": tuple(REGRESSORS)}
+
+_TASK_WORDS = {"single": "a class response", "multi": "multi-label data (several 0/1 responses)",
+               "continuous": "a continuous response"}
+
+
+def _allowed_learners(task):
+    """The learners allowed for data of ``task``, in words."""
+    kind = {"single": "classifier", "continuous": "regressor", "multi": "estimator"}[task]
+    return f"{', '.join(map(repr, _LEARNERS[task]))} or a scikit-learn {kind} (an object with fit and predict)"
 
 
 def _accuracy(y_true, y_pred, labels, score):
@@ -102,6 +129,24 @@ def _g_mean(y_true, y_pred, labels, score):
     return g_mean(y_true, y_pred, labels=np.unique(y_true))
 
 
+def _r2(y_true, y_pred, labels, score):
+    from sklearn.metrics import r2_score
+
+    return float(r2_score(y_true, y_pred))
+
+
+def _rmse(y_true, y_pred, labels, score):
+    from sklearn.metrics import root_mean_squared_error
+
+    return float(root_mean_squared_error(y_true, y_pred))
+
+
+def _mae(y_true, y_pred, labels, score):
+    from sklearn.metrics import mean_absolute_error
+
+    return float(mean_absolute_error(y_true, y_pred))
+
+
 class _MultiLabelMetric:
     """A multi-label metric of :mod:`fstools.evaluation.metrics`, of the predictions or the label scores."""
 
@@ -130,7 +175,8 @@ class MetricSpec(NamedTuple):
     function: Callable[..., float]
     higher_is_better: bool
     description: str
-    #: 'single' (one response) or 'multi' (a 0/1 label matrix).
+    #: 'single' (one class response), 'multi' (a 0/1 label matrix) or 'continuous' (one
+    #: continuous response).
     task: str
     #: True when it ranks the labels by the classifier's scores (predict_proba / decision_function).
     needs_score: bool
@@ -153,10 +199,16 @@ METRICS = {
     "hamming_loss": MetricSpec(_MultiLabelMetric("hamming_loss", False), False, "Hamming loss", "multi", False),
     "ranking_loss": MetricSpec(_MultiLabelMetric("ranking_loss", True), False, "ranking loss", "multi", True),
     "one_error": MetricSpec(_MultiLabelMetric("one_error", True), False, "one-error", "multi", True),
+    "r2": MetricSpec(_r2, True, "R^2 (coefficient of determination, 1 - residual SS / total SS of the test fold)",
+                     "continuous", False),
+    "rmse": MetricSpec(_rmse, False, "RMSE (root mean squared error, in the units of the response)", "continuous",
+                       False),
+    "mae": MetricSpec(_mae, False, "MAE (mean absolute error, in the units of the response)", "continuous", False),
 }
 #: The metrics used when ``metrics`` is None.
 DEFAULT_METRICS = {"single": ["accuracy"],
-                   "multi": ["average_precision", "macro_auc", "hamming_loss", "ranking_loss", "one_error"]}
+                   "multi": ["average_precision", "macro_auc", "hamming_loss", "ranking_loss", "one_error"],
+                   "continuous": ["r2", "rmse", "mae"]}
 
 
 class _Metric(NamedTuple):
@@ -291,9 +343,25 @@ def _normalise_methods(methods):
     return normalised
 
 
-def _make_classifier(name):
+def _make_classifier(name, task):
+    """A fresh built-in learner ``name`` for data of ``task``."""
+    # imported at first use: scikit-learn takes longer to import than fstools
     from sklearn.svm import SVC
+    from fstools.evaluation.classifiers import OneNearestNeighbor  # subclasses scikit-learn's classes
+    from fstools.evaluation.mlknn import MLkNN  # subclasses scikit-learn's classes
 
+    if task == "continuous":
+        from fstools.evaluation.classifiers import OneNearestNeighborRegressor  # subclasses scikit-learn's classes
+        from sklearn.compose import TransformedTargetRegressor
+        from sklearn.linear_model import Ridge
+        from sklearn.preprocessing import StandardScaler
+        from sklearn.svm import SVR
+
+        if name == "1nn":
+            return OneNearestNeighborRegressor()
+        if name == "ridge":
+            return Ridge(alpha=1.0)
+        return TransformedTargetRegressor(regressor=SVR(), transformer=StandardScaler())
     if name == "1nn":
         return OneNearestNeighbor()
     if name == "svm":
@@ -308,24 +376,64 @@ def _describe_estimator(estimator):
     return " ".join(text.split())
 
 
-def _normalise_classifiers(classifier):
-    """[_Classifier] from a name, an estimator, a list or a dict."""
+def _estimator_type(estimator):
+    """'classifier', 'regressor' or None (not declared: an estimator without scikit-learn's tags)."""
+    from sklearn.utils import get_tags  # imported at first use: scikit-learn takes longer to import than fstools
+
+    try:
+        return get_tags(estimator).estimator_type
+    except (AttributeError, TypeError):
+        return None
+
+
+def _wrong_task_learner(name, task):
+    """The error for built-in learner ``name``, which does not take data of ``task``."""
+    if task == "multi":
+        return ValueError(f"classifier: {name!r} predicts one response; for multi-label data (several "
+                          f"responses) use 'mlknn' or an estimator that predicts a label matrix")
+    if name == "mlknn":
+        return ValueError(f"classifier: 'mlknn' is for multi-label data (several 0/1 responses, 'y1 + y2 ~ .'); "
+                          f"for {_TASK_WORDS[task]} use {_allowed_learners(task)}")
+    if task == "continuous":
+        return ValueError(f"classifier: {name!r} is a classifier, for a class response; for a continuous response "
+                          f"use {_allowed_learners(task)} (or response_type='class' if the response is classes)")
+    return ValueError(f"classifier: {name!r} is a regressor, for a continuous response; for a class response use "
+                      f"{_allowed_learners(task)} (or response_type='continuous' if the response is a number)")
+
+
+def _check_estimator_task(entry, task):
+    """Refuse a scikit-learn classifier for a continuous response and a regressor for classes."""
+    kind = _estimator_type(entry)
+    name = type(entry).__name__
+    if task == "continuous" and kind == "classifier":
+        raise ValueError(f"classifier: {name} is a classifier; a continuous response needs a regressor: "
+                         f"{_allowed_learners(task)} (or response_type='class' if the response is classes)")
+    if task == "single" and kind == "regressor":
+        raise ValueError(f"classifier: {name} is a regressor; a class response needs a classifier: "
+                         f"{_allowed_learners(task)} (or response_type='continuous' if the response is a number)")
+
+
+def _normalise_classifiers(classifier, task):
+    """[_Classifier] for data of ``task`` from a name, an estimator, a list or a dict."""
     if isinstance(classifier, dict):
         items = list(classifier.items())
         if not items:
-            raise ValueError(f"classifier: is empty; allowed: {_ALLOWED_CLASSIFIERS}")
+            raise ValueError(f"classifier: is empty; allowed: {_allowed_learners(task)}")
     elif isinstance(classifier, (list, tuple)):
         items = [(None, entry) for entry in classifier]
         if not items:
-            raise ValueError(f"classifier: is empty; allowed: {_ALLOWED_CLASSIFIERS}")
+            raise ValueError(f"classifier: is empty; allowed: {_allowed_learners(task)}")
     else:
         items = [(None, classifier)]
+    descriptions = REGRESSORS if task == "continuous" else CLASSIFIERS
     out = []
     for label, entry in items:
         if isinstance(entry, str):
-            if entry not in CLASSIFIERS:
-                raise ValueError(f"classifier: unknown classifier {entry!r}; allowed: {_ALLOWED_CLASSIFIERS}")
-            out.append(_Classifier(label or entry, _make_classifier(entry), CLASSIFIERS[entry], True))
+            if entry not in CLASSIFIERS and entry not in REGRESSORS:
+                raise ValueError(f"classifier: unknown classifier {entry!r}; allowed: {_allowed_learners(task)}")
+            if entry not in _LEARNERS[task]:
+                raise _wrong_task_learner(entry, task)
+            out.append(_Classifier(label or entry, _make_classifier(entry, task), descriptions[entry], True))
         elif isinstance(entry, type):
             raise TypeError(f"classifier: got the class {entry.__name__}; pass an instance such as "
                             f"{entry.__name__}()")
@@ -336,10 +444,11 @@ def _normalise_classifiers(classifier):
                 clone(entry)
             except Exception as error:
                 raise TypeError(f"classifier: {type(entry).__name__} cannot be cloned by scikit-learn "
-                                f"({error}); allowed: {_ALLOWED_CLASSIFIERS}") from None
+                                f"({error}); allowed: {_allowed_learners(task)}") from None
+            _check_estimator_task(entry, task)
             out.append(_Classifier(label or type(entry).__name__, entry, _describe_estimator(entry), False))
         else:
-            raise TypeError(f"classifier: got {entry!r}; allowed: {_ALLOWED_CLASSIFIERS}")
+            raise TypeError(f"classifier: got {entry!r}; allowed: {_allowed_learners(task)}")
     labels = [classifier.label for classifier in out]
     duplicates = _repeated(labels)
     if duplicates:
@@ -369,7 +478,10 @@ def _normalise_metrics(metrics, task):
             spec = METRICS[entry]
             if spec.task != task:
                 allowed = [m for m, other in METRICS.items() if other.task == task]
-                what = "multi-label data (several responses)" if task == "multi" else "one response"
+                what = {"multi": "multi-label data (several responses)", "single": "one response",
+                        "continuous": "a continuous response"}[task]
+                if task == "single" and spec.task == "continuous":
+                    what = "a class response (it is for a continuous response)"
                 raise ValueError(f"metrics: {entry!r} does not apply to {what}; allowed: "
                                  f"{', '.join(map(repr, allowed))} or functions metric(y_true, y_pred)")
             out.append(_Metric(name or entry, spec))
@@ -418,12 +530,18 @@ def _check_feature_counts(k, n_terms, dataset):
 
 
 def _check_task(datasets, methods):
-    """'single' or 'multi' (several 0/1 responses): the same for every data set, and methods that fit it."""
+    """'single' (a class response), 'multi' (several 0/1 responses) or 'continuous': the same for every
+    data set, and methods that fit it."""
     tasks = {dataset.task for dataset in datasets}
     if len(tasks) > 1:
         multi = [dataset.name for dataset in datasets if dataset.multilabel]
-        raise ValueError(f"data: mixes multi-label data sets ({', '.join(multi)}) with single-response ones; "
-                         f"compare them separately")
+        if multi:
+            raise ValueError(f"data: mixes multi-label data sets ({', '.join(multi)}) with single-response ones; "
+                             f"compare them separately")
+        continuous = [dataset.name for dataset in datasets if dataset.task == "continuous"]
+        classes = [dataset.name for dataset in datasets if dataset.task == "single"]
+        raise ValueError(f"data: mixes data sets with a continuous response ({', '.join(continuous)}) and with "
+                         f"classes ({', '.join(classes)}); compare them separately, or give response_type")
     task = tasks.pop()
     for method in methods:
         label, name, spec = method.label, method.name, method.spec
@@ -437,7 +555,7 @@ def _check_task(datasets, methods):
         if task == "single" and multilabel_method:
             raise ValueError(f"methods: {label!r} ({name}) is a multi-label method and needs several 0/1 "
                              f"responses ('y1 + y2 + y3 ~ .'); the formula has one")
-        if "streaming" in spec.capabilities:
+        if "streaming" in spec.capabilities and task == "single":
             for dataset in datasets:
                 if len(dataset.class_names) != 2:
                     raise ValueError(f"methods: {label!r} ({name}) is an online method for a binary response, "
@@ -445,23 +563,8 @@ def _check_task(datasets, methods):
     return task
 
 
-def _check_classifier_task(classifiers, given, task):
-    single_only = {"1nn", "svm", "linear_svm"}
-    names = ([given] if isinstance(given, str) else list(given.values()) if isinstance(given, dict)
-             else list(given) if isinstance(given, (list, tuple)) else [given])
-    for label, name in zip([classifier.label for classifier in classifiers], names):
-        if not isinstance(name, str):
-            continue
-        if task == "multi" and name in single_only:
-            raise ValueError(f"classifier: {name!r} predicts one response; for multi-label data (several "
-                             f"responses) use 'mlknn' or an estimator that predicts a label matrix")
-        if task == "single" and name == "mlknn":
-            raise ValueError("classifier: 'mlknn' is for multi-label data (several 0/1 responses, "
-                             "'y1 + y2 ~ .'); for one response use '1nn', 'svm', 'linear_svm' or an estimator")
-
-
 def _format_call(formula, methods, k, classifier, cv, repeats, metrics, random_state, n_jobs, select_in_fold,
-                 standardize):
+                 standardize, response_type=None):
     def show_methods():
         shown = []
         for method in methods:
@@ -500,6 +603,8 @@ def _format_call(formula, methods, k, classifier, cv, repeats, metrics, random_s
         parts.append("select_in_fold=True")
     if not standardize:
         parts.append("standardize=False")
+    if response_type is not None:
+        parts.append(f"response_type={response_type!r}")
     return f"compare({', '.join(parts)})"
 
 
@@ -507,23 +612,37 @@ def _format_call(formula, methods, k, classifier, cv, repeats, metrics, random_s
 class _Dataset:
     """One data set, ready for the protocol: arrays, term map, feature counts, splits."""
 
-    def __init__(self, name, formula, frame, na_action, k, formula_mode="safe"):
+    def __init__(self, name, formula, frame, na_action, k, formula_mode="safe", response_type=None, methods=()):
         if not isinstance(frame, pd.DataFrame):
             where = f"data[{name!r}]" if name is not None else "data"
             raise TypeError(f"{where}: must be a pandas DataFrame; got {type(frame).__name__}")
         model = parse_formula(formula, frame, na_action=na_action, formula_mode=formula_mode)
         self.name = name if name is not None else "data"
         self.multilabel = len(model.response_names) > 1
+        self.response_type, self.response_reason, self.notes = None, None, []
         if self.multilabel:
             # Several 0/1 responses: a label matrix (multi-label methods, ML-kNN, multi-label metrics).
+            if response_type is not None:
+                raise TypeError(f"response_type: the formula has several 0/1 responses (multi-label data), which "
+                                f"take no response_type; got response_type={response_type!r}")
             self.y = label_matrix(model.response)
             self.class_names = list(model.response_names)
             self.class_counts = self.y.sum(axis=0).astype(int)
             response = " + ".join(model.response_names)
         else:
             response = model.response_names[0]
-            self.y, self.class_names, self.class_counts = encode_classes(model.response[response],
-                                                                         name=f"response {response!r}")
+            # The response decided as fs.select decides it; every method must take its type.
+            target = frame_response(model, response_type, methods[0].spec, stacklevel=6)
+            for method in methods[1:]:
+                check_response(method.spec, target.kind)
+            self.response_type, self.response_reason = target.kind, target.reason
+            self.notes = list(target.notes)
+            self.y = target.values
+            if target.kind == "class":
+                self.class_names = list(target.class_names)
+                self.class_counts = np.bincount(self.y, minlength=len(self.class_names))
+            else:
+                self.class_names, self.class_counts = None, None
         where = "data" if name is None else f"data[{name!r}]"
         check_finite_matrix(model.X, model.column_names, name=where)
         # stacklevel: _Dataset, compare, its suggest_keywords wrapper, the caller
@@ -551,14 +670,19 @@ class _Dataset:
         return int(self.X.shape[0])
 
     def info(self):
+        continuous = self.response_type == "continuous"
         return {"n": self.n, "n_dropped": self.n_dropped, "n_features": len(self.terms),
-                "n_columns": len(self.column_names), "classes": list(self.class_names),
-                "class_counts": [int(c) for c in self.class_counts], "response": self.response,
-                "multilabel": self.multilabel, "k": list(self.ks)}
+                "n_columns": len(self.column_names), "classes": None if continuous else list(self.class_names),
+                "class_counts": None if continuous else [int(c) for c in self.class_counts],
+                "response": self.response, "multilabel": self.multilabel,
+                "response_type": "multilabel" if self.multilabel else self.response_type,
+                "response_reason": self.response_reason, "notes": list(self.notes), "k": list(self.ks)}
 
     @property
     def task(self):
-        return "multi" if self.multilabel else "single"
+        if self.multilabel:
+            return "multi"
+        return "continuous" if self.response_type == "continuous" else "single"
 
     def top_columns(self, term_ranking, p):
         """Design columns of the first ``p`` terms of ``term_ranking`` (sorted)."""
@@ -566,10 +690,11 @@ class _Dataset:
 
 
 def _make_splits(dataset, cv, repeat_seeds):
-    """[Split] (repeat and fold from 1) for every repeat: stratified folds (shuffled folds for multi-label data)."""
+    """[Split] (repeat and fold from 1) for every repeat: stratified folds for classes, shuffled folds
+    (``KFold``) for multi-label data and a continuous response."""
     from sklearn.model_selection import KFold, StratifiedKFold
 
-    if dataset.multilabel:
+    if dataset.multilabel or dataset.response_type == "continuous":
         if cv > dataset.n:
             raise ValueError(f"cv: {cv} folds but data set {dataset.name!r} has only {dataset.n} rows; "
                              f"allowed: 2..{dataset.n}")
@@ -608,7 +733,8 @@ def _rank_terms(dataset, label, spec, values, X, y, n_threads, where):
         run_values["class_names"] = dataset.class_names
     started = time.perf_counter()
     try:
-        output = run_method(spec, X, y, n_columns, run_values, n_threads, column_names=dataset.column_names)
+        output = run_method(spec, X, y, n_columns, run_values, n_threads, column_names=dataset.column_names,
+                            response_type=dataset.response_type or "class")
     except Exception as error:
         reraise_with_context(error, f"method {label!r} ({spec.name}) failed on data set {dataset.name!r}{where}")
     seconds = time.perf_counter() - started
@@ -666,7 +792,7 @@ def _evaluate_fold_here(dataset, task):
     if task.standardize:
         X_test = standardize_columns(X_test, reference=X_train)
         X_train = standardize_columns(X_train)
-    labels = None if dataset.multilabel else np.arange(len(dataset.class_names))
+    labels = None if dataset.class_names is None or dataset.multilabel else np.arange(len(dataset.class_names))
     needs_score = any(metric.spec.needs_score for metric in task.metrics)
     cache = {}
     # One clone per classifier and fold (fit starts afresh; cloning costs more than small fits).
@@ -744,13 +870,17 @@ def _run_tasks(function, tasks, n_jobs, bar):
 @suggest_keywords
 def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=10, metrics=None,
             random_state=None, n_jobs=None, select_in_fold=False, standardize=True, na_action="drop",
-            progress=True, formula_mode="safe"):
+            progress=True, formula_mode="safe", response_type=None):
     """Compare feature-selection methods by the cross-validated accuracy of their top-p features.
 
     The protocol of the papers (CMQFS: Zhao et al. 2015, section 5.2): features standardised,
     each method ranks the features, a classifier is trained on the top-p features for each
     requested p, ``cv``-fold stratified cross-validation repeated ``repeats`` times, the same
     splits for every method within a repeat (paired design).
+
+    A continuous response is compared the same way with a regression learner (default: 1-NN
+    regression; ``'ridge'``, ``'svr'`` or any scikit-learn regressor), R^2, RMSE and MAE, and
+    shuffled, not stratified, folds (``KFold``).
 
     Parameters
     ----------
@@ -768,20 +898,30 @@ def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=1
         The feature counts p to evaluate (``range(1, 11)`` for the papers' p = 1..lambda); an
         int is one count; None: every count 1..n_features.  Each must be in 1..n_features.
     classifier : str, estimator, list or dict, optional
-        ``'1nn'`` (1-nearest neighbour, Euclidean; the default), ``'svm'`` (RBF SVM with default
-        parameters, the papers' SVM), ``'linear_svm'``, ``'mlknn'`` (ML-kNN, for multi-label data:
-        the default when the formula has several 0/1 responses, ``"y1 + y2 + y3 ~ ."``) or any
-        scikit-learn classifier (cloned for each fold; a ``random_state`` left at None is fixed
-        from ``random_state``); several as a list or a dict ``label -> classifier``.
+        The learner.  Classes: ``'1nn'`` (1-nearest neighbour, Euclidean; the default), ``'svm'``
+        (RBF SVM with default parameters, the papers' SVM), ``'linear_svm'``; ``'mlknn'``
+        (ML-kNN, for multi-label data: the default when the formula has several 0/1 responses,
+        ``"y1 + y2 + y3 ~ ."``).  A continuous response: ``'1nn'`` (1-nearest-neighbour
+        regression, the response of the nearest training row; the default), ``'ridge'``
+        (``Ridge(alpha=1.0)``), ``'svr'`` (``SVR()``: RBF, C = 1, epsilon = 0.1, fitted to the
+        response standardised on the training fold, as its epsilon and C are in the response's
+        units).  Or any scikit-learn classifier or regressor (cloned for each fold; a
+        ``random_state`` left at None is fixed from ``random_state``); several as a list or a
+        dict ``label -> classifier``.  A classifier for a continuous response, or a regressor
+        for classes, is refused.
     cv : int, default 10
-        Folds (stratified by class for one response), at least 2.
+        Folds (stratified by class for a class response; shuffled for a continuous response and
+        multi-label data), at least 2.
     repeats : int, default 10
         Repetitions of the cross-validation with fresh splits (the papers' 10 runs).
     metrics : str, function or list, optional
-        One response: ``'accuracy'`` (the default), ``'error_rate'``, ``'balanced_accuracy'``,
-        ``'f1_macro'``, ``'g_mean'``.  Multi-label: ``'average_precision'``, ``'macro_auc'``,
-        ``'hamming_loss'``, ``'ranking_loss'``, ``'one_error'`` (all five by default; the ranking
-        ones use the classifier's ``predict_proba``).  Or functions ``metric(y_true, y_pred)``
+        Classes: ``'accuracy'`` (the default), ``'error_rate'``, ``'balanced_accuracy'``,
+        ``'f1_macro'``, ``'g_mean'``.  A continuous response: ``'r2'``, ``'rmse'``, ``'mae'``
+        (all three by default; scikit-learn's ``r2_score``, ``root_mean_squared_error``,
+        ``mean_absolute_error``; RMSE and MAE are lower-is-better).  Multi-label:
+        ``'average_precision'``, ``'macro_auc'``, ``'hamming_loss'``, ``'ranking_loss'``,
+        ``'one_error'`` (all five by default; the ranking ones use the classifier's
+        ``predict_proba``).  Or functions ``metric(y_true, y_pred)``
         (higher is better; name them with a dict ``{'kappa': cohen_kappa_score}``).
     random_state : int or None
         Seeds the splits (and classifiers' ``random_state`` left at None): the same value gives
@@ -807,6 +947,11 @@ def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=1
         How the formula is read, as in :func:`fstools.select`: ``'safe'`` allows column names,
         R's operators and an allow-list of numeric functions; ``'code'`` evaluates any Python
         in the formula's terms (a formula string is code: use it only for formulas you wrote).
+    response_type : {None, 'class', 'continuous'}, default None
+        What the response is, as in :func:`fstools.select`: None decides from the data
+        (strings, booleans, categoricals and integers with at most 10 distinct values are
+        classes; other numbers continuous); ``C(y)`` on the left of the formula makes it
+        classes.  Every method must take the response's type (the error names those that do).
 
     Returns
     -------
@@ -842,6 +987,7 @@ def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=1
         raise TypeError(f"data: must be a pandas DataFrame or a dict of name -> DataFrame; got "
                         f"{type(data).__name__}")
     method_list = _normalise_methods(methods)
+    response_type = check_response_type(response_type)
     cv = _check_count(cv, "cv", 2, "the number of cross-validation folds")
     repeats = _check_count(repeats, "repeats", 1, "the number of repetitions of the cross-validation")
     # Every refused value of these is of the wrong type: TypeError.
@@ -860,12 +1006,12 @@ def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=1
     datasets = []
     for name, frame in frames.items():
         dataset_k = k[name] if isinstance(k, dict) else k
-        datasets.append(_Dataset(name, formula, frame, na_action, dataset_k, formula_mode))
+        datasets.append(_Dataset(name, formula, frame, na_action, dataset_k, formula_mode, response_type,
+                                 method_list))
     task = _check_task(datasets, method_list)
     if classifier is None:
         classifier = "mlknn" if task == "multi" else "1nn"
-    classifier_list = _normalise_classifiers(classifier)
-    _check_classifier_task(classifier_list, classifier, task)
+    classifier_list = _normalise_classifiers(classifier, task)
     metric_list = _normalise_metrics(metrics, task)
     scored = [metric.name for metric in metric_list if metric.spec.needs_score]
     for entry in classifier_list:
@@ -875,7 +1021,7 @@ def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=1
                             f"(e.g. 'hamming_loss') or another classifier")
 
     call = _format_call(formula, method_list, k, classifier, cv, repeats, metrics, random_state, n_jobs,
-                        select_in_fold, standardize)
+                        select_in_fold, standardize, response_type)
     rng = random_state if isinstance(random_state, np.random.RandomState) else np.random.RandomState(random_state)
     repeat_seeds = rng.randint(0, 2**31 - 1, size=repeats)
     classifier_seed = int(rng.randint(0, 2**31 - 1))

@@ -27,9 +27,9 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from fstools.core.constraints import BOOLEAN, OPEN_UNIT_INTERVAL, POSITIVE_NUMBER, one_of, validate
+from fstools.core.lazy import LazyModule
 from fstools.core.messages import suggest_keywords
 from fstools.results.labels import METRIC_NAMES, metric_label
 from fstools.results.tables import (SIGNIFICANCE_COLUMN, SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value,
@@ -37,6 +37,8 @@ from fstools.results.tables import (SIGNIFICANCE_COLUMN, SIGNIFICANCE_LEGEND, Su
 from fstools.evaluation.stability import nogueira_stability
 from fstools.evaluation.hypothesis_tests import TIE_TOLERANCE, HypothesisTest, PairedTests, merge_near_ties
 from fstools.results.univariate_tests import P_ADJUST_METHODS, adjust_p_values
+
+stats = LazyModule("scipy.stats")  # imported at its first use: it takes longer to import than fstools
 
 __all__ = ["ComparisonResult", "FriedmanResult", "paired_t_test", "wilcoxon_signed_rank", "friedman_test",
            "friedman_statistic", "iman_davenport", "nemenyi_q", "nemenyi_critical_difference", "nemenyi_test",
@@ -490,6 +492,14 @@ class FriedmanResult:
 
 
 # --------------------------------------------------------------------------- the result
+def _response_text(info):
+    """The response of a compared data set in words: '3 classes', '6 labels', 'a continuous response'."""
+    if info.get("response_type") == "continuous":
+        return "a continuous response"
+    kind = "labels" if info.get("multilabel") else "classes"
+    return f"{len(info['classes'])} {kind}"
+
+
 class ComparisonResult:
     """The outcome of :func:`fstools.evaluation.compare`.
 
@@ -737,8 +747,7 @@ class ComparisonResult:
         def describe(name):
             info = self.datasets[name]
             dropped = f", {info['n_dropped']} dropped for missing values" if info["n_dropped"] else ""
-            kind = "labels" if info.get("multilabel") else "classes"
-            return f"{info['n']} rows{dropped}, {info['n_features']} features, {len(info['classes'])} {kind}"
+            return f"{info['n']} rows{dropped}, {info['n_features']} features, {_response_text(info)}"
 
         data_text = describe(datasets[0]) if self._single_dataset else \
             "; ".join(f"{name} ({describe(name)})" for name in datasets)
@@ -748,10 +757,10 @@ class ComparisonResult:
             ("Call", self.call),
             ("Data", data_text),
             ("Protocol", self._protocol_text()),
-            ("Classifier", f"{classifier}: {self.classifiers[classifier]}"
+            (self._learner_noun.capitalize(), f"{classifier}: {self.classifiers[classifier]}"
                            + ("; features standardised in the pipeline (StandardScaler fitted on each training "
                               "fold)" if self.standardize else "")),
-            ("Validation", f"{self.cv}-fold {'shuffled' if self._multilabel else 'stratified'} cross-validation "
+            ("Validation", f"{self.cv}-fold {'stratified' if self._stratified else 'shuffled'} cross-validation "
                            f"x {self.repeats} repeat"
                            f"{'s' if self.repeats > 1 else ''}, the same splits for every method (paired); "
                            f"random_state = {self.random_state!r}"),
@@ -797,12 +806,26 @@ class ComparisonResult:
     def _multilabel(self):
         return any(info.get("multilabel") for info in self.datasets.values())
 
+    @property
+    def _continuous(self):
+        return any(info.get("response_type") == "continuous" for info in self.datasets.values())
+
+    @property
+    def _stratified(self):
+        """Whether the folds were stratified by class (not for multi-label data or a continuous response)."""
+        return not (self._multilabel or self._continuous)
+
+    @property
+    def _learner_noun(self):
+        return "regressor" if self._continuous else "classifier"
+
     def _protocol_text(self):
+        learner = self._learner_noun
         if self.select_in_fold:
-            return ("selection inside each training fold, the classifier tested on the held-out fold "
+            return (f"selection inside each training fold, the {learner} tested on the held-out fold "
                     "(select_in_fold=True: honest)")
-        return ("selection on all the data, then cross-validation of the classifier (select_in_fold=False: the "
-                "papers' protocol; optimistic, every test fold took part in the selection)")
+        return (f"selection on all the data, then cross-validation of the {learner} (select_in_fold=False: "
+                "the papers' protocol; optimistic, every test fold took part in the selection)")
 
     def _method_text(self, label):
         entry = self.methods[label]
@@ -844,6 +867,8 @@ class ComparisonResult:
         """
         correction = t_correction
         metric = self._metric(metric)
+        if alternative is None:  # the reference is better: its metric higher, or lower for a loss
+            alternative = "greater" if self.metrics[metric]["higher_is_better"] else "less"
         classifier = self._classifier(classifier)
         datasets = self._datasets(dataset)
         reference = self._method(reference)
@@ -946,7 +971,7 @@ class ComparisonResult:
         return f"{metric} of {reference} - {other}; {where}; classifier {classifier}; {unit}"
 
     @suggest_keywords
-    def ttest(self, reference, alternative="greater", paired_over="folds", p_adjust="holm", *, correction=None,
+    def ttest(self, reference, alternative=None, paired_over="folds", p_adjust="holm", *, correction=None,
               conf_level=0.95, metric=None, classifier=None, dataset=None, k=None):
         """Paired t-tests of ``reference`` against every other method.
 
@@ -960,9 +985,11 @@ class ComparisonResult:
         ----------
         reference : str
             A compared method (its label).
-        alternative : {'greater', 'two-sided', 'less'}
+        alternative : {None, 'greater', 'two-sided', 'less'}
             'greater': the reference's mean metric is higher (the paper's one-tailed H1:
-            mu_reference > mu_other).  For metrics where lower is better use 'less'.
+            mu_reference > mu_other); 'less': lower.  None (default): the reference is better,
+            'greater' for a metric where higher is better (accuracy, R^2) and 'less' for one
+            where lower is better (error rate, RMSE, MAE, the multi-label losses).
         paired_over : {'folds', 'k', 'datasets'}
             The paired units.  'folds' (default): one pair per repeat and fold of each data set.
             'k' (the CMQFS paper's Tables 7-8): one pair per data set and feature count, the
@@ -999,13 +1026,13 @@ class ComparisonResult:
                                   dataset, k, conf_level=conf_level, t_correction=correction)
 
     @suggest_keywords
-    def wilcoxon(self, reference, alternative="greater", paired_over="folds", p_adjust="holm", *, metric=None,
+    def wilcoxon(self, reference, alternative=None, paired_over="folds", p_adjust="holm", *, metric=None,
                  classifier=None, dataset=None, k=None, zero_method="wilcox", method="auto", correction=True,
                  conf_level=0.95):
         """Wilcoxon signed-rank tests of ``reference`` against every other method.
 
-        The same pairs as :meth:`ttest` (there is no correction for overlapping training sets
-        here: over folds the p-values are liberal).  The statistic is R's V = W+
+        The same pairs and ``alternative`` as :meth:`ttest` (there is no correction for
+        overlapping training sets here: over folds the p-values are liberal).  The statistic is R's V = W+
         (:func:`wilcoxon_signed_rank`: zeros, ties, exact or normal p-value as R's
         ``wilcox.test`` with ``exact = NULL, correct = TRUE`` by default).
 
@@ -1056,7 +1083,7 @@ class ComparisonResult:
                   ("Pairs", f"{attrs['n_units']}, one per {units}"),
                   ("Data", ", ".join(attrs["datasets"]) + (" (pooled)" if len(attrs["datasets"]) > 1 and
                                                            attrs["paired_over"] == "k" else "")),
-                  ("Classifier", attrs["classifier"]), ("Protocol", self._protocol_text()),
+                  (self._learner_noun.capitalize(), attrs["classifier"]), ("Protocol", self._protocol_text()),
                   ("Adjustment", f"{attrs['p_adjust']} over the {len(frame)} comparisons")]
         out_notes = [significance_legend(SIGNIFICANCE_COLUMN)]
         if kind == "ttest":
@@ -1157,8 +1184,7 @@ class ComparisonResult:
         """How titles name the data: the data set names, or for one unnamed frame its size."""
         if self._single_dataset:
             info = self.datasets[datasets[0]]
-            kind = "labels" if info.get("multilabel") else "classes"
-            return (f"the data ({info['n']} rows, {info['n_features']} features, {len(info['classes'])} {kind}; "
+            return (f"the data ({info['n']} rows, {info['n_features']} features, {_response_text(info)}; "
                     f"response {info['response']})")
         return ", ".join(datasets)
 
@@ -1245,7 +1271,7 @@ class ComparisonResult:
         label = metric_label(metric, percent=percent, higher_is_better=self.metrics[metric]["higher_is_better"])
         protocol = "selection in each training fold" if self.select_in_fold else "selection on all data"
         others = [c for c in self.classifiers if c != classifier]
-        titles = {name: f"{self._data_title([name])}\nclassifier {classifier}"
+        titles = {name: f"{self._data_title([name])}\n{self._learner_noun} {classifier}"
                         f"{' (others: ' + ', '.join(others) + ')' if others else ''}; {self.cv}-fold CV x "
                         f"{self.repeats}; {protocol}" for name in datasets}
         return plot_comparison(frames, self.method_labels, ylabel=label, band=band, n_repeats=n_repeats,

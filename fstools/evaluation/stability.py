@@ -1,6 +1,7 @@
 """Selection stability: how much a method's selection changes when the data change.
 
-:func:`stability` reruns a method on bootstrap samples of the rows and measures the agreement
+:func:`stability` reruns a method on bootstrap samples of the rows (drawn within each class for
+a class response, from all the rows for a continuous one) and measures the agreement
 of the selected sets with the stability index of Nogueira, Sechidis and Brown (2018, *On the
 stability of feature selection algorithms*, JMLR 18(174)), :func:`nogueira_stability`, which
 comes with an asymptotic variance and confidence interval.
@@ -22,21 +23,24 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from fstools.core.constraints import SEED, integer_at_least
 from fstools.core.parallel import effective_n_threads
+from fstools.core.lazy import LazyModule
 from fstools.core.constraints import OPEN_UNIT_INTERVAL, is_integer, validate
 from fstools.evaluation.failures import reraise_with_context
 from fstools.core.arrays import standardize_columns
-from fstools.api.selection import run_method
+from fstools.api.selection import frame_response, run_method
 from fstools.model.terms import ranked_terms
 from fstools.model.exceptions import FormulaError
 from fstools.model.formula import parse_formula
 from fstools.methods.registry import get_method, method_names
 from fstools.results.labels import method_label
 from fstools.results.tables import Summary, format_number
-from fstools.model.validation import check_finite_matrix, check_k, check_method_params, encode_classes
+from fstools.model.response import check_response_type
+from fstools.model.validation import check_finite_matrix, check_k, check_method_params
+
+stats = LazyModule("scipy.stats")  # imported at its first use: it takes longer to import than fstools
 
 __all__ = ["stability", "nogueira_stability", "StabilityResult"]
 
@@ -99,6 +103,11 @@ def _stratified_bootstrap(y, rng):
     return np.sort(np.concatenate(parts))
 
 
+def _bootstrap(n, rng):
+    """Row indices of a bootstrap sample of ``n`` rows (drawn with replacement from all of them)."""
+    return np.sort(rng.choice(n, size=n, replace=True))
+
+
 class _BootstrapRun(NamedTuple):
     """One run of the method: on all the rows (``run`` 0) or on bootstrap sample ``run``."""
 
@@ -113,6 +122,8 @@ class _BootstrapRun(NamedTuple):
     column_term_index: list
     k: int
     n_threads: Any
+    #: 'class' or 'continuous': what ``y`` is.
+    response_type: str = "class"
 
     @property
     def where(self):
@@ -122,7 +133,8 @@ class _BootstrapRun(NamedTuple):
 def _run_bootstrap(task):
     """The term indices the method selects in ``task`` (a :class:`_BootstrapRun`)."""
     try:
-        output = run_method(task.spec, task.X, task.y, task.n_columns, task.values, task.n_threads)
+        output = run_method(task.spec, task.X, task.y, task.n_columns, task.values, task.n_threads,
+                            response_type=task.response_type)
     except Exception as error:
         reraise_with_context(error, f"method {task.label!r} failed on {task.where}")
     return ranked_terms(output, task.spec.higher_is_better, task.column_term_index, task.k)
@@ -144,11 +156,22 @@ class StabilityResult:
     method : str
     params : dict
     k, n_bootstrap : int
+    n : int
+        Rows of the data.
+    response_type : {'class', 'continuous'}
+        What the response is (decided as :func:`fstools.select` decides it), and
+        ``response_reason`` why.
+    classes : list of str or None
+        The classes; None for a continuous response.
     call : str
     """
 
+    # Defaults for results pickled before continuous responses were measured.
+    response_type = "class"
+    response_reason = None
+
     def __init__(self, *, call, method, spec, params, k, selections, full_selection, index, alpha, n, classes,
-                 random_state):
+                 random_state, response_type="class", response_reason=None):
         self.call = call
         self.method = method
         self._spec = spec
@@ -170,9 +193,15 @@ class StabilityResult:
         self.upper = index["upper"]
         self.alpha = alpha
         self.n = n
-        self.classes = list(classes)
+        self.classes = None if classes is None else list(classes)
+        self.response_type = response_type
+        self.response_reason = response_reason
         self.random_state = random_state
         self._note = index.get("note")
+
+    def _response_text(self):
+        what = "a continuous response" if self.classes is None else f"{len(self.classes)} classes"
+        return what + (f" ({self.response_reason})" if self.response_reason else "")
 
     def summary_frame(self):
         """The per-feature selection frequencies (numbers), most often selected first."""
@@ -199,9 +228,10 @@ class StabilityResult:
         header = [("Call", self.call),
                   ("Method", f"{self.method}: {self._spec.description}"),
                   ("Parameters", params or "none"),
-                  ("Data", f"{self.n} rows, {self.selections.shape[1]} features, {len(self.classes)} classes"),
-                  ("Resampling", f"{self.n_bootstrap} bootstrap samples (rows drawn with replacement within each "
-                                 f"class); random_state = {self.random_state!r}"),
+                  ("Data", f"{self.n} rows, {self.selections.shape[1]} features, {self._response_text()}"),
+                  ("Resampling", f"{self.n_bootstrap} bootstrap samples (rows drawn with replacement "
+                                 f"{'from all the rows' if self.classes is None else 'within each class'}); "
+                                 f"random_state = {self.random_state!r}"),
                   ("Selected", f"top {self.k} features in each run"),
                   ("Stability", f"Nogueira's Phi = {index_text}")]
         notes = ["Phi (Nogueira, Sechidis & Brown 2018, JMLR 18(174), Def. 4): 1 = the same features in every run; "
@@ -273,13 +303,14 @@ class StabilityResult:
 
 
 def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, alpha=0.05, n_jobs=None,
-              standardize=False, na_action="drop", progress=True, formula_mode="safe", **params):
+              standardize=False, na_action="drop", progress=True, formula_mode="safe", response_type=None,
+              **params):
     """Stability of a method's selection over bootstrap samples (Nogueira et al. 2018).
 
     The method selects its top ``k`` features on ``n_bootstrap`` bootstrap samples of the rows
-    (drawn with replacement within each class, so every class keeps its size); the selections
-    give the per-feature selection frequency and Nogueira's stability index with its confidence
-    interval.
+    (drawn with replacement within each class, so every class keeps its size; for a continuous
+    response, with replacement from all the rows); the selections give the per-feature selection
+    frequency and Nogueira's stability index with its confidence interval.
 
     Parameters
     ----------
@@ -306,6 +337,9 @@ def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, a
         How the formula is read, as in :func:`fstools.select`: ``'safe'`` allows column names,
         R's operators and an allow-list of numeric functions; ``'code'`` evaluates any Python
         in the formula's terms (a formula string is code: use it only for formulas you wrote).
+    response_type : {None, 'class', 'continuous'}, default None
+        What the response is, as in :func:`fstools.select`: None decides from the data, ``C(y)``
+        in the formula makes it classes; a method that cannot take the type is refused.
     **params
         The method's parameters.
 
@@ -340,13 +374,14 @@ def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, a
     random_state = validate(SEED, random_state, "random_state",
                             right_type=lambda value: value is None or is_integer(value))
     effective_n_threads(n_jobs)
+    response_type = check_response_type(response_type)
 
     frame = parse_formula(formula, data, na_action=na_action, formula_mode=formula_mode)
     if len(frame.response_names) != 1:
         raise FormulaError(f"formula {formula!r}: fs.stability takes one response; the formula has "
                            f"{len(frame.response_names)}")
-    y, class_names, _ = encode_classes(frame.response[frame.response_names[0]],
-                                       name=f"response {frame.response_names[0]!r}")
+    target = frame_response(frame, response_type, spec)
+    y, class_names = target.values, target.class_names
     check_finite_matrix(frame.X, frame.column_names, name="data")
     terms = list(dict.fromkeys(frame.column_terms))
     if len(terms) < 2:
@@ -369,13 +404,17 @@ def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, a
     X = np.ascontiguousarray(frame.X, dtype=np.float64)
 
     rng = np.random.RandomState(random_state)
-    samples = [_stratified_bootstrap(y, rng) for _ in range(n_bootstrap)]
+    if target.kind == "class":
+        samples = [_stratified_bootstrap(y, rng) for _ in range(n_bootstrap)]
+    else:
+        samples = [_bootstrap(len(y), rng) for _ in range(n_bootstrap)]
     parallel = n_jobs is not None and effective_n_threads(n_jobs) > 1
     threads = 1 if parallel else n_jobs
 
     def task(run, rows):
         X_sample = standardize_columns(X[rows]) if standardize else X[rows]
-        return _BootstrapRun(run, name, spec, run_values, X_sample, y[rows], n_columns, column_term_index, k, threads)
+        return _BootstrapRun(run, name, spec, run_values, X_sample, y[rows], n_columns, column_term_index, k, threads,
+                             target.kind)
 
     full = _run_bootstrap(task(0, np.arange(len(y))))
     bar = tqdm(total=n_bootstrap, desc="fs.stability", unit="run", disable=not progress, leave=False)
@@ -405,6 +444,9 @@ def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, a
                   f"random_state={random_state!r}"] + [f"{key}={value!r}" for key, value in shown.items()]
     if standardize:
         call_parts.append("standardize=True")
+    if response_type is not None:
+        call_parts.append(f"response_type={response_type!r}")
     return StabilityResult(call=f"stability({', '.join(call_parts)})", method=name, spec=spec, params=values, k=k,
                            selections=selections, full_selection=[terms[t] for t in full], index=index,
-                           alpha=float(alpha), n=len(y), classes=class_names, random_state=random_state)
+                           alpha=float(alpha), n=len(y), classes=class_names, random_state=random_state,
+                           response_type=target.kind, response_reason=target.reason)

@@ -94,8 +94,6 @@ import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import linalg
-from scipy.sparse.linalg import ArpackError
 from threadpoolctl import threadpool_limits
 
 from fstools.core.constraints import (is_bool, is_integer_at_least, is_none_or, is_nonnegative_number, is_number,
@@ -105,9 +103,14 @@ from fstools.core.constraints import (BOOLEAN, NONNEGATIVE_NUMBER, POSITIVE_INTE
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 from fstools.core.arrays import (as_class_codes, as_float_matrix, constant_columns, scaled_to_unit,
                                  standardize_columns)
+from fstools.core.lazy import LazyModule
 from fstools.core.messages import ColumnError
 from fstools.core.ranking import rank_features
 from fstools.methods.similarity import fisher_scores
+
+# imported at their first use: they take longer to import than fstools
+linalg = LazyModule("scipy.linalg")
+sparse_linalg = LazyModule("scipy.sparse.linalg")
 
 __all__ = ["GAMMA_GRID", "DENSE_MAX_FEATURES", "SOLVERS", "DFSFit", "scatter_factors", "dfs_fit",
            "dfs_objective", "dfs", "gamma_cv", "trace_ratio_weights", "trace_ratio_subset", "trace_ratio"]
@@ -462,7 +465,7 @@ def dfs_fit(X, y, gamma=1.0, p=1.0, n_components=None, alpha=1.0, zeta=1e-12, ma
         for iteration in range(1, int(max_iter) + 1):
             try:
                 eigenvalues, A = engine.solve(weights, A)
-            except (ArpackError, linalg.LinAlgError) as error:   # ArpackNoConvergence is an ArpackError
+            except (sparse_linalg.ArpackError, linalg.LinAlgError) as error:   # ArpackNoConvergence is an ArpackError
                 if engine.name == "dense":
                     raise
                 if n_varying > DENSE_FALLBACK_MAX_FEATURES:

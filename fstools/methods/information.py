@@ -704,5 +704,6 @@ for _name, _function in _FUNCTIONS.items():
         criterion=CRITERIA[_name],
         path_column="J",
         any_layout=True,
+        factors="codes",
     ))
 del _name, _function, _description, _reference

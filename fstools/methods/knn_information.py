@@ -34,7 +34,6 @@ the sorted values, exact comparisons both, in one kernel parallel over the colum
 :func:`~fstools._ext._neighbours.count_within` per class and column).
 """
 import numpy as np
-from scipy.special import digamma
 
 from fstools._ext import _neighbours
 from fstools.core.parallel import threads_for_work
@@ -70,6 +69,9 @@ def _counts_within(values, radius):
 
 def _continuous_information(X, y, k, n_threads):
     """Kraskov's estimate of every column of ``X`` (noisy, scaled) with a continuous response."""
+    # imported here: scipy.special takes longer to import than fstools
+    from scipy.special import digamma
+
     n = X.shape[0]
     order = np.argsort(X, axis=0, kind="stable").T                      # (features, n)
     x_sorted = np.ascontiguousarray(np.take_along_axis(X.T, order, axis=1))
@@ -83,6 +85,9 @@ def _continuous_information(X, y, k, n_threads):
 
 def _class_information(x, y, k):
     """Ross's estimate for one column (noisy, scaled) and class codes."""
+    # imported here: scipy.special takes longer to import than fstools
+    from scipy.special import digamma
+
     n = x.shape[0]
     radius = np.empty(n)
     k_used = np.empty(n)

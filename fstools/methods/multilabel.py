@@ -124,7 +124,6 @@ import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_limits
 
 from fstools._ext import _entropy
@@ -619,6 +618,9 @@ def elc(X, Y, k=None, n_threads=1, lam=1e-3, beta=1e8, tau="paper", max_iter=100
         message = (f"ELC stopped at the iteration limit max_iter = {max_iter} without meeting the stopping rule "
                    f"({norm_name} of W_(t+1) - W_t = {change:.2e} > tol = {float(tol):g})")
         notes.append(message + "; per-iteration records in res.iterations")
+        # imported here, where it is raised: scikit-learn takes longer to import than fstools
+        from sklearn.exceptions import ConvergenceWarning
+
         warnings.warn(message + "; the selection is the p of the last iteration", ConvergenceWarning, stacklevel=3)
     changed = int(np.count_nonzero(fit.selected & ~fit.initial))
     notes.append(f"{changed} of the k = {int(np.count_nonzero(fit.selected))} selected features differ from the "

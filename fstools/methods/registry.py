@@ -94,6 +94,10 @@ class MethodSpec:
     #: input): :func:`fstools.api.selection.run_method` then passes a Fortran-ordered design
     #: (a DataFrame's columns) on as it is instead of copying it into C order.
     any_layout: bool = False
+    #: How a categorical term enters the method: ``"dummies"``, its 0/1 design columns (a term
+    #: takes the rank of its best column), or ``"codes"``, one column of its level codes (the
+    #: information methods, which score a discrete variable by its levels).
+    factors: str = "dummies"
     #: The response types the method takes (values of :data:`RESPONSE_TYPES`); an unsupervised
     #: method ignores the response and also runs without one.
     responses: frozenset = frozenset({"class"})

@@ -41,14 +41,17 @@ column -- in particular an all-zero column, for which scikit-learn returns NaN
 import warnings
 
 import numpy as np
-from scipy import sparse, special
+from scipy import sparse
 
 from fstools.core.messages import ColumnError
 from fstools.core.arrays import scaled_to_unit
 from fstools.core.ranking import TIE_TOLERANCE, rank_features
 from fstools.methods.registry import MethodOutput, MethodSpec, register
 from fstools.core.sparse import as_canonical_csc, column_ranges
+from fstools.core.lazy import LazyModule
 from fstools.methods.responses import as_continuous_response, check_response_type
+
+special = LazyModule("scipy.special")  # imported at its first use: it takes longer to import than fstools
 
 __all__ = ["chi2_scores", "chi2", "f_test_scores", "f_test", "pearson_scores", "pearson"]
 
@@ -129,6 +132,7 @@ def chi2_scores(X, y):
     back: exact, so bitwise scikit-learn's value on ordinary data, with no overflow of
     ``(O - E)^2`` for columns near 1e160 whose statistic is representable.
     """
+    # imported here: scikit-learn takes longer to import than fstools
     from sklearn.feature_selection import chi2 as sklearn_chi2
 
     X = as_canonical_csc(X) if sparse.issparse(X) else np.asarray(X, dtype=np.float64)

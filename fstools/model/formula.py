@@ -46,6 +46,7 @@ from scipy import sparse
 
 from fstools.model import rfunctions
 from fstools.model.exceptions import FormulaError
+from fstools.model.columns import read_number_columns, warn_identifier_columns
 from fstools.model.validation import check_integer_columns
 from fstools.model.safe_eval import (NUMPY_FUNCTIONS, SAFE_FUNCTIONS, SAFE_MODE_HINT, bare_dotted_columns,
                                      check_mode, column_set, expression_problem, source_problem)
@@ -195,6 +196,8 @@ class ModelFrame:
     factor_responses : tuple
         The responses written as ``C(y)`` or ``factor(y)`` on the left-hand side: classes
         whatever their values (R's ``factor``), by their labels in the data.
+    notes : tuple of str
+        Conversions made on the way (text columns of numbers read as numbers), for the summary.
 
     Notes
     -----
@@ -221,6 +224,8 @@ class ModelFrame:
     na_action: str = "drop"
     column_labels: dict = None
     factor_responses: tuple = ()
+    notes: tuple = ()
+    na_values: tuple | None = None
 
     def __post_init__(self):
         if self.column_labels is None:
@@ -241,7 +246,8 @@ class ModelFrame:
     def __setstate__(self, state):
         if state["source"] is not None:
             fresh = parse_formula(state["formula"], state["source"], na_action=state["na_action"],
-                                  formula_mode=state.get("formula_mode", "safe"))
+                                  formula_mode=state.get("formula_mode", "safe"), na_values=state.get("na_values"),
+                                  require_response=bool(state["response_names"]))
             state = dict(state, design_info=fresh.design_info, patsy_terms=fresh.patsy_terms)
         self.__dict__.update(state)  # a frozen dataclass: set through __dict__, as dataclasses do
 
@@ -640,13 +646,16 @@ def _split_sides(formula: str) -> tuple[list[_Token], list[_Token]]:
 
 
 def _parse_responses(formula: str, lhs: list[_Token], data: pd.DataFrame,
-                     names: _ColumnNames | None = None) -> list[str]:
+                     names: _ColumnNames | None = None, require_response: bool = True) -> list[str]:
     """Column names of the response(s) on the left-hand side.
 
     Each response is a column name, ``Q("name")`` or `` `name` ``; several
-    responses are separated by ``+``.
+    responses are separated by ``+``.  An empty left-hand side is refused when
+    ``require_response``, else it gives no responses.
     """
     if not _source(lhs).strip():
+        if not require_response:
+            return []
         raise _formula_error(formula, "no response on the left of '~'")
     responses = []
     for piece in _split_top_level(formula, lhs, "+"):
@@ -1302,7 +1311,8 @@ def _sparse_design(data: pd.DataFrame, columns: list[str], positions: np.ndarray
 
 
 def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
-                  sparse_design: bool = False, formula_mode: str = "safe") -> ModelFrame:
+                  sparse_design: bool = False, formula_mode: str = "safe", na_values=None,
+                  require_response: bool = True) -> ModelFrame:
     """Evaluate an R-style formula on a DataFrame.
 
     Parameters
@@ -1355,6 +1365,16 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         anything else before evaluating anything; ``'code'`` evaluates any
         Python expression (with ``np``), as patsy and statsmodels do: use it
         only for formulas you wrote yourself.
+    na_values : list, optional
+        Entries of text columns that mean "missing" (as in ``pandas.read_csv``), e.g.
+        ``['?']``.  Text columns of predictors whose values are all numbers (``Decimal``, as
+        ``read_sql`` returns, or numeric strings) are read as numbers, with a note in
+        ``ModelFrame.notes``; a column of numbers with a few other entries is refused naming
+        them (:mod:`fstools.model.columns`), unless ``na_values`` declares them missing.
+        Text and categorical predictors with about one level per row warn (identifiers).
+    require_response : bool, default True
+        False accepts a one-sided formula (``"~ ."``, R's formula without a response, for
+        the unsupervised methods): ``response_names`` is then empty.
 
     Returns
     -------
@@ -1407,21 +1427,26 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
     data = names.frame(data)  # the columns under their formula names (strings)
 
     lhs, rhs = _split_sides(formula)
-    responses = _parse_responses(formula, lhs, data, names)
-    factor_responses = _factor_responses(formula, lhs, data, names)
+    responses = _parse_responses(formula, lhs, data, names, require_response)
+    factor_responses = _factor_responses(formula, lhs, data, names) if responses else []
     if not _source(rhs).strip():
         raise _formula_error(formula, "no predictors on the right of '~'")
     direct = _dot_columns(rhs, data, responses, names)
+    notes = []
     if direct is not None:
+        data, notes = read_number_columns(data, direct, na_values)
         frame = _direct_model_frame(formula, data, responses, direct, na_action)
         if frame is not None:
-            return _finish(frame, formula, source, names, na_action, formula_mode, factor_responses)
+            return _finish(frame, formula, source, names, na_action, formula_mode, factor_responses, notes,
+                           na_values)
     rhs_code = _translate_rhs(formula, rhs, data, responses, names)
     patsy_terms = _rhs_terms(formula, rhs_code, data.columns, formula_mode, names)
     if not patsy_terms:
         raise _formula_error(formula, "no predictors: the right-hand side leaves no terms")
 
     predictors = _predictor_columns(formula, patsy_terms, data, responses)
+    data, more_notes = _read_predictor_columns(data, predictors, na_values)
+    notes += more_notes
     # before any conversion to float64: integers beyond 2^53 would not survive it (responses may hold them)
     _check_integer_columns(data, [column for column in predictors if column not in responses])
     used_columns = responses + [column for column in predictors if column not in responses]
@@ -1488,11 +1513,20 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         design_info=design_info,
         patsy_terms=ordered_terms,
     )
-    return _finish(frame, formula, source, names, na_action, formula_mode, factor_responses)
+    return _finish(frame, formula, source, names, na_action, formula_mode, factor_responses, notes, na_values)
+
+
+def _read_predictor_columns(data: pd.DataFrame, predictors: list[str], na_values) -> tuple[pd.DataFrame, list]:
+    """Text columns of numbers read as numbers, and identifier-like columns warned about
+    (:mod:`fstools.model.columns`)."""
+    data, notes = read_number_columns(data, predictors, na_values)
+    warn_identifier_columns(data, predictors, stacklevel=5)
+    return data, notes
 
 
 def _finish(frame: ModelFrame, formula: str, source: pd.DataFrame, names: _ColumnNames,
-            na_action: str, formula_mode: str, factor_responses: list[str] = ()) -> ModelFrame:
+            na_action: str, formula_mode: str, factor_responses: list[str] = (), notes=(),
+            na_values=None) -> ModelFrame:
     """The ModelFrame as returned: responses by their labels in ``source`` (the caller's data),
     the map of the other formula names to their labels, and what pickling needs."""
     responses = frame.response_names
@@ -1511,7 +1545,8 @@ def _finish(frame: ModelFrame, formula: str, source: pd.DataFrame, names: _Colum
     factors = tuple(response_labels[responses.index(name)] for name in factor_responses)
     return dataclasses.replace(frame, response_names=response_labels, response=response,
                                source=source.copy(deep=False), na_action=na_action,
-                               formula_mode=formula_mode, column_labels=labels, factor_responses=factors)
+                               formula_mode=formula_mode, column_labels=labels, factor_responses=factors,
+                               notes=tuple(notes), na_values=None if na_values is None else tuple(na_values))
 
 
 def _check_integer_columns(data: pd.DataFrame, columns: list[str]) -> None:
@@ -1791,8 +1826,8 @@ def format_formula(response_names: list[str], term_names: list[str]) -> str:
     Parameters
     ----------
     response_names : list
-        One or more response columns, joined with ``' + '``: names, or column labels
-        of other types (written by their :func:`label_name`).
+        The response columns, joined with ``' + '``: names, or column labels of other
+        types (written by their :func:`label_name`); none gives a one-sided formula.
     term_names : list of str
         The predictor columns.  With none, the right side is ``1`` (R's
         intercept-only model).
@@ -1811,9 +1846,6 @@ def format_formula(response_names: list[str], term_names: list[str]) -> str:
     response_names = [label_name(name) for name in _string_list("response_names", response_names,
                                                                    labels=True)]
     term_names = _string_list("term_names", term_names)
-    if not response_names:
-        raise ValueError("response_names must name at least one response")
-
     left_parts = []
     for name in response_names:
         if name.isidentifier():
@@ -1828,6 +1860,8 @@ def format_formula(response_names: list[str], term_names: list[str]) -> str:
             right_parts.append(_backtick_name(name))
     if not right_parts:
         right_parts = ["1"]
+    if not left_parts:
+        return "~ " + " + ".join(right_parts)  # one-sided, as R writes a formula without a response
     return " + ".join(left_parts) + " ~ " + " + ".join(right_parts)
 
 

@@ -16,8 +16,6 @@ The decision and its reason are stated in the summary of every result
 ``factor(y)`` on the left of a formula) overrides it.  Numbers that arrive as objects
 (``decimal.Decimal``, as ``read_sql`` returns for NUMERIC, or numeric strings) are numbers.
 """
-import decimal
-import numbers
 import warnings
 from dataclasses import dataclass
 
@@ -26,10 +24,11 @@ import pandas as pd
 
 from fstools.core.constraints import one_of
 from fstools.methods.registry import RESPONSE_TYPES
+from fstools.model.columns import numbers_from_objects, value_kinds
 from fstools.model.validation import encode_classes
 
 __all__ = ["Response", "RESPONSE_TYPES", "CLASS_LEVEL_LIMIT", "check_response_type", "response_type_of",
-           "prepare_response", "numbers_from_objects"]
+           "prepare_response"]
 
 #: An integer-valued numeric response with at most this many distinct values is taken as classes
 #: (digits' ten classes are classes; a score with dozens of values is continuous).
@@ -71,29 +70,6 @@ def check_response_type(value):
     return one_of(RESPONSE_TYPES).validate(value, "response_type")
 
 
-def numbers_from_objects(series):
-    """A numeric Series from an object Series of numbers, or None if it does not hold numbers.
-
-    ``decimal.Decimal`` values (what ``read_sql`` returns for NUMERIC) and Python numbers are
-    numbers; so are strings that all parse as numbers (``"1.5"``).  Missing values stay missing.
-    Booleans are not numbers here (they are classes).
-    """
-    if series.dtype != object:
-        return None
-    present = series.dropna()
-    if len(present) == 0:
-        return None
-    kinds = {type(value) for value in present.tolist()}
-    if all(issubclass(kind, (numbers.Number, decimal.Decimal)) and not issubclass(kind, (bool, np.bool_))
-           for kind in kinds):
-        return pd.to_numeric(series, errors="raise").astype(np.float64)
-    if kinds == {str}:
-        converted = pd.to_numeric(series, errors="coerce")
-        if converted.notna().sum() == len(present):
-            return converted.astype(np.float64)
-    return None
-
-
 def _is_integer_valued(values):
     return bool(np.all(values == np.round(values)))
 
@@ -125,7 +101,7 @@ def response_type_of(series):
                           f"for classes")
 
 
-def prepare_response(series, response_type=None, name="response", reason=None):
+def prepare_response(series, response_type=None, name="response", reason=None, stacklevel=3):
     """The :class:`Response` of a response column: its type decided (or ``response_type``), its
     values converted for the methods.
 
@@ -139,6 +115,8 @@ def prepare_response(series, response_type=None, name="response", reason=None):
         The response as named in messages, e.g. "response 'y'".
     reason : str, optional
         Why ``response_type`` was given, for the summary (default: "response_type='...'").
+    stacklevel : int
+        Of the identifier warning: the caller's caller by default.
 
     Raises
     ------
@@ -148,12 +126,9 @@ def prepare_response(series, response_type=None, name="response", reason=None):
     """
     response_type = check_response_type(response_type)
     notes = []
-    numeric = None
-    if series.dtype == object:
-        numeric = numbers_from_objects(series)
-        if numeric is not None:
-            kinds = sorted({type(value).__name__ for value in series.dropna().tolist()})
-            notes.append(f"{name}: {'/'.join(kinds)} values read as numbers")
+    numeric = numbers_from_objects(series)
+    if numeric is not None:
+        notes.append(f"{name}: {value_kinds(series)} values read as numbers")
     if response_type is None:
         kind, reason = response_type_of(series if numeric is None else numeric)
     else:
@@ -174,5 +149,5 @@ def prepare_response(series, response_type=None, name="response", reason=None):
     codes, class_names, counts = encode_classes(labels, name=name, fractional=response_type == "class")
     if len(class_names) > max(CLASS_LEVEL_LIMIT, ID_LIKE_SHARE * len(codes)):
         warnings.warn(f"{name}: {len(class_names)} classes in {len(codes)} rows ({counts.max()} row(s) in the "
-                      f"largest): this looks like an identifier, not a response", UserWarning, stacklevel=3)
+                      f"largest): this looks like an identifier, not a response", UserWarning, stacklevel=stacklevel)
     return Response("class", codes, class_names, reason, tuple(notes))

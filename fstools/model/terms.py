@@ -12,7 +12,13 @@ import pandas as pd
 
 from fstools.core.ranking import complete_ranking
 
-__all__ = ["columns_for_k_terms", "ranked_terms", "term_scores", "steps_table"]
+__all__ = ["columns_for_k_terms", "ranked_terms", "term_scores", "steps_table", "factor_code_design",
+           "FACTOR_CODE_LEVELS"]
+
+#: Most levels of a factor scored by its level codes: the information methods read integer
+#: columns with at most this many values as codes (more are binned as numbers), so a factor
+#: with more levels keeps its dummy columns (with a note).
+FACTOR_CODE_LEVELS = 32
 
 
 def columns_for_k_terms(column_terms, k):
@@ -88,3 +94,59 @@ def steps_table(output, column_terms, selected):
         if term in chosen:
             last = i
     return steps.iloc[: last + 1].reset_index(drop=True)
+
+
+def factor_code_design(X, column_names, column_terms):
+    """The design with each factor (a term of 0/1 dummy columns) as one column of level codes.
+
+    For the methods that score a categorical variable by its levels (the information methods:
+    I(colour; y), not the information of one dummy).  A term is a factor here when its design
+    columns are named ``name[level]`` (patsy's names of a categorical term, also of an
+    interaction of factors) and hold only 0 and 1; each distinct row of its dummy block is one
+    level (the reference level is the all-zero row), coded 0..L-1 in the order of
+    ``numpy.unique`` of the rows.  Numeric terms keep their columns.
+
+    Returns
+    -------
+    (X, column_names, column_terms, notes)
+        ``X`` float64 (unchanged, and the same object, when no term is a factor); a factor's
+        column is named by its term.  Factors with more than :data:`FACTOR_CODE_LEVELS` levels
+        keep their dummies, with a note.
+    """
+    column_terms = list(column_terms)
+    blocks = {}
+    for j, term in enumerate(column_terms):
+        blocks.setdefault(term, []).append(j)
+    factors = {}
+    notes = []
+    for term, columns in blocks.items():
+        if not all("[" in column_names[j] for j in columns):
+            continue
+        block = np.asarray(X[:, columns], dtype=np.float64)
+        if not np.isin(block, (0.0, 1.0)).all():
+            continue
+        _, codes = np.unique(block, axis=0, return_inverse=True)
+        codes = codes.ravel()
+        levels = int(codes.max()) + 1
+        if levels > FACTOR_CODE_LEVELS:
+            notes.append(f"factor {term!r} has {levels} levels (more than {FACTOR_CODE_LEVELS}): scored by its "
+                         f"dummy columns")
+            continue
+        factors[term] = codes.astype(np.float64)
+    if not factors:
+        return X, list(column_names), column_terms, notes
+    new_columns, names, terms = [], [], []
+    done = set()
+    for j, term in enumerate(column_terms):
+        if term in factors:
+            if term not in done:
+                done.add(term)
+                new_columns.append(factors[term])
+                names.append(term)
+                terms.append(term)
+            continue
+        new_columns.append(np.asarray(X[:, j], dtype=np.float64))
+        names.append(column_names[j])
+        terms.append(term)
+    notes.append(f"factor(s) {', '.join(map(repr, factors))} scored as one variable each, by their level codes")
+    return np.column_stack(new_columns), names, terms, notes

@@ -100,6 +100,9 @@ METRIC_NAMES = {
     "hamming_loss": "Hamming loss",
     "ranking_loss": "Ranking loss",
     "one_error": "One-error",
+    "r2": "R²",
+    "rmse": "RMSE",
+    "mae": "MAE",
 }
 
 #: Why a method's score is 0 or missing for features it did not select (shown on its score plot).
@@ -117,7 +120,7 @@ PATH_NOTES = {
     "cmqfs": "the first feature is chosen by NQ alone; w needs a feature already chosen",
 }
 
-_LOWER_IS_BETTER_METRICS = {"error_rate", "mistake_rate", "hamming_loss", "ranking_loss", "one_error"}
+_LOWER_IS_BETTER_METRICS = {"error_rate", "mistake_rate", "hamming_loss", "ranking_loss", "one_error", "rmse", "mae"}
 
 
 def method_label(name):

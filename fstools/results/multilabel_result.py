@@ -15,9 +15,9 @@ from functools import cached_property
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from fstools.model.formula import term_frame
+from fstools.core.lazy import LazyModule
 from fstools.results.base import Result
 from fstools.results.labels import method_label
 from fstools.results.diagnostics import residual_label_correlation, residual_redundancy
@@ -25,6 +25,8 @@ from fstools.methods.multilabel import label_correlation
 from fstools.results.tables import (SIGNIFICANCE_COLUMN, Summary, format_number, format_p_value, significance_legend,
                                     significance_stars)
 from fstools.results.univariate_tests import benjamini_hochberg
+
+stats = LazyModule("scipy.stats")  # imported at its first use: it takes longer to import than fstools
 
 __all__ = ["MultiLabelResult"]
 

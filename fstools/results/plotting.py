@@ -146,10 +146,15 @@ def plot_scores(result, ax=None, max_features=40, selected_color=SELECTED_COLOR,
     ax.set_ylabel(wrap_label(score_label(result._spec.score_name, result._spec.higher_is_better), 44), fontsize=9)
     ax.set_xlabel("feature, in rank order (best first)")
     plain_numbers(ax)
-    response = result.response if isinstance(result.response, str) else f"{len(result.response)} labels"
+    if result.response is None:
+        response = "no response"
+    elif isinstance(result.response, str):
+        response = f"response {result.response}"
+    else:
+        response = f"response {len(result.response)} labels"
     shown = "" if len(scores) == len(result.scores) else f"; the best {len(scores)} shown"
     ax.set_title(f"{method_label(result.method)}: {len(result.selected)} of {len(result.scores)} features "
-                 f"selected\nresponse {response}, n = {result.n}{shown}", fontsize=10)
+                 f"selected\n{response}, n = {result.n}{shown}", fontsize=10)
     handles = [Patch(color=selected_color, label=f"selected ({int(is_selected.sum())})"),
                Patch(color=other_color, label=f"not selected ({int((~is_selected).sum())})")]
     ax.legend(handles=handles, fontsize=8, loc="best", framealpha=0.8)

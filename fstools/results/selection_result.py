@@ -19,7 +19,7 @@ from fstools.core.parallel import effective_n_threads
 from fstools.methods.permutation import (best_by_group, check_permutation_arguments, check_permutation_method,
                                          permutation_null, permutation_p_values)
 from fstools.model.formula import term_frame
-from fstools.model.terms import columns_for_k_terms
+from fstools.model.terms import columns_for_k_terms, factor_code_design
 from fstools.results.base import Result
 from fstools.results.labels import PATH_NOTES, method_label
 from fstools.results.diagnostics import redundancy_rate
@@ -115,14 +115,14 @@ class SelectionResult(Result):
         self._y = y
         self.response_type = response_type
         self.response_reason = response_reason
-        if response_type == "class":
+        if response_type == "class" and class_names is not None:
             self.classes = list(class_names)
             self.class_counts = pd.Series(np.bincount(y, minlength=len(class_names)), index=self.classes,
                                           name="n")
         else:
             self.classes = None
             self.class_counts = None
-        self.response = model_frame.response_names[0]
+        self.response = model_frame.response_names[0] if model_frame.response_names else None
         self.class_mapping = None if class_mapping is None else dict(class_mapping)
         self.stream_metrics = None if stream_metrics is None else pd.DataFrame(stream_metrics)
         self.permutation = None
@@ -152,6 +152,10 @@ class SelectionResult(Result):
 
     @cached_property
     def _univariate(self):
+        if self.response_type is None:
+            columns = ["test", "statistic", "df", "p_value", "p_adjusted"]
+            return pd.DataFrame({name: pd.Series(dtype=object if name in ("test", "df") else float)
+                                 for name in columns}).reindex(self.scores.index)
         rows = []
         column_terms = np.asarray(self._frame.column_terms)
         column_names = np.asarray(self._frame.column_names)
@@ -265,11 +269,15 @@ class SelectionResult(Result):
         check_permutation_method(self._spec)
         n_threads = effective_n_threads(n_jobs)
         method_params = {name: value for name, value in self.params.items() if name != "k"}
-        null = permutation_null(self._spec, self._frame.X, self._y, method_params, n_permutations=n_permutations,
+        X, column_terms = self._frame.X, list(self._frame.column_terms)
+        if self._spec.factors == "codes" and not sparse.issparse(X):
+            # The design the method ran on: a factor as one column of its level codes (as select does).
+            X, _, column_terms, _ = factor_code_design(X, list(self._frame.column_names), column_terms)
+        null = permutation_null(self._spec, X, self._y, method_params, n_permutations=n_permutations,
                                 random_state=random_state, n_threads=n_threads, response_type=self.response_type,
-                                k=columns_for_k_terms(list(self._frame.column_terms), self.params.get("k")))
+                                k=columns_for_k_terms(column_terms, self.params.get("k")))
         position = {term: i for i, term in enumerate(self.scores.index)}
-        groups = [position[term] for term in self._frame.column_terms]
+        groups = [position[term] for term in column_terms]
         higher = self._spec.higher_is_better
         observed = best_by_group(null.observed, groups, len(position), higher)
         term_null = best_by_group(null.null, groups, len(position), higher)
@@ -308,7 +316,9 @@ class SelectionResult(Result):
             :meth:`univariate_tests`: ``test``, ``statistic``, ``df``, ``p_value``, ``p_adjusted``.
         """
         shown = self.scores if all_features else self.scores.loc[self.selected]
-        return shown.join(self._univariate.loc[shown.index])
+        # A method's own column named like a test column (f_test's p_value) keeps its name; the
+        # marginal test's gets the suffix "_marginal".
+        return shown.join(self._univariate.loc[shown.index], rsuffix="_marginal")
 
     # ---------------------------------------------------------- presentation
     def _population(self):
@@ -319,6 +329,8 @@ class SelectionResult(Result):
     def _response_line(self):
         """The Response line of the summary: the response, its type with the reason, and its
         classes (the first ten, with counts) or its distribution."""
+        if self.response_type is None:
+            return "none (one-sided formula: the method uses no response)"
         reason = f" ({self.response_reason})" if self.response_reason else ""
         if self.response_type == "continuous":
             y = self._y
@@ -358,6 +370,15 @@ class SelectionResult(Result):
         shown = self.scores if all_features else self.scores.loc[self.selected]
         tests = self._univariate.loc[shown.index]
         table = self._score_table(shown)
+        if self.response_type is None:
+            header = self._header(("Response", self._response_line()),
+                                  [("Redundancy", self._redundancy_line(details))], details=details)
+            notes = [f"{self._score_note()}", "no p-values: there is no response to test the features against",
+                     *self.notes]
+            na_line = self._na_legend(table)
+            if na_line:
+                notes.insert(0, na_line)
+            return Summary(f"Feature selection ({self.method})", header, table, notes)
         table["test"] = tests["test"].to_numpy()
         table["statistic"] = [format_number(v) for v in tests["statistic"]]
         table["df"] = [v if isinstance(v, str) else format_number(v, 4) for v in tests["df"]]

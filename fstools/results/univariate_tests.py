@@ -11,9 +11,11 @@ p-values stay NaN and are not counted), used here and by the paired tests of
 import warnings
 
 import numpy as np
-from scipy import stats
 
 from fstools.core.constraints import one_of
+from fstools.core.lazy import LazyModule
+
+stats = LazyModule("scipy.stats")  # imported at its first use: it takes longer to import than fstools
 
 __all__ = ["class_separation_test", "association_test", "adjust_p_values", "benjamini_hochberg", "P_ADJUST_METHODS"]
 

@@ -1,0 +1,158 @@
+"""Numbers that arrive as objects, and columns that look like identifiers.
+
+Data from databases and files often hold numbers as Python objects: ``read_sql`` returns
+NUMERIC columns as ``decimal.Decimal``, and a CSV column with one stray ``'?'`` is read as
+strings.  Left as they are, such columns would become factors with one level per value
+(a Fisher score of 0.005 instead of 1.03).  Here a column whose every present value is a
+number (or a string that parses as one) is read as numbers, with a note; a column of
+numbers with a few entries that are not is refused, naming the column and the entries,
+unless they are declared missing (``na_values=``, as in ``pandas.read_csv``).
+"""
+import decimal
+import numbers
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from fstools.core.messages import preview
+
+__all__ = ["numbers_from_objects", "value_kinds", "stray_entries", "read_number_columns", "warn_identifier_columns",
+           "STRAY_LIMIT", "IDENTIFIER_LEVELS"]
+
+#: A column is "numbers with stray entries" when at most this many distinct entries (and at
+#: most a tenth of its present values) do not parse as numbers.
+STRAY_LIMIT = 5
+
+#: A categorical predictor with more levels than this and than half its rows looks like an
+#: identifier (one level per row): warned about.
+IDENTIFIER_LEVELS = 10
+
+
+def _is_text(dtype):
+    return dtype == object or isinstance(dtype, pd.StringDtype)
+
+
+def _is_number(value):
+    return isinstance(value, (numbers.Number, decimal.Decimal)) and not isinstance(value, (bool, np.bool_))
+
+
+def numbers_from_objects(series):
+    """A float64 Series from an object or string Series of numbers, or None if it holds others.
+
+    ``decimal.Decimal`` values and Python numbers are numbers; so are strings that all parse
+    as numbers (``"1.5"``, ``" 2e3 "``).  Missing values stay missing (NaN).  Booleans are
+    not numbers here.
+    """
+    if not _is_text(series.dtype):
+        return None
+    present = series.dropna()
+    if len(present) == 0:
+        return None
+    values = present.tolist()
+    if all(_is_number(value) for value in values):
+        return pd.to_numeric(series.astype(object), errors="raise").astype(np.float64)
+    if all(isinstance(value, str) for value in values):
+        converted = pd.to_numeric(series.astype(object), errors="coerce")
+        if int(converted.notna().sum()) == len(present):
+            return converted.astype(np.float64)
+    return None
+
+
+def value_kinds(series):
+    """The Python types of the present values, e.g. 'Decimal' or 'str', joined by '/'."""
+    return "/".join(sorted({type(value).__name__ for value in series.dropna().tolist()}))
+
+
+def stray_entries(series):
+    """The distinct entries that keep a column of numbers from being numbers, or an empty list.
+
+    A text column qualifies when most of its present values are numbers (or parse as numbers)
+    and at most :data:`STRAY_LIMIT` distinct entries, a tenth of the present values at most, do
+    not: typically ``'?'``, ``'n/a'`` or ``'-'`` written for a missing value.
+    """
+    if not _is_text(series.dtype):
+        return []
+    present = series.dropna()
+    if len(present) == 0:
+        return []
+    values = present.astype(object)
+    parsed = pd.to_numeric(values.where(~values.map(lambda v: isinstance(v, (bool, np.bool_))), None),
+                           errors="coerce")
+    bad = values[parsed.isna()]
+    distinct = list(dict.fromkeys(bad.tolist()))
+    if 0 < len(distinct) <= STRAY_LIMIT and len(bad) <= 0.1 * len(values):
+        return distinct
+    return []
+
+
+def read_number_columns(data, columns, na_values=None, where="data"):
+    """``data`` with its text columns of numbers among ``columns`` read as numbers.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        Not modified: a changed column is set on a shallow copy.
+    columns : list
+        The columns to look at (the predictors and responses a formula uses).
+    na_values : list, optional
+        Entries that mean "missing" in text columns (as in ``pandas.read_csv``), e.g. ``['?']``.
+    where : str
+        The argument named in messages.
+
+    Returns
+    -------
+    (data, notes) : the DataFrame (the same object when nothing changed) and the notes.
+
+    Raises
+    ------
+    ValueError
+        For a column of numbers with a few entries that are not numbers (see
+        :func:`stray_entries`), naming the column and the entries.
+    """
+    notes = []
+    changed = {}
+    na_values = list(na_values) if na_values is not None else []
+    for column in columns:
+        series = data[column]
+        if not _is_text(series.dtype):
+            continue
+        if na_values:
+            declared = series.isin(na_values)
+            if declared.any():
+                series = series.astype(object).mask(declared, None)
+        numbers_ = numbers_from_objects(series)
+        if numbers_ is not None:
+            changed[column] = numbers_
+            kinds = value_kinds(series)
+            notes.append(f"column {column!r}: {kinds} values read as numbers" +
+                         ("" if kinds != "str" else " (C() in the formula keeps them as a factor)"))
+            continue
+        stray = stray_entries(series)
+        if stray:
+            count = int(series.isin(stray).sum())
+            raise ValueError(f"{where}: column {column!r} holds numbers except for {count} entr"
+                             f"{'y' if count == 1 else 'ies'} {preview(stray, quote=True)}; declare them missing "
+                             f"with na_values={stray!r} (rows with missing values are dropped), or fix them")
+        if na_values and series is not data[column]:
+            changed[column] = series
+    if not changed:
+        return data, notes
+    copy = data.copy(deep=False)
+    for column, values in changed.items():
+        copy[column] = values
+    return copy, notes
+
+
+def warn_identifier_columns(data, columns, where="data", stacklevel=3):
+    """Warn about categorical (text, categorical) columns with about one level per row."""
+    n = len(data)
+    for column in columns:
+        series = data[column]
+        if not (_is_text(series.dtype) or isinstance(series.dtype, pd.CategoricalDtype)):
+            continue
+        levels = series.nunique(dropna=True)
+        if levels > max(IDENTIFIER_LEVELS, n / 2):
+            warnings.warn(f"{where}: column {column!r} has {levels} levels in {n} rows: it looks like an "
+                          f"identifier, not a predictor (remove it with '- {column}' in the formula)",
+                          UserWarning, stacklevel=stacklevel)
