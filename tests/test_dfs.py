@@ -400,7 +400,8 @@ def test_convergence_plot_needs_an_iterative_method(wine):
     with pytest.raises(ValueError, match="^kind: 'convergence' needs an iterative method.*'scores'"):
         res.plot(kind="convergence")
     with pytest.raises(ValueError, match=r"^kind: must be 'scores' or 'path' \(greedy methods\) or "
-                                         r"'convergence' \(iterative methods\); got 'nothing'"):
+                                         r"'convergence' \(iterative methods\) or 'null' \(after a "
+                                         r"permutation test\); got 'nothing'"):
         res.plot(kind="nothing")
 
 

@@ -68,6 +68,18 @@ CASES = {
         _neighbours.all_class_neighbours(features, labels, 1, k, _neighbours.METRIC_SQEUCLIDEAN,
                                          index, distance, count, n_threads=2)
     """,
+    # The permutation null of I(X_j;C): 300 permutations of 100,000 samples x 400 features.
+    "permuted_class_information": """
+        from fstools._ext import _permutation
+        m, p, b = 100_000, 400, 300
+        codes = rng.integers(0, 8, size=(p, m)).astype(np.int8)
+        levels = np.full(p, 8, dtype=np.int32)
+        y = rng.integers(0, 2, size=m).astype(np.int32)
+        permutations = np.empty((b, m), dtype=np.int32)
+        permutations[:] = rng.permutation(m)
+        print("started", flush=True)
+        _permutation.permuted_class_information(codes, levels, y, 2, permutations, n_threads=2)
+    """,
     # One greedy step of the information engine (mRMR / JMI / CMQFS): 20,000 candidates of
     # 1,000,000 samples (two rows of codes, the candidate row repeated).
     "pair_information": """

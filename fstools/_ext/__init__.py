@@ -17,6 +17,9 @@ _build_info
     Whether the kernels were compiled with bounds checking (FSTOOLS_BOUNDSCHECK=1).
 _neighbours
     Nearest-neighbour kernels of the similarity filters (ReliefF, Laplacian score).
+_permutation
+    Permutation nulls of the plug-in I(X_j; C): every permutation of the class
+    counted in one call (threads over the permutations), the codes read once.
 _online
     Passive-aggressive updates (PA, PA-I, PA-II, MBPA, ONPA, cost-sensitive) with
     truncated gradient, a whole pass over dense or CSR rows without the GIL.
@@ -55,7 +58,7 @@ build it.
 import importlib
 
 #: The compiled modules (one per ``fstools/_ext/*.pyx``).
-KERNELS = ("_build_info", "_common", "_entropy", "_fvg", "_moments", "_neighbours", "_online", "_sorting")
+KERNELS = ("_build_info", "_common", "_entropy", "_fvg", "_moments", "_neighbours", "_online", "_permutation", "_sorting")
 
 _BUILD_HINT = (
     "the compiled kernels of fstools are missing ({error}). Install the package with "

@@ -16,6 +16,7 @@ from fstools.model.exceptions import FormulaError
 from fstools.model.terms import columns_for_k_terms, factor_code_design, steps_table, term_scores
 from fstools.model.formula import format_formula, label_name, parse_formula
 from fstools.model.safe_eval import check_mode
+from fstools.methods.permutation import check_permutation_arguments, check_permutation_method
 from fstools.methods.registry import check_response, get_method
 from fstools.model.response import Response, check_response_type, prepare_response
 from fstools.results.multilabel_result import MultiLabelResult
@@ -136,7 +137,8 @@ def frame_response(frame, response_type, spec, stacklevel=4):
 
 
 def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=None, response=None,
-           formula_mode="safe", response_type=None, na_values=None, **params):
+           formula_mode="safe", response_type=None, na_values=None, test=None, n_permutations=999,
+           permutation_seed=None, **params):
     """Select features with a formula and a DataFrame.
 
     Parameters
@@ -195,6 +197,17 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         form, a configuration file, the command line), where evaluating them would run
         whatever they hold, and because the safe language already covers R's formula language.
         ``res.transform(new_data)`` evaluates the terms in the mode of the call.
+    test : {None, 'permutation'}, default None
+        ``'permutation'``: a permutation test of the method's own score of every feature
+        (:meth:`fstools.SelectionResult.test`): p-values, Benjamini-Hochberg and Holm adjusted,
+        in ``res.scores`` and the summary.  For the supervised single-response methods; for a
+        greedy method it tests the relevance (first-step) score.
+    n_permutations : int, default 999
+        Permutations of the response for ``test='permutation'``.
+    permutation_seed : None or int
+        Seed of the permutations (``res.test``'s ``random_state``).  It has its own name so that
+        it never clashes with a method's ``random_state`` parameter (streaming methods, mim
+        with ``estimator='knn'``), which goes with the method's parameters.
 
     Returns
     -------
@@ -214,14 +227,23 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         if formula_mode != "safe":
             raise ValueError("formula_mode: the out-of-core path (dask data) reads formulas in the safe "
                              "mode only; got 'code'")
+        if test is not None:
+            raise ValueError("test: the out-of-core path (dask data) has no permutation test; select on a "
+                             "pandas DataFrame for test='permutation'")
         return select_dask(formula, data, method, k, na_action=na_action, n_jobs=n_jobs, response=response, **params)
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data: must be a pandas DataFrame; got {type(data).__name__}")
     spec = get_method(method)
     values = check_method_params(spec, params)
+    test, n_permutations, permutation_seed = check_permutation_arguments(test, n_permutations, permutation_seed,
+                                                                           seed_name="permutation_seed")
+    if test is not None:
+        check_permutation_method(spec)
     effective_n_threads(n_jobs)  # validate early
     response_type = check_response_type(response_type)
     call = _format_call(formula, method, k, na_action, n_jobs, params, formula_mode, response_type, na_values)
+    if test is not None:
+        call = f"{call[:-1]}, test={test!r}, n_permutations={n_permutations!r}, permutation_seed={permutation_seed!r})"
     if "multilabel" in spec.capabilities and response_type is not None:
         raise TypeError(f"response_type: multi-label methods take 0/1 label columns; {method!r} does not "
                         f"take response_type={response_type!r}")
@@ -270,7 +292,7 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     streaming = "streaming" in spec.capabilities
     # What a stream shows besides the scores (also in the summary's notes): the class mapping
     # (name -> +1 / -1) and the prequential stream metrics (rows 'selected' and 'learner').
-    return SelectionResult(call=call, spec=spec, params=used, model_frame=frame, y=y,
+    result = SelectionResult(call=call, spec=spec, params=used, model_frame=frame, y=y,
                            class_names=class_names, scores=scores, steps=steps, selected=selected,
                            notes=[*frame.notes, *target.notes, *factor_notes,
                                   *_with_thread_note(output.notes, n_jobs)],
@@ -278,6 +300,9 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
                            response_reason=target.reason,
                            tables=output.tables, class_mapping=output.class_mapping if streaming else None,
                            stream_metrics=pd.DataFrame(output.stream_metrics).T if streaming else None)
+    if test is not None:
+        result = result.test(test, n_permutations=n_permutations, random_state=permutation_seed, n_jobs=n_jobs)
+    return result
 
 
 def _with_response(formula, data, response):

@@ -11,8 +11,8 @@ import numpy as np
 from fstools.results.labels import SCORE_NOTES, method_label, record_label, score_label
 from fstools.results.tables import format_number
 
-__all__ = ["plot_scores", "plot_path", "plot_convergence", "plot_feature_vector_graph", "plain_numbers",
-           "panels_for"]
+__all__ = ["plot_scores", "plot_path", "plot_convergence", "plot_feature_vector_graph", "plot_null",
+           "plain_numbers", "panels_for"]
 
 #: Colours of selected and other features in the score plots.
 SELECTED_COLOR = "tab:red"
@@ -161,6 +161,49 @@ def plot_scores(result, ax=None, max_features=40, selected_color=SELECTED_COLOR,
     note = SCORE_NOTES.get(result.method)
     if note and (~is_selected).any():
         ax.text(0.99, 0.80, note, transform=ax.transAxes, ha="right", va="top", fontsize=7, color="0.3")
+    ax.figure.tight_layout()
+    return ax
+
+
+def plot_null(null, observed, p_value, score_name, higher_is_better=True, title=None, ax=None, bins=40):
+    """Histogram of a permutation null distribution with the observed value and the p-value.
+
+    Parameters
+    ----------
+    null : ndarray of float, shape (B,)
+        The score under each permutation.
+    observed : float
+        The score on the data (a vertical line; a cross on the axis when not finite).
+    p_value : float
+    score_name : str
+        The method's score name (the x label, with its direction).
+    higher_is_better : bool
+    title : str, optional
+    ax : matplotlib Axes, optional
+    bins : int
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    ax = axes_for(ax, (6.0, 4.0))
+    null = np.asarray(null, dtype=np.float64)
+    finite = null[np.isfinite(null)]
+    if finite.size:
+        ax.hist(finite, bins=bins, color=OTHER_COLOR, edgecolor="white", linewidth=0.4,
+                label=f"permuted ({null.shape[0]})")
+    text = f"observed = {format_number(observed)}, p = {format_number(p_value, 3)}"
+    if np.isfinite(observed):
+        ax.axvline(observed, color=SELECTED_COLOR, linewidth=1.6, label=text)
+    else:
+        _mark(ax, finite.max() if finite.size else 0.0, "NA" if np.isnan(observed) else "inf", SELECTED_COLOR)
+        ax.plot([], [], color=SELECTED_COLOR, label=text)
+    ax.set_xlabel(wrap_label(score_label(score_name, higher_is_better), 50), fontsize=9)
+    ax.set_ylabel("permutations")
+    plain_numbers(ax, "x")
+    ax.legend(fontsize=8, loc="best", framealpha=0.8)
+    if title:
+        ax.set_title(title, fontsize=10)
     ax.figure.tight_layout()
     return ax
 

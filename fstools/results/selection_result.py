@@ -3,26 +3,41 @@
 :class:`SelectionResult` holds the selected features and the per-feature
 scores, and owns presentation: an R-like ``repr``, :meth:`SelectionResult.summary`
 (text / HTML / LaTeX) with a univariate test of class separation per feature,
-and :meth:`SelectionResult.plot`.
+and :meth:`SelectionResult.plot`.  :meth:`SelectionResult.test` adds the permutation test of
+the method's own score (:mod:`fstools.methods.permutation`).
 """
+import copy
 from functools import cached_property
 
 import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from fstools.core.constraints import one_of, validate
+from fstools.core.messages import did_you_mean
+from fstools.core.parallel import effective_n_threads
+from fstools.methods.permutation import (best_by_group, check_permutation_arguments, check_permutation_method,
+                                         permutation_null, permutation_p_values)
 from fstools.model.formula import term_frame
+from fstools.model.terms import columns_for_k_terms, factor_code_design
 from fstools.results.base import Result
 from fstools.results.labels import PATH_NOTES, method_label
 from fstools.results.diagnostics import redundancy_rate
 from fstools.results.tables import (SIGNIFICANCE_COLUMN, Summary, format_number, format_p_value,
                                     significance_legend, significance_stars)
-from fstools.results.univariate_tests import association_test, benjamini_hochberg, class_separation_test
+from fstools.results.univariate_tests import (adjust_p_values, association_test, benjamini_hochberg,
+                                              class_separation_test)
 
 #: Classes listed on the summary's Response line (with their counts); more are counted.
 RESPONSE_LEVELS_SHOWN = 10
 
-__all__ = ["SelectionResult"]
+#: The columns a permutation test adds to ``scores``: its p-value, Benjamini-Hochberg and Holm adjusted.
+PERMUTATION_COLUMNS = ("p_perm", "p_perm_bh", "p_perm_holm")
+
+#: What ``summary(tests=...)`` shows.
+SUMMARY_TESTS = ("auto", "permutation", "marginal")
+
+__all__ = ["SelectionResult", "PERMUTATION_COLUMNS"]
 
 
 class SelectionResult(Result):
@@ -38,6 +53,14 @@ class SelectionResult(Result):
         ``rank`` (selection order for the selected features, then by score),
         ``score`` (the method's score; for CMQFS the modularity Q) and the
         method's own columns (CMQFS: ``Q``, ``NQ``, ``step``, ``w``, ``NRI``).
+        After a permutation test (:meth:`test`, or ``fs.select(..., test='permutation')``) also
+        ``p_perm`` (its p-value), ``p_perm_bh`` and ``p_perm_holm`` (adjusted by
+        Benjamini-Hochberg and by Holm over all candidate features).
+    permutation : dict or None
+        The permutation test, if one was run (None otherwise): ``n_permutations``,
+        ``random_state``, ``statistic`` (what was recomputed, in words), ``observed`` (a
+        Series by feature) and ``null`` (a DataFrame, one row per permutation, one column
+        per feature): see :meth:`test`.
     steps : pandas.DataFrame or None
         For greedy methods, one row per step: ``step``, ``feature`` (the feature chosen) and
         the criterion values at that step (CMQFS: ``w``, ``NQ``, ``NRI``, ``RI``; the
@@ -102,6 +125,10 @@ class SelectionResult(Result):
         self.response = model_frame.response_names[0] if model_frame.response_names else None
         self.class_mapping = None if class_mapping is None else dict(class_mapping)
         self.stream_metrics = None if stream_metrics is None else pd.DataFrame(stream_metrics)
+        self.permutation = None
+
+    #: Score columns not shown among the method's own in the summary (the p-values have their own).
+    hidden_columns = Result.hidden_columns + PERMUTATION_COLUMNS
 
     # ------------------------------------------------------------------ data
     def transform(self, data):
@@ -196,6 +223,86 @@ class SelectionResult(Result):
         """
         return self._univariate.copy()
 
+    def test(self, test="permutation", n_permutations=999, random_state=None, n_jobs=None):
+        """The result with a permutation test of the method's own score of every candidate feature.
+
+        Under the null hypothesis that a feature and the response are independent, the
+        response is permuted ``n_permutations`` (B) times, the method's score of every feature
+        recomputed on each permuted response, and the p-value of a feature is
+        ``(1 + #{permuted score >= observed score}) / (1 + B)`` (``<=`` for a score where lower
+        is better; Phipson and Smyth 2010, "Permutation p-values should never be zero",
+        Eq. 2).  A term with several design columns (a factor) is scored by its best column,
+        under each permutation as on the data.  For a greedy method the test is of its
+        relevance, the score of its first step -- I(X;C) for mrmr, jmi, cmim, mifs and mifs_u,
+        the modularity Q for cmqfs -- not of the greedy selection.  The smallest p-value
+        possible is 1 / (1 + B).
+
+        Parameters
+        ----------
+        test : {'permutation'}
+        n_permutations : int, default 999
+        random_state : None or int
+            Seed of the permutations (``numpy.random.default_rng``); the same seed gives the
+            same p-values whatever ``n_jobs``.  Not a parameter of the method (a method's own
+            ``random_state``, e.g. mim with ``estimator='knn'``, is in :attr:`params` and is
+            kept fixed under the permutations).
+        n_jobs : int or None
+            Threads, as in :func:`fstools.select`; the p-values do not depend on it.
+
+        Returns
+        -------
+        SelectionResult
+            A copy of this result with the columns ``p_perm``, ``p_perm_bh`` (Benjamini-Hochberg)
+            and ``p_perm_holm`` (Holm) in :attr:`scores`, the test in :attr:`permutation`, the
+            p-values in :meth:`summary` and the null distributions in
+            ``plot(kind='null', feature=...)``.  This result is not modified.
+
+        Raises
+        ------
+        ValueError
+            For an unsupervised or streaming method (naming the methods that take the test),
+            or a bad argument.
+        """
+        test, n_permutations, random_state = check_permutation_arguments(test, n_permutations, random_state)
+        if test is None:
+            raise ValueError("test: must be one of 'permutation'; got None")
+        check_permutation_method(self._spec)
+        n_threads = effective_n_threads(n_jobs)
+        method_params = {name: value for name, value in self.params.items() if name != "k"}
+        X, column_terms = self._frame.X, list(self._frame.column_terms)
+        if self._spec.factors == "codes" and not sparse.issparse(X):
+            # The design the method ran on: a factor as one column of its level codes (as select does).
+            X, _, column_terms, _ = factor_code_design(X, list(self._frame.column_names), column_terms)
+        null = permutation_null(self._spec, X, self._y, method_params, n_permutations=n_permutations,
+                                random_state=random_state, n_threads=n_threads, response_type=self.response_type,
+                                k=columns_for_k_terms(column_terms, self.params.get("k")))
+        position = {term: i for i, term in enumerate(self.scores.index)}
+        groups = [position[term] for term in column_terms]
+        higher = self._spec.higher_is_better
+        observed = best_by_group(null.observed, groups, len(position), higher)
+        term_null = best_by_group(null.null, groups, len(position), higher)
+        p_values = permutation_p_values(observed, term_null, higher)
+        tested = copy.copy(self)
+        tested.scores = self.scores.copy()
+        tested.scores["p_perm"] = p_values
+        tested.scores["p_perm_bh"] = adjust_p_values(p_values, "fdr_bh")
+        tested.scores["p_perm_holm"] = adjust_p_values(p_values, "holm")
+        tested.permutation = {"n_permutations": n_permutations, "random_state": random_state,
+                              "statistic": null.statistic, "observed": pd.Series(observed, index=self.scores.index),
+                              "null": pd.DataFrame(term_null, columns=self.scores.index)}
+        return tested
+
+    def _permutation_note(self):
+        """The summary's line saying what was permuted, how often, and what was tested."""
+        test = self.permutation
+        greedy = ("; for a greedy method the test is of its relevance (the first-step score), not of the "
+                  "greedy selection") if self.steps is not None else ""
+        return (f"p.perm: permutation test of the method's own score ({test['statistic']}) of each feature: "
+                f"{self.response} permuted B = {test['n_permutations']} times (random_state = "
+                f"{test['random_state']!r}), p = (1 + #{{null {'>=' if self._spec.higher_is_better else '<='} "
+                f"observed}}) / (1 + B){greedy}; p.BH: Benjamini-Hochberg, p.Holm: Holm, over all "
+                f"{len(self.scores)} candidates")
+
     def summary_frame(self, all_features=False):
         """The numbers of :meth:`summary` as a DataFrame.
 
@@ -204,7 +311,8 @@ class SelectionResult(Result):
         pandas.DataFrame
             One row per selected feature (every candidate with ``all_features``), indexed by
             name: the columns of :attr:`scores` (``rank``, ``score`` and the method's own, e.g.
-            CMQFS: ``Q``, ``NQ``, ``step``, ``w``, ``NRI``), then the columns of
+            CMQFS: ``Q``, ``NQ``, ``step``, ``w``, ``NRI``; after :meth:`test` the permutation
+            p-values ``p_perm``, ``p_perm_bh``, ``p_perm_holm``), then the columns of
             :meth:`univariate_tests`: ``test``, ``statistic``, ``df``, ``p_value``, ``p_adjusted``.
         """
         shown = self.scores if all_features else self.scores.loc[self.selected]
@@ -234,9 +342,9 @@ class SelectionResult(Result):
             shown = shown[:RESPONSE_LEVELS_SHOWN] + [f"... ({len(shown) - RESPONSE_LEVELS_SHOWN} more)"]
         return f"{self.response}, {len(self.classes)} classes{reason}: {', '.join(shown)}"
 
-    def summary(self, all_features=False, details=False):
+    def summary(self, all_features=False, details=False, tests="auto"):
         """Summary table: the call, method, parameters, data, then per selected feature its
-        rank, score(s) and univariate test with p-value and BH-adjusted p-value.
+        rank, score(s) and p-values.
 
         Parameters
         ----------
@@ -245,7 +353,20 @@ class SelectionResult(Result):
         details : bool
             Also show the method's criterion as a formula and the equations behind the
             redundancy rate.
+        tests : {'auto', 'permutation', 'marginal'}, default 'auto'
+            ``'permutation'``: the permutation test of the method's own score (:meth:`test`),
+            its p-value and the Benjamini-Hochberg and Holm adjusted ones, next to the score.
+            ``'marginal'``: a univariate test of each feature against the response
+            (:meth:`univariate_tests`; Welch t / ANOVA F / chi-square, or the regression F),
+            with its BH-adjusted p-value.  ``'auto'``: the permutation test when the result
+            has one, else the marginal tests.
         """
+        tests = validate(one_of(SUMMARY_TESTS), tests, "tests")
+        if tests == "permutation" and self.permutation is None:
+            raise ValueError("tests: 'permutation' needs a permutation test; run res = res.test('permutation') "
+                             "or fs.select(..., test='permutation') first (or use tests='marginal')")
+        if tests == "permutation" or (tests == "auto" and self.permutation is not None):
+            return self._permutation_summary(all_features, details)
         shown = self.scores if all_features else self.scores.loc[self.selected]
         tests = self._univariate.loc[shown.index]
         table = self._score_table(shown)
@@ -281,14 +402,38 @@ class SelectionResult(Result):
             notes += ["  " + line for line in _format_table(frame).to_string(index=False).split("\n")]
         return Summary(f"Feature selection ({self.method})", header, table, notes)
 
+    def _permutation_summary(self, all_features, details):
+        """:meth:`summary` with the permutation p-values next to the score."""
+        shown = self.scores if all_features else self.scores.loc[self.selected]
+        table = self._score_table(shown)
+        table["p.perm"] = [format_p_value(v) for v in shown["p_perm"]]
+        table["p.BH"] = [format_p_value(v) for v in shown["p_perm_bh"]]
+        table["p.Holm"] = [format_p_value(v) for v in shown["p_perm_holm"]]
+        table[SIGNIFICANCE_COLUMN] = [significance_stars(v) for v in shown["p_perm_bh"]]
+        header = self._header(("Response", self._response_line()),
+                              [("Redundancy", self._redundancy_line(details))], details=details)
+        notes = [significance_legend(SIGNIFICANCE_COLUMN, on="p.BH"), self._score_note(),
+                 self._permutation_note(),
+                 "marginal tests of each feature (Welch t / ANOVA F / regression F): summary(tests='marginal')"]
+        na_line = self._na_legend(table)
+        if na_line:
+            notes.insert(1, na_line)
+        notes += self.notes
+        for name, frame in self.tables.items():
+            notes.append(f"{name}:")
+            notes += ["  " + line for line in _format_table(frame).to_string(index=False).split("\n")]
+        return Summary(f"Feature selection ({self.method})", header, table, notes)
+
     def plot(self, kind="scores", ax=None, fig=None, **kwargs):
         """Plot the result.
 
         Parameters
         ----------
-        kind : {'scores', 'path', 'convergence'}
+        kind : {'scores', 'path', 'convergence', 'null'}
             ``'scores'``: bar chart of the score of every feature by rank,
-            selected features marked.  ``'path'``: the greedy criterion of the
+            selected features marked.  ``'null'``: the permutation distribution of the
+            method's score of one feature (``feature=``, default the first selected) with
+            the observed value and the p-value (after :meth:`test`).  ``'path'``: the greedy criterion of the
             feature chosen at each step (greedy methods only; every step shown).
             ``'convergence'``: the per-iteration records against the iteration,
             one panel each (iterative methods only; DFS: the objective and the
@@ -297,13 +442,15 @@ class SelectionResult(Result):
             For ``'convergence'``, a sequence of Axes, one per panel.
         fig : matplotlib Figure, optional
             ``'convergence'`` only: draw the panels into this figure.
+        **kwargs
+            Passed to the plot function (``'null'``: ``feature``, ``bins``).
 
         Returns
         -------
         matplotlib Axes; for ``'convergence'`` (several panels) the Figure
         """
         # Imported when first drawn: matplotlib costs start-up time.
-        from fstools.results.plotting import plot_convergence, plot_path, plot_scores
+        from fstools.results.plotting import plot_convergence, plot_null, plot_path, plot_scores
 
         if kind == "scores":
             return plot_scores(self, ax=ax, **kwargs)
@@ -323,8 +470,29 @@ class SelectionResult(Result):
             title = (f"{method_label(self.method)}: convergence over {len(self.iterations)} iteration"
                      f"{'s' if len(self.iterations) != 1 else ''} (response {self.response}, n = {self.n})")
             return plot_convergence(self.iterations, title=title, ax=ax, fig=fig, **kwargs)
+        if kind == "null":
+            return self._plot_null(plot_null, ax=ax, **kwargs)
         raise ValueError(f"kind: must be 'scores' or 'path' (greedy methods) or 'convergence' (iterative "
-                         f"methods); got {kind!r}")
+                         f"methods) or 'null' (after a permutation test); got {kind!r}")
+
+    def _plot_null(self, plot_null, ax=None, feature=None, bins=40):
+        """``plot(kind='null')``: the permutation distribution of one feature's score."""
+        if self.permutation is None:
+            raise ValueError("kind: 'null' needs a permutation test; run res = res.test('permutation') or "
+                             "fs.select(..., test='permutation') first")
+        features = list(self.scores.index)
+        if feature is None:
+            feature = self.selected[0] if self.selected else features[0]
+        if feature not in self.scores.index:
+            raise ValueError(f"feature: must be a candidate feature of the result; got {feature!r}"
+                             f"{did_you_mean(str(feature), [str(name) for name in features])}")
+        test = self.permutation
+        greedy = ", its relevance" if self.steps is not None else ""
+        title = (f"{method_label(self.method)}: permutation null of {feature!r}{greedy}\n"
+                 f"response {self.response} permuted B = {test['n_permutations']} times, n = {self.n}")
+        return plot_null(test["null"][feature].to_numpy(), float(test["observed"][feature]),
+                         float(self.scores.loc[feature, "p_perm"]), self._spec.score_name,
+                         self._spec.higher_is_better, title=title, ax=ax, bins=bins)
 
 
 def _format_table(frame):
