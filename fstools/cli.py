@@ -784,6 +784,13 @@ def _add_output_options(command, formats, plot):
                               f"format (.png, .pdf, .svg, ...; none: PNG)")
 
 
+def _add_method_options(command):
+    """--method (default cmqfs) and --param: the method of select and stability, with its parameters."""
+    command.add_argument("--method", default="cmqfs", help="selection method (see `fstools methods`); "
+                                                            "default: cmqfs")
+    _add_param_option(command)
+
+
 def _add_param_option(command):
     command.add_argument("--param", action="append", metavar="NAME=VALUE", default=[],
                          help="a method parameter, e.g. --param beta=0.5 (repeatable); VALUE is read as "
@@ -805,11 +812,9 @@ def build_parser():
         description="Select features with an R-style formula, e.g. \"class ~ .\" or \"y ~ . - id\". "
                     "Column names that are not identifiers go in backticks: \"y ~ `body mass`\".")
     _add_data_options(select)
-    select.add_argument("--method", default="cmqfs", help="selection method (see `fstools methods`); "
-                                                           "default: cmqfs")
+    _add_method_options(select)
     select.add_argument("-k", "--k", type=_positive_int, default=None,
                         help="number of features to select (default: rank them all)")
-    _add_param_option(select)
     select.add_argument("--n-jobs", type=int, default=None, metavar="N",
                         help="threads (default: all cores; -1 all, -2 all but one)")
     _add_output_options(select, "text: the summary table (default); csv: every feature with its scores, "
@@ -862,11 +867,9 @@ def build_parser():
         description="How stable a method's top-k selection is over bootstrap samples of the rows: the "
                     "selection frequency of each feature and Nogueira's stability index (as fs.stability).")
     _add_data_options(stability)
-    stability.add_argument("--method", default="cmqfs", help="selection method (see `fstools methods`); "
-                                                              "default: cmqfs")
+    _add_method_options(stability)
     stability.add_argument("-k", "--k", type=_positive_int, required=True,
                            help="number of features selected in each run (1..number of features - 1)")
-    _add_param_option(stability)
     stability.add_argument("--n-bootstrap", type=_integer, default=100, metavar="B",
                            help="bootstrap samples (default: 100)")
     stability.add_argument("--random-state", type=_integer, default=None, metavar="SEED",

@@ -66,7 +66,7 @@ from fstools._ext._typedefs cimport code_t, third_code_t
 
 cnp.import_array()
 
-ctypedef int64_t count_t
+from fstools._ext._counting cimport count_t, entropy_of_counts
 
 #: dtypes accepted for codes (int8 and int16 from fstools.core.discretize, int32 too).
 CODE_DTYPES = (np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32))
@@ -81,17 +81,6 @@ cdef double ROUNDING_TOLERANCE = 1e-12
 # nogil helpers
 # ---------------------------------------------------------------------------
 
-cdef double _entropy_of_counts(const count_t* counts, Py_ssize_t n_cells,
-                               Py_ssize_t m) noexcept nogil:
-    """H = (m log m - sum n log n) / m over the cells of ``counts`` (total m)."""
-    cdef double sum_nlogn = 0.0
-    cdef double n
-    cdef Py_ssize_t k
-    for k in range(n_cells):
-        if counts[k] > 1:  # n log n is 0 for n = 0 (by convention) and n = 1
-            n = <double> counts[k]
-            sum_nlogn += n * log(n)
-    return (<double> m * log(<double> m) - sum_nlogn) / m
 
 
 cdef inline double _clip_rounding(double value) noexcept nogil:
@@ -213,7 +202,7 @@ cdef int _entropy(const code_t* x, Py_ssize_t nx, Py_ssize_t m,
     if counts == NULL:
         return OUT_OF_MEMORY
     _count3(x, <const code_t*> NULL, 1, <const int32_t*> NULL, 1, m, counts)
-    result[0] = _entropy_of_counts(counts, nx, m)
+    result[0] = entropy_of_counts(counts, nx, m)
     free(counts)
     return OK
 
@@ -225,7 +214,7 @@ cdef int _joint_entropy(const code_t* x, Py_ssize_t nx, const code_t* y,
     if counts == NULL:
         return OUT_OF_MEMORY
     _count3(x, y, ny, <const int32_t*> NULL, 1, m, counts)
-    result[0] = _entropy_of_counts(counts, nx * ny, m)
+    result[0] = entropy_of_counts(counts, nx * ny, m)
     free(counts)
     return OK
 
@@ -247,9 +236,9 @@ cdef int _mutual_information(const code_t* x, Py_ssize_t nx, const third_code_t*
     cdef count_t* py = px + nx
     _count2_split(x, y, ny, m, n_xy, xy)
     _marginals3(xy, nx, 1, ny, NULL, NULL, NULL, px, NULL, py)
-    result[0] = _clip_rounding(_entropy_of_counts(px, nx, m)
-                               + _entropy_of_counts(py, ny, m)
-                               - _entropy_of_counts(xy, n_xy, m))
+    result[0] = _clip_rounding(entropy_of_counts(px, nx, m)
+                               + entropy_of_counts(py, ny, m)
+                               - entropy_of_counts(xy, n_xy, m))
     free(xy)
     return OK
 
@@ -267,10 +256,10 @@ cdef int _conditional_mutual_information(
     cdef count_t* pz = yz + ny * nz
     _count3(x, y, ny, z, nz, m, xyz)
     _marginals3(xyz, nx, ny, nz, NULL, xz, yz, NULL, NULL, pz)
-    result[0] = _clip_rounding(_entropy_of_counts(xz, nx * nz, m)
-                               + _entropy_of_counts(yz, ny * nz, m)
-                               - _entropy_of_counts(xyz, n_xyz, m)
-                               - _entropy_of_counts(pz, nz, m))
+    result[0] = _clip_rounding(entropy_of_counts(xz, nx * nz, m)
+                               + entropy_of_counts(yz, ny * nz, m)
+                               - entropy_of_counts(xyz, n_xyz, m)
+                               - entropy_of_counts(pz, nz, m))
     free(xyz)
     return OK
 
@@ -304,14 +293,14 @@ cdef int _pair_information(
     cdef count_t* c = b + ns
     _count3_split(xc, xs, ns, cls, k, m, n_abc, abc)
     _marginals3(abc, nc, ns, k, ab, ac, bc, a, b, c)
-    cdef double h_abc = _entropy_of_counts(abc, n_abc, m)
-    cdef double h_ab = _entropy_of_counts(ab, nc * ns, m)
-    cdef double h_a = _entropy_of_counts(a, nc, m)
-    cdef double h_b = _entropy_of_counts(b, ns, m)
+    cdef double h_abc = entropy_of_counts(abc, n_abc, m)
+    cdef double h_ab = entropy_of_counts(ab, nc * ns, m)
+    cdef double h_a = entropy_of_counts(a, nc, m)
+    cdef double h_b = entropy_of_counts(b, ns, m)
     result[0] = _clip_rounding(h_a + h_b - h_ab)
-    result[1] = _clip_rounding(h_ab + _entropy_of_counts(c, k, m) - h_abc)
-    result[2] = _clip_rounding(h_ab + _entropy_of_counts(bc, ns * k, m) - h_abc - h_b)
-    result[3] = _clip_rounding(h_ab + _entropy_of_counts(ac, nc * k, m) - h_abc - h_a)
+    result[1] = _clip_rounding(h_ab + entropy_of_counts(c, k, m) - h_abc)
+    result[2] = _clip_rounding(h_ab + entropy_of_counts(bc, ns * k, m) - h_abc - h_b)
+    result[3] = _clip_rounding(h_ab + entropy_of_counts(ac, nc * k, m) - h_abc - h_a)
     free(abc)
     return OK
 

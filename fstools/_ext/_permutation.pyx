@@ -31,22 +31,12 @@ from fstools._ext._typedefs cimport code_t
 
 cnp.import_array()
 
-ctypedef int64_t count_t
+from fstools._ext._counting cimport count_t, entropy_of_counts
 
 # Negative results above this are rounding of a quantity that is >= 0.
 cdef double ROUNDING_TOLERANCE = 1e-12
 
 
-cdef double _entropy_of_counts(const count_t* counts, Py_ssize_t n_cells, Py_ssize_t m) noexcept nogil:
-    """H = (m log m - sum n log n) / m over the cells of ``counts`` (total m)."""
-    cdef double sum_nlogn = 0.0
-    cdef double n
-    cdef Py_ssize_t k
-    for k in range(n_cells):
-        if counts[k] > 1:  # n log n is 0 for n = 0 (by convention) and n = 1
-            n = <double> counts[k]
-            sum_nlogn += n * log(n)
-    return (<double> m * log(<double> m) - sum_nlogn) / m
 
 
 def permuted_class_information(codes, levels, y, Py_ssize_t n_classes, permutations, int n_threads=1):
@@ -110,7 +100,7 @@ def _permuted_information(const code_t[:, ::1] codes, const int32_t[::1] levels,
     cdef double class_entropy
     for i in range(m):
         counts[y[i]] += 1
-    class_entropy = _entropy_of_counts(&counts[0], n_classes, m)
+    class_entropy = entropy_of_counts(&counts[0], n_classes, m)
     for j in range(n_features):
         counts[:] = 0
         for i in range(m):
@@ -118,7 +108,7 @@ def _permuted_information(const code_t[:, ::1] codes, const int32_t[::1] levels,
                 raise ValueError(f"codes: code {codes[j, i]} of feature {j} at row {i} is outside "
                                  f"0..{levels[j] - 1}")
             counts[codes[j, i]] += 1
-        feature_entropy[j] = _entropy_of_counts(&counts[0], levels[j], m)
+        feature_entropy[j] = entropy_of_counts(&counts[0], levels[j], m)
 
     cdef int32_t[::1] status = np.zeros(n_permutations, dtype=np.int32)
     cdef SignalCheck check
@@ -142,7 +132,7 @@ def _permuted_information(const code_t[:, ::1] codes, const int32_t[::1] levels,
                     memset(table, 0, cells * sizeof(count_t))
                     for i in range(m):
                         table[codes[j, i] * n_classes + permuted[i]] += 1
-                    value = feature_entropy[j] + class_entropy - _entropy_of_counts(table, cells, m)
+                    value = feature_entropy[j] + class_entropy - entropy_of_counts(table, cells, m)
                     if value < 0.0 and value > -ROUNDING_TOLERANCE:
                         value = 0.0
                     out[b, j] = value

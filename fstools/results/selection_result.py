@@ -373,12 +373,8 @@ class SelectionResult(Result):
         if self.response_type is None:
             header = self._header(("Response", self._response_line()),
                                   [("Redundancy", self._redundancy_line(details))], details=details)
-            notes = [f"{self._score_note()}", "no p-values: there is no response to test the features against",
-                     *self.notes]
-            na_line = self._na_legend(table)
-            if na_line:
-                notes.insert(0, na_line)
-            return Summary(f"Feature selection ({self.method})", header, table, notes)
+            notes = [f"{self._score_note()}", "no p-values: there is no response to test the features against"]
+            return self._summary(header, table, notes, legend_at=0)
         table["test"] = tests["test"].to_numpy()
         table["statistic"] = [format_number(v) for v in tests["statistic"]]
         table["df"] = [v if isinstance(v, str) else format_number(v, 4) for v in tests["df"]]
@@ -393,9 +389,15 @@ class SelectionResult(Result):
                  f"p-values: {used} test of each feature against {self.response}, one feature at a time "
                  f"(marginal tests); they are not tests of the selection, which chose these features on the same "
                  f"data"]
+        return self._summary(header, table, notes, legend_at=1)
+
+    def _summary(self, header, table, notes, legend_at):
+        """The Summary of ``table``: ``notes``, the NA legend (inserted at ``legend_at``) where the
+        table shows NA, the result's own notes and its further tables."""
+        notes = list(notes)
         na_line = self._na_legend(table)
         if na_line:
-            notes.insert(1, na_line)
+            notes.insert(legend_at, na_line)
         notes += self.notes
         for name, frame in self.tables.items():
             notes.append(f"{name}:")
@@ -415,14 +417,7 @@ class SelectionResult(Result):
         notes = [significance_legend(SIGNIFICANCE_COLUMN, on="p.BH"), self._score_note(),
                  self._permutation_note(),
                  "marginal tests of each feature (Welch t / ANOVA F / regression F): summary(tests='marginal')"]
-        na_line = self._na_legend(table)
-        if na_line:
-            notes.insert(1, na_line)
-        notes += self.notes
-        for name, frame in self.tables.items():
-            notes.append(f"{name}:")
-            notes += ["  " + line for line in _format_table(frame).to_string(index=False).split("\n")]
-        return Summary(f"Feature selection ({self.method})", header, table, notes)
+        return self._summary(header, table, notes, legend_at=1)
 
     def plot(self, kind="scores", ax=None, fig=None, **kwargs):
         """Plot the result.
