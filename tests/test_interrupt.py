@@ -135,7 +135,10 @@ CASES = {
 def _interrupt(code, args=()):
     """Run ``code`` in a subprocess, SIGINT it DELAY s after it printed "started".
 
-    Returns (return code, stderr, seconds from SIGINT to the end)."""
+    Returns (return code, stderr, seconds from SIGINT to the end).  The subprocess restores
+    Python's own SIGINT handler first: a shell that starts the test run in the background (no
+    job control) makes its children ignore SIGINT, and Python keeps an ignored SIGINT ignored."""
+    code = "import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n" + code
     process = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, **subprocess_options(PYTHONFAULTHANDLER=""))
     try:
