@@ -15,6 +15,7 @@ from statsmodels.stats.multitest import multipletests
 
 import fstools as fs
 from fstools.cli import main, parse_param_value
+from cli_helpers import assert_one_error_line, run
 from isolated import subprocess_options
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -26,17 +27,6 @@ def wine():
     return fs.datasets.load("wine")
 
 
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def assert_one_error_line(err):
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("fstools: error: ") and lines[0] != "fstools: error: ", err
-    assert "Traceback" not in err
 
 
 # ------------------------------------------------------------------ select

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 import fstools as fs
-from fstools.cli import main
+from cli_helpers import assert_one_error_line, run
 from isolated import subprocess_options
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -42,17 +42,6 @@ def stable(wine):
     return fs.stability("class ~ .", wine, "cmqfs", 5, n_bootstrap=20, random_state=1, progress=False)
 
 
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def assert_one_error_line(err):
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("fstools: error: ") and lines[0] != "fstools: error: ", err
-    assert "Traceback" not in err
 
 
 def _words(line):

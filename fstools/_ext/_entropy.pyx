@@ -62,7 +62,8 @@ from fstools._ext._common cimport (BAD_CODE, OK, OUT_OF_MEMORY, SignalCheck, blo
 # code_t: integer codes of a discrete variable; third_code_t: the same types as an
 # independent fused type, for the third variable of a counting table (the int32
 # class of the kernels over many features, or z of conditional_mutual_information).
-from fstools._ext._typedefs cimport code_t, third_code_t
+from fstools._ext._typedefs cimport code_t, sorted_t, third_code_t
+from fstools._ext._sorting cimport lower_bound
 
 cnp.import_array()
 
@@ -821,15 +822,9 @@ def _feature_entropies(const code_t[:, ::1] codes, const int32_t[::1] levels,
 # discrete columns used as they are (the data path of the information methods)
 # ---------------------------------------------------------------------------
 
-# value_t: the element types of X read by :func:`discrete_column_codes` (bool as uint8).
-ctypedef fused value_t:
-    double
-    float
-    int64_t
-    int32_t
-    int16_t
-    int8_t
-    uint8_t
+# value_t: the element types of X read by :func:`discrete_column_codes` (bool as uint8); the
+# fused type lower_bound searches in.
+ctypedef sorted_t value_t
 
 #: Status of a column after :func:`discrete_column_codes`.
 COLUMN_CONTINUOUS = 0
@@ -870,20 +865,6 @@ cdef inline bint _value_is_finite(value_t v) noexcept nogil:
     if value_t is double or value_t is float:
         return (<double> v) - (<double> v) == 0.0
     return True
-
-
-cdef inline Py_ssize_t _values_below(const value_t* sorted_values, Py_ssize_t n, value_t v) noexcept nogil:
-    """Number of entries of ``sorted_values[0:n]`` (ascending) strictly below ``v`` (binary search)."""
-    cdef Py_ssize_t lo = 0
-    cdef Py_ssize_t hi = n
-    cdef Py_ssize_t mid
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if sorted_values[mid] < v:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
 
 
 cdef int _code_discrete_column(const value_t* x, Py_ssize_t m, Py_ssize_t max_levels,
@@ -949,7 +930,7 @@ cdef int _code_discrete_column(const value_t* x, Py_ssize_t m, Py_ssize_t max_le
     n_distinct = 0
     for i in range(m):
         v = x[i]
-        lo = _values_below(distinct, n_distinct, v)
+        lo = lower_bound(distinct, n_distinct, v)
         if lo < n_distinct and distinct[lo] == v:
             continue
         if n_distinct == max_levels:
@@ -959,7 +940,7 @@ cdef int _code_discrete_column(const value_t* x, Py_ssize_t m, Py_ssize_t max_le
         distinct[lo] = v
         n_distinct += 1
     for i in range(m):
-        codes[i] = <int8_t> _values_below(distinct, n_distinct, x[i])
+        codes[i] = <int8_t> lower_bound(distinct, n_distinct, x[i])
     n_levels[0] = <int32_t> n_distinct
     return _DISCRETE
 

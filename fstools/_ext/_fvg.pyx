@@ -355,7 +355,7 @@ cdef inline Py_ssize_t _class_rank(const ClassIndex* classes, Py_ssize_t c,
     if classes.count_before != NULL:
         return classes.count_before[c * (classes.m + 1) + pos]
     return lower_bound(classes.positions + classes.offset[c],
-                        classes.offset[c + 1] - classes.offset[c], pos)
+                       classes.offset[c + 1] - classes.offset[c], <int32_t> pos)
 
 
 cdef inline void _fenwick_add(index_t* tree, Py_ssize_t size, Py_ssize_t index,

@@ -5,9 +5,11 @@
   bottom-up merge sort (the tie rule of the feature vector graph);
 * :func:`heap_sort` -- int32 items ascending in place, without extra memory;
 * :func:`kth_largest` -- the k-th largest double by quickselect;
-* :func:`lower_bound` -- binary search in an ascending int32 array (inline).
+* :func:`lower_bound` -- binary search in an ascending array of any ``sorted_t`` (inline).
 """
 from libc.stdint cimport int32_t
+
+from fstools._ext._typedefs cimport sorted_t
 
 
 cdef void stable_argsort(const double* values, Py_ssize_t n, int32_t* order,
@@ -16,8 +18,8 @@ cdef void heap_sort(int32_t* items, Py_ssize_t n) noexcept nogil
 cdef double kth_largest(double* values, Py_ssize_t n, Py_ssize_t k) noexcept nogil
 
 
-cdef inline Py_ssize_t lower_bound(const int32_t* sorted_values, Py_ssize_t n,
-                                   Py_ssize_t key) noexcept nogil:
+cdef inline Py_ssize_t lower_bound(const sorted_t* sorted_values, Py_ssize_t n,
+                                   sorted_t key) noexcept nogil:
     """Number of entries of ``sorted_values[0:n]`` (ascending) strictly below ``key``."""
     cdef Py_ssize_t low = 0
     cdef Py_ssize_t high = n
