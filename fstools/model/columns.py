@@ -117,10 +117,10 @@ def read_number_columns(data, columns, na_values=None, where="data"):
         series = data[column]
         if not _is_text(series.dtype):
             continue
-        if na_values:
-            declared = series.isin(na_values)
-            if declared.any():
-                series = series.astype(object).mask(declared, None)
+        declared = series.isin(na_values) if na_values else None
+        declared_missing = declared is not None and bool(declared.any())
+        if declared_missing:
+            series = series.astype(object).mask(declared, None)
         numbers_ = numbers_from_objects(series)
         if numbers_ is not None:
             changed[column] = numbers_
@@ -134,7 +134,7 @@ def read_number_columns(data, columns, na_values=None, where="data"):
             raise ValueError(f"{where}: column {column!r} holds numbers except for {count} entr"
                              f"{'y' if count == 1 else 'ies'} {preview(stray, quote=True)}; declare them missing "
                              f"with na_values={stray!r} (rows with missing values are dropped), or fix them")
-        if na_values and series is not data[column]:
+        if declared_missing:
             changed[column] = series
     if not changed:
         return data, notes
