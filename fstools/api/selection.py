@@ -13,11 +13,12 @@ from fstools.core.arrays import c_contiguous
 from fstools.core.messages import ColumnError
 from fstools.core.parallel import effective_n_threads, thread_note
 from fstools.model.exceptions import FormulaError
-from fstools.model.terms import columns_for_k_terms, factor_code_design, steps_table, term_scores
+from fstools.model.terms import (columns_for_k_terms, factor_code_design, nominal_code_design, steps_table,
+                                 term_scores)
 from fstools.model.formula import format_formula, label_name, parse_formula
 from fstools.model.safe_eval import check_mode
 from fstools.methods.permutation import check_permutation_arguments, check_permutation_method
-from fstools.methods.registry import check_response, get_method
+from fstools.methods.registry import check_na_action, check_response, get_method
 from fstools.model.response import Response, check_response_type, prepare_response
 from fstools.results.multilabel_result import MultiLabelResult
 from fstools.results.selection_result import SelectionResult
@@ -96,14 +97,18 @@ def run_method(spec, X, y, k, params, n_jobs, column_names=None, response_type="
         raise error.with_names(column_names) from None
 
 
-def check_design(frame, k, response_word="response", stacklevel=2):
+def check_design(frame, k, response_word="response", stacklevel=2, allow_missing=False):
     """Checks of the design matrix shared by every entry point that takes a formula.
 
-    Refuses non-finite values and a formula whose terms have no design column,
+    Refuses non-finite values (but NaN, a missing value, with ``allow_missing``: for
+    ``na_action='pass'``) and a formula whose terms have no design column,
     validates ``k`` against the number of candidate terms, and warns about terms
     without columns and constant columns.  Returns (column_terms, k).
     """
-    check_finite_matrix(frame.X, frame.column_names, name="data")
+    X = frame.X
+    if allow_missing and not sparse.issparse(X):
+        X = np.where(np.isnan(X), 0.0, X)
+    check_finite_matrix(X, frame.column_names, name="data")
     column_terms = list(frame.column_terms)
     candidate_terms = dict.fromkeys(column_terms)  # an ordered set: membership in O(1)
     empty_terms = [term for term in frame.terms if term not in candidate_terms]
@@ -154,8 +159,14 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         A registered method (see :func:`fstools.list_methods`), default ``"cmqfs"``.
     k : int or None
         Number of features to select; None ranks every feature.
-    na_action : {'drop', 'raise'}
-        Drop rows with missing values (default; the count is on the result) or refuse them.
+    na_action : {'drop', 'raise', 'level', 'pass'}
+        Rows with missing values: ``'drop'`` drops them (default; the count is on the
+        result), ``'raise'`` refuses them.  Methods that can use incomplete rows also take
+        (``fs.list_methods()``, column ``na_action``): ``'pass'`` (R's ``na.pass``) keeps
+        the rows and the method treats the missing values itself (``relieff``: ReliefF's
+        missing-value diff, ``1 - P(value | class)``; Kononenko 1994);
+        ``'level'``, a missing value is a level of its own.  Rows with a missing response
+        are always dropped.
     na_values : list, optional
         Entries of text columns that mean "missing", e.g. ``['?']`` (as in ``pandas.read_csv``).
         Text columns whose values are all numbers (``Decimal``, numeric strings) are read as
@@ -234,6 +245,7 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data: must be a pandas DataFrame; got {type(data).__name__}")
     spec = get_method(method)
+    check_na_action(spec, na_action)
     values = check_method_params(spec, params)
     test, n_permutations, permutation_seed = check_permutation_arguments(test, n_permutations, permutation_seed,
                                                                            seed_name="permutation_seed")
@@ -272,7 +284,7 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     else:
         target = frame_response(frame, response_type, spec)
     y, class_names = target.values, target.class_names
-    column_terms, k = check_design(frame, k, stacklevel=3)
+    column_terms, k = check_design(frame, k, stacklevel=3, allow_missing=na_action == "pass")
 
     X, column_names, factor_notes = frame.X, list(frame.column_names), []
     if spec.factors == "codes" and not sparse.issparse(X):
@@ -283,6 +295,10 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         # Streaming methods code the two classes +1 / -1 themselves (majority or positive=),
         # and report the mapping by class name.
         run_values["class_names"] = class_names
+    if spec.factors == "nominal" and not sparse.issparse(X):
+        # A factor is one variable: its level codes, flagged for the method's nominal diff.
+        X, column_names, column_terms, nominal, factor_notes = nominal_code_design(X, column_names, column_terms)
+        run_values["nominal"] = nominal
     output = run_method(spec, X, y, columns_for_k_terms(column_terms, k), run_values, n_jobs,
                         column_names=column_names, response_type=target.kind)
     scores, selected = term_scores(output, spec, column_names, column_terms, k)
