@@ -462,3 +462,28 @@ def test_pipeline_with_mlknn(multilabel_frame):
     scores = model.predict_proba(features[150:])
     assert scores.shape == (50, 5)
     assert fs.metrics.ranking_loss(labels[150:], scores) < 0.3
+
+
+# ---------------------------------------------------------------- presets
+
+def test_paper_preset_runs_the_printed_settings(multilabel_frame):
+    formula = "y1 + y2 + y3 + y4 + y5 ~ ."
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        preset = fs.select(formula, multilabel_frame, method="elc", k=10, preset="paper")
+        by_hand = fs.select(formula, multilabel_frame, method="elc", k=10, u_step="printed")
+    assert preset.params["u_step"] == "printed" and preset.params["beta"] == 1e8
+    assert "preset='paper'" in preset.call
+    pd.testing.assert_frame_equal(preset.scores, by_hand.scores)
+    for name in ("objective", "w_change"):
+        np.testing.assert_array_equal(preset.iterations[name], by_hand.iterations[name])
+
+
+def test_preset_errors_name_the_presets_and_the_clash(multilabel_frame):
+    formula = "y1 + y2 + y3 + y4 + y5 ~ ."
+    with pytest.raises(ValueError, match=r"preset: method 'elc' has the presets 'paper'; got 'fast'"):
+        fs.select(formula, multilabel_frame, method="elc", k=10, preset="fast")
+    with pytest.raises(ValueError, match=r"u_step: preset='paper' sets u_step='printed'; got 'derived'"):
+        fs.select(formula, multilabel_frame, method="elc", k=10, preset="paper", u_step="derived")
+    with pytest.raises(ValueError, match=r"preset: method 'ml_fisher' has no presets; got 'paper'"):
+        fs.select(formula, multilabel_frame, method="ml_fisher", k=10, preset="paper")

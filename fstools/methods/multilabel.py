@@ -133,7 +133,7 @@ from fstools.core.constraints import (is_bool, is_integer_at_least, is_nonnegati
 from fstools.core.arrays import as_float_matrix, constant_columns, standardize_columns
 from fstools.core.ranking import rank_features, top_mask
 from fstools.core.constraints import BOOLEAN, NONNEGATIVE_NUMBER, POSITIVE_INTEGER, POSITIVE_NUMBER, Constraint, one_of
-from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
+from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, Preset, register
 from fstools.methods.similarity import fisher_scores
 
 __all__ = ["check_label_matrix", "label_correlation", "gamma_star", "standardize_features",
@@ -617,7 +617,9 @@ def elc(X, Y, k=None, n_threads=1, lam=1e-3, beta=1e8, tau="paper", max_iter=100
     because the p step (Eq. 14) scores each feature alone against Gamma*.  A direct swap search on
     Eq. (1) from line 3 lowers it slightly (average precision 0.846): the relaxation, not the
     objective, is what does not move.  So a user gets the paper's selection by default; ``tau``
-    and ``beta`` remain for studies of the iteration.
+    and ``beta`` remain for studies of the iteration.  The one default that is not the paper's is
+    ``u_step='derived'`` (the sign Eq. 5-6 give; module docstring); ``preset='paper'`` (through
+    :func:`fstools.select`) runs every setting as printed, Eq. (9)'s sign included.
     """
     if k is None:
         raise ValueError("k: ELC selects a fixed number of features (||W||_(2,0) = k, Eq. 1); give k, an "
@@ -926,6 +928,12 @@ register(MethodSpec(
                   one_of(VARIANTS)),
     ),
     capabilities=frozenset({"supervised", "multilabel"}),
+    presets=(Preset("paper", "the paper's literal settings: Appendix B (lambda = 1e-3, beta = 1e8, tau rule, "
+                    "t_max = 1000, tol = 1e-4, masked RBF S, unit variance) and the U step as Eq. (9) prints it "
+                    "(w + v/beta)",
+                    (("lam", 1e-3), ("beta", 1e8), ("tau", "paper"), ("max_iter", 1000), ("tol", 1e-4),
+                     ("correlation", "rbf"), ("standardize", "variance"), ("u_step", "printed"),
+                     ("variant", "paper"))),),
     score_name="Eq. 14 gain",
     higher_is_better=True,
     reference="Wang, Xu, Wei, Zhang & Ma (2020) Applied Sciences 10(22):8093",
