@@ -180,6 +180,9 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     **params
         The method's parameters (e.g. ``beta=0.3`` for CMQFS); unknown names and values
         out of range raise an error naming the parameter and the allowed values.
+        ``preset="paper"`` (for the methods that have one, e.g. ``elc`` and ``onpa``) sets every
+        parameter to the paper's literal setting where the library's default differs for a
+        documented reason.
         Streaming methods (``mbpa``, ``onpa``, ``pa``, ``pa1``, ``pa2``, ``cs``) stream the rows
         in order (``passes``, ``shuffle``, ``random_state``), code the majority class +1 unless
         ``positive=`` names it, and add ``class_mapping`` and ``stream_metrics`` to the result.

@@ -46,7 +46,7 @@ import numpy as np
 from fstools.core.constraints import Constraint
 from fstools.core.messages import did_you_mean
 
-__all__ = ["Parameter", "MethodSpec", "MethodOutput", "register", "get_method", "method_names",
+__all__ = ["Parameter", "Preset", "MethodSpec", "MethodOutput", "register", "get_method", "method_names",
            "sparse_methods", "sparse_format", "CAPABILITIES", "RESPONSE_TYPES", "methods_for_response",
            "check_response", "FACTOR_MODES", "NA_ACTIONS", "methods_for_na_action", "check_na_action"]
 
@@ -99,6 +99,28 @@ class Parameter:
 
 
 @dataclass(frozen=True)
+class Preset:
+    """A named set of parameter values of a method, e.g. ``"paper"``: the paper's literal settings.
+
+    ``fs.select(..., method=name, preset="paper")`` runs the method with these values
+    (:func:`fstools.model.validation.check_method_params`); the library defaults may differ
+    where a study found the literal settings fail (the method's docstring says why).
+
+    Attributes
+    ----------
+    name : str
+    description : str
+        Where the values come from (the paper's equations / sections).
+    values : tuple of (str, object)
+        Parameter name -> value pairs.
+    """
+
+    name: str
+    description: str
+    values: tuple = ()
+
+
+@dataclass(frozen=True)
 class MethodSpec:
     """A registered method."""
 
@@ -131,6 +153,8 @@ class MethodSpec:
     #: The response types the method takes (values of :data:`RESPONSE_TYPES`); an unsupervised
     #: method ignores the response and also runs without one.
     responses: frozenset = frozenset({"class"})
+    #: Named parameter sets (:class:`Preset`), e.g. the paper's literal settings as ``"paper"``.
+    presets: tuple = ()
 
     @property
     def supervised(self):
@@ -152,6 +176,15 @@ class MethodSpec:
     def defaults(self):
         """Parameter name -> default value."""
         return {parameter.name: parameter.default for parameter in self.parameters}
+
+    def preset(self, name):
+        """The parameter values of the preset called ``name``, or a ValueError naming the method's presets."""
+        for preset in self.presets:
+            if preset.name == name:
+                return dict(preset.values)
+        allowed = ", ".join(repr(preset.name) for preset in self.presets)
+        raise ValueError(f"preset: method {self.name!r} " + (f"has the presets {allowed}; got {name!r}" if allowed
+                                                              else f"has no presets; got {name!r}"))
 
     def parameter(self, name):
         for parameter in self.parameters:
