@@ -261,8 +261,8 @@ for name in DATA:
     line = f"{name}: ELC is the best approach under {best} of {len(METRICS)} metrics"
     part = side[(side["dataset"] == name) & (side["approach"] == "ELC")] if not side.empty else side
     if len(part):
-        line += (f"; its gap to the paper's ELC: " + ", ".join(f"{row.metric} {row.difference:+.4f}"
-                                                             for row in part.itertuples()))
+        line += ("; its gap to the paper's ELC: " + ", ".join(f"{row.metric} {row.difference:+.4f}"
+                                                            for row in part.itertuples()))
     lines.append(line + ".")
 if PAPER_DATA:
     lines.append(f"Missing ({len(missing)}): " + (", ".join(missing["name"]) or "none")

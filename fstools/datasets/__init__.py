@@ -35,7 +35,7 @@ from fstools.datasets.fetch import ChecksumError, FetchError, cached_path, fetch
 from fstools.datasets.naming import RESPONSE, snake_case
 from fstools.datasets.registry import REGISTRY, SOURCES
 
-__all__ = ["PAPERS", "ChecksumError", "FetchError", "available", "cached_path", "fetch", "get_data_home",
+__all__ = ["ChecksumError", "FetchError", "available", "cached_path", "fetch", "get_data_home",
            "list", "load", "load_available", "make_classification_frame", "snake_case"]
 
 
