@@ -312,3 +312,17 @@ def test_the_online_vignette_prepares_a_cached_stream_as_table_1(home, tmp_path)
     claims = pd.read_csv(tmp_path / "output" / "online_paper_claims.csv")
     assert set(claims["dataset"]) == {"w8a", "digits 0 vs rest (stand-in)"}
     assert claims["holds_at"].between(0, 1).all()
+
+
+def test_a_cached_file_that_cannot_be_read_raises_or_is_left_out_with_a_warning(home):
+    write_sonar(home)
+    path = fs.datasets.cached_path("glass")
+    path.parent.mkdir(parents=True)
+    path.write_text("<html>Not Found</html>\n")
+    with pytest.raises(ValueError, match="cannot read it as the svmlight file of 'glass'"):
+        fs.datasets.load_available("CMQFS")
+    with pytest.warns(UserWarning, match=r"'glass' is left out: .*glass\.scale: cannot read it"):
+        frames = fs.datasets.load_available("CMQFS", errors="warn")
+    assert sorted(frames) == ["iris", "sonar", "wine"]
+    with pytest.raises(ValueError, match="errors: must be one of 'raise', 'warn'"):
+        fs.datasets.load_available("CMQFS", errors="ignore")

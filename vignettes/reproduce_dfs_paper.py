@@ -49,6 +49,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import time
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -144,7 +145,12 @@ def balanced_sample(X, y, per_class, random_state=0):
 
 DATA = {}
 if PAPER_DATA:
-    for name, frame in fs.datasets.load_available("DFS").items():
+    with warnings.catch_warnings(record=True) as unreadable:
+        warnings.simplefilter("always")
+        loaded = fs.datasets.load_available("DFS", errors="warn")
+    for warning in unreadable:
+        print(f"unreadable: {warning.message}")
+    for name, frame in loaded.items():
         X, y = numeric_frame(frame)
         if name == "usps":            # the paper's USPS: a balanced sample of 730 rows (73 per digit)
             X, y = balanced_sample(X, y, 73)

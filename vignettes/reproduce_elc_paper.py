@@ -143,7 +143,12 @@ def arrays(frame):
 
 DATA = {}
 if PAPER_DATA:
-    for name, frame in fs.datasets.load_available("ELC").items():
+    with warnings.catch_warnings(record=True) as unreadable:
+        warnings.simplefilter("always")
+        loaded = fs.datasets.load_available("ELC", errors="warn")
+    for warning in unreadable:
+        print(f"unreadable: {warning.message}")
+    for name, frame in loaded.items():
         X, Y = arrays(frame)
         if QUICK and len(Y) > 150:
             X, Y = X[:150], Y[:150]

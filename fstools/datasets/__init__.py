@@ -26,6 +26,7 @@ Examples
 ['fetchable', 'Mulan repository', 'ELC']
 """
 import builtins
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -208,7 +209,7 @@ def available(paper=None, *, data_home=None):
     return pd.DataFrame(rows, columns=["name", "kind", "present", "path", "how"])
 
 
-def load_available(paper, *, data_home=None):
+def load_available(paper, *, data_home=None, errors="raise"):
     """Read every data set of ``paper`` that is present (see :func:`available`), offline.
 
     Parameters
@@ -216,6 +217,10 @@ def load_available(paper, *, data_home=None):
     paper : {'CMQFS', 'online PA', 'ELC', 'DFS'}
     data_home : str or path-like, optional
         The cache folder (default :func:`get_data_home`).
+    errors : {'raise', 'warn'}, default 'raise'
+        What to do with a cached file that cannot be read or fails its checksum: raise
+        :func:`fetch`'s error, or leave the set out with a warning that names the file and says
+        why (a script that uses whatever is there goes on with the other sets).
 
     Returns
     -------
@@ -225,10 +230,19 @@ def load_available(paper, *, data_home=None):
         left out; nothing is downloaded.
     """
     paper = validate(one_of(PAPERS), paper, "paper")
+    errors = validate(one_of(("raise", "warn")), errors, "errors")
     table = available(paper, data_home=data_home)
     frames = {}
     for row in table[table["present"]].itertuples():
-        frames[row.name] = load(row.name) if row.kind == "bundled" else fetch(row.name, data_home=data_home)
+        if row.kind == "bundled":
+            frames[row.name] = load(row.name)
+            continue
+        try:
+            frames[row.name] = fetch(row.name, data_home=data_home)
+        except (ValueError, OSError) as error:   # ChecksumError, FetchError and unreadable files
+            if errors == "raise":
+                raise
+            warnings.warn(f"{row.name!r} is left out: {error}", UserWarning, stacklevel=2)
     return frames
 
 
