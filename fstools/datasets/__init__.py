@@ -157,7 +157,7 @@ def available(paper=None, *, data_home=None):
     Parameters
     ----------
     paper : {'CMQFS', 'online PA', 'ELC', 'DFS'} or None, default None
-        The paper (see :data:`PAPERS`); None: every data set.
+        The paper; None: every data set.
     data_home : str or path-like, optional
         The cache folder (default :func:`get_data_home`).
 
