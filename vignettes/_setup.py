@@ -6,6 +6,9 @@ being run on ``sys.path``; in a notebook, start it from this folder).
 * ``fs``: fstools, from the installed package or, if it is not installed, from the checkout
   this folder lives in;
 * ``QUICK``: ``FSTOOLS_QUICK=1`` (the test suite's quick mode: fewer repeats, smaller grids);
+* ``PAPER_DATA``: whether the ``reproduce_*`` vignettes use the papers' data sets found in the
+  cache (``fs.datasets.available``): in full mode always; in quick mode only with
+  ``FSTOOLS_PAPER_DATA=1`` (quick settings; the tests use it on small files they make);
 * ``OUTPUT``: ``$FSTOOLS_VIGNETTE_OUTPUT`` (default ``vignettes/output/``), created;
 * ``started``: when the vignette started (``time.perf_counter()``), for its closing line.
 """
@@ -28,10 +31,11 @@ except ImportError:  # not installed: use the checkout this vignette lives in
     sys.path.insert(0, str(HERE.parent))
     import fstools as fs
 
-__all__ = ["fs", "QUICK", "OUTPUT", "started", "start_vignette", "save_text", "save_figure"]
+__all__ = ["fs", "QUICK", "PAPER_DATA", "OUTPUT", "started", "start_vignette", "save_text", "save_figure"]
 
 started = time.perf_counter()
 QUICK = os.environ.get("FSTOOLS_QUICK") == "1"
+PAPER_DATA = not QUICK or os.environ.get("FSTOOLS_PAPER_DATA") == "1"
 OUTPUT = Path(os.environ.get("FSTOOLS_VIGNETTE_OUTPUT", HERE / "output"))
 
 

@@ -9,7 +9,9 @@ pandas categorical whose categories are the class names.
 The data sets of the papers that fstools implements are downloaded by :func:`fetch` from OpenML
 (through scikit-learn's ``fetch_openml``) or from the LIBSVM, Mulan and scikit-feature
 repositories, checked (SHA-256) and cached; ``list(kind="all", details=True)`` shows which are
-bundled, which fetchable and from where, and which are already cached.
+bundled, which fetchable and from where, and which are already cached; :func:`available` shows,
+for one paper, which of its sets can be used here without a download and how to get the others,
+and :func:`load_available` reads those.
 
 Examples
 --------
@@ -24,6 +26,7 @@ Examples
 ['fetchable', 'Mulan repository', 'ELC']
 """
 import builtins
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -33,8 +36,8 @@ from fstools.datasets.fetch import ChecksumError, FetchError, cached_path, fetch
 from fstools.datasets.naming import RESPONSE, snake_case
 from fstools.datasets.registry import REGISTRY, SOURCES
 
-__all__ = ["ChecksumError", "FetchError", "cached_path", "fetch", "get_data_home", "list", "load",
-           "make_classification_frame", "snake_case"]
+__all__ = ["ChecksumError", "FetchError", "available", "cached_path", "fetch", "get_data_home",
+           "list", "load", "load_available", "make_classification_frame", "snake_case"]
 
 
 def _loaders():
@@ -115,7 +118,132 @@ def _row(name, data_home):
             "n_features": entry.n_features, "n_classes": entry.n_classes, "n_labels": entry.n_labels,
             "papers": ", ".join(entry.papers),
             "checksum": "sha256 in registry" if entry.sha256 else "trust on first use",
-            "cached": cached_path(name, data_home).exists(), "url": entry.url, "note": entry.note}
+            "cached": _is_cached(entry, data_home), "url": entry.url, "note": entry.note}
+
+
+def _is_cached(entry, data_home):
+    """The file is where :func:`fetch` reads it (put there by a download or by hand), or, for an
+    OpenML set, scikit-learn's OpenML cache holds its listing (``fetch_openml`` then works offline)."""
+    if cached_path(entry.name, data_home).exists():
+        return True
+    if entry.format != "openml":
+        return False
+    name, version = entry.openml
+    # fetch() gives fetch_openml <data_home>/openml, below which scikit-learn adds openml/openml.org
+    # and mirrors the API address it asked (the listing of the name and version, gzip-compressed).
+    listing = (get_data_home(data_home) / "openml" / "openml" / "openml.org" / "api" / "v1" / "json" / "data"
+               / "list" / "data_name" / name / "limit" / "2" / "data_version" / f"{version}.gz")
+    return listing.exists()
+
+
+#: The papers whose data sets the registry lists (the values :func:`available` takes).
+PAPERS = ("CMQFS", "online PA", "ELC", "DFS")
+
+
+def _paper_names(paper):
+    if paper is None:
+        return sorted(builtins.list(_NAMES) + builtins.list(REGISTRY))
+    paper = validate(one_of(PAPERS), paper, "paper")
+    names = [name for name, (*_, papers) in _BUNDLED.items() if paper in papers]
+    return sorted(names + [name for name, entry in REGISTRY.items() if paper in entry.papers])
+
+
+def available(paper=None, *, data_home=None):
+    """Which data sets of a paper can be used here without a download, and how to get the others.
+
+    Nothing is downloaded and the network is not used: a set is present when it is bundled or
+    when its file is in the cache folder (downloaded earlier, or put there by hand).
+
+    Parameters
+    ----------
+    paper : {'CMQFS', 'online PA', 'ELC', 'DFS'} or None, default None
+        The paper; None: every data set.
+    data_home : str or path-like, optional
+        The cache folder (default :func:`get_data_home`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per data set, sorted by name: ``name``; ``kind`` (``'bundled'``, ``'fetchable'``,
+        or ``'manual'`` for a set with no known public copy); ``present`` (bool); ``path``
+        (where :func:`fetch` reads the file; empty for a bundled set); ``how`` (for a missing set,
+        the call that downloads it or where to put the file by hand; empty when present).
+
+    See Also
+    --------
+    load_available : read the present sets.
+    list : every set, with its source, shape and licence.
+
+    Notes
+    -----
+    An OpenML set counts as present when its ARFF file is at ``path`` or when scikit-learn's
+    OpenML cache (``<data_home>/openml``) holds its listing from an earlier :func:`fetch`.
+
+    Examples
+    --------
+    >>> import fstools as fs
+    >>> table = fs.datasets.available("CMQFS", data_home="/nonexistent")
+    >>> table.loc[table["present"], "name"].tolist()
+    ['iris', 'wine']
+    >>> print(table.set_index("name").loc["sonar", "how"])  # doctest: +ELLIPSIS
+    fs.datasets.fetch('sonar') (downloads https://...sonar_scale), or put that file at .../sonar/sonar_scale
+    """
+    rows = []
+    for name in _paper_names(paper):
+        if name in _BUNDLED:
+            rows.append({"name": name, "kind": "bundled", "present": True, "path": "", "how": ""})
+            continue
+        entry = REGISTRY[name]
+        path = cached_path(name, data_home)
+        present = _is_cached(entry, data_home)
+        if present:
+            how = ""
+        elif entry.url is None:
+            how = f"{entry.note}, at {path}"
+        elif entry.format == "openml":
+            how = f"fs.datasets.fetch({name!r}) (from OpenML, {entry.url}), or put its ARFF file at {path}"
+        else:
+            how = f"fs.datasets.fetch({name!r}) (downloads {entry.url}), or put that file at {path}"
+        rows.append({"name": name, "kind": "fetchable" if entry.url is not None else "manual",
+                     "present": present, "path": str(path), "how": how})
+    return pd.DataFrame(rows, columns=["name", "kind", "present", "path", "how"])
+
+
+def load_available(paper, *, data_home=None, errors="raise"):
+    """Read every data set of ``paper`` that is present (see :func:`available`), offline.
+
+    Parameters
+    ----------
+    paper : {'CMQFS', 'online PA', 'ELC', 'DFS'}
+    data_home : str or path-like, optional
+        The cache folder (default :func:`get_data_home`).
+    errors : {'raise', 'warn'}, default 'raise'
+        What to do with a cached file that cannot be read or fails its checksum: raise
+        :func:`fetch`'s error, or leave the set out with a warning that names the file and says
+        why (a script that uses whatever is there goes on with the other sets).
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        Name -> frame, in name order: bundled sets as :func:`load` returns them, cached ones as
+        :func:`fetch` does (its checks of the file included).  Sets that are not present are
+        left out; nothing is downloaded.
+    """
+    paper = validate(one_of(PAPERS), paper, "paper")
+    errors = validate(one_of(("raise", "warn")), errors, "errors")
+    table = available(paper, data_home=data_home)
+    frames = {}
+    for row in table[table["present"]].itertuples():
+        if row.kind == "bundled":
+            frames[row.name] = load(row.name)
+            continue
+        try:
+            frames[row.name] = fetch(row.name, data_home=data_home)
+        except (ValueError, OSError) as error:   # ChecksumError, FetchError and unreadable files
+            if errors == "raise":
+                raise
+            warnings.warn(f"{row.name!r} is left out: {error}", UserWarning, stacklevel=2)
+    return frames
 
 
 def load(name):
