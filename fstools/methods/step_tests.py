@@ -19,9 +19,10 @@ for a discrete confounder; the stratified permutation of Tsamardinos and Borboud
   on X_S; only their link to C given X_S is broken), and under H0(s) every such permutation is
   as likely as the data;
 * the step's criterion J is recomputed for every remaining candidate on every permuted
-  response, exactly as the method computes it at that step (mRMR's redundancy, JMI's sum over
-  S, CMIM's minimum, CMQFS's min-max normalised Q and relevant independency over the
-  candidates);
+  response, as the method computes it at that step (mRMR's redundancy, JMI's sum over S, CMIM's
+  minimum; for CMQFS the modularity Q and the relevant independency, normalised with the min-max
+  ranges of the data at that step held fixed: renormalising within each permutation would give
+  its best candidate NRI = 1 whatever the data);
 * ``p_step = (1 + #{b : max_k J_b(X_k) >= J(chosen)}) / (1 + B)``: the null of the *best*
   candidate's criterion, so that the p-value accounts for the step having picked the largest
   of the candidates' gains (the max-statistic of Westfall and Young 1993, "Resampling-Based
@@ -76,7 +77,7 @@ import numpy as np
 from fstools._ext import _entropy, _permutation
 from fstools.core.discretize import code_dtype, information_codes, mu_sigma_levels
 from fstools.core.parallel import threads_for_work
-from fstools.methods.cmqfs import min_max_normalise, modularity_scores
+from fstools.methods.cmqfs import modularity_scores
 from fstools.methods.permutation import permutation_p_values
 from fstools.methods.responses import as_continuous_response, discretised_response
 
@@ -406,9 +407,16 @@ class _InformationEngine:
 
 
 class _ModularityEngine:
-    """CMQFS's criterion at a step (step 1: Q; then w = beta NQ + (1 - beta) NRI) under permutations of C."""
+    """CMQFS's criterion at a step (step 1: Q; then w = beta NQ + (1 - beta) NRI) under permutations of C.
 
-    statistic = "CMQFS w = beta NQ + (1 - beta) NRI (step 1: the modularity Q)"
+    The min-max normalisations of Q (Eq. 11, over all features) and of the relevant independency
+    (Eq. 12, over the candidates) are those of the data at the step, held fixed under the
+    permutations: renormalising within each permutation would give its best candidate NRI = 1
+    whatever the data, and the best candidate's w would measure the normalisation only.
+    """
+
+    statistic = ("CMQFS w = beta NQ + (1 - beta) NRI, normalised as on the data at the step (step 1: the "
+                 "modularity Q)")
     response_name = "the class"
 
     def __init__(self, X, y, beta, n_threads):
@@ -422,6 +430,7 @@ class _ModularityEngine:
                                    entropy, 1)
         self.class_entropy = float(entropy[0])
         self.constant = np.isnan(modularity_scores(X, y, self.n_classes, n_threads))
+        self._scales = {}   # step (|S|) -> the (low, high) of Q and of the relevant independency on the data
 
     def candidates(self, selected):
         remaining = np.ones(self.X.shape[1], dtype=bool)
@@ -434,13 +443,12 @@ class _ModularityEngine:
                                                        np.ascontiguousarray(permutations, dtype=np.int32),
                                                        self.n_threads)
 
-    def values(self, selected, candidates, permutations):
-        """Q (step 1) or w of every candidate under every permutation: shape (n_perm, n_candidates)."""
+    def _raw(self, selected, candidates, permutations):
+        """Q of every feature and the relevant independency sum of every candidate (None at step 1)."""
         q = np.stack([modularity_scores(self.X, np.ascontiguousarray(self.y[permutation]), self.n_classes,
                                         self.n_threads) for permutation in permutations])
         if selected.shape[0] == 0:
-            return q[:, candidates]
-        nq = np.stack([min_max_normalise(row) for row in q])
+            return q, None
         relevance = self._information(self.codes[candidates], self.levels[candidates], permutations)
         selected_relevance = self._information(self.codes[selected], self.levels[selected], permutations)
         codes, levels = _pair_codes(self.codes, self.levels, candidates, selected)
@@ -451,5 +459,32 @@ class _ModularityEngine:
         for i in range(selected.shape[0]):
             relevant_independency += (2.0 * joint[:, :, i] - selected_relevance[:, i:i + 1] - relevance) \
                 / (2.0 * self.class_entropy)
-        nri = np.stack([min_max_normalise(row) for row in relevant_independency])
-        return self.beta * nq[:, candidates] + (1.0 - self.beta) * nri
+        return q, relevant_independency
+
+    def values(self, selected, candidates, permutations):
+        """Q (step 1) or w of every candidate under every permutation: shape (n_perm, n_candidates)."""
+        q, relevant_independency = self._raw(selected, candidates, permutations)
+        if relevant_independency is None:
+            return q[:, candidates]
+        step = selected.shape[0]
+        if step not in self._scales:
+            identity = np.arange(self.X.shape[0], dtype=np.int32)[None, :]
+            q_data, ri_data = self._raw(selected, candidates, identity)
+            self._scales[step] = (_finite_range(q_data[0]), _finite_range(ri_data[0]))
+        q_range, ri_range = self._scales[step]
+        return (self.beta * _normalised(q[:, candidates], *q_range)
+                + (1.0 - self.beta) * _normalised(relevant_independency, *ri_range))
+
+
+def _finite_range(values):
+    """(min, max) of the finite values (0, 0 when none)."""
+    finite = values[np.isfinite(values)]
+    return (float(finite.min()), float(finite.max())) if finite.size else (0.0, 0.0)
+
+
+def _normalised(values, low, high):
+    """``(v - low) / (high - low)``, 0 where ``v`` is NaN or ``high == low``: the rule of
+    :func:`fstools.methods.cmqfs.min_max_normalise` with a given range."""
+    if not high > low:
+        return np.zeros_like(values)
+    return np.where(np.isnan(values), 0.0, (values - low) / (high - low))
