@@ -281,12 +281,11 @@ class SelectionResult(Result):
         Returns
         -------
         SelectionResult
-            ``test='step'``: a copy with the step tests in :attr:`steps`, :attr:`step_test` and the
-            summary.  ``test='permutation'``:
-            A copy of this result with the columns ``p_perm``, ``p_perm_bh`` (Benjamini-Hochberg)
-            and ``p_perm_holm`` (Holm) in :attr:`scores`, the test in :attr:`permutation`, the
-            p-values in :meth:`summary` and the null distributions in
-            ``plot(kind='null', feature=...)``.  This result is not modified.
+            A copy of this result (which is not modified).  ``test='permutation'``: with the
+            columns ``p_perm``, ``p_perm_bh`` (Benjamini-Hochberg) and ``p_perm_holm`` (Holm) in
+            :attr:`scores`, the test in :attr:`permutation`, the p-values in :meth:`summary` and
+            the null distributions in ``plot(kind='null', feature=...)``.  ``test='step'``: with
+            the step tests in :attr:`steps`, :attr:`step_test` and the summary (``p.step``).
 
         Raises
         ------
