@@ -545,7 +545,7 @@ class SelectionResult(Result):
         table[SIGNIFICANCE_COLUMN] = [significance_stars(v) for v in tests["p_adjusted"]]
         table = self._step_columns(table, shown)
         header = self._header(("Response", self._response_line()), self._extra_header(details), details=details)
-        used = ", ".join(dict.fromkeys(tests["test"]))
+        used = ", ".join(dict.fromkeys(tests["test"] if len(tests) else self._univariate["test"]))
         notes = [significance_legend(SIGNIFICANCE_COLUMN),
                  f"{self._score_note()}; p.adj: Benjamini-Hochberg over all {len(self.scores)} candidates",
                  f"p-values: {used} test of each feature against {self.response}, one feature at a time "
