@@ -10,6 +10,18 @@ in column order::
     SQEUCLIDEAN   d(i, j) = sum_f (x_if - x_jf)^2
     MANHATTAN     d(i, j) = sum_f |x_if - x_jf|
 
+Per-feature diffs (optional, for ReliefF and for factors): a feature flagged
+*nominal* (level codes) contributes ``diff = 0`` when the two codes are equal
+and ``1`` otherwise (Kononenko 1994, "Estimating attributes: analysis and
+extensions of RELIEF", for nominal attributes), squared or not alike; a
+feature with a *missing-value table* may hold NaN, and a pair with a missing
+value takes its diff from the tables (ReliefF's probability-based diff,
+Robnik-Sikonja and Kononenko 2003, "Theoretical and empirical analysis of
+ReliefF and RReliefF", section 2.1): with ``I1`` missing, ``known_diff[s,
+class(I1), I2]``; with both missing, ``both_diff[s, class(I1), class(I2)]``
+(the class is the sample's label in the search).  The caller computes the
+tables (:mod:`fstools.methods.similarity`); every other value must be finite.
+
 Tie rule: among samples at equal distance the lower sample index is the
 nearer one.  Each list keeps the ``k`` smallest candidates in (distance,
 index) order, whatever the order in which they are offered.  ``d(i, j)`` and ``d(j, i)`` are bit-identical
@@ -65,17 +77,109 @@ cdef enum:
 METRIC_SQEUCLIDEAN = SQEUCLIDEAN
 METRIC_MANHATTAN = MANHATTAN
 
+# How a feature's diff is computed (``Diffs.kind``).
+cdef enum:
+    NUMERIC = 0         # |a - b| (squared for the squared Euclidean distance)
+    NOMINAL = 1         # 0 if a == b else 1
+    WITH_MISSING = 2    # as NUMERIC or NOMINAL when both are known, else from the tables
+
+
+cdef struct Diffs:
+    # The per-feature diff rules of one kernel call (arrays owned by the caller).
+    const unsigned char* kind       # per feature: NUMERIC, NOMINAL or WITH_MISSING
+    const unsigned char* nominal    # per feature: 1 for level codes
+    const Py_ssize_t* slot          # per feature: its missing-value tables (WITH_MISSING), else -1
+    const double* known_diff        # (n_slots, n_classes, n_samples)
+    const double* both_diff         # (n_slots, n_classes, n_classes)
+    const int32_t* labels           # class of every sample
+    Py_ssize_t n_samples
+    Py_ssize_t n_classes
+    bint any_special                # some feature is not NUMERIC
+
+
+cdef inline double _feature_diff(const Diffs* diffs, Py_ssize_t f, double a, Py_ssize_t i, double b,
+                                 Py_ssize_t j) noexcept nogil:
+    """diff(f, i, j) of samples i and j whose values of feature f are ``a`` and ``b``."""
+    cdef Py_ssize_t s, n_classes = diffs.n_classes
+    cdef bint a_missing, b_missing
+    if diffs.kind[f] == NUMERIC:
+        return fabs(a - b)
+    a_missing = a != a
+    b_missing = b != b
+    if not a_missing and not b_missing:
+        if diffs.nominal[f]:
+            return 0.0 if a == b else 1.0
+        return fabs(a - b)
+    s = diffs.slot[f]
+    if a_missing and b_missing:
+        return diffs.both_diff[(s * n_classes + diffs.labels[i]) * n_classes + diffs.labels[j]]
+    if a_missing:
+        return diffs.known_diff[(s * n_classes + diffs.labels[i]) * diffs.n_samples + j]
+    return diffs.known_diff[(s * n_classes + diffs.labels[j]) * diffs.n_samples + i]
+
+
+cdef class _DiffArrays:
+    """The arrays behind a :c:type:`Diffs` (checked, kept alive for the call)."""
+    cdef unsigned char[::1] kind
+    cdef unsigned char[::1] nominal
+    cdef Py_ssize_t[::1] slot
+    cdef double[:, :, ::1] known_diff
+    cdef double[:, :, ::1] both_diff
+    cdef Diffs diffs
+
+
+cdef _DiffArrays _diff_arrays(Py_ssize_t n_features, Py_ssize_t n_samples, const int32_t[::1] labels,
+                              Py_ssize_t n_classes, nominal, missing_slot, known_diff, both_diff):
+    """Check the optional diff arguments of a kernel call and gather them (None: every feature numeric)."""
+    cdef _DiffArrays arrays = _DiffArrays()
+    cdef Py_ssize_t n_slots
+    arrays.nominal = (np.zeros(n_features, dtype=np.uint8) if nominal is None
+                      else np.ascontiguousarray(nominal, dtype=np.uint8))
+    check_length("nominal", arrays.nominal.shape[0], n_features, "flags (one per feature)")
+    slot = (np.full(n_features, -1, dtype=np.intp) if missing_slot is None
+            else np.ascontiguousarray(missing_slot, dtype=np.intp))
+    check_length("missing_slot", slot.shape[0], n_features, "table indices (one per feature, -1 for none)")
+    n_slots = int(slot.max()) + 1 if n_features else 0
+    if slot.size and slot.min() < -1:
+        raise ValueError("missing_slot: must be -1 (no missing values) or a table index >= 0")
+    if n_slots > 0 and (known_diff is None or both_diff is None):
+        raise ValueError("known_diff, both_diff: needed when missing_slot names tables")
+    known = np.zeros((max(n_slots, 1), n_classes, max(n_samples, 1))) if known_diff is None else known_diff
+    both = np.zeros((max(n_slots, 1), n_classes, n_classes)) if both_diff is None else both_diff
+    arrays.known_diff = np.ascontiguousarray(known, dtype=np.float64)
+    arrays.both_diff = np.ascontiguousarray(both, dtype=np.float64)
+    if n_slots > 0 and (arrays.known_diff.shape[0] < n_slots or arrays.known_diff.shape[1] != n_classes
+                        or arrays.known_diff.shape[2] != n_samples):
+        raise ValueError(f"known_diff: expected shape ({n_slots}, {n_classes}, {n_samples})")
+    if n_slots > 0 and (arrays.both_diff.shape[0] < n_slots or arrays.both_diff.shape[1] != n_classes
+                        or arrays.both_diff.shape[2] != n_classes):
+        raise ValueError(f"both_diff: expected shape ({n_slots}, {n_classes}, {n_classes})")
+    kind = np.where(slot >= 0, WITH_MISSING, np.where(np.asarray(arrays.nominal) != 0, NOMINAL, NUMERIC))
+    arrays.kind = np.ascontiguousarray(kind, dtype=np.uint8)
+    arrays.slot = slot
+    arrays.diffs.kind = &arrays.kind[0] if n_features else NULL
+    arrays.diffs.nominal = &arrays.nominal[0] if n_features else NULL
+    arrays.diffs.slot = &arrays.slot[0] if n_features else NULL
+    arrays.diffs.known_diff = &arrays.known_diff[0, 0, 0]
+    arrays.diffs.both_diff = &arrays.both_diff[0, 0, 0]
+    arrays.diffs.labels = &labels[0] if labels.shape[0] else NULL
+    arrays.diffs.n_samples = n_samples
+    arrays.diffs.n_classes = n_classes
+    arrays.diffs.any_special = bool(np.any(kind != NUMERIC))
+    return arrays
+
 
 cdef void _distance_tile(const double* features, Py_ssize_t n_samples, Py_ssize_t n_features,
                          const Py_ssize_t* rows, Py_ssize_t n_rows, Py_ssize_t start,
-                         Py_ssize_t width, int metric, double* tile) noexcept nogil:
+                         Py_ssize_t width, int metric, const Diffs* diffs, double* tile) noexcept nogil:
     """``tile[r * COLUMNS_PER_TILE + c] = d(rows[r], start + c)``.
 
     ``features`` is feature-major: the value of feature f for sample j is
     ``features[f * n_samples + j]``.  Each distance is accumulated over the
-    features in order f = 0, 1, ... (four features per pass over the tile,
+    features in order f = 0, 1, ... (four numeric features per pass over the tile,
     added left to right, which is the same sequence of roundings), so it does
-    not depend on the tiling.
+    not depend on the tiling.  Nominal features and features with missing values
+    (``diffs``) add their diff (squared for SQEUCLIDEAN) one feature at a time.
     """
     cdef Py_ssize_t r, c, f, row
     cdef const double* c0
@@ -84,47 +188,60 @@ cdef void _distance_tile(const double* features, Py_ssize_t n_samples, Py_ssize_
     cdef const double* c3
     cdef double* out
     cdef double v0, v1, v2, v3, e0, e1, e2, e3
+    cdef const unsigned char* kind = diffs.kind
     for r in range(n_rows):
         out = tile + r * COLUMNS_PER_TILE
         for c in range(width):
             out[c] = 0.0
     f = 0
-    while f + 4 <= n_features:
+    while f < n_features:
+        if (f + 4 <= n_features and kind[f] == NUMERIC and kind[f + 1] == NUMERIC and kind[f + 2] == NUMERIC
+                and kind[f + 3] == NUMERIC):
+            c0 = features + f * n_samples + start
+            c1 = c0 + n_samples
+            c2 = c1 + n_samples
+            c3 = c2 + n_samples
+            for r in range(n_rows):
+                row = rows[r]
+                v0 = features[f * n_samples + row]
+                v1 = features[(f + 1) * n_samples + row]
+                v2 = features[(f + 2) * n_samples + row]
+                v3 = features[(f + 3) * n_samples + row]
+                out = tile + r * COLUMNS_PER_TILE
+                if metric == SQEUCLIDEAN:
+                    for c in range(width):
+                        e0 = v0 - c0[c]
+                        e1 = v1 - c1[c]
+                        e2 = v2 - c2[c]
+                        e3 = v3 - c3[c]
+                        out[c] = (((out[c] + e0 * e0) + e1 * e1) + e2 * e2) + e3 * e3
+                else:
+                    for c in range(width):
+                        out[c] = (((out[c] + fabs(v0 - c0[c])) + fabs(v1 - c1[c])) + fabs(v2 - c2[c])) \
+                            + fabs(v3 - c3[c])
+            f += 4
+            continue
         c0 = features + f * n_samples + start
-        c1 = c0 + n_samples
-        c2 = c1 + n_samples
-        c3 = c2 + n_samples
         for r in range(n_rows):
             row = rows[r]
             v0 = features[f * n_samples + row]
-            v1 = features[(f + 1) * n_samples + row]
-            v2 = features[(f + 2) * n_samples + row]
-            v3 = features[(f + 3) * n_samples + row]
             out = tile + r * COLUMNS_PER_TILE
-            if metric == SQEUCLIDEAN:
+            if kind[f] == NUMERIC:
+                if metric == SQEUCLIDEAN:
+                    for c in range(width):
+                        e0 = v0 - c0[c]
+                        out[c] += e0 * e0
+                else:
+                    for c in range(width):
+                        out[c] += fabs(v0 - c0[c])
+            elif kind[f] == NOMINAL:
                 for c in range(width):
-                    e0 = v0 - c0[c]
-                    e1 = v1 - c1[c]
-                    e2 = v2 - c2[c]
-                    e3 = v3 - c3[c]
-                    out[c] = (((out[c] + e0 * e0) + e1 * e1) + e2 * e2) + e3 * e3
+                    if v0 != c0[c]:
+                        out[c] += 1.0
             else:
                 for c in range(width):
-                    out[c] = (((out[c] + fabs(v0 - c0[c])) + fabs(v1 - c1[c])) + fabs(v2 - c2[c])) \
-                        + fabs(v3 - c3[c])
-        f += 4
-    while f < n_features:
-        c0 = features + f * n_samples + start
-        for r in range(n_rows):
-            v0 = features[f * n_samples + rows[r]]
-            out = tile + r * COLUMNS_PER_TILE
-            if metric == SQEUCLIDEAN:
-                for c in range(width):
-                    e0 = v0 - c0[c]
-                    out[c] += e0 * e0
-            else:
-                for c in range(width):
-                    out[c] += fabs(v0 - c0[c])
+                    e0 = _feature_diff(diffs, f, v0, row, c0[c], start + c)
+                    out[c] += e0 * e0 if metric == SQEUCLIDEAN else e0
         f += 1
 
 
@@ -178,7 +295,7 @@ cdef _check_rows(const Py_ssize_t[::1] rows, Py_ssize_t n_samples):
 cdef int _block_neighbours(const double* features, Py_ssize_t n_samples, Py_ssize_t n_features,
                            const int32_t* labels, Py_ssize_t n_classes,
                            const Py_ssize_t* rows, Py_ssize_t n_rows, Py_ssize_t k, int metric,
-                           Py_ssize_t* out_index, double* out_distance,
+                           const Diffs* diffs, Py_ssize_t* out_index, double* out_distance,
                            Py_ssize_t* out_count, SignalCheck* check) noexcept nogil:
     """Nearest neighbours by class of the query rows ``rows[0:n_rows]`` (one block).
 
@@ -197,7 +314,7 @@ cdef int _block_neighbours(const double* features, Py_ssize_t n_samples, Py_ssiz
         width = n_samples - start
         if width > COLUMNS_PER_TILE:
             width = COLUMNS_PER_TILE
-        _distance_tile(features, n_samples, n_features, rows, n_rows, start, width, metric, tile)
+        _distance_tile(features, n_samples, n_features, rows, n_rows, start, width, metric, diffs, tile)
         for r in range(n_rows):
             for c in range(width):
                 j = start + c
@@ -215,7 +332,8 @@ def class_neighbours(const double[:, ::1] features not None, const int32_t[::1] 
                      int n_classes,
                      const Py_ssize_t[::1] rows not None, Py_ssize_t k, int metric,
                      Py_ssize_t[:, :, ::1] index not None, double[:, :, ::1] distance not None,
-                     Py_ssize_t[:, ::1] count not None, int n_threads=1):
+                     Py_ssize_t[:, ::1] count not None, int n_threads=1, nominal=None, missing_slot=None,
+                     known_diff=None, both_diff=None):
     """The ``k`` nearest other samples of each class, for every query sample.
 
     Parameters
@@ -240,6 +358,17 @@ def class_neighbours(const double[:, ::1] features not None, const int32_t[::1] 
         Receives min(k, number of samples of class c other than the query).
     n_threads : int
         OpenMP threads over blocks of queries; the result does not depend on it.
+    nominal : ndarray of uint8, shape (n_features,), optional
+        1 for a feature of level codes: its diff is 0 for equal codes, else 1.
+    missing_slot : ndarray of intp, shape (n_features,), optional
+        For a feature that may hold NaN (a missing value), the index s of its tables; -1
+        (the default) for the others, whose values must be finite.
+    known_diff : ndarray of float64, shape (n_slots, n_classes, n_samples), optional
+        ``known_diff[s, c, j]``: the diff between sample j (value known) and a sample of class
+        c whose value is missing.
+    both_diff : ndarray of float64, shape (n_slots, n_classes, n_classes), optional
+        ``both_diff[s, a, c]``: the diff between two samples of classes a and c whose values
+        are both missing; symmetric (``d(i, j) == d(j, i)``).
 
     The search answers Ctrl-C (checked between tiles of candidates): KeyboardInterrupt,
     the outputs then incomplete.
@@ -257,6 +386,8 @@ def class_neighbours(const double[:, ::1] features not None, const int32_t[::1] 
         raise ValueError(f"count: expected shape ({n_queries}, {n_classes})")
     check_class_codes("labels", labels, n_classes)
     _check_rows(rows, n_samples)
+    cdef _DiffArrays arrays = _diff_arrays(n_features, n_samples, labels, n_classes, nominal, missing_slot,
+                                           known_diff, both_diff)
     if n_queries == 0:
         return
     n_blocks = (n_queries + ROWS_PER_BLOCK - 1) // ROWS_PER_BLOCK
@@ -267,7 +398,7 @@ def class_neighbours(const double[:, ::1] features not None, const int32_t[::1] 
         first = block * ROWS_PER_BLOCK
         size = block_length(first, ROWS_PER_BLOCK, n_queries)
         status[block] = _block_neighbours(&features[0, 0], n_samples, n_features, &labels[0], n_classes,
-                                          &rows[first], size, k, metric, &index[first, 0, 0],
+                                          &rows[first], size, k, metric, &arrays.diffs, &index[first, 0, 0],
                                           &distance[first, 0, 0], &count[first, 0], &check)
     raise_if_stopped(&check)
     if max_status(status) == OUT_OF_MEMORY:
@@ -277,7 +408,7 @@ def class_neighbours(const double[:, ::1] features not None, const int32_t[::1] 
 cdef int _pair_tile_neighbours(const double* features, Py_ssize_t n_samples, Py_ssize_t n_features,
                                const int32_t* labels, Py_ssize_t n_classes, const Py_ssize_t* all_rows,
                                Py_ssize_t row_start, Py_ssize_t column_start, Py_ssize_t k, int metric,
-                               Py_ssize_t* local_index, double* local_distance,
+                               const Diffs* diffs, Py_ssize_t* local_index, double* local_distance,
                                Py_ssize_t* local_count) noexcept nogil:
     """One work item of the all-pairs search: rows [row_start, +ROWS_PER_BLOCK) x a column tile.
 
@@ -297,7 +428,7 @@ cdef int _pair_tile_neighbours(const double* features, Py_ssize_t n_samples, Py_
     if width > COLUMNS_PER_TILE:
         width = COLUMNS_PER_TILE
     _distance_tile(features, n_samples, n_features, all_rows + row_start, n_rows, column_start, width,
-                   metric, tile)
+                   metric, diffs, tile)
     for r in range(n_rows):
         i = row_start + r
         for c in range(width):
@@ -316,7 +447,8 @@ cdef int _pair_tile_neighbours(const double* features, Py_ssize_t n_samples, Py_
 def all_class_neighbours(const double[:, ::1] features not None, const int32_t[::1] labels not None,
                          int n_classes, Py_ssize_t k, int metric, Py_ssize_t[:, :, ::1] index not None,
                          double[:, :, ::1] distance not None,
-                         Py_ssize_t[:, ::1] count not None, int n_threads=1):
+                         Py_ssize_t[:, ::1] count not None, int n_threads=1, nominal=None,
+                         missing_slot=None, known_diff=None, both_diff=None):
     """:func:`class_neighbours` with every sample a query, computing each distance once.
 
     Same arguments and results as ``class_neighbours(features, labels, n_classes,
@@ -346,6 +478,8 @@ def all_class_neighbours(const double[:, ::1] features not None, const int32_t[:
     if n_samples == 0:
         return
     check_class_codes("labels", labels, n_classes)
+    cdef _DiffArrays arrays = _diff_arrays(n_features, n_samples, labels, n_classes, nominal, missing_slot,
+                                           known_diff, both_diff)
     # Work items: row blocks x column tiles holding some j > i (the upper triangle).
     starts_row = []
     starts_column = []
@@ -372,6 +506,7 @@ def all_class_neighbours(const double[:, ::1] features not None, const int32_t[:
         tid = threadid()
         status[item] = _pair_tile_neighbours(&features[0, 0], n_samples, n_features, &labels[0], n_classes,
                                              &all_rows[0], item_row[item], item_column[item], k, metric,
+                                             &arrays.diffs,
                                              &local_index[tid, 0, 0, 0], &local_distance[tid, 0, 0, 0],
                                              &local_count[tid, 0, 0])
     raise_if_stopped(&check)
@@ -405,16 +540,18 @@ def all_class_neighbours(const double[:, ::1] features not None, const int32_t[:
 cdef int _relieff_block_terms(const double* values, Py_ssize_t n_features, const int32_t* labels,
                                Py_ssize_t n_classes, const Py_ssize_t* rows, Py_ssize_t n_rows,
                                Py_ssize_t k, const double* miss_weight, const Py_ssize_t* index,
-                              const Py_ssize_t* count, double* near_hit, double* near_miss) noexcept nogil:
+                              const Py_ssize_t* count, const Diffs* diffs, double* near_hit,
+                              double* near_miss) noexcept nogil:
     """Sum over the block's queries of the mean diff to the hits and the weighted mean diff to the misses.
 
     ``values`` is sample-major (row j at ``values + j * n_features``).  For query
-    r of class a and each class c with neighbours: ``mean_f = sum_j |x_rf - x_jf| / count``
+    r of class a and each class c with neighbours: ``mean_f = sum_j diff_f(r, j) / count``
+    (``|x_rf - x_jf|``, or the nominal and missing-value diffs of ``diffs``)
     goes to ``near_hit`` when c == a, else ``miss_weight[a * n_classes + c] * mean_f``
     goes to ``near_miss``.  Sums run in a fixed order (queries, classes,
     neighbours in index order), so they do not depend on the threads.
     """
-    cdef Py_ssize_t r, c, j, f, found, own
+    cdef Py_ssize_t r, c, j, f, found, own, neighbour_index
     cdef const double* query
     cdef const double* neighbour
     cdef double* target
@@ -435,9 +572,14 @@ cdef int _relieff_block_terms(const double* values, Py_ssize_t n_features, const
             for f in range(n_features):
                 mean[f] = 0.0
             for j in range(found):
-                neighbour = values + index[(r * n_classes + c) * k + j] * n_features
-                for f in range(n_features):
-                    mean[f] += fabs(query[f] - neighbour[f])
+                neighbour_index = index[(r * n_classes + c) * k + j]
+                neighbour = values + neighbour_index * n_features
+                if diffs.any_special:
+                    for f in range(n_features):
+                        mean[f] += _feature_diff(diffs, f, query[f], rows[r], neighbour[f], neighbour_index)
+                else:
+                    for f in range(n_features):
+                        mean[f] += fabs(query[f] - neighbour[f])
             if c == own:
                 scale = 1.0 / found
                 target = near_hit
@@ -453,7 +595,8 @@ cdef int _relieff_block_terms(const double* values, Py_ssize_t n_features, const
 def relieff_terms(const double[:, ::1] values not None, const int32_t[::1] labels not None, int n_classes,
                   const Py_ssize_t[::1] rows not None, const Py_ssize_t[:, :, ::1] index not None,
                   const Py_ssize_t[:, ::1] count not None, const double[:, ::1] miss_weight not None,
-                  double[:, ::1] near_hit not None, double[:, ::1] near_miss not None, int n_threads=1):
+                  double[:, ::1] near_hit not None, double[:, ::1] near_miss not None, int n_threads=1,
+                  nominal=None, missing_slot=None, known_diff=None, both_diff=None):
     """ReliefF hit and miss terms from the neighbours, summed per block of ``block_size()`` queries.
 
     Parameters
@@ -477,6 +620,9 @@ def relieff_terms(const double[:, ::1] values not None, const int32_t[::1] label
         weighted mean miss diffs; ``n_blocks = ceil(n_queries / block_size())``.
         Summing the rows in order gives a result independent of ``n_threads``.
     n_threads : int
+    nominal, missing_slot, known_diff, both_diff : optional
+        The per-feature diff rules, as in :func:`class_neighbours` (the same arrays as the
+        search that found the neighbours).
 
     Answers Ctrl-C between blocks (KeyboardInterrupt).
     """
@@ -511,6 +657,8 @@ def relieff_terms(const double[:, ::1] values not None, const int32_t[::1] label
     used = np.asarray(index)[np.arange(k) < np.asarray(count)[:, :, None]]
     if used.size and (used.min() < 0 or used.max() >= n_samples):
         raise ValueError(f"index: sample indices must lie in 0..{n_samples - 1}")
+    cdef _DiffArrays arrays = _diff_arrays(n_features, n_samples, labels, n_classes, nominal, missing_slot,
+                                           known_diff, both_diff)
     status = np.zeros(n_blocks, dtype=np.int32)
     cdef SignalCheck check
     signal_check_init(&check, 1)
@@ -521,7 +669,7 @@ def relieff_terms(const double[:, ::1] values not None, const int32_t[::1] label
         size = block_length(first, ROWS_PER_BLOCK, n_queries)
         status[block] = _relieff_block_terms(&values[0, 0], n_features, &labels[0], n_classes,
                                              &rows[first], size, k, &miss_weight[0, 0],
-                                             &index[first, 0, 0], &count[first, 0],
+                                             &index[first, 0, 0], &count[first, 0], &arrays.diffs,
                                              &near_hit[block, 0], &near_miss[block, 0])
     raise_if_stopped(&check)
     if max_status(status) == OUT_OF_MEMORY:

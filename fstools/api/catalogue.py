@@ -1,15 +1,20 @@
 """The method registry as a table for people: :func:`list_methods`."""
 import pandas as pd
 
-from fstools.methods.registry import RESPONSE_TYPES, registered_methods
+from fstools.methods.registry import NA_ACTIONS, RESPONSE_TYPES, registered_methods
 
 
 def list_methods():
-    """The registry as a DataFrame: name, description, capabilities, responses, parameters (with defaults).
+    """The registry as a DataFrame: name, description, capabilities, responses, na_action, parameters
+    (with defaults), reference.
 
     ``responses`` lists the response types the method takes ("class", "continuous"); an
     unsupervised method (e.g. ``laplacian``) reads "any (or none)", a multi-label method
-    "labels" (a 0/1 label matrix).
+    "labels" (a 0/1 label matrix).  ``na_action`` lists the values of ``fs.select``'s
+    ``na_action`` the method takes: every method takes "drop" (incomplete rows dropped, counted)
+    and "raise"; a method that can use incomplete rows also lists "level" (a missing value is a
+    level of its own) or "pass" (the rows are kept and the method treats missing values itself,
+    e.g. ReliefF's missing-value diff).
     """
     rows = []
     for spec in registered_methods():
@@ -18,11 +23,13 @@ def list_methods():
             "description": spec.description,
             "capabilities": ", ".join(sorted(spec.capabilities)),
             "responses": _responses(spec),
+            "na_action": ", ".join(value for value in NA_ACTIONS
+                                   if value in ("drop", "raise") or value in spec.missing),
             "parameters": ", ".join(f"{p.name}={p.default!r}" for p in spec.parameters),
             "reference": spec.reference,
         })
-    return pd.DataFrame(rows, columns=["name", "description", "capabilities", "responses", "parameters",
-                                       "reference"])
+    return pd.DataFrame(rows, columns=["name", "description", "capabilities", "responses", "na_action",
+                                       "parameters", "reference"])
 
 
 def _responses(spec):

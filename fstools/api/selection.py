@@ -14,11 +14,12 @@ from fstools.core.constraints import OPEN_UNIT_INTERVAL, validate
 from fstools.core.messages import ColumnError
 from fstools.core.parallel import effective_n_threads, thread_note
 from fstools.model.exceptions import FormulaError
-from fstools.model.terms import columns_for_k_terms, factor_code_design, steps_table, term_scores
+from fstools.model.terms import (columns_for_k_terms, factor_code_design, nominal_code_design, steps_table,
+                                 term_scores)
 from fstools.model.formula import format_formula, label_name, parse_formula
 from fstools.model.safe_eval import check_mode
 from fstools.methods.permutation import check_permutation_arguments, check_permutation_method
-from fstools.methods.registry import check_response, get_method
+from fstools.methods.registry import check_na_action, check_response, get_method
 from fstools.methods.step_tests import AUTO_MAX_STEPS, check_step_method
 from fstools.model.response import Response, check_response_type, prepare_response
 from fstools.results.multilabel_result import MultiLabelResult
@@ -98,14 +99,18 @@ def run_method(spec, X, y, k, params, n_jobs, column_names=None, response_type="
         raise error.with_names(column_names) from None
 
 
-def check_design(frame, k, response_word="response", stacklevel=2):
+def check_design(frame, k, response_word="response", stacklevel=2, allow_missing=False):
     """Checks of the design matrix shared by every entry point that takes a formula.
 
-    Refuses non-finite values and a formula whose terms have no design column,
+    Refuses non-finite values (but NaN, a missing value, with ``allow_missing``: for
+    ``na_action='pass'``) and a formula whose terms have no design column,
     validates ``k`` against the number of candidate terms, and warns about terms
     without columns and constant columns.  Returns (column_terms, k).
     """
-    check_finite_matrix(frame.X, frame.column_names, name="data")
+    X = frame.X
+    if allow_missing and not sparse.issparse(X):
+        X = np.where(np.isnan(X), 0.0, X)
+    check_finite_matrix(X, frame.column_names, name="data")
     column_terms = list(frame.column_terms)
     candidate_terms = dict.fromkeys(column_terms)  # an ordered set: membership in O(1)
     empty_terms = [term for term in frame.terms if term not in candidate_terms]
@@ -161,8 +166,14 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         steps in order by their step tests (``test='step'``) and stop before the first step whose
         p-value is not below ``step_alpha`` (NA counts as not significant): the result of
         :meth:`fstools.SelectionResult.cut`, with the cut in the summary.
-    na_action : {'drop', 'raise'}
-        Drop rows with missing values (default; the count is on the result) or refuse them.
+    na_action : {'drop', 'raise', 'level', 'pass'}
+        Rows with missing values: ``'drop'`` drops them (default; the count is on the
+        result), ``'raise'`` refuses them.  Methods that can use incomplete rows also take
+        (``fs.list_methods()``, column ``na_action``): ``'pass'`` (R's ``na.pass``) keeps
+        the rows and the method treats the missing values itself (``relieff``: ReliefF's
+        missing-value diff, ``1 - P(value | class)``; Kononenko 1994);
+        ``'level'``, a missing value is a level of its own.  Rows with a missing response
+        are always dropped.
     na_values : list, optional
         Entries of text columns that mean "missing", e.g. ``['?']`` (as in ``pandas.read_csv``).
         Text columns whose values are all numbers (``Decimal``, numeric strings) are read as
@@ -176,6 +187,9 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     **params
         The method's parameters (e.g. ``beta=0.3`` for CMQFS); unknown names and values
         out of range raise an error naming the parameter and the allowed values.
+        ``preset="paper"`` (for the methods that have one, e.g. ``elc`` and ``onpa``) sets every
+        parameter to the paper's literal setting where the library's default differs for a
+        documented reason.
         Streaming methods (``mbpa``, ``onpa``, ``pa``, ``pa1``, ``pa2``, ``cs``) stream the rows
         in order (``passes``, ``shuffle``, ``random_state``), code the majority class +1 unless
         ``positive=`` names it, and add ``class_mapping`` and ``stream_metrics`` to the result.
@@ -250,6 +264,7 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data: must be a pandas DataFrame; got {type(data).__name__}")
     spec = get_method(method)
+    check_na_action(spec, na_action)
     values = check_method_params(spec, params)
     test, n_permutations, permutation_seed = check_permutation_arguments(test, n_permutations, permutation_seed,
                                                                            seed_name="permutation_seed")
@@ -299,7 +314,7 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     else:
         target = frame_response(frame, response_type, spec)
     y, class_names = target.values, target.class_names
-    column_terms, k = check_design(frame, None if auto else k, stacklevel=3)
+    column_terms, k = check_design(frame, None if auto else k, stacklevel=3, allow_missing=na_action == "pass")
     if auto:  # the greedy path to its maximum, cut by its step tests below
         k = min(len(dict.fromkeys(column_terms)), AUTO_MAX_STEPS)
 
@@ -312,6 +327,10 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         # Streaming methods code the two classes +1 / -1 themselves (majority or positive=),
         # and report the mapping by class name.
         run_values["class_names"] = class_names
+    if spec.factors == "nominal" and not sparse.issparse(X):
+        # A factor is one variable: its level codes, flagged for the method's nominal diff.
+        X, column_names, column_terms, nominal, factor_notes = nominal_code_design(X, column_names, column_terms)
+        run_values["nominal"] = nominal
     output = run_method(spec, X, y, columns_for_k_terms(column_terms, k), run_values, n_jobs,
                         column_names=column_names, response_type=target.kind)
     scores, selected = term_scores(output, spec, column_names, column_terms, k)

@@ -29,7 +29,12 @@ TIE_TOLERANCE = 1e-12
 
 
 def _window(best, tolerance):
-    """The lowest value tied with ``best``: ``best - tolerance * max(1, |best|)``."""
+    """The lowest value tied with ``best``: ``best - tolerance * max(1, |best|)``.
+
+    An infinite ``best`` is tied only with itself (``inf - tolerance * inf`` would be NaN).
+    """
+    if np.isinf(best):
+        return best
     return best - tolerance * max(1.0, abs(best))
 
 

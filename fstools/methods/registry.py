@@ -24,6 +24,19 @@ methods are called without it.  An unsupervised method (no ``supervised`` capabi
 the Laplacian score) ignores ``y``, takes any response or none (``y=None``) and is called
 without the keyword.
 :func:`check_response` is the one check (and error message) every entry point uses.
+
+Factors: ``factors`` says how a categorical term (a factor, patsy's 0/1 dummy columns) enters
+the method: ``"dummies"`` (its design columns; the term takes the rank of its best column),
+``"codes"`` (one column of level codes, the information methods) or ``"nominal"`` (one column
+of level codes, and the function is called with the keyword ``nominal``, a boolean array
+flagging those columns, so that it scores them as nominal variables: ReliefF's 0/1 diff, the
+Laplacian score of the level indicators).
+
+Missing values: ``missing`` lists the values of ``na_action`` (of :data:`NA_ACTIONS`) beyond
+``"drop"`` and ``"raise"`` that the method supports, i.e. whether it can use incomplete rows:
+``"level"``, a missing value is a level of its own (discrete methods); ``"pass"`` (R's
+``na.pass``), the rows are kept with NaN and the method treats the missing values itself
+(ReliefF's missing-value diff).  :func:`check_na_action` is the one check.
 """
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -33,15 +46,27 @@ import numpy as np
 from fstools.core.constraints import Constraint
 from fstools.core.messages import did_you_mean
 
-__all__ = ["Parameter", "MethodSpec", "MethodOutput", "register", "get_method", "method_names",
+__all__ = ["Parameter", "Preset", "MethodSpec", "MethodOutput", "register", "get_method", "method_names",
            "sparse_methods", "sparse_format", "CAPABILITIES", "RESPONSE_TYPES", "methods_for_response",
-           "check_response"]
+           "check_response", "FACTOR_MODES", "NA_ACTIONS", "methods_for_na_action", "check_na_action"]
 
 #: Capability flags a method may declare.
 CAPABILITIES = ("supervised", "multiclass", "multilabel", "streaming", "sparse", "greedy")
 
 #: Response types a method may take: class codes, or a continuous (real-valued) response.
 RESPONSE_TYPES = ("class", "continuous")
+
+#: How a categorical term enters a method (``MethodSpec.factors``).
+FACTOR_MODES = ("dummies", "codes", "nominal")
+
+#: Values of ``na_action``: "drop" (incomplete rows dropped, counted) and "raise" (refused) for
+#: every method; "level" (a missing value is a level of its own) and "pass" (rows kept, the method
+#: treats missing values itself) for the methods that list them in ``MethodSpec.missing``.
+NA_ACTIONS = ("drop", "raise", "level", "pass")
+
+#: What each ``na_action`` value beyond "drop" / "raise" does, in words (for messages and tables).
+NA_ACTION_MEANINGS = {"level": "a missing value is a level of its own",
+                      "pass": "the rows are kept and the method treats missing values itself"}
 
 
 @dataclass(frozen=True)
@@ -74,6 +99,28 @@ class Parameter:
 
 
 @dataclass(frozen=True)
+class Preset:
+    """A named set of parameter values of a method, e.g. ``"paper"``: the paper's literal settings.
+
+    ``fs.select(..., method=name, preset="paper")`` runs the method with these values
+    (:func:`fstools.model.validation.check_method_params`); the library defaults may differ
+    where a study found the literal settings fail (the method's docstring says why).
+
+    Attributes
+    ----------
+    name : str
+    description : str
+        Where the values come from (the paper's equations / sections).
+    values : tuple of (str, object)
+        Parameter name -> value pairs.
+    """
+
+    name: str
+    description: str
+    values: tuple = ()
+
+
+@dataclass(frozen=True)
 class MethodSpec:
     """A registered method."""
 
@@ -94,13 +141,20 @@ class MethodSpec:
     #: input): :func:`fstools.api.selection.run_method` then passes a Fortran-ordered design
     #: (a DataFrame's columns) on as it is instead of copying it into C order.
     any_layout: bool = False
-    #: How a categorical term enters the method: ``"dummies"``, its 0/1 design columns (a term
-    #: takes the rank of its best column), or ``"codes"``, one column of its level codes (the
-    #: information methods, which score a discrete variable by its levels).
+    #: How a categorical term enters the method (:data:`FACTOR_MODES`): ``"dummies"``, its 0/1
+    #: design columns (a term takes the rank of its best column); ``"codes"``, one column of its
+    #: level codes (the information methods, which score a discrete variable by its levels);
+    #: ``"nominal"``, one column of level codes and the keyword ``nominal=`` (a boolean array
+    #: flagging those columns) passed to the function.
     factors: str = "dummies"
+    #: The ``na_action`` values beyond "drop" and "raise" (of :data:`NA_ACTIONS`) the method
+    #: supports: empty, the method needs complete rows.
+    missing: frozenset = frozenset()
     #: The response types the method takes (values of :data:`RESPONSE_TYPES`); an unsupervised
     #: method ignores the response and also runs without one.
     responses: frozenset = frozenset({"class"})
+    #: Named parameter sets (:class:`Preset`), e.g. the paper's literal settings as ``"paper"``.
+    presets: tuple = ()
 
     @property
     def supervised(self):
@@ -122,6 +176,15 @@ class MethodSpec:
     def defaults(self):
         """Parameter name -> default value."""
         return {parameter.name: parameter.default for parameter in self.parameters}
+
+    def preset(self, name):
+        """The parameter values of the preset called ``name``, or a ValueError naming the method's presets."""
+        for preset in self.presets:
+            if preset.name == name:
+                return dict(preset.values)
+        allowed = ", ".join(repr(preset.name) for preset in self.presets)
+        raise ValueError(f"preset: method {self.name!r} " + (f"has the presets {allowed}; got {name!r}" if allowed
+                                                              else f"has no presets; got {name!r}"))
 
     def parameter(self, name):
         for parameter in self.parameters:
@@ -176,6 +239,12 @@ def register(spec):
     if unknown or not spec.responses:
         raise ValueError(f"responses: must be a non-empty set of {', '.join(RESPONSE_TYPES)}; "
                          f"got {sorted(spec.responses)}")
+    if spec.factors not in FACTOR_MODES:
+        raise ValueError(f"factors: must be one of {', '.join(FACTOR_MODES)}; got {spec.factors!r}")
+    unknown = set(spec.missing) - set(NA_ACTIONS[2:])
+    if unknown:
+        raise ValueError(f"missing: unknown na_action value(s) {sorted(unknown)}; allowed: "
+                         f"{', '.join(NA_ACTIONS[2:])}")
     if spec.name in _REGISTRY:
         raise ValueError(f"method {spec.name!r} is registered already")
     _REGISTRY[spec.name] = spec
@@ -258,3 +327,33 @@ def check_response(spec, kind):
     if kind == "continuous":
         message += "; or cut the response into classes with pd.cut / pd.qcut"
     raise ValueError(message)
+
+
+def methods_for_na_action(na_action):
+    """Names of the registered methods that support ``na_action`` (one of :data:`NA_ACTIONS`), sorted."""
+    if na_action not in NA_ACTIONS:
+        raise ValueError(f"na_action: must be one of {', '.join(map(repr, NA_ACTIONS))}; got {na_action!r}")
+    return [spec.name for spec in registered_methods()
+            if na_action in ("drop", "raise") or na_action in spec.missing]
+
+
+def check_na_action(spec, na_action):
+    """Refuse an ``na_action`` that is unknown or that method ``spec`` does not support.
+
+    Raises
+    ------
+    ValueError
+        Naming the allowed values, or, for a value the method does not support, what the
+        value means and the methods that support it.
+    """
+    if not isinstance(na_action, str) or na_action not in NA_ACTIONS:
+        message = f"na_action: must be one of {', '.join(map(repr, NA_ACTIONS))}; got {na_action!r}"
+        if isinstance(na_action, str):
+            message += did_you_mean(na_action, NA_ACTIONS)
+        raise ValueError(message)
+    if na_action in ("drop", "raise") or na_action in spec.missing:
+        return
+    supported = methods_for_na_action(na_action)
+    raise ValueError(f"na_action: method {spec.name!r} needs complete rows and does not take "
+                     f"na_action={na_action!r} ({NA_ACTION_MEANINGS[na_action]}); methods that take it: "
+                     f"{', '.join(supported) if supported else 'none'}; or use na_action='drop'")

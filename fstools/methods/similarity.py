@@ -138,13 +138,16 @@ def _threads(n_queries, n_samples, n_features, n_threads):
     return max(1, int(n_threads))
 
 
-def class_neighbours(features, labels, n_classes, rows, k, metric, n_threads):
+def class_neighbours(features, labels, n_classes, rows, k, metric, n_threads, diffs=None):
     """Kernel call: (index, distance, count) of the k nearest per class for each query row.
 
     When every sample is a query, the kernel's all-pairs search computes each
     distance once (half the work) unless its per-thread lists would exceed
-    :data:`ALL_PAIRS_MEMORY`; both searches give identical results.
+    :data:`ALL_PAIRS_MEMORY`; both searches give identical results.  ``diffs``: the
+    kernel's per-feature diff arguments (``nominal``, ``missing_slot``, ``known_diff``,
+    ``both_diff``; see :func:`fstools._ext._neighbours.class_neighbours`), or None.
     """
+    diffs = {} if diffs is None else diffs
     kernel = _neighbours
     n_queries = rows.shape[0]
     n_samples = features.shape[1]
@@ -156,11 +159,58 @@ def class_neighbours(features, labels, n_classes, rows, k, metric, n_threads):
     all_samples = n_queries == n_samples and np.array_equal(rows, np.arange(n_samples))
     if all_samples and threads * n_samples * n_classes * k * 16 <= ALL_PAIRS_MEMORY:
         kernel.all_class_neighbours(features, labels, int(n_classes), int(k), code, index, distance, count,
-                                    threads)
+                                    threads, **diffs)
     else:
         kernel.class_neighbours(features, labels, int(n_classes), rows, int(k), code, index, distance, count,
-                                threads)
+                                threads, **diffs)
     return index, distance, count
+
+
+def nominal_mask(nominal, X):
+    """The checked nominal flags of the columns of ``X`` (None: none is nominal).
+
+    A nominal column holds level codes: integer values (NaN for a missing value where the
+    method takes missing values).  ValueError naming ``nominal`` for a wrong length, or
+    the columns whose values are not integers.
+    """
+    n_features = X.shape[1]
+    if nominal is None:
+        return np.zeros(n_features, dtype=bool)
+    nominal = np.asarray(nominal)
+    if nominal.shape != (n_features,) or nominal.dtype.kind not in "biu":
+        raise ValueError(f"nominal: must be a boolean array with one flag per column ({n_features}); got "
+                         f"{nominal.dtype} of shape {nominal.shape}")
+    nominal = nominal.astype(bool)
+    codes = X[:, nominal]
+    with np.errstate(invalid="ignore"):
+        bad = np.flatnonzero(np.any(~np.isnan(codes) & (codes != np.round(codes)), axis=0))
+    if bad.size:
+        columns = np.flatnonzero(nominal)[bad]
+        raise ValueError(f"nominal: column(s) {', '.join(map(str, columns[:5]))} are flagged nominal but hold "
+                         f"values that are not integer level codes")
+    return nominal
+
+
+def _with_missing(X):
+    """``(X, missing)``: ``X`` float64 with NaN allowed as a missing value (other values as
+    :func:`fstools.core.arrays.as_float_matrix` requires), and the mask of the NaN entries."""
+    X = np.asarray(X, dtype=np.float64) if np.asarray(X).dtype.kind == "f" else np.asarray(X)
+    missing = np.isnan(X) if X.dtype.kind == "f" else np.zeros(X.shape, dtype=bool)
+    if missing.any():
+        as_float_matrix(np.where(missing, 0.0, X))       # the other checks (2-D, finite)
+        empty = np.flatnonzero(missing.all(axis=0))
+        if empty.size:
+            raise ValueError(f"X: column(s) {', '.join(map(str, empty[:5]))} have no known value (all "
+                             f"missing); drop them")
+        return np.asarray(X, dtype=np.float64), missing
+    return as_float_matrix(X), missing
+
+
+def _constant_known(X):
+    """Columns whose known (non-NaN) values are all equal."""
+    if X.shape[0] == 0:
+        return np.ones(X.shape[1], dtype=bool)
+    return np.nanmax(X, axis=0) == np.nanmin(X, axis=0)
 
 
 # --------------------------------------------------------------------------
@@ -383,7 +433,7 @@ def fisher(X, y, k=None, n_threads=1):
 # Laplacian score
 # --------------------------------------------------------------------------
 
-def knn_graph_arcs(X, n_neighbors=5, n_threads=1):
+def knn_graph_arcs(X, n_neighbors=5, n_threads=1, nominal=None):
     """The arcs i -> j of the k-nearest-neighbour graph of the rows of ``X`` (Euclidean).
 
     Parameters
@@ -393,6 +443,9 @@ def knn_graph_arcs(X, n_neighbors=5, n_threads=1):
         k; at most ``n_samples - 1`` are used (every other sample).
     n_threads : int
         Threads of the search; the result does not depend on it.
+    nominal : ndarray of bool, shape (n_features,), optional
+        Columns of level codes (factors): they add 0 to the squared distance for equal
+        levels and 1 otherwise (as the 0/1 dummy of a two-level factor does).
 
     Returns
     -------
@@ -418,8 +471,9 @@ def knn_graph_arcs(X, n_neighbors=5, n_threads=1):
         raise _distance_overflow_error(X, squared_ranges)
     features = np.ascontiguousarray(X.T)
     rows = np.arange(n_samples, dtype=np.intp)
+    diffs = None if nominal is None else {"nominal": np.ascontiguousarray(nominal, dtype=np.uint8)}
     index, distance, _ = class_neighbours(features, np.zeros(n_samples, dtype=np.int32), 1, rows, k,
-                                           "sqeuclidean", n_threads)
+                                           "sqeuclidean", n_threads, diffs)
     if not np.isfinite(distance).all():
         raise _distance_overflow_error(X, squared_ranges)
     return np.repeat(rows, k), index.reshape(-1), distance.reshape(-1)
@@ -454,7 +508,7 @@ def _symmetric_graph(source, target, weight, n_samples):
     return arcs.maximum(arcs.T).tocsr()
 
 
-def heat_kernel_graph(X, n_neighbors=5, t=1.0, n_threads=1):
+def heat_kernel_graph(X, n_neighbors=5, t=1.0, n_threads=1, nominal=None):
     """The weight matrix S of the Laplacian score (He, Cai and Niyogi 2005, section 2, steps 1-2).
 
     An edge joins i and j when i is among the k nearest neighbours of j or j
@@ -469,6 +523,8 @@ def heat_kernel_graph(X, n_neighbors=5, t=1.0, n_threads=1):
     t : float > 0
         Heat-kernel width, 1.0 in the CMQFS paper (section 5).
     n_threads : int
+    nominal : ndarray of bool, shape (n_features,), optional
+        Columns of level codes (see :func:`knn_graph_arcs`).
 
     Returns
     -------
@@ -476,11 +532,11 @@ def heat_kernel_graph(X, n_neighbors=5, t=1.0, n_threads=1):
         Symmetric, zero diagonal.  An edge whose weight underflows to 0 is absent
         (:func:`laplacian_scores` rescales the weights to keep them).
     """
-    source, target, squared = knn_graph_arcs(X, n_neighbors, n_threads)
+    source, target, squared = knn_graph_arcs(X, n_neighbors, n_threads, nominal)
     return _symmetric_graph(source, target, np.exp(-squared / float(t)), np.asarray(X).shape[0])
 
 
-def laplacian_scores(X, n_neighbors=5, t=1.0, n_threads=1):
+def laplacian_scores(X, n_neighbors=5, t=1.0, n_threads=1, nominal=None):
     """Laplacian score of every column (He, Cai and Niyogi 2005, section 2, step 4).
 
     ``L_r = f~^T L f~ / f~^T D f~`` with ``f~ = f - (f^T D 1 / 1^T D 1) 1``,
@@ -494,6 +550,8 @@ def laplacian_scores(X, n_neighbors=5, t=1.0, n_threads=1):
     t : float > 0
         Heat-kernel width (1.0, CMQFS paper section 5).
     n_threads : int
+    nominal : ndarray of bool, shape (n_features,), optional
+        Columns of level codes of factors, each scored as one variable (see Notes).
 
     Returns
     -------
@@ -531,10 +589,25 @@ def laplacian_scores(X, n_neighbors=5, t=1.0, n_threads=1):
     distances, so the scores are scale-invariant only for standardised data
     (:func:`fstools.core.arrays.standardize_columns`, as the CMQFS paper does): then a
     column multiplied by any number from 1e-300 to 1e300 gets the same scores up to rounding.
+
+    A factor (a ``nominal`` column of level codes) is scored as one variable: its score is
+    the Laplacian score of the block of all its level indicators (the reference level
+    included) as one vector-valued feature, ``tr(F~^T L F~) / tr(F~^T D F~)`` (the
+    criterion of He et al. with ``||f_i - f_j||^2`` for ``(f_i - f_j)^2``).  With
+    ``||e_a - e_b||^2 = 2 [a != b]`` this is::
+
+        L = sum_{i<j} S_ij [a_i != a_j]  /  ((1^T D 1) (1 - sum_l p_l^2) / 2)
+
+    with ``p_l`` the degree-weighted share of level l: the squared difference replaced by
+    the nominal diff and the variance ``1/2 E (f - f')^2`` by half the degree-weighted
+    Gini-Simpson index.  It does not depend on the coding of the levels, and for a factor
+    of two levels it equals the Laplacian score of its 0/1 dummy column.  In the graph a
+    factor adds its diff ``[a_i != a_j]`` to the squared distance (as that dummy column does).
     """
     X = as_float_matrix(X)
+    nominal = nominal_mask(nominal, X)
     n_samples, n_features = X.shape
-    source, target, squared = knn_graph_arcs(X, n_neighbors, n_threads)
+    source, target, squared = knn_graph_arcs(X, n_neighbors, n_threads, nominal if nominal.any() else None)
     weight = np.exp(-(squared - squared.min()) / float(t))
     n_zero = int(np.count_nonzero(weight == 0.0))
     graph = _symmetric_graph(source, target, weight, n_samples)
@@ -558,6 +631,9 @@ def laplacian_scores(X, n_neighbors=5, t=1.0, n_threads=1):
         deviation = X[start:stop] - centre
         variance += degree[start:stop] @ (deviation * deviation)
 
+    if nominal.any():
+        variation[nominal], variance[nominal] = _nominal_laplacian_sums(unscaled[:, nominal], upper, degree)
+        exponent[nominal] = 0
     constant = constant_columns(unscaled)
     variance[constant] = 0.0
     variation[constant] = 0.0
@@ -570,7 +646,24 @@ def laplacian_scores(X, n_neighbors=5, t=1.0, n_threads=1):
     return LaplacianScores(scores, variation, variance, n_zero)
 
 
-def laplacian(X, y=None, k=None, n_threads=1, n_neighbors=5, t=1.0):
+def _nominal_laplacian_sums(codes, upper, degree):
+    """The Laplacian score's two sums for columns of level codes (see :func:`laplacian_scores`):
+    ``sum_{i<j} S_ij [a_i != a_j]`` over the graph's edges, and ``(1^T D 1)(1 - sum_l p_l^2) / 2``."""
+    total = degree.sum()
+    variation = np.zeros(codes.shape[1])
+    step = max(1, _BLOCK_CELLS // max(codes.shape[1], 1))
+    for start in range(0, upper.nnz, step):
+        stop = min(start + step, upper.nnz)
+        variation += upper.data[start:stop] @ (codes[upper.row[start:stop]] != codes[upper.col[start:stop]])
+    variance = np.zeros(codes.shape[1])
+    for j in range(codes.shape[1]):
+        _, level = np.unique(codes[:, j], return_inverse=True)
+        share = np.bincount(level.ravel(), weights=degree) / total
+        variance[j] = total * (1.0 - share @ share) / 2.0
+    return variation, variance
+
+
+def laplacian(X, y=None, k=None, n_threads=1, n_neighbors=5, t=1.0, nominal=None):
     """Laplacian score filter (He, Cai and Niyogi 2005), unsupervised; lower is better.
 
     Parameters
@@ -588,6 +681,9 @@ def laplacian(X, y=None, k=None, n_threads=1, n_neighbors=5, t=1.0):
     t : float > 0
         Heat-kernel width in ``exp(-||x_i - x_j||^2 / t)`` (He et al. 2005, section 2,
         step 2): 1.0 as in the CMQFS paper (section 5).
+    nominal : ndarray of bool, shape (n_features,), optional
+        The columns of level codes of factors: each is scored as one variable, by the
+        Laplacian score of the block of its level indicators (see :func:`laplacian_scores`).
 
     Returns
     -------
@@ -610,8 +706,12 @@ def laplacian(X, y=None, k=None, n_threads=1, n_neighbors=5, t=1.0):
     if n_neighbors > n_samples - 1:
         notes.append(f"n_neighbors = {n_neighbors} exceeds n_samples - 1 = {n_samples - 1}: every other "
                      f"sample is a neighbour")
-    scores, variation, variance, n_zero = laplacian_scores(X, n_neighbors, t, n_threads)
+    nominal = nominal_mask(nominal, X)
+    scores, variation, variance, n_zero = laplacian_scores(X, n_neighbors, t, n_threads, nominal)
     constant = constant_columns(X)
+    if nominal.any():
+        notes.append(f"{int(nominal.sum())} factor(s) scored as one variable each: the Laplacian score of the "
+                     f"block of its level indicators (squared difference [a != b], Gini-Simpson variance)")
     if constant.any():
         notes.append(f"{int(constant.sum())} constant column(s): Laplacian score 0/0 undefined (NA), "
                      f"ranked last")
@@ -634,7 +734,7 @@ def laplacian(X, y=None, k=None, n_threads=1, n_neighbors=5, t=1.0):
 # ReliefF
 # --------------------------------------------------------------------------
 
-def relieff_weights(X, y, n_neighbors=10, n_iterations=None, random_state=0, n_threads=1):
+def relieff_weights(X, y, n_neighbors=10, n_iterations=None, random_state=0, n_threads=1, nominal=None):
     """ReliefF weights (Kononenko 1994; Robnik-Sikonja and Kononenko 2003, section 2).
 
     For each of m instances R_i: its k nearest hits H_j (same class) and its k
@@ -643,13 +743,30 @@ def relieff_weights(X, y, n_neighbors=10, n_iterations=None, random_state=0, n_t
         W[A] -= sum_j diff(A, R_i, H_j) / (m k)
         W[A] += sum_{C != class(R_i)} [P(C) / (1 - P(class(R_i)))] sum_j diff(A, R_i, M_j(C)) / (m k)
 
-    with ``diff(A, I1, I2) = |I1[A] - I2[A]| / (max(A) - min(A))`` and the
-    distance between instances the sum of ``diff`` over the features (Manhattan
-    on features scaled to [0, 1] by their range).
+    with ``diff(A, I1, I2) = |I1[A] - I2[A]| / (max(A) - min(A))`` for a numeric
+    attribute, ``diff(A, I1, I2) = 0 if I1[A] == I2[A] else 1`` for a nominal one
+    (Kononenko 1994, "Estimating attributes: analysis and extensions of RELIEF", ECML),
+    and the distance between instances the sum of ``diff`` over the features (Manhattan
+    on numeric features scaled to [0, 1] by their range, plus the nominal diffs).
+
+    Missing values (NaN) take the probability-based diff of Kononenko (1994) as stated by
+    Robnik-Sikonja and Kononenko (2003, section 2.1)::
+
+        diff(A, I1, I2) = 1 - P(value(A, I2) | class(I1))                   (I1[A] missing)
+        diff(A, I1, I2) = 1 - sum_V P(V | class(I1)) P(V | class(I2))      (both missing)
+
+    with the probabilities the relative frequencies among the known values of A.  For a
+    numeric attribute fstools uses the same definition in its general form, the expected
+    diff under the class-conditional distribution of the known values: ``E|I2[A] - V| /
+    range`` with V drawn from the known values of A in class(I1) (both missing: V and V'
+    drawn independently from class(I1) and class(I2)); for a nominal attribute the
+    expectation is exactly the formula above.  A class with no known value of A uses all
+    known values of A.  The same diffs enter the distance of the neighbour search.
 
     Parameters
     ----------
     X : ndarray of float64, shape (n_samples, n_features)
+        Finite values, or NaN for a missing value (a column with no known value is refused).
     y : ndarray of int, shape (n_samples,)
         Class codes 0..n_classes-1, at least two classes present.
     n_neighbors : int >= 1
@@ -664,6 +781,9 @@ def relieff_weights(X, y, n_neighbors=10, n_iterations=None, random_state=0, n_t
         Seed of that draw (unused when ``n_iterations`` is None).
     n_threads : int
         Threads of the neighbour search; the result does not depend on it.
+    nominal : ndarray of bool, shape (n_features,), optional
+        True for the columns of level codes of a nominal attribute (a factor), which take
+        the nominal diff; None: every column is numeric.
 
     Returns
     -------
@@ -686,7 +806,8 @@ def relieff_weights(X, y, n_neighbors=10, n_iterations=None, random_state=0, n_t
     * Ties in distance: the lower sample index is the nearer neighbour.
     * A constant feature has ``diff = 0`` everywhere (range 0 defines diff = 0).
     """
-    X = as_float_matrix(X)
+    X, missing = _with_missing(X)
+    nominal = nominal_mask(nominal, X)
     y, n_classes, counts = as_class_codes(y, X.shape[0])
     n_samples, n_features = X.shape
     k = int(n_neighbors)
@@ -703,7 +824,7 @@ def relieff_weights(X, y, n_neighbors=10, n_iterations=None, random_state=0, n_t
         instances = np.sort(rng.choice(n_samples, size=m, replace=False)).astype(np.intp)
     m = instances.shape[0]
 
-    scaled = _range_scaled(X)
+    scaled = _range_scaled(X, nominal)
 
     # Only the classes present take part (empty codes have no neighbours and no prior); renumbering
     # them in increasing order keeps every sum in the same order, so the weights do not change.
@@ -724,6 +845,7 @@ def relieff_weights(X, y, n_neighbors=10, n_iterations=None, random_state=0, n_t
     np.fill_diagonal(miss_weight, 0.0)
     # A list never holds more neighbours than the largest class has members: the same lists.
     k = min(k, int(counts.max()))
+    diffs = relieff_diffs(scaled, nominal, missing, labels, n_present)
 
     features = np.ascontiguousarray(scaled.T)
     kernel = _neighbours
@@ -742,11 +864,12 @@ def relieff_weights(X, y, n_neighbors=10, n_iterations=None, random_state=0, n_t
         chunk = max(1, RELIEFF_NEIGHBOUR_MEMORY // (bytes_per_query * block)) * block
     for first in range(0, m, chunk):
         rows = instances[first:first + chunk]
-        index, _, count = class_neighbours(features, labels, n_present, rows, k, "manhattan", n_threads)
+        index, _, count = class_neighbours(features, labels, n_present, rows, k, "manhattan", n_threads, diffs)
         first_block = first // block
         stop_block = first_block + (-(-rows.shape[0] // block))
         kernel.relieff_terms(scaled, labels, int(n_present), rows, index, count, miss_weight,
-                             hit_blocks[first_block:stop_block], miss_blocks[first_block:stop_block], threads)
+                             hit_blocks[first_block:stop_block], miss_blocks[first_block:stop_block], threads,
+                             **diffs)
         del index, count
     # Block sums added in block order: the same result for any number of threads or chunks.
     near_hit = hit_blocks.sum(axis=0) / m
@@ -754,15 +877,21 @@ def relieff_weights(X, y, n_neighbors=10, n_iterations=None, random_state=0, n_t
     return ReliefFWeights(near_miss - near_hit, near_hit, near_miss, instances)
 
 
-def _range_scaled(X):
+def _range_scaled(X, nominal=None):
     """``(X - min) / (max - min)`` per column (C order), 0 on constant columns, without overflow.
 
     A column whose range ``max - min`` overflows (say -1.3e308..1.3e308) is scaled as
     ``(x/2 - min/2) / (max/2 - min/2)``: halving is exact for such magnitudes, so the
-    result is the one of the column divided by any power of two.
+    result is the one of the column divided by any power of two.  NaN (a missing value)
+    stays NaN, the range being that of the known values; ``nominal`` columns (level codes)
+    are copied as they are.
     """
-    low = X.min(axis=0)
-    high = X.max(axis=0)
+    if np.isnan(X).any():
+        low = np.nanmin(X, axis=0)
+        high = np.nanmax(X, axis=0)
+    else:
+        low = X.min(axis=0)
+        high = X.max(axis=0)
     with np.errstate(over="ignore"):
         span = high - low
     scaled = np.zeros(X.shape, dtype=np.float64)   # C order (the kernel reads rows)
@@ -773,10 +902,87 @@ def _range_scaled(X):
     if huge.any():
         half_low = low[huge] / 2
         scaled[:, huge] = (X[:, huge] / 2 - half_low) / (high[huge] / 2 - half_low)
+    if nominal is not None and nominal.any():
+        scaled[:, nominal] = X[:, nominal]
     return scaled
 
 
-def relieff(X, y, k=None, n_threads=1, n_neighbors=10, n_iterations=None, random_state=0):
+def relieff_diffs(scaled, nominal, missing, labels, n_classes):
+    """The neighbour kernel's diff arguments for ReliefF: nominal flags and missing-value tables.
+
+    For every column f with a missing value (table s) and class c,
+    ``known_diff[s, c, j]`` is the expected diff between sample j's known value and a value
+    drawn from the known values of f in class c (all known values when class c has none):
+    ``1 - P(x_jf | c)`` for a nominal column, ``mean |x_jf - v|`` over those values v of the
+    range-scaled column otherwise; ``both_diff[s, a, c]`` is the mean of ``known_diff[s, c, l]``
+    over the known values l of class a (``1 - sum_V P(V | a) P(V | c)`` for a nominal column),
+    made exactly symmetric.  See :func:`relieff_weights`.
+
+    Parameters
+    ----------
+    scaled : ndarray of float64, shape (n_samples, n_features)
+        Range-scaled numeric columns and nominal codes, NaN where missing.
+    nominal, missing : ndarray of bool
+        The nominal columns (n_features,) and the missing entries (n_samples, n_features).
+    labels : ndarray of int32, shape (n_samples,)
+        Class codes 0..n_classes-1.
+    n_classes : int
+
+    Returns
+    -------
+    dict
+        Keyword arguments ``nominal`` (and, with missing values, ``missing_slot``,
+        ``known_diff``, ``both_diff``) of :func:`fstools._ext._neighbours.class_neighbours`
+        and :func:`fstools._ext._neighbours.relieff_terms`.
+    """
+    diffs = {"nominal": np.ascontiguousarray(nominal, dtype=np.uint8)}
+    with_missing = np.flatnonzero(missing.any(axis=0))
+    if with_missing.size == 0:
+        return diffs
+    n_samples, n_features = scaled.shape
+    slot = np.full(n_features, -1, dtype=np.intp)
+    slot[with_missing] = np.arange(with_missing.size)
+    known_diff = np.zeros((with_missing.size, n_classes, n_samples))
+    both_diff = np.zeros((with_missing.size, n_classes, n_classes))
+    for s, f in enumerate(with_missing):
+        column = scaled[:, f]
+        known = ~missing[:, f]
+        members = [known & (labels == c) for c in range(n_classes)]
+        members = [member if member.any() else known for member in members]
+        for c in range(n_classes):
+            known_diff[s, c] = _expected_diff(column, column[members[c]], bool(nominal[f]))
+        for a in range(n_classes):
+            both_diff[s, a] = known_diff[s][:, members[a]].mean(axis=1)
+        both_diff[s] = (both_diff[s] + both_diff[s].T) / 2
+    diffs.update(missing_slot=slot, known_diff=known_diff, both_diff=both_diff)
+    return diffs
+
+
+def _expected_diff(values, sample, nominal):
+    """For every value v (0 where v is NaN): the mean diff between v and the values of ``sample``.
+
+    Nominal: ``1 - (share of sample equal to v)``; numeric: ``mean |v - sample|``, from the
+    sorted sample and its prefix sums (O((n + m) log m)).
+    """
+    known = ~np.isnan(values)
+    v = np.where(known, values, 0.0)
+    m = sample.shape[0]
+    if nominal:
+        levels, counts = np.unique(sample, return_counts=True)
+        position = np.minimum(np.searchsorted(levels, v), levels.shape[0] - 1)
+        share = np.where(levels[position] == v, counts[position] / m, 0.0)
+        expected = 1.0 - share
+    else:
+        ordered = np.sort(sample)
+        prefix = np.concatenate(([0.0], np.cumsum(ordered)))
+        below = np.searchsorted(ordered, v, side="left")
+        sum_below = prefix[below]
+        expected = (v * below - sum_below + (prefix[-1] - sum_below) - v * (m - below)) / m
+        expected = np.maximum(expected, 0.0)     # rounding
+    return np.where(known, expected, 0.0)
+
+
+def relieff(X, y, k=None, n_threads=1, n_neighbors=10, n_iterations=None, random_state=0, nominal=None):
     """ReliefF filter (Kononenko 1994; Robnik-Sikonja and Kononenko 2003); higher is better.
 
     Parameters
@@ -796,6 +1002,10 @@ def relieff(X, y, k=None, n_threads=1, n_neighbors=10, n_iterations=None, random
     random_state : int or None
         Seed of the sample when ``n_iterations`` is given (default 0: same inputs,
         same outputs).
+    nominal : ndarray of bool, shape (n_features,), optional
+        The columns of level codes of nominal attributes (factors): diff 0 for equal
+        levels, 1 otherwise.  ``X`` may hold NaN (missing values, with ReliefF's
+        missing-value diff; see :func:`relieff_weights`).
 
     Returns
     -------
@@ -805,12 +1015,20 @@ def relieff(X, y, k=None, n_threads=1, n_neighbors=10, n_iterations=None, random
         decreasing W, ties to the lower index, constant columns (W = 0) last.
         See :func:`relieff_weights` for the rules.
     """
-    X = as_float_matrix(X)
+    X, missing = _with_missing(X)
+    nominal = nominal_mask(nominal, X)
     y_codes, n_classes, counts = as_class_codes(y, X.shape[0])
     weights, near_hit, near_miss, instances = relieff_weights(X, y_codes, n_neighbors, n_iterations,
-                                                              random_state, n_threads)
-    constant = constant_columns(X)
+                                                              random_state, n_threads, nominal)
+    constant = _constant_known(X)
     notes = []
+    if nominal.any():
+        notes.append(f"{int(nominal.sum())} nominal column(s) (factors, by their level codes): ReliefF diff 0 "
+                     f"for equal levels, 1 otherwise (Kononenko 1994)")
+    if missing.any():
+        notes.append(f"{int(missing.sum())} missing value(s) in {int(missing.any(axis=0).sum())} column(s): "
+                     f"ReliefF's missing-value diff 1 - P(value | class) (Kononenko 1994; the expected diff "
+                     f"for a numeric column)")
     small = [c for c in np.flatnonzero(counts) if counts[c] <= n_neighbors]
     if small:
         notes.append(f"{len(small)} class(es) have at most n_neighbors = {n_neighbors} members: their "
@@ -854,7 +1072,8 @@ def _instances(n_samples, n_iterations, random_state):
     return np.sort(rng.choice(n_samples, size=m, replace=False)).astype(np.intp)
 
 
-def rrelieff_weights(X, y, n_neighbors=10, sigma=None, n_iterations=None, random_state=0, n_threads=1):
+def rrelieff_weights(X, y, n_neighbors=10, sigma=None, n_iterations=None, random_state=0, n_threads=1,
+                     nominal=None):
     """RReliefF weights (Robnik-Sikonja and Kononenko 2003, "Theoretical and empirical analysis of
     ReliefF and RReliefF", Machine Learning 53, section 2.3, Fig. 4).
 
@@ -867,9 +1086,10 @@ def rrelieff_weights(X, y, n_neighbors=10, sigma=None, n_iterations=None, random
 
     and ``W[A] = N_dCdA[A] / N_dC - (N_dA[A] - N_dCdA[A]) / (m - N_dC)`` (Eq. 12 estimated:
     the probability of a different response given a different value of A, Bayes-inverted).
-    ``diff`` is the absolute difference scaled by the range (of the feature, of the response)
-    and the distance between instances the sum of ``diff`` over the features, as in
-    :func:`relieff_weights` (Manhattan on range-scaled features).
+    ``diff`` is the absolute difference scaled by the range (of the feature, of the response),
+    0 for equal and 1 for different levels of a nominal feature, and the distance between
+    instances the sum of ``diff`` over the features, as in :func:`relieff_weights` (Manhattan
+    on range-scaled features).
 
     Parameters
     ----------
@@ -889,6 +1109,8 @@ def rrelieff_weights(X, y, n_neighbors=10, sigma=None, n_iterations=None, random
     random_state : int, numpy Generator or None
     n_threads : int
         Threads of the neighbour search; the result does not depend on it.
+    nominal : ndarray of bool, shape (n_features,), optional
+        The columns of level codes of nominal features (factors); None: none.
 
     Returns
     -------
@@ -903,6 +1125,7 @@ def rrelieff_weights(X, y, n_neighbors=10, sigma=None, n_iterations=None, random
         the instance, or none has range-scaled difference below 1): the weights are 0 / 0.
     """
     X = as_float_matrix(X)
+    nominal = nominal_mask(nominal, X)
     n_samples, n_features = X.shape
     y = as_continuous_response(y, n_samples)
     k = int(n_neighbors)
@@ -913,11 +1136,12 @@ def rrelieff_weights(X, y, n_neighbors=10, sigma=None, n_iterations=None, random
     instances = _instances(n_samples, n_iterations, random_state)
     m = instances.shape[0]
     k = min(k, n_samples - 1)
-    scaled = _range_scaled(X)
+    scaled = _range_scaled(X, nominal)
     response = _range_scaled(y[:, None])[:, 0]
     features = np.ascontiguousarray(scaled.T)
     labels = np.zeros(n_samples, dtype=np.int32)
-    index = class_neighbours(features, labels, 1, instances, k, "manhattan", n_threads)[0][:, 0, :]
+    index = class_neighbours(features, labels, 1, instances, k, "manhattan", n_threads,
+                             {"nominal": nominal.astype(np.uint8)})[0][:, 0, :]
     # One class of n_samples >= k + 1 members: every instance has its k neighbours, of ranks 1..k.
     rank_weight = np.full(k, 1.0 / k) if sigma is None else np.exp(-(np.arange(1, k + 1) / float(sigma)) ** 2)
     rank_weight = rank_weight / rank_weight.sum()
@@ -931,6 +1155,7 @@ def rrelieff_weights(X, y, n_neighbors=10, sigma=None, n_iterations=None, random
         block_index = index[first:first + rows_per_block]
         for j in range(k):
             diff = np.abs(scaled[rows] - scaled[block_index[:, j]])                 # (rows, features)
+            diff[:, nominal] = diff[:, nominal] != 0                                 # levels: 0 or 1
             n_da += rank_weight[j] * diff.sum(axis=0)
             n_dc_da += diff.T @ (rank_weight[j] * response_diff[first:first + rows_per_block, j])
     if not 0.0 < n_dc < m:
@@ -941,7 +1166,7 @@ def rrelieff_weights(X, y, n_neighbors=10, sigma=None, n_iterations=None, random
 
 
 def rrelieff(X, y, k=None, n_threads=1, n_neighbors=10, sigma=None, n_iterations=None, random_state=0,
-             response_type="continuous"):
+             response_type="continuous", nominal=None):
     """RReliefF filter for a continuous response (Robnik-Sikonja and Kononenko 2003); higher is better.
 
     Parameters
@@ -964,6 +1189,9 @@ def rrelieff(X, y, k=None, n_threads=1, n_neighbors=10, sigma=None, n_iterations
         Seed of the sample when ``n_iterations`` is given.
     response_type : {'continuous'}
         RReliefF is for a continuous response; for classes use ``relieff``.
+    nominal : ndarray of bool, shape (n_features,), optional
+        The columns of level codes of nominal features (factors): diff 0 for equal levels,
+        1 otherwise.
 
     Returns
     -------
@@ -976,7 +1204,7 @@ def rrelieff(X, y, k=None, n_threads=1, n_neighbors=10, sigma=None, n_iterations
     check_response_type(response_type, allowed=("continuous",))
     X = as_float_matrix(X)
     weights, n_dc, n_da, n_dc_da, instances = rrelieff_weights(X, y, n_neighbors, sigma, n_iterations,
-                                                               random_state, n_threads)
+                                                               random_state, n_threads, nominal)
     constant = constant_columns(X)
     weighting = "equal weights 1/k" if sigma is None else f"weights exp(-(rank / {sigma!r})^2), normalised"
     notes = [f"RReliefF with k = {min(int(n_neighbors), X.shape[0] - 1)} nearest instances, {weighting}; "
@@ -1029,7 +1257,9 @@ register(MethodSpec(
     higher_is_better=False,
     reference="He, Cai & Niyogi (2005) NIPS 18:507-514",
     criterion="L_r = f~^T L f~ / f~^T D f~,  f~ = f - (f^T D 1 / 1^T D 1) 1,  L = D - S,  "
-              "S_ij = exp(-||x_i - x_j||^2 / t) on the k-NN graph (union)",
+              "S_ij = exp(-||x_i - x_j||^2 / t) on the k-NN graph (union); a factor: the same of the block of "
+              "its level indicators, tr(F~^T L F~) / tr(F~^T D F~)",
+    factors="nominal",
 ))
 
 register(MethodSpec(
@@ -1050,7 +1280,10 @@ register(MethodSpec(
     higher_is_better=True,
     reference="Kononenko (1994) ECML; Robnik-Sikonja & Kononenko (2003) Mach. Learn. 53:23-69",
     criterion="W_A = sum_i [ -sum_hits diff(A) + sum_{C != class_i} P(C)/(1 - P(class_i)) "
-              "sum_misses(C) diff(A) ] / (m k),  diff = |a1 - a2| / (max - min)",
+              "sum_misses(C) diff(A) ] / (m k),  diff = |a1 - a2| / (max - min), a factor: [a1 != a2], "
+              "a missing value: 1 - P(a2 | class_1)",
+    factors="nominal",
+    missing=frozenset({"pass"}),
 ))
 
 register(MethodSpec(
@@ -1076,4 +1309,5 @@ register(MethodSpec(
     reference="Robnik-Sikonja & Kononenko (1997) ICML; Robnik-Sikonja & Kononenko (2003) Mach. Learn. 53:23-69",
     criterion="W_A = N_dCdA / N_dC - (N_dA - N_dCdA) / (m - N_dC),  N_dC = sum_i sum_j diff(y) d_ij,  "
               "N_dA = sum diff(A) d_ij,  N_dCdA = sum diff(y) diff(A) d_ij over the k nearest I_j of each R_i",
+    factors="nominal",
 ))

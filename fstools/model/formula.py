@@ -53,8 +53,10 @@ from fstools.model.safe_eval import (NUMPY_FUNCTIONS, SAFE_FUNCTIONS, SAFE_MODE_
 
 __all__ = ["ModelFrame", "parse_formula", "format_formula", "term_frame", "label_name"]
 
-#: Accepted values of the ``na_action`` argument of :func:`parse_formula`.
-NA_ACTIONS = ("drop", "raise")
+#: Accepted values of the ``na_action`` argument of :func:`parse_formula` ("pass", R's na.pass:
+#: rows with missing predictors are kept, NaN in their design columns, for the methods that treat
+#: missing values themselves; see :data:`fstools.methods.registry.NA_ACTIONS`).
+NA_ACTIONS = ("drop", "raise", "pass")
 
 #: Names that a column may not take as a bare name in generated formula code,
 #: because patsy (or numpy, which formulas may call as ``np``) uses them;
@@ -1349,10 +1351,13 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         columns).
     data : pandas.DataFrame
         The data; never modified.
-    na_action : {'drop', 'raise'}, default 'drop'
+    na_action : {'drop', 'raise', 'pass'}, default 'drop'
         What to do with rows that have a missing value (NaN, None, NaT, pd.NA)
         in a response or in a variable used on the right: ``'drop'`` drops them
-        and counts them in ``n_dropped`` (R's ``na.omit``); ``'raise'`` raises.
+        and counts them in ``n_dropped`` (R's ``na.omit``); ``'raise'`` raises;
+        ``'pass'`` (R's ``na.pass``) drops only the rows with a missing response and
+        keeps the others with NaN in the design columns of the terms that read a
+        missing value, for the methods that treat missing values themselves.
     sparse_design : bool, default False
         When True and every term is a plain numeric column of pandas
         ``SparseDtype`` with fill value 0, ``X`` is a ``scipy.sparse`` CSC
@@ -1451,7 +1456,7 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
     _check_integer_columns(data, [column for column in predictors if column not in responses])
     used_columns = responses + [column for column in predictors if column not in responses]
 
-    row_missing, columns_with_missing = _missing_rows(data, used_columns)
+    row_missing, columns_with_missing = _missing_rows(data, responses if na_action == "pass" else used_columns)
     if na_action == "raise" and row_missing.any():
         raise _rows_with_missing_error(formula, data, row_missing, columns_with_missing)
     complete_positions = np.flatnonzero(~row_missing)
@@ -1488,6 +1493,8 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
                 f"terms are evaluated"
             )
         design_info = design.design_info
+        if na_action == "pass":
+            design = _missing_as_nan(design, design_info, data, complete_positions[design.index.to_numpy()])
         intercept_slice = design_info.slice(patsy.INTERCEPT)
         intercept_positions = np.arange(intercept_slice.start, intercept_slice.stop)
         values = design.to_numpy(dtype=np.float64)
@@ -1640,7 +1647,7 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
         values = np.ascontiguousarray(values)
     response_missing, columns_with_missing = _missing_rows(data, responses)
     predictor_missing = _rows_with_nan(values)
-    row_missing = response_missing | predictor_missing
+    row_missing = response_missing if na_action == "pass" else response_missing | predictor_missing
     if row_missing.any():
         if na_action == "raise":
             if predictor_missing.any():
@@ -1740,8 +1747,15 @@ def _build_design(formula, patsy_terms, data, predictors, positions, na_action,
     holds positions into ``positions``.
     """
     frame = _patsy_frame(data, predictors, positions)
+    if na_action == "pass":
+        # A missing category stands in as a present one (patsy would drop the row, or make it a
+        # level); _missing_as_nan then sets the term's design columns of the row to NaN.
+        for column in frame.columns:
+            values = frame[column]
+            if values.dtype.kind != "f" and values.isna().any() and values.notna().any():
+                frame[column] = values.fillna(values[values.notna()].iloc[0])
     model_description = patsy.ModelDesc([], [patsy.INTERCEPT] + list(patsy_terms))
-    if na_action == "raise":
+    if na_action in ("raise", "pass"):
         patsy_na_action = patsy.NAAction(NA_types=[])
     else:
         patsy_na_action = "drop"
@@ -1769,6 +1783,21 @@ def _build_design(formula, patsy_terms, data, predictors, positions, na_action,
                 f"the terms are evaluated (in design columns {_quote_list(columns)}); "
                 f"use na_action='drop' to drop them"
             )
+    return design
+
+
+def _missing_as_nan(design: pd.DataFrame, design_info, data: pd.DataFrame, positions: np.ndarray) -> pd.DataFrame:
+    """na_action='pass': NaN in every design column of a term on the rows (``positions`` into
+    ``data``) where a data column the term reads is missing (patsy would make a missing
+    category a level of its own)."""
+    design = design.copy()
+    for term, columns in design_info.term_slices.items():
+        used = [name for name in _term_references(term) if name in data.columns]
+        if used:
+            missing, _ = _missing_rows(data, used)
+            rows = missing[positions]
+            if rows.any():
+                design.iloc[np.flatnonzero(rows), columns] = np.nan
     return design
 
 

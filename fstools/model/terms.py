@@ -13,7 +13,7 @@ import pandas as pd
 from fstools.core.ranking import complete_ranking
 
 __all__ = ["columns_for_k_terms", "ranked_terms", "term_scores", "steps_table", "factor_code_design",
-           "FACTOR_CODE_LEVELS"]
+           "nominal_code_design", "FACTOR_CODE_LEVELS"]
 
 #: Most levels of a factor scored by its level codes: the information methods read integer
 #: columns with at most this many values as codes (more are binned as numbers), so a factor
@@ -150,3 +150,33 @@ def factor_code_design(X, column_names, column_terms):
         terms.append(term)
     notes.append(f"factor(s) {', '.join(map(repr, factors))} scored as one variable each, by their level codes")
     return np.column_stack(new_columns), names, terms, notes
+
+
+def nominal_code_design(X, column_names, column_terms):
+    """:func:`factor_code_design` with the mask of the factor columns, for ``factors="nominal"``.
+
+    Rows with a missing value (NaN, kept by ``na_action="pass"``) in a factor's dummy block get
+    the code NaN; numeric columns keep their NaN.
+
+    Returns
+    -------
+    (X, column_names, column_terms, nominal, notes)
+        As :func:`factor_code_design`, and ``nominal`` (bool, one per column of the new ``X``):
+        True for the column of level codes of a factor.
+    """
+    missing = np.isnan(X)
+    any_missing = bool(missing.any())
+    coded, names, terms, notes = factor_code_design(np.where(missing, 0.0, X) if any_missing else X,
+                                                    column_names, column_terms)
+    original = {name: j for j, name in enumerate(column_names)}
+    # A factor's column is named by its term, which is none of the original (dummy) column names.
+    nominal = np.array([name == term and name not in original for name, term in zip(names, terms)], dtype=bool)
+    if any_missing:
+        coded = np.array(coded, dtype=np.float64)
+        for j, (name, term) in enumerate(zip(names, terms)):
+            if nominal[j]:
+                block = [original[c] for c, t in zip(column_names, column_terms) if t == term]
+                coded[missing[:, block].any(axis=1), j] = np.nan
+            else:
+                coded[:, j] = X[:, original[name]]
+    return coded, names, terms, nominal, notes

@@ -32,7 +32,21 @@ def check_k(k, n_features, what="features"):
 
 def check_method_params(spec, params):
     """All parameters of ``spec`` with their values: defaults filled in, unknown names and
-    out-of-range values refused with a message naming the parameter and the allowed values."""
+    out-of-range values refused with a message naming the parameter and the allowed values.
+
+    ``params["preset"]`` names one of the method's presets (:class:`fstools.methods.registry.Preset`,
+    e.g. ``"paper"``): its values replace the defaults; a parameter given with another value than
+    the preset's is refused (the two requests contradict each other).
+    """
+    if "preset" in params:
+        params = dict(params)
+        name = params.pop("preset")
+        preset = spec.preset(name)
+        for parameter, value in preset.items():
+            if parameter in params and params[parameter] != value:
+                raise ValueError(f"{parameter}: preset={name!r} sets {parameter}={value!r}; got {params[parameter]!r} "
+                                 f"(leave {parameter} out, or leave out preset=)")
+        params = {**preset, **params}
     known = {parameter.name: parameter for parameter in spec.parameters}
     unknown = sorted(set(params) - set(known))
     if unknown:

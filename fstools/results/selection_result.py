@@ -21,7 +21,7 @@ from fstools.methods.permutation import (best_by_group, check_permutation_argume
                                          permutation_null, permutation_p_values)
 from fstools.methods.step_tests import check_step_method, step_tests
 from fstools.model.formula import format_formula, term_frame
-from fstools.model.terms import columns_for_k_terms, factor_code_design
+from fstools.model.terms import columns_for_k_terms, factor_code_design, nominal_code_design
 from fstools.results.base import Result
 from fstools.results.labels import PATH_NOTES, method_label
 from fstools.results.diagnostics import redundancy_rate
@@ -180,11 +180,11 @@ class SelectionResult(Result):
             owned = column_terms == term
             # patsy names the columns of a categorical term 'name[level]'.
             categorical = any("[" in name for name in column_names[owned])
+            X, y = _complete_rows(self._design_columns(owned), self._y)
             if self.response_type == "continuous":
-                rows.append(association_test(self._design_columns(owned), self._y, categorical=categorical))
+                rows.append(association_test(X, y, categorical=categorical))
             else:
-                rows.append(class_separation_test(self._design_columns(owned), self._y, len(self.classes),
-                                                  categorical=categorical))
+                rows.append(class_separation_test(X, y, len(self.classes), categorical=categorical))
         table = pd.DataFrame(rows, index=self.scores.index)
         table["p_adjusted"] = benjamini_hochberg(table["p_value"].to_numpy())
         return table
@@ -196,7 +196,7 @@ class SelectionResult(Result):
         columns = [j for j, term in enumerate(self._frame.column_terms) if term in chosen]
         if len(columns) < 2:
             return float("nan"), len(columns), "fewer than 2 selected design columns"
-        X = self._design_columns(columns)
+        X, _ = _complete_rows(self._design_columns(columns), self._y)
         constant = [self._frame.column_names[j] for j, flat in zip(columns, np.ptp(X, axis=0) == 0) if flat]
         if constant:
             return float("nan"), len(columns), f"constant selected column(s) {', '.join(constant[:3])}" \
@@ -302,7 +302,14 @@ class SelectionResult(Result):
         check_permutation_method(self._spec)
         n_threads = effective_n_threads(n_jobs)
         method_params = {name: value for name, value in self.params.items() if name != "k"}
-        X, column_terms = self._method_design()
+        X, column_terms = self._frame.X, list(self._frame.column_terms)
+        if self._spec.factors == "codes" and not sparse.issparse(X):
+            # The design the method ran on: a factor as one column of its level codes (as select does).
+            X, _, column_terms, _ = factor_code_design(X, list(self._frame.column_names), column_terms)
+        elif self._spec.factors == "nominal" and not sparse.issparse(X):
+            # Level codes flagged nominal (as select does).
+            X, _, column_terms, method_params["nominal"], _ = nominal_code_design(
+                X, list(self._frame.column_names), column_terms)
         null = permutation_null(self._spec, X, self._y, method_params, n_permutations=n_permutations,
                                 random_state=random_state, n_threads=n_threads, response_type=self.response_type,
                                 k=columns_for_k_terms(column_terms, self.params.get("k")))
@@ -665,3 +672,12 @@ def _format_table(frame):
         if pd.api.types.is_float_dtype(shown[column].dtype):
             shown[column] = [format_number(v) for v in shown[column]]
     return shown
+
+
+def _complete_rows(X, y):
+    """The rows of ``X`` (and ``y``) without a missing value: with ``na_action='pass'`` the design
+    keeps NaN, and the marginal tests and RED use the complete rows of the columns they read."""
+    missing = np.isnan(X).any(axis=1)
+    if not missing.any():
+        return X, y
+    return X[~missing], (None if y is None else np.asarray(y)[~missing])

@@ -93,11 +93,12 @@ def _k_smallest_ref(values, k):
     return sorted(sorted(range(len(values)), key=lambda i: (values[i], i))[:k])
 
 
-def elc_ref(X, Y, k, lam=1e-3, beta=1e8, tau="paper", max_iter=1000, tol=1e-4, sign=-1.0):
+def elc_ref(X, Y, k, lam=1e-3, beta=1e8, tau="paper", max_iter=1000, tol=1e-4, sign=-1.0, gradient="selected"):
     """Algorithm 1 of the ELC paper, literally (data without constant columns).
 
     sign = -1: u_i = shrink(w_i - v_i / beta) (from Eq. 5-6); +1: as Eq. 7-9 print it.
     tau: 'paper' (spectral radius of A^T A, then 1 / max_i ||psi_i||), 'lipschitz' (1 / rho) or a number.
+    gradient: 'selected' (Omega = P A^T (A P W - G), as printed) or 'all' (Omega = A^T (A P W - G)).
     """
     X = np.asarray(X, dtype=float)
     Y = np.asarray(Y, dtype=float)
@@ -121,7 +122,7 @@ def elc_ref(X, Y, k, lam=1e-3, beta=1e8, tau="paper", max_iter=1000, tol=1e-4, s
             if norm > 0:
                 U[i] = max(norm - lam / beta, 0.0) * z / norm
         P = np.diag([1.0 if i in p else 0.0 for i in range(d)])
-        Omega = P @ A.T @ (A @ P @ W - G)
+        Omega = (P if gradient == "selected" else np.eye(d)) @ A.T @ (A @ P @ W - G)
         W_new = t_value / (beta * t_value + 1) * (beta * U + V + (W - t_value * Omega) / t_value)
         residual = [float(np.sum((np.outer(Y.T @ Z[:, i], W_new[i]) - G) ** 2)) for i in range(d)]
         p = _k_smallest_ref(residual, k)

@@ -129,21 +129,24 @@ def relieff_ref(X, y, n_neighbors=10, instances=None):
     return near_miss - near_hit, near_hit, near_miss
 
 
-def rrelieff_ref(X, y, n_neighbors=10, sigma=None, instances=None):
+def rrelieff_ref(X, y, n_neighbors=10, sigma=None, instances=None, nominal=None):
     """RReliefF weights by the pseudo code of Fig. 4; returns (W, N_dC, N_dA, N_dCdA).
 
     diff of an attribute or of the response: |a1 - a2| / (max - min) (0 for a constant one);
     distance = sum of the attributes' diffs; the k nearest other instances, ties to the lower
     index; d(i, j) = d1(i, j) / sum_l d1(i, l) with d1 = 1 (equal weights) or
-    exp(-(rank / sigma)^2).
+    exp(-(rank / sigma)^2).  A ``nominal`` attribute (level codes): diff 0 if equal, else 1.
     """
     X = np.asarray(X, dtype=float)
     y = [float(v) for v in y]
     n, n_features = X.shape
     span = [float(X[:, a].max() - X[:, a].min()) for a in range(n_features)]
     y_span = max(y) - min(y)
+    nominal = [False] * n_features if nominal is None else list(nominal)
 
     def diff(a, i, j):
+        if nominal[a]:
+            return 0.0 if X[i, a] == X[j, a] else 1.0
         return 0.0 if span[a] == 0 else abs(float(X[i, a]) - float(X[j, a])) / span[a]
 
     def distance(i, j):
@@ -167,3 +170,107 @@ def rrelieff_ref(X, y, n_neighbors=10, sigma=None, instances=None):
     m = len(instances)
     weights = [n_dc_da[a] / n_dc - (n_da[a] - n_dc_da[a]) / (m - n_dc) for a in range(n_features)]
     return np.array(weights), n_dc, np.array(n_da), np.array(n_dc_da)
+
+
+# ---------------------------------------------------------------------------------------------
+# Factors (nominal attributes) and missing values
+# ---------------------------------------------------------------------------------------------
+
+def relieff_mixed_ref(X, y, nominal, n_neighbors=10):
+    """ReliefF with nominal attributes and missing values (NaN), by the definitions; returns W.
+
+    Nominal attribute: diff = 0 if the values are equal, else 1 (Kononenko 1994, "Estimating
+    attributes: analysis and extensions of RELIEF", ECML).  Missing values (Robnik-Sikonja &
+    Kononenko 2003, section 2.1): diff = 1 - P(value(I2) | class(I1)) when I1's value is
+    missing, 1 - sum_V P(V | class(I1)) P(V | class(I2)) when both are; P from the relative
+    frequencies of the known values (all known values for a class with none).  A numeric
+    attribute takes the expected range-scaled |difference| to the known values of the class
+    (both missing: over all pairs of known values of the two classes), the same expectation
+    that gives those formulas for a nominal one.  Distance = sum of diffs; every instance used.
+    """
+    X = np.asarray(X, dtype=float)
+    y = [int(v) for v in y]
+    n, n_features = X.shape
+    known = [[i for i in range(n) if not math.isnan(X[i, a])] for a in range(n_features)]
+    span = [max(X[i, a] for i in known[a]) - min(X[i, a] for i in known[a]) for a in range(n_features)]
+
+    def value_diff(a, u, v):
+        if nominal[a]:
+            return 0.0 if u == v else 1.0
+        return 0.0 if span[a] == 0 else abs(u - v) / span[a]
+
+    def class_values(a, c):
+        values = [X[i, a] for i in known[a] if y[i] == c]
+        return values or [X[i, a] for i in known[a]]
+
+    def probability(a, value, c):
+        values = class_values(a, c)
+        return sum(1 for v in values if v == value) / len(values)
+
+    def diff(a, i, j):
+        u, v = X[i, a], X[j, a]
+        if not math.isnan(u) and not math.isnan(v):
+            return value_diff(a, u, v)
+        if math.isnan(u) and math.isnan(v):
+            if nominal[a]:
+                levels = set(class_values(a, y[i])) | set(class_values(a, y[j]))
+                return 1.0 - sum(probability(a, level, y[i]) * probability(a, level, y[j]) for level in levels)
+            first, second = class_values(a, y[i]), class_values(a, y[j])
+            return sum(value_diff(a, p, q) for p in first for q in second) / (len(first) * len(second))
+        missing_one, other_value = (i, v) if math.isnan(u) else (j, u)
+        if nominal[a]:
+            return 1.0 - probability(a, other_value, y[missing_one])
+        values = class_values(a, y[missing_one])
+        return sum(value_diff(a, other_value, w) for w in values) / len(values)
+
+    def distance(i, j):
+        return sum(diff(a, i, j) for a in range(n_features))
+
+    prior = {c: y.count(c) / n for c in set(y)}
+    weights = [0.0] * n_features
+    for i in range(n):
+        for c in sorted(prior):
+            nearest = sorted((distance(i, j), j) for j in range(n) if j != i and y[j] == c)[:n_neighbors]
+            if not nearest:
+                continue
+            for a in range(n_features):
+                mean_diff = sum(diff(a, i, j) for _, j in nearest) / len(nearest)
+                if c == y[i]:
+                    weights[a] -= mean_diff
+                else:
+                    weights[a] += prior[c] / (1 - prior[y[i]]) * mean_diff
+    return np.array(weights) / n
+
+
+def laplacian_block_score_ref(numeric, blocks, n_neighbors=5, t=1.0):
+    """Laplacian scores of numeric columns and of factors given as full indicator blocks.
+
+    The graph: squared distance = sum of squared numeric differences + 1 for every factor whose
+    levels differ; kNN union, S_ij = exp(-d / t).  A block F (n x levels, all levels) scores
+    tr(F~^T L F~) / tr(F~^T D F~) with F~ = F - 1 (1^T D F) / (1^T D 1) (He, Cai & Niyogi 2005,
+    with ||f_i - f_j||^2 for (f_i - f_j)^2).  Returns (numeric scores, block scores).
+    """
+    numeric = np.asarray(numeric, dtype=float)
+    m = numeric.shape[0]
+
+    def squared(i, j):
+        total = squared_distance_ref(numeric[i], numeric[j])
+        for F in blocks:
+            total += 0.0 if np.array_equal(F[i], F[j]) else 1.0
+        return total
+
+    S = np.zeros((m, m))
+    for i in range(m):
+        nearest = sorted((squared(i, j), j) for j in range(m) if j != i)[:n_neighbors]
+        for d, j in nearest:
+            S[i, j] = S[j, i] = math.exp(-d / t)
+    ones = np.ones(m)
+    D = np.diag(S @ ones)
+    L = D - S
+
+    def score(F):
+        F_tilde = F - np.outer(ones, (ones @ D @ F) / (ones @ D @ ones))
+        return float(np.trace(F_tilde.T @ L @ F_tilde)) / float(np.trace(F_tilde.T @ D @ F_tilde))
+
+    return (np.array([score(numeric[:, [r]]) for r in range(numeric.shape[1])]),
+            np.array([score(np.asarray(F, dtype=float)) for F in blocks]))
