@@ -10,6 +10,7 @@ import pandas as pd
 from scipy import sparse
 
 from fstools.core.arrays import c_contiguous
+from fstools.core.constraints import OPEN_UNIT_INTERVAL, validate
 from fstools.core.messages import ColumnError
 from fstools.core.parallel import effective_n_threads, thread_note
 from fstools.model.exceptions import FormulaError
@@ -19,6 +20,7 @@ from fstools.model.formula import format_formula, label_name, parse_formula
 from fstools.model.safe_eval import check_mode
 from fstools.methods.permutation import check_permutation_arguments, check_permutation_method
 from fstools.methods.registry import check_na_action, check_response, get_method
+from fstools.methods.step_tests import AUTO_MAX_STEPS, check_step_method
 from fstools.model.response import Response, check_response_type, prepare_response
 from fstools.results.multilabel_result import MultiLabelResult
 from fstools.results.selection_result import SelectionResult
@@ -143,7 +145,7 @@ def frame_response(frame, response_type, spec, stacklevel=4):
 
 def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=None, response=None,
            formula_mode="safe", response_type=None, na_values=None, test=None, n_permutations=999,
-           permutation_seed=None, **params):
+           permutation_seed=None, step_alpha=None, **params):
     """Select features with a formula and a DataFrame.
 
     Parameters
@@ -157,8 +159,13 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         Not modified.
     method : str
         A registered method (see :func:`fstools.list_methods`), default ``"cmqfs"``.
-    k : int or None
-        Number of features to select; None ranks every feature.
+    k : int, None or 'auto'
+        Number of features to select; None ranks every feature.  ``'auto'`` (the greedy methods
+        mifs, mifs_u, mrmr, jmi, cmim, cmqfs): run the greedy path to its maximum,
+        min(candidates, 50) steps (:data:`fstools.methods.step_tests.AUTO_MAX_STEPS`), test its
+        steps in order by their step tests (``test='step'``) and stop before the first step whose
+        p-value is not below ``step_alpha`` (NA counts as not significant): the result of
+        :meth:`fstools.SelectionResult.cut`, with the cut in the summary.
     na_action : {'drop', 'raise', 'level', 'pass'}
         Rows with missing values: ``'drop'`` drops them (default; the count is on the
         result), ``'raise'`` refuses them.  Methods that can use incomplete rows also take
@@ -211,17 +218,23 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         form, a configuration file, the command line), where evaluating them would run
         whatever they hold, and because the safe language already covers R's formula language.
         ``res.transform(new_data)`` evaluates the terms in the mode of the call.
-    test : {None, 'permutation'}, default None
+    test : {None, 'permutation', 'step'}, default None
         ``'permutation'``: a permutation test of the method's own score of every feature
         (:meth:`fstools.SelectionResult.test`): p-values, Benjamini-Hochberg and Holm adjusted,
         in ``res.scores`` and the summary.  For the supervised single-response methods; for a
-        greedy method it tests the relevance (first-step) score.
+        greedy method it tests the relevance (first-step) score.  ``'step'`` (greedy methods):
+        a conditional permutation test of each step of the path given the features chosen
+        before (:mod:`fstools.methods.step_tests`), in ``res.steps`` and the summary.  With
+        ``k='auto'`` the steps are tested (in order, up to the first not significant) anyway.
     n_permutations : int, default 999
-        Permutations of the response for ``test='permutation'``.
+        Permutations of the response for ``test`` (and ``k='auto'``).
     permutation_seed : None or int
         Seed of the permutations (``res.test``'s ``random_state``).  It has its own name so that
         it never clashes with a method's ``random_state`` parameter (streaming methods, mim
         with ``estimator='knn'``), which goes with the method's parameters.
+    step_alpha : float in (0, 1) or None
+        Level of the step tests of ``k='auto'`` (None: 0.05); only with ``k='auto'``.  It has its
+        own name so that it never clashes with a method's ``alpha`` parameter.
 
     Returns
     -------
@@ -244,6 +257,9 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         if test is not None:
             raise ValueError("test: the out-of-core path (dask data) has no permutation test; select on a "
                              "pandas DataFrame for test='permutation'")
+        if isinstance(k, str) and k == "auto":
+            raise ValueError("k: 'auto' cuts the greedy path by its step tests, which the out-of-core path (dask "
+                             "data) does not have; give k as an integer or select on a pandas DataFrame")
         return select_dask(formula, data, method, k, na_action=na_action, n_jobs=n_jobs, response=response, **params)
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data: must be a pandas DataFrame; got {type(data).__name__}")
@@ -252,13 +268,24 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     values = check_method_params(spec, params)
     test, n_permutations, permutation_seed = check_permutation_arguments(test, n_permutations, permutation_seed,
                                                                            seed_name="permutation_seed")
-    if test is not None:
+    auto = isinstance(k, str) and k == "auto"
+    if auto:
+        check_step_method(spec, "k")
+        step_alpha = validate(OPEN_UNIT_INTERVAL, 0.05 if step_alpha is None else step_alpha, "step_alpha")
+    elif step_alpha is not None:
+        raise ValueError(f"step_alpha: the level of k='auto'; only used with k='auto' (got k={k!r})")
+    if test == "step":
+        check_step_method(spec, "test")
+    elif test is not None:
         check_permutation_method(spec)
     effective_n_threads(n_jobs)  # validate early
     response_type = check_response_type(response_type)
     call = _format_call(formula, method, k, na_action, n_jobs, params, formula_mode, response_type, na_values)
-    if test is not None:
-        call = f"{call[:-1]}, test={test!r}, n_permutations={n_permutations!r}, permutation_seed={permutation_seed!r})"
+    if test is not None or auto:
+        test_part = f"test={test!r}, " if test is not None else ""
+        alpha_part = f", step_alpha={step_alpha!r}" if auto else ""
+        call = (f"{call[:-1]}, {test_part}n_permutations={n_permutations!r}, permutation_seed={permutation_seed!r}"
+                f"{alpha_part})")
     if "multilabel" in spec.capabilities and response_type is not None:
         raise TypeError(f"response_type: multi-label methods take 0/1 label columns; {method!r} does not "
                         f"take response_type={response_type!r}")
@@ -287,7 +314,9 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     else:
         target = frame_response(frame, response_type, spec)
     y, class_names = target.values, target.class_names
-    column_terms, k = check_design(frame, k, stacklevel=3, allow_missing=na_action == "pass")
+    column_terms, k = check_design(frame, None if auto else k, stacklevel=3, allow_missing=na_action == "pass")
+    if auto:  # the greedy path to its maximum, cut by its step tests below
+        k = min(len(dict.fromkeys(column_terms)), AUTO_MAX_STEPS)
 
     X, column_names, factor_notes = frame.X, list(frame.column_names), []
     if spec.factors == "codes" and not sparse.issparse(X):
@@ -319,8 +348,10 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
                            response_reason=target.reason,
                            tables=output.tables, class_mapping=output.class_mapping if streaming else None,
                            stream_metrics=pd.DataFrame(output.stream_metrics).T if streaming else None)
-    if test is not None:
+    if test == "permutation" or (test == "step" and not auto):
         result = result.test(test, n_permutations=n_permutations, random_state=permutation_seed, n_jobs=n_jobs)
+    if auto:
+        result = result.cut(step_alpha, n_permutations=n_permutations, random_state=permutation_seed, n_jobs=n_jobs)
     return result
 
 

@@ -58,8 +58,9 @@ __all__ = ["TESTS", "check_permutation_arguments", "check_permutation_method", "
            "permutation_indices", "permutation_null", "permutation_p_values", "best_by_group",
            "PermutationNull"]
 
-#: The tests of the selection a result can carry (``test=``).
-TESTS = ("permutation",)
+#: The tests of the selection a result can carry (``test=``): ``'step'`` is in
+#: :mod:`fstools.methods.step_tests`.
+TESTS = ("permutation", "step")
 
 #: The information methods whose relevance is the plug-in I(X;C) of the discretised columns.
 INFORMATION_METHODS = ("mim", "mrmr", "jmi", "cmim", "mifs", "mifs_u")

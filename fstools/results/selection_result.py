@@ -4,7 +4,8 @@
 scores, and owns presentation: an R-like ``repr``, :meth:`SelectionResult.summary`
 (text / HTML / LaTeX) with a univariate test of class separation per feature,
 and :meth:`SelectionResult.plot`.  :meth:`SelectionResult.test` adds the permutation test of
-the method's own score (:mod:`fstools.methods.permutation`).
+the method's own score (:mod:`fstools.methods.permutation`) or, for the greedy methods, the step
+tests of the path (:mod:`fstools.methods.step_tests`), by which :meth:`SelectionResult.cut` cuts it.
 """
 import copy
 from functools import cached_property
@@ -13,12 +14,13 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from fstools.core.constraints import one_of, validate
+from fstools.core.constraints import OPEN_UNIT_INTERVAL, one_of, validate
 from fstools.core.messages import did_you_mean
 from fstools.core.parallel import effective_n_threads
 from fstools.methods.permutation import (best_by_group, check_permutation_arguments, check_permutation_method,
                                          permutation_null, permutation_p_values)
-from fstools.model.formula import term_frame
+from fstools.methods.step_tests import check_step_method, step_tests
+from fstools.model.formula import format_formula, term_frame
 from fstools.model.terms import columns_for_k_terms, factor_code_design, nominal_code_design
 from fstools.results.base import Result
 from fstools.results.labels import PATH_NOTES, method_label
@@ -34,10 +36,13 @@ RESPONSE_LEVELS_SHOWN = 10
 #: The columns a permutation test adds to ``scores``: its p-value, Benjamini-Hochberg and Holm adjusted.
 PERMUTATION_COLUMNS = ("p_perm", "p_perm_bh", "p_perm_holm")
 
+#: The columns a step test adds to ``steps``.
+STEP_COLUMNS = ("p_step", "p_candidate", "strata")
+
 #: What ``summary(tests=...)`` shows.
 SUMMARY_TESTS = ("auto", "permutation", "marginal")
 
-__all__ = ["SelectionResult", "PERMUTATION_COLUMNS"]
+__all__ = ["SelectionResult", "PERMUTATION_COLUMNS", "STEP_COLUMNS"]
 
 
 class SelectionResult(Result):
@@ -65,6 +70,16 @@ class SelectionResult(Result):
         For greedy methods, one row per step: ``step``, ``feature`` (the feature chosen) and
         the criterion values at that step (CMQFS: ``w``, ``NQ``, ``NRI``, ``RI``; the
         information methods: ``J``, ``MI`` and, where the criterion has one, ``redundancy``).
+        After a step test (``test('step')``, ``fs.select(..., test='step')``, ``k='auto'``, :meth:`cut`)
+        also ``p_step``, ``p_candidate`` and ``strata``; after :meth:`cut` (or ``k='auto'``) the whole
+        path tested, with ``kept`` saying which steps the cut kept.
+    step_test : dict or None
+        The step tests, if run: ``n_permutations``, ``random_state``, ``statistic``, ``notes``
+        (one line per step left NA), ``null`` (a DataFrame, one row per permutation, one column
+        per step: the null of the best candidate's criterion); see :meth:`test`.
+    cut_at : dict or None
+        After :meth:`cut` (or ``k='auto'``): ``alpha``, ``n_kept``, ``step`` (the first step not
+        significant, None when every step of the path was), ``p_step`` and ``reason``.
     formula : str
         The reduced formula: the response(s) and the selected features.
     method : str
@@ -126,6 +141,8 @@ class SelectionResult(Result):
         self.class_mapping = None if class_mapping is None else dict(class_mapping)
         self.stream_metrics = None if stream_metrics is None else pd.DataFrame(stream_metrics)
         self.permutation = None
+        self.step_test = None
+        self.cut_at = None
 
     #: Score columns not shown among the method's own in the summary (the p-values have their own).
     hidden_columns = Result.hidden_columns + PERMUTATION_COLUMNS
@@ -237,9 +254,21 @@ class SelectionResult(Result):
         the modularity Q for cmqfs -- not of the greedy selection.  The smallest p-value
         possible is 1 / (1 + B).
 
+        ``test='step'`` (greedy methods: mifs, mifs_u, mrmr, jmi, cmim, cmqfs) instead tests each
+        step of the path given the features chosen before: a conditional permutation test, the
+        response permuted within the strata of the selected features' joint codes and the
+        step's criterion recomputed for every remaining candidate
+        (:mod:`fstools.methods.step_tests`, where the assumptions are stated).  It adds to
+        :attr:`steps` ``p_step`` (the step's p-value: the chosen criterion against the best
+        candidate's under each permutation, so that it accounts for the choice), ``p_candidate``
+        (the chosen candidate's own conditional p-value, not adjusted for the choice) and
+        ``strata`` (the number of strata); a step whose strata are too fine for a permutation to
+        move anything gets NA, with a note.  :meth:`cut` cuts the path where the steps stop being
+        significant.
+
         Parameters
         ----------
-        test : {'permutation'}
+        test : {'permutation', 'step'}
         n_permutations : int, default 999
         random_state : None or int
             Seed of the permutations (``numpy.random.default_rng``); the same seed gives the
@@ -252,20 +281,24 @@ class SelectionResult(Result):
         Returns
         -------
         SelectionResult
-            A copy of this result with the columns ``p_perm``, ``p_perm_bh`` (Benjamini-Hochberg)
-            and ``p_perm_holm`` (Holm) in :attr:`scores`, the test in :attr:`permutation`, the
-            p-values in :meth:`summary` and the null distributions in
-            ``plot(kind='null', feature=...)``.  This result is not modified.
+            A copy of this result (which is not modified).  ``test='permutation'``: with the
+            columns ``p_perm``, ``p_perm_bh`` (Benjamini-Hochberg) and ``p_perm_holm`` (Holm) in
+            :attr:`scores`, the test in :attr:`permutation`, the p-values in :meth:`summary` and
+            the null distributions in ``plot(kind='null', feature=...)``.  ``test='step'``: with
+            the step tests in :attr:`steps`, :attr:`step_test` and the summary (``p.step``).
 
         Raises
         ------
         ValueError
             For an unsupervised or streaming method (naming the methods that take the test),
-            or a bad argument.
+            a non-greedy method with ``test='step'``, or a bad argument.
         """
         test, n_permutations, random_state = check_permutation_arguments(test, n_permutations, random_state)
         if test is None:
-            raise ValueError("test: must be one of 'permutation'; got None")
+            raise ValueError("test: must be one of 'permutation', 'step'; got None")
+        if test == "step":
+            check_step_method(self._spec, "test")
+            return self._with_step_tests(n_permutations, random_state, n_jobs)
         check_permutation_method(self._spec)
         n_threads = effective_n_threads(n_jobs)
         method_params = {name: value for name, value in self.params.items() if name != "k"}
@@ -295,6 +328,138 @@ class SelectionResult(Result):
                               "statistic": null.statistic, "observed": pd.Series(observed, index=self.scores.index),
                               "null": pd.DataFrame(term_null, columns=self.scores.index)}
         return tested
+
+    def _method_design(self):
+        """The design the method ran on and the term of each of its columns: a factor as one column of
+        its level codes for the methods that take codes (as select does)."""
+        X, column_terms = self._frame.X, list(self._frame.column_terms)
+        if self._spec.factors == "codes" and not sparse.issparse(X):
+            X, _, column_terms, _ = factor_code_design(X, list(self._frame.column_names), column_terms)
+        return X, column_terms
+
+    def _with_step_tests(self, n_permutations, random_state, n_jobs, stop_alpha=None):
+        """A copy with the step tests of the path (every step, or up to the first not significant at
+        ``stop_alpha``) in :attr:`steps` and :attr:`step_test`."""
+        X, _ = self._method_design()
+        method_params = {name: value for name, value in self.params.items() if name != "k"}
+        tests = step_tests(self._spec, X, self._y, method_params, len(self.steps), n_permutations=n_permutations,
+                           random_state=random_state, n_threads=effective_n_threads(n_jobs),
+                           response_type=self.response_type, stop_alpha=stop_alpha)
+        tested = copy.copy(self)
+        tested.steps = self.steps.copy()
+        tested.steps["p_step"] = tests.p_step
+        tested.steps["p_candidate"] = tests.p_candidate
+        tested.steps["strata"] = pd.array(np.where(tests.tested, tests.n_strata, 0), dtype="Int64")
+        tested.steps.loc[~tests.tested, "strata"] = pd.NA   # NA: not tested
+        untested = int(np.count_nonzero(~tests.tested))
+        notes = list(tests.notes)
+        if untested:
+            notes.append(f"steps {int(np.argmin(tests.tested)) + 1}-{len(tests.tested)}: not tested (the tests "
+                         f"stopped at the first step not significant at alpha = {stop_alpha})")
+        tested.step_test = {"n_permutations": n_permutations, "random_state": random_state,
+                            "statistic": tests.statistic, "notes": notes, "stop_alpha": stop_alpha,
+                            "null": pd.DataFrame(tests.null_best.T, columns=pd.RangeIndex(1, len(tests.tested) + 1,
+                                                                                           name="step"))}
+        return tested
+
+    def cut(self, alpha=0.05, n_permutations=999, random_state=None, n_jobs=None):
+        """The result cut where the greedy path's steps stop being significant.
+
+        The steps are read in order and the path ends before the first step whose ``p_step``
+        (:meth:`test` with ``'step'``) is not below ``alpha`` -- NA counts as not significant;
+        the features of the steps before it are kept.  This is the rule of ``fs.select(...,
+        k='auto')``.  Without step tests on this result they are run here, in order, up to the
+        first step not significant (``n_permutations``, ``random_state``, ``n_jobs`` as in
+        :meth:`test`); with step tests that do not reach a decision at ``alpha`` (every tested
+        step significant, some untested) the remaining steps are tested with the settings of
+        those tests (the same seed gives a step the same p-value).
+
+        Parameters
+        ----------
+        alpha : float in (0, 1), default 0.05
+            Level of each step's test.  The steps are tested in sequence, each at ``alpha``,
+            and the first failure ends the path; no multiplicity correction is applied (the
+            sequence stops at the first non-rejection, so each further step is only tested when
+            all earlier ones were significant).
+        n_permutations : int, default 999
+        random_state : None or int
+        n_jobs : int or None
+
+        Returns
+        -------
+        SelectionResult
+            A copy: :attr:`selected` (and ``formula``, ``params['k']``) the kept features,
+            :attr:`steps` the whole path with the step tests and a ``kept`` column, :attr:`cut_at`
+            the cut; both in the summary.  This result is not modified.
+
+        Raises
+        ------
+        ValueError
+            For a method without a greedy path, or ``alpha`` outside (0, 1).
+        """
+        check_step_method(self._spec, "cut")
+        alpha = validate(OPEN_UNIT_INTERVAL, alpha, "alpha")
+        result = self
+        if result.step_test is None:
+            _, n_permutations, random_state = check_permutation_arguments(None, n_permutations, random_state)
+            result = result._with_step_tests(n_permutations, random_state, n_jobs, stop_alpha=alpha)
+        p_values = result.steps["p_step"].to_numpy(dtype=float)
+        failing = np.flatnonzero(~(p_values < alpha))
+        if failing.size and pd.isna(result.steps["strata"].iloc[failing[0]]):  # untested: test the rest
+            test = result.step_test
+            result = result._with_step_tests(test["n_permutations"], test["random_state"], n_jobs, stop_alpha=alpha)
+            p_values = result.steps["p_step"].to_numpy(dtype=float)
+            failing = np.flatnonzero(~(p_values < alpha))
+        n_steps = int(failing[0]) if failing.size else len(p_values)
+        cut = copy.copy(result)
+        cut.__dict__.pop("_redundancy", None)   # a cached property of the selection
+        cut.steps = result.steps.copy()
+        cut.steps["kept"] = np.arange(len(p_values)) < n_steps
+        cut.selected = list(dict.fromkeys(result.steps["feature"].iloc[:n_steps]))
+        cut.formula = format_formula(list(self._frame.response_names), cut.selected)
+        cut.params = {**result.params, "k": len(cut.selected)}
+        if failing.size:
+            step, p = n_steps + 1, float(p_values[n_steps])
+            feature = result.steps["feature"].iloc[n_steps]
+            reason = (f"step {step} ({feature}): p.step = NA (the test is undefined there, see the notes)"
+                      if np.isnan(p) else f"step {step} ({feature}): p.step = {format_p_value(p)} >= alpha")
+        else:
+            step, p = None, float("nan")
+            reason = (f"every step of the path ({len(p_values)}) significant: the path may go on (ask for a "
+                      f"longer path with k)")
+        cut.cut_at = {"alpha": alpha, "n_kept": len(cut.selected), "step": step, "p_step": p, "reason": reason}
+        return cut
+
+    def _step_columns(self, table, shown):
+        """The summary table with the step p-value of each shown feature (its first step), after a step test."""
+        if self.step_test is None:
+            return table
+        first = self.steps.drop_duplicates("feature").set_index("feature")["p_step"]
+        values = [format_p_value(first.get(name, np.nan)) for name in shown.index]
+        at = table.columns.get_loc(SIGNIFICANCE_COLUMN) if SIGNIFICANCE_COLUMN in table.columns else len(table.columns)
+        table.insert(at, "p.step", values)
+        return table
+
+    def _step_notes(self):
+        """The summary's lines on the step tests (none without them)."""
+        if self.step_test is None:
+            return []
+        test = self.step_test
+        lines = [f"p.step: conditional permutation test of the greedy step that chose the feature, given the "
+                 f"features chosen before ({test['statistic']}): {self.response} permuted B = "
+                 f"{test['n_permutations']} times within the strata of the selected features' joint codes "
+                 f"(random_state = {test['random_state']!r}), p = (1 + #{{best candidate's null >= observed}}) / "
+                 f"(1 + B); res.steps also has p_candidate (the chosen candidate alone, not adjusted for the "
+                 f"choice); NA: not tested or strata too fine"]
+        lines += [f"  {note}" for note in test["notes"]]
+        return lines
+
+    def _cut_line(self):
+        """The summary header's line on the cut (None before a cut)."""
+        if self.cut_at is None:
+            return None
+        cut = self.cut_at
+        return ("Path cut", f"at alpha = {cut['alpha']:g}: {cut['n_kept']} feature(s) kept; {cut['reason']}")
 
     def _permutation_note(self):
         """The summary's line saying what was permuted, how often, and what was tested."""
@@ -385,15 +550,20 @@ class SelectionResult(Result):
         table["p.value"] = [format_p_value(v) for v in tests["p_value"]]
         table["p.adj"] = [format_p_value(v) for v in tests["p_adjusted"]]
         table[SIGNIFICANCE_COLUMN] = [significance_stars(v) for v in tests["p_adjusted"]]
-        header = self._header(("Response", self._response_line()),
-                              [("Redundancy", self._redundancy_line(details))], details=details)
-        used = ", ".join(dict.fromkeys(tests["test"]))
+        table = self._step_columns(table, shown)
+        header = self._header(("Response", self._response_line()), self._extra_header(details), details=details)
+        used = ", ".join(dict.fromkeys(tests["test"] if len(tests) else self._univariate["test"]))
         notes = [significance_legend(SIGNIFICANCE_COLUMN),
                  f"{self._score_note()}; p.adj: Benjamini-Hochberg over all {len(self.scores)} candidates",
                  f"p-values: {used} test of each feature against {self.response}, one feature at a time "
                  f"(marginal tests); they are not tests of the selection, which chose these features on the same "
-                 f"data"]
+                 f"data", *self._step_notes()]
         return self._summary(header, table, notes, legend_at=1)
+
+    def _extra_header(self, details):
+        """The summary header's lines after Selected: the redundancy rate and the cut of the path."""
+        cut = self._cut_line()
+        return [("Redundancy", self._redundancy_line(details)), *([cut] if cut else [])]
 
     def _summary(self, header, table, notes, legend_at):
         """The Summary of ``table``: ``notes``, the NA legend (inserted at ``legend_at``) where the
@@ -416,11 +586,12 @@ class SelectionResult(Result):
         table["p.BH"] = [format_p_value(v) for v in shown["p_perm_bh"]]
         table["p.Holm"] = [format_p_value(v) for v in shown["p_perm_holm"]]
         table[SIGNIFICANCE_COLUMN] = [significance_stars(v) for v in shown["p_perm_bh"]]
-        header = self._header(("Response", self._response_line()),
-                              [("Redundancy", self._redundancy_line(details))], details=details)
+        table = self._step_columns(table, shown)
+        header = self._header(("Response", self._response_line()), self._extra_header(details), details=details)
         notes = [significance_legend(SIGNIFICANCE_COLUMN, on="p.BH"), self._score_note(),
                  self._permutation_note(),
-                 "marginal tests of each feature (Welch t / ANOVA F / regression F): summary(tests='marginal')"]
+                 "marginal tests of each feature (Welch t / ANOVA F / regression F): summary(tests='marginal')",
+                 *self._step_notes()]
         return self._summary(header, table, notes, legend_at=1)
 
     def plot(self, kind="scores", ax=None, fig=None, **kwargs):
