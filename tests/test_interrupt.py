@@ -18,9 +18,11 @@ from isolated import subprocess_options
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process needs POSIX")
 
-#: Seconds from "started" to SIGINT, and the most the process may take to stop after it.
+#: Seconds from "started" to SIGINT, and the most the process may take to stop after it (the
+#: interpreter's exit included: on a loaded 2-core machine that alone took up to 0.5 s; every case
+#: runs far longer than this uninterrupted).
 DELAY = 0.5
-STOP_WITHIN = 2.0
+STOP_WITHIN = 5.0
 
 _PRELUDE = textwrap.dedent("""
     import numpy as np
