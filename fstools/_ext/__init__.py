@@ -58,7 +58,7 @@ build it.
 import importlib
 
 #: The compiled modules (one per ``fstools/_ext/*.pyx``).
-KERNELS = ("_build_info", "_common", "_entropy", "_fvg", "_moments", "_neighbours", "_online", "_permutation", "_sorting")
+KERNELS = ("_bitcount", "_build_info", "_common", "_entropy", "_fvg", "_moments", "_neighbours", "_online", "_permutation", "_sorting")
 
 _BUILD_HINT = (
     "the compiled kernels of fstools are missing ({error}). Install the package with "
