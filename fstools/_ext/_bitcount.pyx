@@ -424,14 +424,18 @@ cdef class PlaneCounter:
 
     def feature_class_information(self, codes, levels, y, n_classes, out, n_threads=1):
         """:func:`fstools._ext._entropy.feature_class_information`, from the planes' tables."""
-        if not self._same(codes, levels, y, n_classes):
+        if not (self._same(codes, levels, y, n_classes) and _is_output(out, (codes.shape[0],))):
             return _entropy.feature_class_information(codes, levels, y, n_classes, out, n_threads)
+        check_threads(n_threads)
         planes = self.has_planes()
         rest = np.flatnonzero(~planes)
         if rest.size:
             values = np.empty(rest.size, dtype=np.float64)
-            _entropy.feature_class_information(np.ascontiguousarray(codes[rest]), levels[rest], y, n_classes,
-                                               values, n_threads)
+            try:
+                _entropy.feature_class_information(np.ascontiguousarray(codes[rest]), levels[rest], y, n_classes,
+                                                   values, n_threads)
+            except ValueError:  # a bad code: reported by the kernel on all the rows (their own numbers)
+                return _entropy.feature_class_information(codes, levels, y, n_classes, out, n_threads)
             out[rest] = values
         # I(X;C) = H(X) + H(C) - H(X,C) with the margins of the (feature, class) table, as _entropy
         values = self._entropy_values[planes] + self.planes.h_class - self._joint_entropy_values[planes]
@@ -440,13 +444,17 @@ cdef class PlaneCounter:
 
     def feature_entropies(self, codes, levels, out, n_threads=1):
         """:func:`fstools._ext._entropy.feature_entropies`, from the planes' level counts."""
-        if codes is not self.codes or levels is not self.levels:
+        if codes is not self.codes or levels is not self.levels or not _is_output(out, (codes.shape[0],)):
             return _entropy.feature_entropies(codes, levels, out, n_threads)
+        check_threads(n_threads)
         planes = self.has_planes()
         rest = np.flatnonzero(~planes)
         if rest.size:
             values = np.empty(rest.size, dtype=np.float64)
-            _entropy.feature_entropies(np.ascontiguousarray(codes[rest]), levels[rest], values, n_threads)
+            try:
+                _entropy.feature_entropies(np.ascontiguousarray(codes[rest]), levels[rest], values, n_threads)
+            except ValueError:  # a bad code: reported by the kernel on all the rows (their own numbers)
+                return _entropy.feature_entropies(codes, levels, out, n_threads)
             out[rest] = values
         out[planes] = self._entropy_values[planes]
 
@@ -470,9 +478,7 @@ cdef class PlaneCounter:
         if not (self._same(codes, levels, y, n_classes) and isinstance(selected, (int, np.integer))
                 and 0 <= selected < codes.shape[0] and self._first_plane[selected] >= 0
                 and isinstance(candidates, np.ndarray) and candidates.dtype == np.intp and candidates.ndim == 1
-                and isinstance(out, np.ndarray) and out.dtype == np.float64 and out.flags.c_contiguous
-                and out.flags.writeable and out.size == width * candidates.shape[0]
-                and out.shape[0] == candidates.shape[0] and out.ndim == (1 if relevant_independency else 2)
+                and _is_output(out, (candidates.shape[0],) if relevant_independency else (candidates.shape[0], 4))
                 and (candidates.size == 0 or (candidates.min() >= 0 and candidates.max() < codes.shape[0]))):
             # anything unusual: the byte-code kernel, which checks and reports it
             return byte_kernel(codes, levels, y, n_classes, selected, candidates, out, n_threads)
@@ -481,13 +487,19 @@ cdef class PlaneCounter:
         on_planes = ((self._first_plane[candidates] >= 0)
                      & ((candidate_levels - 1) * (int(levels[selected]) - 1) * n_classes <= MAX_STREAMS)
                      & (candidate_levels * int(levels[selected]) * n_classes <= MAX_PAIR_CELLS))
+        if not on_planes.any():
+            return byte_kernel(codes, levels, y, n_classes, selected, candidates, out, n_threads)
         rows = out.reshape(candidates.shape[0], width)
         if on_planes.all():
             self._plane_pairs(selected, candidates, None, rows, n_threads, relevant_independency)
             return
         rest = np.flatnonzero(~on_planes)
         values = np.empty((rest.size,) + out.shape[1:], dtype=np.float64)
-        byte_kernel(codes, levels, y, n_classes, selected, np.ascontiguousarray(candidates[rest]), values, n_threads)
+        try:
+            byte_kernel(codes, levels, y, n_classes, selected, np.ascontiguousarray(candidates[rest]), values,
+                        n_threads)
+        except ValueError:  # a bad code: reported by the kernel on all the candidates (their own numbers)
+            return byte_kernel(codes, levels, y, n_classes, selected, candidates, out, n_threads)
         out[rest] = values
         self._plane_pairs(selected, candidates, np.flatnonzero(on_planes), rows, n_threads, relevant_independency)
 
@@ -521,6 +533,12 @@ cdef class PlaneCounter:
             p = where[i]
             _pair_terms(P, candidates[p], selected, &others[0, 0], relevant_independency, &out[p, 0])
         raise_if_stopped(&check)
+
+
+def _is_output(out, shape):
+    """True when ``out`` is a writeable C-contiguous float64 array of ``shape`` (the kernels' outputs)."""
+    return (isinstance(out, np.ndarray) and out.dtype == np.float64 and out.shape == shape
+            and out.flags.c_contiguous and out.flags.writeable)
 
 
 def counting_kernel(codes, levels, y, n_classes, n_threads=1):
