@@ -152,18 +152,16 @@ cdef and_counts_t AND_COUNTS = and_counts_fast if HARDWARE_POPCOUNT else and_cou
 
 #: A pair of features is counted on bit-planes when it needs at most this many ANDed streams,
 #: ``(La - 1) (Lb - 1) K`` (candidate levels, selected levels, classes); above it, byte codes.
-MAX_STREAMS = 64
-
-#: Features with more levels than this get no bit-planes.
-MAX_PLANE_LEVELS = 16
-
-#: Largest table of (candidate, selected, class) counted on planes (cells), and its stack buffers.
-MAX_PAIR_CELLS = 512
+MAX_STREAMS = 128
 
 cdef enum:
-    PAIR_CELLS = 512        # MAX_PAIR_CELLS
-    RAW_COUNTS = 64         # MAX_STREAMS: (Lb - 1) K counts per candidate level
-    PAIR_LEVELS = 16        # MAX_PLANE_LEVELS
+    # capacities of the per-pair stack tables (whatever MAX_STREAMS is set to)
+    PAIR_LEVELS = 16        # levels of a feature with planes
+    PAIR_CELLS = 1024       # cells of a (candidate, selected, class) table on planes
+    RAW_COUNTS = 256        # streams per candidate level, (Lb - 1) K
+
+#: Features with more levels than this get no bit-planes.
+MAX_PLANE_LEVELS = PAIR_LEVELS
 
 # Negative results above this are rounding of a quantity that is >= 0 (as in _entropy).
 cdef double ROUNDING_TOLERANCE = 1e-12
@@ -366,7 +364,7 @@ cdef class PlaneCounter:
         first_plane = np.full(n, -1, dtype=np.intp)
         first_count = np.zeros(n, dtype=np.intp)
         for j in range(n):
-            if 1 <= levels[j] <= MAX_PLANE_LEVELS:
+            if 1 <= levels[j] <= PAIR_LEVELS:
                 first_plane[j] = total_planes
                 first_count[j] = total_counts
                 total_planes += levels[j] - 1
@@ -484,10 +482,11 @@ cdef class PlaneCounter:
             return byte_kernel(codes, levels, y, n_classes, selected, candidates, out, n_threads)
         check_threads(n_threads)
         candidate_levels = levels[candidates].astype(np.intp)
+        selected_levels = int(levels[selected])
         on_planes = ((self._first_plane[candidates] >= 0)
-                     & ((candidate_levels - 1) * (int(levels[selected]) - 1) * n_classes <= MAX_STREAMS)
-                     & (candidate_levels * int(levels[selected]) * n_classes <= MAX_PAIR_CELLS))
-        if not on_planes.any():
+                     & ((candidate_levels - 1) * (selected_levels - 1) * n_classes <= MAX_STREAMS)
+                     & (candidate_levels * selected_levels * n_classes <= PAIR_CELLS))
+        if (selected_levels - 1) * n_classes > RAW_COUNTS or not on_planes.any():
             return byte_kernel(codes, levels, y, n_classes, selected, candidates, out, n_threads)
         rows = out.reshape(candidates.shape[0], width)
         if on_planes.all():
@@ -573,7 +572,7 @@ def counting_kernel(codes, levels, y, n_classes, n_threads=1):
     if y.min() < 0 or y.max() >= n_classes or levels.size == 0:
         return _entropy
     smallest = int(levels.min())
-    if smallest > MAX_PLANE_LEVELS or (smallest - 1) ** 2 * n_classes > MAX_STREAMS:
+    if smallest > PAIR_LEVELS or (smallest - 1) ** 2 * n_classes > MAX_STREAMS:
         return _entropy
     return PlaneCounter(codes, levels, y, int(n_classes), n_threads)
 
