@@ -58,6 +58,9 @@ CMIM) and updated after each choice with one call of
 :func:`fstools._ext._entropy.pair_information_terms` for the remaining
 candidates against the feature just chosen, so each step costs
 O(candidates x samples), and ``k`` steps O(k n m) for n features and m samples.
+Binary and few-level features are counted on bit-planes, 64 samples per
+popcount of ANDed words (:func:`fstools._ext._bitcount.counting_kernel`, the
+same results bitwise).
 CMIM is evaluated lazily (Fleuret 2004, as FEAST): candidates are taken in
 decreasing order of their partial score and brought up to date only while
 they can still win the step, usually a small fraction of the candidates.
