@@ -62,6 +62,7 @@ cnp.import_array()
 
 cdef extern from *:
     """
+    #include <stddef.h>
     #include <stdint.h>
     #include <string.h>
 
@@ -86,8 +87,6 @@ cdef extern from *:
             if (w < n_words) s0 += POPCOUNT(a[w] & o[w]);                               \\
             counts[p] += s0 + s1;                                                       \\
         }
-
-    typedef void (*fstools_and_counts_t)(const uint64_t*, const uint64_t*, ptrdiff_t, ptrdiff_t, int64_t*);
 
     static void fstools_and_counts_portable(const uint64_t* a, const uint64_t* others, ptrdiff_t n_others,
                                             ptrdiff_t n_words, int64_t* counts) {
@@ -411,8 +410,8 @@ cdef class PlaneCounter:
                 fp[j] = -1  # left to the byte-code kernels, which report the bad code
                 continue
             if levels[j] > 1:
-                _pack_levels(&codes[j, 0], m, levels[j], n_words, &w_view[fp[j], 0])
-            _feature_tables(&w_view[fp[j], 0], levels[j], P, &counts[fc[j]], &tables[fc[j] * K],
+                _pack_levels(&codes[j, 0], m, levels[j], n_words, &w_view[0, 0] + fp[j] * n_words)
+            _feature_tables(&w_view[0, 0] + fp[j] * n_words, levels[j], P, &counts[fc[j]], &tables[fc[j] * K],
                             &h[j], &hc[j])
         raise_if_stopped(&check)
 
