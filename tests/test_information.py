@@ -9,6 +9,7 @@ from references.information import (conditional_mutual_information_ref, entropy_
                                     information_selection_ref, mutual_information_ref)
 
 import fstools as fs
+from fstools._ext import _bitcount as bitcount
 from fstools._ext import _entropy as ent
 from fstools.core.discretize import information_codes
 from fstools.methods import information
@@ -542,13 +543,14 @@ def test_methods_pass_compact_codes_to_the_kernels(monkeypatch, method, discreti
     # the codes reach every kernel call in their compact type: no int32 or float64 copy
     X, y = _mixed_data(8, 2)
     seen = []
-    for name in ("pair_information_terms", "feature_class_information", "feature_entropies"):
-        original = getattr(ent, name)
+    for module, name in ((ent, "pair_information_terms"), (ent, "feature_class_information"),
+                         (ent, "feature_entropies"), (bitcount, "counting_kernel")):
+        original = getattr(module, name)
 
         def spy(codes, *args, _original=original):
             seen.append(codes.dtype)
             return _original(codes, *args)
-        monkeypatch.setattr(ent, name, spy)
+        monkeypatch.setattr(module, name, spy)
     out = getattr(information, method)(X, y, k=5, discretization=discretization, n_bins=n_bins)
     assert seen and set(seen) == {np.dtype(dtype)}
     codes, _, _ = information_codes(X, discretization, n_bins)

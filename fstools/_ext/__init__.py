@@ -20,6 +20,13 @@ _neighbours
 _permutation
     Permutation nulls of the plug-in I(X_j; C): every permutation of the class
     counted in one call (threads over the permutations), the codes read once.
+_bitcount
+    Bit-parallel counting of binary and few-level features: one bit-plane per level
+    in 64-bit words, contingency tables as popcounts of ANDed words; the same
+    results, bitwise, as _entropy, chosen by level count (``counting_kernel``).
+_bench_counting
+    Private: the plain C counting loops that ``benchmarks/bench_counting.py``
+    compares the kernels with (same build); not used by fstools.
 _online
     Passive-aggressive updates (PA, PA-I, PA-II, MBPA, ONPA, cost-sensitive) with
     truncated gradient, a whole pass over dense or CSR rows without the GIL.
@@ -58,7 +65,7 @@ build it.
 import importlib
 
 #: The compiled modules (one per ``fstools/_ext/*.pyx``).
-KERNELS = ("_build_info", "_common", "_entropy", "_fvg", "_moments", "_neighbours", "_online", "_permutation", "_sorting")
+KERNELS = ("_bench_counting", "_bitcount", "_build_info", "_common", "_entropy", "_fvg", "_moments", "_neighbours", "_online", "_permutation", "_sorting")
 
 _BUILD_HINT = (
     "the compiled kernels of fstools are missing ({error}). Install the package with "

@@ -14,7 +14,7 @@ community modularity" (CMQFS), Neurocomputing 151, 376-389.  What is computed:
 """
 import numpy as np
 
-from fstools._ext import _entropy, _fvg
+from fstools._ext import _bitcount, _entropy, _fvg
 from fstools.core.parallel import score_features, threads_for_work
 from fstools.core.discretize import mu_sigma_levels
 from fstools.core.ranking import first_maximum
@@ -178,6 +178,7 @@ def cmqfs(X, y, k=None, n_threads=1, beta=0.3):
         notes.append(f"{int(constant.sum())} constant column(s) have no modularity (Q = NaN) and NQ = 0")
 
     codes, levels = mu_sigma_levels(X)
+    entropy_kernel = _bitcount.counting_kernel(codes, levels, y, n_classes, n_threads)  # bit-planes where they pay
     class_entropy = _class_entropy(y, n_classes)
 
     ranking = [first_maximum(nq)]

@@ -58,6 +58,9 @@ CMIM) and updated after each choice with one call of
 :func:`fstools._ext._entropy.pair_information_terms` for the remaining
 candidates against the feature just chosen, so each step costs
 O(candidates x samples), and ``k`` steps O(k n m) for n features and m samples.
+Binary and few-level features are counted on bit-planes, 64 samples per
+popcount of ANDed words (:func:`fstools._ext._bitcount.counting_kernel`, the
+same results bitwise).
 CMIM is evaluated lazily (Fleuret 2004, as FEAST): candidates are taken in
 decreasing order of their partial score and brought up to date only while
 they can still win the step, usually a small fraction of the candidates.
@@ -98,7 +101,7 @@ FEAST / MIToolbox:
 import numpy as np
 from scipy import sparse
 
-from fstools._ext import _entropy
+from fstools._ext import _bitcount, _entropy
 from fstools.core.parallel import score_features, threads_for_work
 from fstools.core.discretize import MAX_LEVELS_AS_IS, code_dtype, information_codes
 from fstools.core.sparse import as_canonical_csc, column_levels, sparse_mutual_information_relevance
@@ -146,7 +149,8 @@ def _mifs_u_weight(relevance, entropy):
 def _feature_class_information(codes, levels, y, n_classes, n_threads=1):
     """I(X_j;C) of every row of ``codes`` (all features, or one block of them: see score_features)."""
     relevance = np.empty(codes.shape[0], dtype=np.float64)
-    _entropy.feature_class_information(codes, levels, y, n_classes, relevance, n_threads)
+    kernel = _bitcount.counting_kernel(codes, levels, y, n_classes, n_threads)  # bit-planes where they pay
+    kernel.feature_class_information(codes, levels, y, n_classes, relevance, n_threads)
     return relevance
 
 
@@ -210,6 +214,7 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
         scores = np.empty(k, dtype=np.float64)
         kernel.lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, TIE_TOLERANCE)
         return ranking, {"J": scores}, relevance
+    kernel = _bitcount.counting_kernel(codes, levels, y, n_classes, n_threads)  # bit-planes where they pay
     entropies = None
     if criterion == "mifs_u":
         entropies = np.empty(n_features, dtype=np.float64)
