@@ -525,10 +525,14 @@ cdef int _mutual_sweep(Py_ssize_t m, const index_t* runs, const ExtraRuns* extra
 # Modularity of one feature.
 # --------------------------------------------------------------------------
 
-cdef int _modularity_parts(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
-                           const int32_t* y, int n_classes, int64_t* n_edges,
-                           int64_t* within_edges, int64_t* degree_sum) noexcept nogil:
-    """Edge count M, within-class edges l_c and degree sums d_c of one FVG.
+cdef int _modularity_parts_sweep(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
+                                 const int32_t* y, int n_classes, int64_t* n_edges,
+                                 int64_t* within_edges, int64_t* degree_sum) noexcept nogil:
+    """Edge count M, within-class edges l_c and degree sums d_c of one FVG, by the sweeps.
+
+    The general path: it handles the tie runs that hold several values (the
+    extra runs) and needs no table over all classes.  :func:`_modularity_parts`
+    uses it where the linear path (:func:`_linear_parts`) does not apply.
 
     The feature is ``x[0], x[x_stride], ..., x[(m - 1) * x_stride]`` (a column
     of the caller's array, read in place; copied here into a work buffer).
@@ -717,6 +721,495 @@ cdef int _modularity_parts(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
     return status
 
 
+# --------------------------------------------------------------------------
+# The linear path: label-free neighbour tables, then O(m n_classes) counts.
+# --------------------------------------------------------------------------
+#
+# The graph depends on the labels only through each sample's neighbour count
+# k_i = p_i - 1, and a permutation of the labels keeps the class sizes: the
+# neighbour sets for every class size, and where each set lies in the sorted
+# order, are fixed.  Only which of them a sample uses and the class of every
+# position change.  On ordinary data (no extra runs) the out-neighbours of
+# sorted position p for a count k are
+#
+#     [tie_start, tie_end)   the taken left tie samples (the farthest ones: the
+#                            lowest indices of a run of one value lie left),
+#     [left_strict, p)       the left samples closer than r,
+#     [p + 1, right_end)     the right samples: strict run and tie prefix meet,
+#
+# and right_end never decreases with p (if s > p' > p were taken by p and not
+# by p', the k samples p' prefers to s, with p' itself in place of p, would all
+# be preferred to s by p).  So the positions left of q whose right run holds q
+# form one run [first_source[q], q), found for all q by one two-pointer pass,
+# and the pairs joined both ways with q as right end and p of class a are the
+# class-a positions of [first_source_a[q], q) inside q's two left runs: two
+# differences of a prefix-count table.  Arcs inside a class are prefix-count
+# differences over the three runs, in-degrees come from a difference array.
+# Every count is the integer the sweeps compute, so Q is bitwise the same.
+
+# _neighbour_table / _linear_graph_init: the graph is not of this form (extra
+# runs, or a table over the size limit): the caller uses the sweeps.  Never
+# stored in a status array.
+cdef enum:
+    NOT_LINEAR = -1
+
+
+cdef struct NeighbourTable:
+    # Runs of the out-neighbours of every sorted position p for one count k
+    # (see above); five arrays of m entries, in one block.
+    index_t* left_strict
+    index_t* tie_start
+    index_t* tie_end
+    index_t* right_end
+    index_t* first_source
+
+
+cdef inline bint _uses_table(const int32_t* class_at, const int64_t* class_size, Py_ssize_t p,
+                             int64_t size) noexcept nogil:
+    """Whether sorted position p needs the table of the class size ``size`` (every
+    position when ``class_at`` is NULL, else those whose class has that size)."""
+    return class_at == NULL or class_size[class_at[p]] == size
+
+
+cdef int _neighbour_table(const double* v, const index_t* order, Py_ssize_t m, int64_t size,
+                          const int32_t* class_at, const int64_t* class_size,
+                          index_t* block, NeighbourTable* table) noexcept nogil:
+    """Fill ``table`` (stored in ``block``, 5 m entries) for classes of ``size`` samples (k = size - 1).
+
+    With ``class_at`` (the classes at the sorted positions) only the positions
+    of such classes are filled, and ``first_source`` counts only them: enough
+    for that labelling, with the neighbour search done once per position.
+    With ``class_at`` NULL every position is filled (for any labelling with
+    these class sizes).  Returns OK, OUT_OF_MEMORY, or NOT_LINEAR when a tie
+    run holds several values (the extra runs) or the right ends decrease.
+    """
+    cdef index_t runs[2 * INTERVALS_PER_NODE]
+    cdef ExtraRuns extra
+    cdef Py_ssize_t p, q, source, previous = -1
+    cdef Py_ssize_t k = size - 1
+    cdef int status = OK
+    table.left_strict = block
+    table.tie_start = block + m
+    table.tie_end = block + 2 * m
+    table.right_end = block + 3 * m
+    table.first_source = block + 4 * m
+    _extra_runs_init(&extra)
+    for p in range(m):
+        if not _uses_table(class_at, class_size, p, size):
+            continue
+        if k <= 0:
+            table.left_strict[p] = <index_t> p
+            table.tie_start[p] = <index_t> p
+            table.tie_end[p] = <index_t> p
+            table.right_end[p] = <index_t> (p + 1)
+        else:
+            status = _neighbour_runs(v, order, m, p, k, runs, &extra)
+            if status != OK:
+                break
+            if (extra.count > 0 or runs[2 * LEFT_STRICT + 1] != p or runs[2 * RIGHT_STRICT] != p + 1
+                    or runs[2 * RIGHT_STRICT + 1] != runs[2 * RIGHT_TIE]):
+                status = NOT_LINEAR
+                break
+            table.left_strict[p] = runs[2 * LEFT_STRICT]
+            table.tie_start[p] = runs[2 * LEFT_TIE]
+            table.tie_end[p] = runs[2 * LEFT_TIE + 1]
+            table.right_end[p] = runs[2 * RIGHT_TIE + 1]
+        if previous >= 0 and table.right_end[p] < table.right_end[previous]:
+            status = NOT_LINEAR
+            break
+        previous = p
+    _extra_runs_free(&extra)
+    if status != OK:
+        return status
+    # first_source[q]: the first position from which every used position left of q
+    # has q in its right run (the used positions left of it do not).
+    source = 0
+    for q in range(m):
+        while source < q and (not _uses_table(class_at, class_size, source, size) or
+                              table.right_end[source] <= q):
+            source += 1
+        table.first_source[q] = <index_t> source
+    return OK
+
+
+cdef struct LinearGraph:
+    # What does not depend on the labels (for fixed class sizes) ...
+    Py_ssize_t m
+    Py_ssize_t n_classes
+    int64_t* class_size        # n_classes
+    Py_ssize_t n_present
+    Py_ssize_t* present        # the classes with samples, ascending
+    NeighbourTable* tables     # n_classes; tables[c] for k = class_size[c] - 1 (shared by equal sizes)
+    index_t** blocks           # n_classes; the storage each class owns (NULL when shared or empty)
+    # ... and the work arrays of one labelling.
+    int32_t* class_at          # m: class at every sorted position (set by the caller)
+    index_t* counts            # (m + 1) n_classes: counts[p * n_classes + c] = class-c positions below p
+    index_t* in_change         # m + 1: in-degree difference array
+    int64_t* arc_within        # n_classes
+    int64_t* in_sum            # n_classes
+    int64_t* mutual            # n_classes^2: pairs joined both ways, [left end class, right end class]
+
+
+cdef void _linear_graph_clear(LinearGraph* graph) noexcept nogil:
+    graph.class_size = NULL
+    graph.present = NULL
+    graph.tables = NULL
+    graph.blocks = NULL
+    graph.class_at = NULL
+    graph.counts = NULL
+    graph.in_change = NULL
+    graph.arc_within = NULL
+    graph.in_sum = NULL
+    graph.mutual = NULL
+
+
+cdef void _linear_graph_free(LinearGraph* graph) noexcept nogil:
+    cdef Py_ssize_t c
+    if graph.blocks != NULL:
+        for c in range(graph.n_classes):
+            free(graph.blocks[c])
+    free(graph.class_size); free(graph.present); free(graph.tables); free(graph.blocks)
+    free(graph.class_at); free(graph.counts); free(graph.in_change)
+    free(graph.arc_within); free(graph.in_sum); free(graph.mutual)
+    _linear_graph_clear(graph)
+
+
+cdef int _linear_graph_init(LinearGraph* graph, const double* v, const index_t* order,
+                            Py_ssize_t m, const int32_t* y, Py_ssize_t n_classes,
+                            bint one_labelling) noexcept nogil:
+    """Neighbour tables of the sorted feature (``v``, ``order``) for the class sizes of ``y``.
+
+    With ``one_labelling`` the tables serve only the labelling ``y`` (each
+    position's neighbours found for its own class size; ``class_at`` is filled);
+    otherwise every labelling with the class sizes of ``y``.  Returns OK,
+    OUT_OF_MEMORY or NOT_LINEAR; free with :func:`_linear_graph_free` in every case.
+    """
+    cdef Py_ssize_t i, c, d, n_sizes = 0
+    cdef int status = OK
+    graph.m = m
+    graph.n_classes = n_classes
+    graph.n_present = 0
+    graph.class_size = <int64_t*> calloc(n_classes, sizeof(int64_t))
+    graph.present = <Py_ssize_t*> malloc(n_classes * sizeof(Py_ssize_t))
+    graph.tables = <NeighbourTable*> calloc(n_classes, sizeof(NeighbourTable))
+    graph.blocks = <index_t**> calloc(n_classes, sizeof(index_t*))
+    graph.arc_within = <int64_t*> malloc(n_classes * sizeof(int64_t))
+    graph.in_sum = <int64_t*> malloc(n_classes * sizeof(int64_t))
+    graph.mutual = <int64_t*> malloc(n_classes * n_classes * sizeof(int64_t))
+    if (graph.class_size == NULL or graph.present == NULL or graph.tables == NULL or
+            graph.blocks == NULL or graph.arc_within == NULL or graph.in_sum == NULL or
+            graph.mutual == NULL):
+        return OUT_OF_MEMORY
+    for i in range(m):
+        graph.class_size[y[i]] += 1
+    for c in range(n_classes):
+        if graph.class_size[c] > 0:
+            graph.present[graph.n_present] = c
+            graph.n_present += 1
+            for d in range(c):
+                if graph.class_size[d] == graph.class_size[c]:
+                    break
+            else:
+                n_sizes += 1
+    # The same memory bound as the sweeps' class table (tests set it to 0 to use the sweeps).
+    if (m + 1) * n_classes > class_table_cell_limit or (n_sizes > 4 and
+                                                        5 * m * n_sizes > class_table_cell_limit):
+        return NOT_LINEAR
+    graph.class_at = <int32_t*> malloc(m * sizeof(int32_t))
+    graph.counts = <index_t*> malloc((m + 1) * n_classes * sizeof(index_t))
+    graph.in_change = <index_t*> malloc((m + 1) * sizeof(index_t))
+    if graph.class_at == NULL or graph.counts == NULL or graph.in_change == NULL:
+        return OUT_OF_MEMORY
+    if one_labelling:
+        for i in range(m):
+            graph.class_at[i] = y[order[i]]
+    for c in range(n_classes):
+        if graph.class_size[c] == 0:
+            continue
+        for d in range(c):
+            if graph.class_size[d] == graph.class_size[c]:
+                graph.tables[c] = graph.tables[d]
+                break
+        else:
+            graph.blocks[c] = <index_t*> malloc(5 * m * sizeof(index_t))
+            if graph.blocks[c] == NULL:
+                return OUT_OF_MEMORY
+            status = _neighbour_table(v, order, m, graph.class_size[c],
+                                      graph.class_at if one_labelling else NULL, graph.class_size,
+                                      graph.blocks[c], &graph.tables[c])
+            if status != OK:
+                return status
+    return OK
+
+
+cdef void _linear_parts(LinearGraph* graph, int64_t* n_edges, int64_t* within_edges,
+                        int64_t* degree_sum) noexcept nogil:
+    """M, l_c and d_c of the graph for the classes in ``graph.class_at`` (sizes as at init)."""
+    cdef Py_ssize_t m = graph.m
+    cdef Py_ssize_t n_classes = graph.n_classes
+    cdef const int32_t* class_at = graph.class_at
+    cdef index_t* counts = graph.counts
+    cdef index_t* in_change = graph.in_change
+    cdef int64_t* mutual = graph.mutual
+    cdef const NeighbourTable* table
+    cdef Py_ssize_t p, c, a, i, left_strict, tie_start, tie_end, right_end, low
+    cdef const index_t* row_p
+    cdef int64_t running
+    cdef index_t together
+    if n_classes == 2 and graph.n_present == 2:
+        _linear_parts_two(graph, n_edges, within_edges, degree_sum)
+        return
+
+    # counts[p * n_classes + c]: class-c positions below p.
+    for c in range(n_classes):
+        counts[c] = 0
+    for p in range(m):
+        for c in range(n_classes):
+            counts[(p + 1) * n_classes + c] = counts[p * n_classes + c]
+        counts[(p + 1) * n_classes + class_at[p]] += 1
+    memset(in_change, 0, (m + 1) * sizeof(index_t))
+    memset(graph.arc_within, 0, n_classes * sizeof(int64_t))
+    memset(graph.in_sum, 0, n_classes * sizeof(int64_t))
+    memset(mutual, 0, n_classes * n_classes * sizeof(int64_t))
+
+    for p in range(m):
+        a = class_at[p]
+        table = &graph.tables[a]
+        left_strict = table.left_strict[p]
+        tie_start = table.tie_start[p]
+        tie_end = table.tie_end[p]
+        right_end = table.right_end[p]
+        row_p = counts + p * n_classes
+        # Arcs of p inside its class, and its out-neighbours into the in-degrees.
+        graph.arc_within[a] += ((row_p[a] - counts[left_strict * n_classes + a])
+                                + (counts[tie_end * n_classes + a] - counts[tie_start * n_classes + a])
+                                + (counts[right_end * n_classes + a] - row_p[n_classes + a]))
+        in_change[left_strict] += 1
+        in_change[p] -= 1
+        in_change[tie_start] += 1
+        in_change[tie_end] -= 1
+        in_change[p + 1] += 1
+        in_change[right_end] -= 1
+        # Pairs joined both ways with p as right end, by the class c of the left end:
+        # the class-c positions of [first_source, p) in p's two left runs.
+        for i in range(graph.n_present):
+            c = graph.present[i]
+            low = graph.tables[c].first_source[p]
+            together = 0
+            if low < left_strict:
+                together = row_p[c] - counts[left_strict * n_classes + c]
+            else:
+                together = row_p[c] - counts[low * n_classes + c]
+            if low < tie_start:
+                low = tie_start
+            if low < tie_end:
+                together += counts[tie_end * n_classes + c] - counts[low * n_classes + c]
+            mutual[c * n_classes + a] += together
+
+    running = 0
+    for p in range(m):
+        running += in_change[p]
+        graph.in_sum[class_at[p]] += running
+    _assemble_parts(graph, n_edges, within_edges, degree_sum)
+
+
+cdef void _assemble_parts(const LinearGraph* graph, int64_t* n_edges, int64_t* within_edges,
+                          int64_t* degree_sum) noexcept nogil:
+    """M = A - D, l_c = (arcs inside c) - D_cc, d_c = out + in - (mutual partners) per class."""
+    cdef Py_ssize_t n_classes = graph.n_classes
+    cdef const int64_t* mutual = graph.mutual
+    cdef Py_ssize_t a, b, c
+    cdef int64_t partners, n_arcs = 0, n_mutual = 0
+    for a in range(n_classes):
+        n_arcs += graph.class_size[a] * (graph.class_size[a] - 1)
+        for b in range(n_classes):
+            n_mutual += mutual[a * n_classes + b]
+    for c in range(n_classes):
+        within_edges[c] = graph.arc_within[c] - mutual[c * n_classes + c]
+        partners = 0
+        for b in range(n_classes):
+            partners += mutual[c * n_classes + b] + mutual[b * n_classes + c]
+        degree_sum[c] = graph.class_size[c] * (graph.class_size[c] - 1) + graph.in_sum[c] - partners
+    n_edges[0] = n_arcs - n_mutual
+
+
+cdef void _linear_parts_two(LinearGraph* graph, int64_t* n_edges, int64_t* within_edges,
+                            int64_t* degree_sum) noexcept nogil:
+    """:func:`_linear_parts` for two classes, both present: one prefix count (of class 1;
+    class 0 is the rest of a run) and the in-degrees from it, no difference array."""
+    cdef Py_ssize_t m = graph.m
+    cdef const int32_t* class_at = graph.class_at
+    cdef index_t* ones = graph.counts
+    cdef const NeighbourTable* table
+    cdef const index_t* first0 = graph.tables[0].first_source
+    cdef const index_t* first1 = graph.tables[1].first_source
+    cdef Py_ssize_t p, a, left_strict, tie_start, tie_end, right_end, low
+    cdef index_t n_all, n_one, run_all, run_one
+    cdef int64_t to_one = 0, within0 = 0, within1 = 0
+    cdef int64_t mutual00 = 0, mutual01 = 0, mutual10 = 0, mutual11 = 0
+
+    ones[0] = 0
+    for p in range(m):
+        ones[p + 1] = ones[p] + class_at[p]
+    for p in range(m):
+        a = class_at[p]
+        table = &graph.tables[a]
+        left_strict = table.left_strict[p]
+        tie_start = table.tie_start[p]
+        tie_end = table.tie_end[p]
+        right_end = table.right_end[p]
+        # The out-neighbours of p: how many, and how many of class 1.
+        run_all = (p - left_strict) + (tie_end - tie_start) + (right_end - p - 1)
+        run_one = (ones[p] - ones[left_strict]) + (ones[tie_end] - ones[tie_start]) + \
+            (ones[right_end] - ones[p + 1])
+        to_one += run_one
+        if a:
+            within1 += run_one
+        else:
+            within0 += run_all - run_one
+        # Pairs joined both ways with p as right end, left end of class 0 ...
+        low = first0[p] if first0[p] > left_strict else left_strict
+        n_all = p - low
+        n_one = ones[p] - ones[low]
+        low = first0[p] if first0[p] > tie_start else tie_start
+        if low < tie_end:
+            n_all += tie_end - low
+            n_one += ones[tie_end] - ones[low]
+        if a:
+            mutual01 += n_all - n_one
+        else:
+            mutual00 += n_all - n_one
+        # ... and of class 1.
+        low = first1[p] if first1[p] > left_strict else left_strict
+        n_one = ones[p] - ones[low]
+        low = first1[p] if first1[p] > tie_start else tie_start
+        if low < tie_end:
+            n_one += ones[tie_end] - ones[low]
+        if a:
+            mutual11 += n_one
+        else:
+            mutual10 += n_one
+    graph.arc_within[0] = within0
+    graph.arc_within[1] = within1
+    graph.in_sum[1] = to_one
+    graph.in_sum[0] = (graph.class_size[0] * (graph.class_size[0] - 1) +
+                       graph.class_size[1] * (graph.class_size[1] - 1) - to_one)
+    graph.mutual[0] = mutual00
+    graph.mutual[1] = mutual01
+    graph.mutual[2] = mutual10
+    graph.mutual[3] = mutual11
+    _assemble_parts(graph, n_edges, within_edges, degree_sum)
+
+
+cdef int _sort_feature(const double* x, Py_ssize_t x_stride, Py_ssize_t m, double* v,
+                       index_t* order) noexcept nogil:
+    """``order`` = the samples by (value, index), ``v`` = their values; OK or OUT_OF_MEMORY."""
+    cdef double* column = <double*> malloc(m * sizeof(double))
+    cdef index_t* buffer = <index_t*> malloc(m * sizeof(index_t))
+    cdef Py_ssize_t i
+    if column == NULL or buffer == NULL:
+        free(column); free(buffer)
+        return OUT_OF_MEMORY
+    for i in range(m):
+        column[i] = x[i * x_stride]
+    stable_argsort(column, m, order, buffer)
+    for i in range(m):
+        v[i] = column[order[i]]
+    free(column); free(buffer)
+    return OK
+
+
+cdef int _modularity_parts(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
+                           const int32_t* y, int n_classes, int64_t* n_edges,
+                           int64_t* within_edges, int64_t* degree_sum) noexcept nogil:
+    """Edge count M, within-class edges l_c and degree sums d_c of one FVG.
+
+    The feature is ``x[0], x[x_stride], ..., x[(m - 1) * x_stride]``; ``y`` its
+    class codes in 0..n_classes-1 (checked by the ``def`` wrapper).  The linear
+    path (:func:`_linear_parts`), or the sweeps (:func:`_modularity_parts_sweep`)
+    where it does not apply; both give the same integers.  Returns OK or OUT_OF_MEMORY.
+    """
+    cdef double* v = <double*> malloc(m * sizeof(double))
+    cdef index_t* order = <index_t*> malloc(m * sizeof(index_t))
+    cdef LinearGraph graph
+    cdef Py_ssize_t p
+    cdef int status = OK
+    _linear_graph_clear(&graph)
+    if v == NULL or order == NULL:
+        status = OUT_OF_MEMORY
+    if status == OK:
+        status = _sort_feature(x, x_stride, m, v, order)
+    if status == OK:
+        status = _linear_graph_init(&graph, v, order, m, y, n_classes, True)
+        free(v)
+        v = NULL
+    if status == OK:
+        _linear_parts(&graph, n_edges, within_edges, degree_sum)
+    free(v); free(order)
+    _linear_graph_free(&graph)
+    if status == NOT_LINEAR:
+        return _modularity_parts_sweep(x, x_stride, m, y, n_classes, n_edges, within_edges, degree_sum)
+    return status
+
+
+cdef int _permuted_feature(const double* x, Py_ssize_t x_stride, Py_ssize_t m, const int32_t* y,
+                           int n_classes, const int32_t* permutations, Py_ssize_t n_permutations,
+                           double* out, Py_ssize_t out_stride, SignalCheck* check) noexcept nogil:
+    """Q of one feature for the classes ``y[permutations[b]]`` of every b into ``out[b * out_stride]``.
+
+    The sort and the neighbour tables are computed once; each permutation costs
+    one :func:`_linear_parts` pass.  Where the linear path does not apply, each
+    permutation runs the sweeps.  Returns OK or OUT_OF_MEMORY (Ctrl-C: stops early).
+    """
+    cdef double* v = <double*> malloc(m * sizeof(double))
+    cdef index_t* order = <index_t*> malloc(m * sizeof(index_t))
+    cdef int32_t* permuted = NULL
+    cdef int64_t* within_edges = <int64_t*> malloc(n_classes * sizeof(int64_t))
+    cdef int64_t* degree_sum = <int64_t*> malloc(n_classes * sizeof(int64_t))
+    cdef int64_t n_edges = 0
+    cdef const int32_t* permutation
+    cdef LinearGraph graph
+    cdef Py_ssize_t b, p
+    cdef int status = OK
+    _linear_graph_clear(&graph)
+    if v == NULL or order == NULL or within_edges == NULL or degree_sum == NULL:
+        status = OUT_OF_MEMORY
+    if status == OK:
+        status = _sort_feature(x, x_stride, m, v, order)
+    if status == OK:
+        status = _linear_graph_init(&graph, v, order, m, y, n_classes, False)
+        free(v)
+        v = NULL
+    if status == OK:
+        for b in range(n_permutations):
+            if stop_requested(check):
+                break
+            permutation = permutations + b * m
+            for p in range(m):
+                graph.class_at[p] = y[permutation[order[p]]]
+            _linear_parts(&graph, &n_edges, within_edges, degree_sum)
+            out[b * out_stride] = _modularity_from_parts(n_edges, within_edges, degree_sum, n_classes)
+    elif status == NOT_LINEAR:
+        status = OK
+        permuted = <int32_t*> malloc(m * sizeof(int32_t))
+        if permuted == NULL:
+            status = OUT_OF_MEMORY
+        for b in range(n_permutations if status == OK else 0):
+            if stop_requested(check):
+                break
+            permutation = permutations + b * m
+            for p in range(m):
+                permuted[p] = y[permutation[p]]
+            status = _modularity_parts_sweep(x, x_stride, m, permuted, n_classes, &n_edges,
+                                             within_edges, degree_sum)
+            if status != OK:
+                break
+            out[b * out_stride] = _modularity_from_parts(n_edges, within_edges, degree_sum, n_classes)
+    free(v); free(order); free(permuted); free(within_edges); free(degree_sum)
+    _linear_graph_free(&graph)
+    return status
+
+
 cdef double _modularity_from_parts(int64_t n_edges, const int64_t* within_edges,
                                    const int64_t* degree_sum, int n_classes) noexcept nogil:
     """Newman-Girvan Q = sum_c [l_c / M - (d_c / 2M)^2]; NaN when the graph has no edge."""
@@ -855,6 +1348,70 @@ def modularity_scores(const double[:, :] X, const int32_t[::1] y, int n_classes,
             status[f] = _feature_modularity(&X[0, f], row_stride, m, &y[0], n_classes, &out[f])
     raise_if_stopped(&check)
     _raise_for_status(max_status(status))
+
+
+def permuted_modularity(const double[:, :] X, const int32_t[::1] y, int n_classes,
+                        const int32_t[:, ::1] permutations, int n_threads=1):
+    """Q of every column of ``X`` for every permutation of the classes, in parallel over features.
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (m, n_features), any layout
+        Read in place, as by :func:`modularity_scores`.
+    y : ndarray of int32, shape (m,)
+        Class codes 0..n_classes-1.
+    n_classes : int
+    permutations : ndarray of int32, shape (n_permutations, m), C-contiguous
+        Each row a permutation of 0..m-1: the class of row ``i`` under permutation
+        ``b`` is ``y[permutations[b, i]]``.
+    n_threads : int
+        OpenMP threads over the features; the result does not depend on it.
+
+    Returns
+    -------
+    ndarray of float64, shape (n_permutations, n_features)
+        ``out[b, f]`` equals ``feature_modularity(X[:, f], y[permutations[b]], n_classes)``
+        bit for bit.  A permutation keeps the class sizes, so each feature is sorted
+        and its neighbour runs for every class size are found once; each permutation
+        then costs O(m n_classes) (the sweeps, per permutation, where the linear path
+        does not apply: distances equal only after rounding, or very many classes).
+
+    The loop answers Ctrl-C between permutations: KeyboardInterrupt.
+    """
+    cdef Py_ssize_t m = X.shape[0]
+    cdef Py_ssize_t n_features = X.shape[1]
+    cdef Py_ssize_t n_permutations = permutations.shape[0]
+    cdef Py_ssize_t row_stride, f, b, i, j
+    _check_inputs(m, y.shape[0], n_classes, "X")
+    check_double_strides("X", X.strides[0], X.strides[1])
+    check_threads(n_threads)
+    if n_permutations:
+        check_length("permutations", permutations.shape[1], m, "entries per row (one per sample)")
+    out_array = np.full((n_permutations, n_features), np.nan)
+    if m == 0 or n_features == 0 or n_permutations == 0:
+        return out_array
+    check_class_codes("y", y, n_classes)
+    cdef int32_t[::1] seen = np.zeros(m, dtype=np.int32)
+    for b in range(n_permutations):
+        for i in range(m):
+            j = permutations[b, i]
+            if j < 0 or j >= m or seen[j] == b + 1:
+                raise ValueError(f"permutations: row {b} is not a permutation of 0..{m - 1} "
+                                 f"(entry {j} at column {i})")
+            seen[j] = <int32_t> (b + 1)
+    row_stride = X.strides[0] // <Py_ssize_t> sizeof(double)
+    cdef double[:, ::1] out = out_array
+    cdef int32_t[::1] status = np.zeros(n_features, dtype=np.int32)
+    cdef SignalCheck check
+    signal_check_init(&check, 1)
+    for f in prange(n_features, nogil=True, num_threads=n_threads, schedule="dynamic"):
+        if not stop_requested(&check):
+            status[f] = _permuted_feature(&X[0, f], row_stride, m, &y[0], n_classes,
+                                          &permutations[0, 0], n_permutations, &out[0, f],
+                                          n_features, &check)
+    raise_if_stopped(&check)
+    _raise_for_status(max_status(status))
+    return out_array
 
 
 def neighbour_runs(const double[::1] x, const int32_t[::1] y, int n_classes):
