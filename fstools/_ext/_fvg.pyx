@@ -1388,9 +1388,11 @@ def permuted_modularity(const double[:, :] X, const int32_t[::1] y, int n_classe
     if n_permutations:
         check_length("permutations", permutations.shape[1], m, "entries per row (one per sample)")
     out_array = np.full((n_permutations, n_features), np.nan)
-    if m == 0 or n_features == 0 or n_permutations == 0:
+    if m == 0:
         return out_array
     check_class_codes("y", y, n_classes)
+    if n_features == 0 or n_permutations == 0:
+        return out_array
     cdef int32_t[::1] seen = np.zeros(m, dtype=np.int32)
     for b in range(n_permutations):
         for i in range(m):
