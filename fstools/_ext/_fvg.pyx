@@ -92,38 +92,110 @@ cdef inline double _right_distance(const double* v, Py_ssize_t p, Py_ssize_t j) 
     return v[p + 1 + j] - v[p]
 
 
-cdef Py_ssize_t _count_left_below(const double* v, Py_ssize_t p, double r,
-                                  bint inclusive) noexcept nogil:
-    """Number of left neighbours at distance < r (or <= r when ``inclusive``)."""
-    cdef Py_ssize_t low = 0
-    cdef Py_ssize_t high = p
-    cdef Py_ssize_t mid
-    cdef double d
+cdef inline bint _closer(const double* v, Py_ssize_t p, Py_ssize_t j, double r, bint right,
+                         bint inclusive) noexcept nogil:
+    """Whether the j-th sample on the left (or right) of position p is at distance < r (<= r)."""
+    cdef double d = _right_distance(v, p, j) if right else _left_distance(v, p, j)
+    return d < r or (inclusive and d == r)
+
+
+cdef Py_ssize_t _count_below(const double* v, Py_ssize_t p, Py_ssize_t m, double r, bint right,
+                             bint inclusive, Py_ssize_t hint) noexcept nogil:
+    """Number of left (or right) neighbours of p at distance < r (or <= r when ``inclusive``).
+
+    The distances never decrease outwards, so the answer is where ``_closer`` turns false;
+    it is found by galloping from ``hint`` (an estimate of the answer) and then bisecting:
+    the same answer from any hint, in O(log |answer - hint|) steps.
+    """
+    cdef Py_ssize_t n = m - 1 - p if right else p
+    cdef Py_ssize_t low, high, probe, mid
+    cdef Py_ssize_t step = 1
+    if hint < 0:
+        hint = 0
+    elif hint > n:
+        hint = n
+    if hint < n and _closer(v, p, hint, r, right, inclusive):
+        # The answer is above hint.
+        low = hint + 1
+        probe = hint + 1
+        while probe < n and _closer(v, p, probe, r, right, inclusive):
+            low = probe + 1
+            step *= 2
+            probe = hint + step
+        high = probe if probe < n else n
+    else:
+        # The answer is at most hint.
+        high = hint
+        probe = hint - 1
+        while probe >= 0 and not _closer(v, p, probe, r, right, inclusive):
+            high = probe
+            step *= 2
+            probe = hint - step
+        low = probe + 1 if probe >= 0 else 0
     while low < high:
         mid = (low + high) // 2
-        d = _left_distance(v, p, mid)
-        if d < r or (inclusive and d == r):
+        if _closer(v, p, mid, r, right, inclusive):
             low = mid + 1
         else:
             high = mid
     return low
 
 
-cdef Py_ssize_t _count_right_below(const double* v, Py_ssize_t p, Py_ssize_t m, double r,
-                                   bint inclusive) noexcept nogil:
-    """Number of right neighbours at distance < r (or <= r when ``inclusive``)."""
-    cdef Py_ssize_t low = 0
-    cdef Py_ssize_t high = m - 1 - p
-    cdef Py_ssize_t mid
-    cdef double d
-    while low < high:
-        mid = (low + high) // 2
-        d = _right_distance(v, p, mid)
-        if d < r or (inclusive and d == r):
-            low = mid + 1
+cdef inline bint _split_fits(const double* v, Py_ssize_t p, Py_ssize_t k, Py_ssize_t n_right,
+                             Py_ssize_t from_left) noexcept nogil:
+    """Whether taking ``from_left`` of the k nearest from the left (the rest from the right) is
+    a valid split: its last left distance does not exceed the next right distance."""
+    return k - from_left == n_right or \
+        _left_distance(v, p, from_left - 1) <= _right_distance(v, p, k - from_left)
+
+
+cdef Py_ssize_t _split(const double* v, Py_ssize_t p, Py_ssize_t k, Py_ssize_t n_right,
+                       Py_ssize_t low, Py_ssize_t high, Py_ssize_t hint) noexcept nogil:
+    """The largest ``from_left`` in [low, high] that is ``low`` or a valid split (:func:`_split_fits`
+    holds for a prefix of the range), by galloping from ``hint`` and bisecting."""
+    cdef Py_ssize_t first_bad, bad_high, probe, mid
+    cdef Py_ssize_t step = 1
+    # Search the first from_left above low that does not fit, in [low + 1, high + 1].
+    if hint <= low:
+        hint = low + 1
+    elif hint > high + 1:
+        hint = high + 1
+    if hint <= high and _split_fits(v, p, k, n_right, hint):
+        first_bad = hint + 1
+        probe = hint + 1
+        while probe <= high and _split_fits(v, p, k, n_right, probe):
+            first_bad = probe + 1
+            step *= 2
+            probe = hint + step
+        bad_high = probe if probe <= high else high + 1
+    else:
+        bad_high = hint
+        probe = hint - 1
+        while probe > low and not _split_fits(v, p, k, n_right, probe):
+            bad_high = probe
+            step *= 2
+            probe = hint - step
+        first_bad = probe + 1 if probe > low else low + 1
+    while first_bad < bad_high:
+        mid = (first_bad + bad_high) // 2
+        if _split_fits(v, p, k, n_right, mid):
+            first_bad = mid + 1
         else:
-            high = mid
-    return low
+            bad_high = mid
+    return first_bad - 1
+
+
+cdef struct SearchHint:
+    # The previous position searched (-1: none) and its split and strict-run ends, from which
+    # the searches of the next position start (neighbouring positions have close answers).
+    Py_ssize_t position
+    Py_ssize_t from_left
+    Py_ssize_t left_start
+    Py_ssize_t right_end
+
+
+cdef inline void _search_hint_init(SearchHint* hint) noexcept nogil:
+    hint.position = -1
 
 
 cdef struct ExtraRuns:
@@ -202,14 +274,16 @@ cdef int _append_selected_blocks(ExtraRuns* extra, const index_t* order, Py_ssiz
 
 cdef int _neighbour_runs(const double* v, const index_t* order, Py_ssize_t m,
                          Py_ssize_t p, Py_ssize_t k, index_t* runs,
-                         ExtraRuns* extra) noexcept nogil:
+                         ExtraRuns* extra, SearchHint* hint) noexcept nogil:
     """Write the [start, end) runs of the k nearest neighbours of position p.
 
     ``runs`` receives 8 numbers: LEFT_TIE, LEFT_STRICT, RIGHT_STRICT, RIGHT_TIE.
     When a tie run holds more than one value (distances equal only after
     rounding) the samples taken from it need not be a prefix: both tie runs
     in ``runs`` are then left empty and the taken samples are appended to
-    ``extra`` as blocks of consecutive positions.  Returns OK or OUT_OF_MEMORY.
+    ``extra`` as blocks of consecutive positions.  The searches start from
+    ``hint`` (the previous position's answers; updated), which changes their
+    cost, never their result.  Returns OK or OUT_OF_MEMORY.
     """
     cdef Py_ssize_t n_left = p
     cdef Py_ssize_t n_right = m - 1 - p
@@ -233,13 +307,10 @@ cdef int _neighbour_runs(const double* v, const index_t* order, Py_ssize_t m,
     if low < 0:
         low = 0
     high = k if k < n_left else n_left
-    while low < high:
-        mid = (low + high + 1) // 2
-        if k - mid == n_right or _left_distance(v, p, mid - 1) <= _right_distance(v, p, k - mid):
-            low = mid
-        else:
-            high = mid - 1
-    from_left = low
+    if hint.position < 0:
+        from_left = _split(v, p, k, n_right, low, high, (low + high) // 2 + 1)
+    else:
+        from_left = _split(v, p, k, n_right, low, high, hint.from_left + 1)
     r = -1.0
     if from_left > 0:
         r = _left_distance(v, p, from_left - 1)
@@ -248,10 +319,18 @@ cdef int _neighbour_runs(const double* v, const index_t* order, Py_ssize_t m,
         if d > r:
             r = d
 
-    left_strict = _count_left_below(v, p, r, False)
-    left_upto = _count_left_below(v, p, r, True)
-    right_strict = _count_right_below(v, p, m, r, False)
-    right_upto = _count_right_below(v, p, m, r, True)
+    if hint.position < 0:
+        left_strict = _count_below(v, p, m, r, False, False, from_left)
+        right_strict = _count_below(v, p, m, r, True, False, k - from_left)
+    else:
+        left_strict = _count_below(v, p, m, r, False, False, p - hint.left_start)
+        right_strict = _count_below(v, p, m, r, True, False, hint.right_end - p - 1)
+    left_upto = _count_below(v, p, m, r, False, True, left_strict)
+    right_upto = _count_below(v, p, m, r, True, True, right_strict)
+    hint.position = p
+    hint.from_left = from_left
+    hint.left_start = p - left_strict
+    hint.right_end = p + 1 + right_strict
 
     # The samples at computed distance exactly r: a run on each side.  Take
     # the n_tied lowest sample indices of the union (the tie rule).
@@ -567,6 +646,7 @@ cdef int _modularity_parts_sweep(const double* x, Py_ssize_t x_stride, Py_ssize_
     cdef int64_t* mutual_within = <int64_t*> calloc(n_classes, sizeof(int64_t))
     cdef ClassIndex classes
     cdef ExtraRuns extra
+    cdef SearchHint hint
     cdef Py_ssize_t i, p, c, run, start, end, k, x_run, first_extra
     cdef Py_ssize_t running = 0
     cdef int64_t n_arcs = 0
@@ -576,6 +656,7 @@ cdef int _modularity_parts_sweep(const double* x, Py_ssize_t x_stride, Py_ssize_
     cdef bint use_table = n_classes * (m + 1) <= class_table_cell_limit
 
     _extra_runs_init(&extra)
+    _search_hint_init(&hint)
     classes.n_classes = n_classes
     classes.m = m
     classes.offset = <Py_ssize_t*> malloc((n_classes + 1) * sizeof(Py_ssize_t))
@@ -656,7 +737,8 @@ cdef int _modularity_parts_sweep(const double* x, Py_ssize_t x_stride, Py_ssize_
             k = classes.offset[c + 1] - classes.offset[c] - 1
             n_arcs += k
             first_extra = extra.count
-            if _neighbour_runs(v, order, m, p, k, runs + p * 2 * INTERVALS_PER_NODE, &extra) != OK:
+            if _neighbour_runs(v, order, m, p, k, runs + p * 2 * INTERVALS_PER_NODE, &extra,
+                               &hint) != OK:
                 status = OUT_OF_MEMORY
                 break
             for run in range(INTERVALS_PER_NODE):
@@ -785,6 +867,7 @@ cdef int _neighbour_table(const double* v, const index_t* order, Py_ssize_t m, i
     """
     cdef index_t runs[2 * INTERVALS_PER_NODE]
     cdef ExtraRuns extra
+    cdef SearchHint hint
     cdef Py_ssize_t p, q, source, previous = -1
     cdef Py_ssize_t k = size - 1
     cdef int status = OK
@@ -794,6 +877,7 @@ cdef int _neighbour_table(const double* v, const index_t* order, Py_ssize_t m, i
     table.right_end = block + 3 * m
     table.first_source = block + 4 * m
     _extra_runs_init(&extra)
+    _search_hint_init(&hint)
     for p in range(m):
         if not _uses_table(class_at, class_size, p, size):
             continue
@@ -803,7 +887,7 @@ cdef int _neighbour_table(const double* v, const index_t* order, Py_ssize_t m, i
             table.tie_end[p] = <index_t> p
             table.right_end[p] = <index_t> (p + 1)
         else:
-            status = _neighbour_runs(v, order, m, p, k, runs, &extra)
+            status = _neighbour_runs(v, order, m, p, k, runs, &extra, &hint)
             if status != OK:
                 break
             if (extra.count > 0 or runs[2 * LEFT_STRICT + 1] != p or runs[2 * RIGHT_STRICT] != p + 1
@@ -1437,6 +1521,7 @@ def neighbour_runs(const double[::1] x, const int32_t[::1] y, int n_classes):
     cdef Py_ssize_t p, c, x_run, slot
     cdef int status = OK
     cdef ExtraRuns extra
+    cdef SearchHint hint
     order_array = np.empty(m, dtype=np.int32)
     runs_array = np.zeros((m, INTERVALS_PER_NODE, 2), dtype=np.int32)
     if m == 0:
@@ -1453,10 +1538,12 @@ def neighbour_runs(const double[::1] x, const int32_t[::1] y, int n_classes):
     for p in range(m):
         v[p] = x[order[p]]
     _extra_runs_init(&extra)
+    _search_hint_init(&hint)
     try:
         for p in range(m):
             c = y[order[p]]
-            status = _neighbour_runs(&v[0], &order[0], m, p, class_size[c] - 1, &runs[p, 0, 0], &extra)
+            status = _neighbour_runs(&v[0], &order[0], m, p, class_size[c] - 1, &runs[p, 0, 0], &extra,
+                                     &hint)
             if status != OK:
                 break
         _raise_for_status(status)
