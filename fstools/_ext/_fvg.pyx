@@ -22,27 +22,45 @@ the neighbour set of a sample is at most four runs of sorted positions:
 where the strict runs hold the samples closer than the k-th smallest distance
 ``r`` and the tie prefixes the samples at distance exactly ``r`` taken in index
 order.  Rounding is monotone, so the computed distances never decrease
-outwards on either side.  A tie run is in index order when it holds one value;
+outwards on either side; the run ends are found by galloping searches that
+start from the previous position's answers (a few steps per position on
+ordinary data).
+A tie run is in index order when it holds one value;
 when distances to different values are equal only after rounding (|2**54 - 1|
 == |2**54 - 0|) it is not, and the tied samples taken (the lowest indices) are
 found by sorting the indices of both tie runs and stored as extra runs
 (``ExtraRuns``) of consecutive positions.  This costs O(t log t) for a tie run
 of t samples; it happens only with values of very different magnitudes (never
 on ordinary data, where every tie run holds one value and is used as a prefix
-found by binary search).  From these runs: out-degrees are ``k``, in-degrees come from a
-difference array, within-class arc counts from binary searches in the sorted
-positions of each class, and the pairs joined in both directions (counted
-twice by the union) from two offline sweeps with Fenwick trees.  Everything is
-O(m log m) per feature (plus the rounded tie runs above); the bottleneck is the sort.
+found by binary search).
+
+Two ways to count the graph from these runs, giving the same integers:
+
+* the linear path (:func:`_linear_parts`, used wherever it applies): the right
+  run and right tie prefix meet, so the right neighbours of p are one run
+  whose end never decreases with p; the positions left of q that take q are
+  then one run, and M, l_c and d_c follow from prefix counts of the classes
+  over the sorted positions in O(m n_classes).  The neighbour runs depend on
+  the labels only through the class sizes, which a permutation of the labels
+  keeps: :func:`permuted_modularity` sorts and searches once per feature and
+  pays one such linear pass per permutation;
+* the sweeps (:func:`_modularity_parts_sweep`, for extra runs or tables over
+  the size limit): out-degrees are ``k``, in-degrees come from a difference
+  array, within-class arc counts from the class ranks of the run ends, and the
+  pairs joined in both directions (counted twice by the union) from two offline
+  sweeps with Fenwick trees, O(m log m).
+
+Either way the bottleneck is the sort.
 
 Memory: the features are read in place, as columns of the caller's
 (n_samples, n_features) array in any layout; each thread copies the one
 feature it is scoring into its own buffer.  Sorted positions, sample indices
 and per-sample counts are 32-bit (``index_t``), so m is at most 2**31 - 1;
 edge totals over a feature (M, l_c, d_c, arc counts) are int64.  Buffers are
-freed as soon as they are no longer needed; the per-thread peak is about
-84 bytes per sample for two classes (``4 * n_classes`` bytes of it the class
-prefix-count table, when that is built).
+freed as soon as they are no longer needed; the per-thread peak is at most
+about 84 bytes per sample for two classes (plus 4 bytes per sample per further
+class for the class prefix counts, and 20 per further distinct class size on
+the linear path).
 
 Bounds checking and wraparound are switched off by ``setup.py`` (and on again
 with ``FSTOOLS_BOUNDSCHECK=1``).
@@ -52,7 +70,7 @@ import numpy as np
 cimport numpy as cnp
 from cython.parallel cimport prange
 from libc.math cimport NAN
-from libc.stdint cimport int8_t, int32_t, int64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
@@ -836,14 +854,21 @@ cdef enum:
     NOT_LINEAR = -1
 
 
+# The fields of a neighbour table, per sorted position p (interleaved: the
+# per-position passes read one record, not five arrays).
+cdef enum:
+    LEFT_STRICT_FIELD = 0       # left strict run [left_strict, p)
+    TIE_START_FIELD = 1         # taken left tie samples [tie_start, tie_end)
+    TIE_END_FIELD = 2
+    RIGHT_END_FIELD = 3         # right run [p + 1, right_end)
+    FIRST_SOURCE_FIELD = 4      # [first_source, p): the positions left of p whose right run holds p
+    TABLE_FIELDS = 5
+
+
 cdef struct NeighbourTable:
     # Runs of the out-neighbours of every sorted position p for one count k
-    # (see above); five arrays of m entries, in one block.
-    index_t* left_strict
-    index_t* tie_start
-    index_t* tie_end
-    index_t* right_end
-    index_t* first_source
+    # (see above): entries[p * TABLE_FIELDS + field].
+    index_t* entries
 
 
 cdef inline bint _uses_table(const int32_t* class_at, const int64_t* class_size, Py_ssize_t p,
@@ -856,7 +881,7 @@ cdef inline bint _uses_table(const int32_t* class_at, const int64_t* class_size,
 cdef int _neighbour_table(const double* v, const index_t* order, Py_ssize_t m, int64_t size,
                           const int32_t* class_at, const int64_t* class_size,
                           index_t* block, NeighbourTable* table) noexcept nogil:
-    """Fill ``table`` (stored in ``block``, 5 m entries) for classes of ``size`` samples (k = size - 1).
+    """Fill ``table`` (stored in ``block``, TABLE_FIELDS m entries) for classes of ``size`` samples (k = size - 1).
 
     With ``class_at`` (the classes at the sorted positions) only the positions
     of such classes are filled, and ``first_source`` counts only them: enough
@@ -871,21 +896,17 @@ cdef int _neighbour_table(const double* v, const index_t* order, Py_ssize_t m, i
     cdef Py_ssize_t p, q, source, previous = -1
     cdef Py_ssize_t k = size - 1
     cdef int status = OK
-    table.left_strict = block
-    table.tie_start = block + m
-    table.tie_end = block + 2 * m
-    table.right_end = block + 3 * m
-    table.first_source = block + 4 * m
+    table.entries = block
     _extra_runs_init(&extra)
     _search_hint_init(&hint)
     for p in range(m):
         if not _uses_table(class_at, class_size, p, size):
             continue
         if k <= 0:
-            table.left_strict[p] = <index_t> p
-            table.tie_start[p] = <index_t> p
-            table.tie_end[p] = <index_t> p
-            table.right_end[p] = <index_t> (p + 1)
+            table.entries[p * TABLE_FIELDS + LEFT_STRICT_FIELD] = <index_t> p
+            table.entries[p * TABLE_FIELDS + TIE_START_FIELD] = <index_t> p
+            table.entries[p * TABLE_FIELDS + TIE_END_FIELD] = <index_t> p
+            table.entries[p * TABLE_FIELDS + RIGHT_END_FIELD] = <index_t> (p + 1)
         else:
             status = _neighbour_runs(v, order, m, p, k, runs, &extra, &hint)
             if status != OK:
@@ -894,11 +915,11 @@ cdef int _neighbour_table(const double* v, const index_t* order, Py_ssize_t m, i
                     or runs[2 * RIGHT_STRICT + 1] != runs[2 * RIGHT_TIE]):
                 status = NOT_LINEAR
                 break
-            table.left_strict[p] = runs[2 * LEFT_STRICT]
-            table.tie_start[p] = runs[2 * LEFT_TIE]
-            table.tie_end[p] = runs[2 * LEFT_TIE + 1]
-            table.right_end[p] = runs[2 * RIGHT_TIE + 1]
-        if previous >= 0 and table.right_end[p] < table.right_end[previous]:
+            table.entries[p * TABLE_FIELDS + LEFT_STRICT_FIELD] = runs[2 * LEFT_STRICT]
+            table.entries[p * TABLE_FIELDS + TIE_START_FIELD] = runs[2 * LEFT_TIE]
+            table.entries[p * TABLE_FIELDS + TIE_END_FIELD] = runs[2 * LEFT_TIE + 1]
+            table.entries[p * TABLE_FIELDS + RIGHT_END_FIELD] = runs[2 * RIGHT_TIE + 1]
+        if previous >= 0 and table.entries[p * TABLE_FIELDS + RIGHT_END_FIELD] < table.entries[previous * TABLE_FIELDS + RIGHT_END_FIELD]:
             status = NOT_LINEAR
             break
         previous = p
@@ -910,9 +931,9 @@ cdef int _neighbour_table(const double* v, const index_t* order, Py_ssize_t m, i
     source = 0
     for q in range(m):
         while source < q and (not _uses_table(class_at, class_size, source, size) or
-                              table.right_end[source] <= q):
+                              table.entries[source * TABLE_FIELDS + RIGHT_END_FIELD] <= q):
             source += 1
-        table.first_source[q] = <index_t> source
+        table.entries[q * TABLE_FIELDS + FIRST_SOURCE_FIELD] = <index_t> source
     return OK
 
 
@@ -997,7 +1018,7 @@ cdef int _linear_graph_init(LinearGraph* graph, const double* v, const index_t* 
                 n_sizes += 1
     # The same memory bound as the sweeps' class table (tests set it to 0 to use the sweeps).
     if (m + 1) * n_classes > class_table_cell_limit or (n_sizes > 4 and
-                                                        5 * m * n_sizes > class_table_cell_limit):
+                                                        TABLE_FIELDS * m * n_sizes > class_table_cell_limit):
         return NOT_LINEAR
     graph.class_at = <int32_t*> malloc(m * sizeof(int32_t))
     graph.counts = <index_t*> malloc((m + 1) * n_classes * sizeof(index_t))
@@ -1015,7 +1036,7 @@ cdef int _linear_graph_init(LinearGraph* graph, const double* v, const index_t* 
                 graph.tables[c] = graph.tables[d]
                 break
         else:
-            graph.blocks[c] = <index_t*> malloc(5 * m * sizeof(index_t))
+            graph.blocks[c] = <index_t*> malloc(TABLE_FIELDS * m * sizeof(index_t))
             if graph.blocks[c] == NULL:
                 return OUT_OF_MEMORY
             status = _neighbour_table(v, order, m, graph.class_size[c],
@@ -1059,10 +1080,10 @@ cdef void _linear_parts(LinearGraph* graph, int64_t* n_edges, int64_t* within_ed
     for p in range(m):
         a = class_at[p]
         table = &graph.tables[a]
-        left_strict = table.left_strict[p]
-        tie_start = table.tie_start[p]
-        tie_end = table.tie_end[p]
-        right_end = table.right_end[p]
+        left_strict = table.entries[p * TABLE_FIELDS + LEFT_STRICT_FIELD]
+        tie_start = table.entries[p * TABLE_FIELDS + TIE_START_FIELD]
+        tie_end = table.entries[p * TABLE_FIELDS + TIE_END_FIELD]
+        right_end = table.entries[p * TABLE_FIELDS + RIGHT_END_FIELD]
         row_p = counts + p * n_classes
         # Arcs of p inside its class, and its out-neighbours into the in-degrees.
         graph.arc_within[a] += ((row_p[a] - counts[left_strict * n_classes + a])
@@ -1078,7 +1099,7 @@ cdef void _linear_parts(LinearGraph* graph, int64_t* n_edges, int64_t* within_ed
         # the class-c positions of [first_source, p) in p's two left runs.
         for i in range(graph.n_present):
             c = graph.present[i]
-            low = graph.tables[c].first_source[p]
+            low = graph.tables[c].entries[p * TABLE_FIELDS + FIRST_SOURCE_FIELD]
             together = 0
             if low < left_strict:
                 together = row_p[c] - counts[left_strict * n_classes + c]
@@ -1124,9 +1145,10 @@ cdef void _linear_parts_two(LinearGraph* graph, int64_t* n_edges, int64_t* withi
     cdef Py_ssize_t m = graph.m
     cdef const int32_t* class_at = graph.class_at
     cdef index_t* ones = graph.counts
-    cdef const NeighbourTable* table
-    cdef const index_t* first0 = graph.tables[0].first_source
-    cdef const index_t* first1 = graph.tables[1].first_source
+    cdef const index_t* entries0 = graph.tables[0].entries
+    cdef const index_t* entries1 = graph.tables[1].entries
+    cdef const index_t* record
+    cdef index_t first0, first1
     cdef Py_ssize_t p, a, left_strict, tie_start, tie_end, right_end, low
     cdef index_t n_all, n_one, run_all, run_one
     cdef int64_t to_one = 0, within0 = 0, within1 = 0
@@ -1135,44 +1157,42 @@ cdef void _linear_parts_two(LinearGraph* graph, int64_t* n_edges, int64_t* withi
     ones[0] = 0
     for p in range(m):
         ones[p + 1] = ones[p] + class_at[p]
+    # Branch-free on the class (random under a permutation): products with a in {0, 1}.
     for p in range(m):
         a = class_at[p]
-        table = &graph.tables[a]
-        left_strict = table.left_strict[p]
-        tie_start = table.tie_start[p]
-        tie_end = table.tie_end[p]
-        right_end = table.right_end[p]
+        first0 = entries0[p * TABLE_FIELDS + FIRST_SOURCE_FIELD]
+        first1 = entries1[p * TABLE_FIELDS + FIRST_SOURCE_FIELD]
+        record = (entries1 if a else entries0) + p * TABLE_FIELDS
+        left_strict = record[LEFT_STRICT_FIELD]
+        tie_start = record[TIE_START_FIELD]
+        tie_end = record[TIE_END_FIELD]
+        right_end = record[RIGHT_END_FIELD]
         # The out-neighbours of p: how many, and how many of class 1.
         run_all = (p - left_strict) + (tie_end - tie_start) + (right_end - p - 1)
         run_one = (ones[p] - ones[left_strict]) + (ones[tie_end] - ones[tie_start]) + \
             (ones[right_end] - ones[p + 1])
         to_one += run_one
-        if a:
-            within1 += run_one
-        else:
-            within0 += run_all - run_one
-        # Pairs joined both ways with p as right end, left end of class 0 ...
-        low = first0[p] if first0[p] > left_strict else left_strict
+        within1 += a * run_one
+        within0 += (1 - a) * (run_all - run_one)
+        # Pairs joined both ways with p as right end, left end of class 0: the positions of
+        # [first0, p) in the left strict run and in the tie prefix (clamped, so possibly empty) ...
+        low = first0 if first0 > left_strict else left_strict
         n_all = p - low
         n_one = ones[p] - ones[low]
-        low = first0[p] if first0[p] > tie_start else tie_start
-        if low < tie_end:
-            n_all += tie_end - low
-            n_one += ones[tie_end] - ones[low]
-        if a:
-            mutual01 += n_all - n_one
-        else:
-            mutual00 += n_all - n_one
+        low = first0 if first0 > tie_start else tie_start
+        low = low if low < tie_end else tie_end
+        n_all += tie_end - low
+        n_one += ones[tie_end] - ones[low]
+        mutual01 += a * (n_all - n_one)
+        mutual00 += (1 - a) * (n_all - n_one)
         # ... and of class 1.
-        low = first1[p] if first1[p] > left_strict else left_strict
+        low = first1 if first1 > left_strict else left_strict
         n_one = ones[p] - ones[low]
-        low = first1[p] if first1[p] > tie_start else tie_start
-        if low < tie_end:
-            n_one += ones[tie_end] - ones[low]
-        if a:
-            mutual11 += n_one
-        else:
-            mutual10 += n_one
+        low = first1 if first1 > tie_start else tie_start
+        low = low if low < tie_end else tie_end
+        n_one += ones[tie_end] - ones[low]
+        mutual11 += a * n_one
+        mutual10 += (1 - a) * n_one
     graph.arc_within[0] = within0
     graph.arc_within[1] = within1
     graph.in_sum[1] = to_one
@@ -1237,9 +1257,13 @@ cdef int _modularity_parts(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
 
 
 cdef int _permuted_feature(const double* x, Py_ssize_t x_stride, Py_ssize_t m, const int32_t* y,
-                           int n_classes, const int32_t* permutations, Py_ssize_t n_permutations,
-                           double* out, Py_ssize_t out_stride, SignalCheck* check) noexcept nogil:
+                           const uint8_t* small_y, int n_classes, const int32_t* permutations,
+                           Py_ssize_t n_permutations, double* out, Py_ssize_t out_stride,
+                           SignalCheck* check) noexcept nogil:
     """Q of one feature for the classes ``y[permutations[b]]`` of every b into ``out[b * out_stride]``.
+
+    ``small_y``: ``y`` as bytes (NULL for more than 256 classes), for a gather from a
+    smaller array.
 
     The sort and the neighbour tables are computed once; each permutation costs
     one :func:`_linear_parts` pass.  Where the linear path does not apply, each
@@ -1269,8 +1293,12 @@ cdef int _permuted_feature(const double* x, Py_ssize_t x_stride, Py_ssize_t m, c
             if stop_requested(check):
                 break
             permutation = permutations + b * m
-            for p in range(m):
-                graph.class_at[p] = y[permutation[order[p]]]
+            if small_y != NULL:
+                for p in range(m):
+                    graph.class_at[p] = small_y[permutation[order[p]]]
+            else:
+                for p in range(m):
+                    graph.class_at[p] = y[permutation[order[p]]]
             _linear_parts(&graph, &n_edges, within_edges, degree_sum)
             out[b * out_stride] = _modularity_from_parts(n_edges, within_edges, degree_sum, n_classes)
     elif status == NOT_LINEAR:
@@ -1488,11 +1516,13 @@ def permuted_modularity(const double[:, :] X, const int32_t[::1] y, int n_classe
     row_stride = X.strides[0] // <Py_ssize_t> sizeof(double)
     cdef double[:, ::1] out = out_array
     cdef int32_t[::1] status = np.zeros(n_features, dtype=np.int32)
+    cdef uint8_t[::1] small_y_array = np.asarray(y, dtype=np.uint8) if n_classes <= 256 else None
+    cdef const uint8_t* small_y = &small_y_array[0] if n_classes <= 256 else NULL
     cdef SignalCheck check
     signal_check_init(&check, 1)
     for f in prange(n_features, nogil=True, num_threads=n_threads, schedule="dynamic"):
         if not stop_requested(&check):
-            status[f] = _permuted_feature(&X[0, f], row_stride, m, &y[0], n_classes,
+            status[f] = _permuted_feature(&X[0, f], row_stride, m, &y[0], small_y, n_classes,
                                           &permutations[0, 0], n_permutations, &out[0, f],
                                           n_features, &check)
     raise_if_stopped(&check)

@@ -5,7 +5,8 @@ community modularity" (CMQFS), Neurocomputing 151, 376-389.  What is computed:
 
 * relevance ``Q_r``: Newman-Girvan modularity of the class partition of the
   feature vector graph of feature ``r`` (section 4, Eq. 1-2), computed by the
-  kernel :mod:`fstools._ext._fvg` in O(m log m) per feature;
+  kernel :mod:`fstools._ext._fvg` in O(m log m) per feature (and, for a
+  permutation test, O(m n_classes) per further permutation of the classes);
 * ``NQ_r``: min-max normalised ``Q_r`` (Eq. 11);
 * relevant independency ``RI(X_i, X_j) = [I(X_i;C|X_j) + I(X_j;C|X_i)] / (2 H(C))``
   (Eq. 9) on the nine-level discretisation of section 5.2, summed over the
@@ -39,8 +40,9 @@ def modularity_scores(X, y, n_classes, n_threads=1):
     n_classes : int
     n_threads : int
         Threads over features; the result does not depend on it.  Each thread
-        holds about 84 bytes per sample of work buffers for two classes (plus
-        4 bytes per sample per further class for the class-count table).
+        holds at most about 84 bytes per sample of work buffers for two classes
+        (plus 4 bytes per sample per further class for the class prefix counts,
+        and 20 per further distinct class size).
 
     Returns
     -------
