@@ -996,15 +996,13 @@ cdef int _linear_graph_init(LinearGraph* graph, const double* v, const index_t* 
     graph.n_present = 0
     graph.class_size = <int64_t*> calloc(n_classes, sizeof(int64_t))
     graph.present = <Py_ssize_t*> malloc(n_classes * sizeof(Py_ssize_t))
-    graph.tables = <NeighbourTable*> calloc(n_classes, sizeof(NeighbourTable))
-    graph.blocks = <index_t**> calloc(n_classes, sizeof(index_t*))
-    graph.arc_within = <int64_t*> malloc(n_classes * sizeof(int64_t))
-    graph.in_sum = <int64_t*> malloc(n_classes * sizeof(int64_t))
-    graph.mutual = <int64_t*> malloc(n_classes * n_classes * sizeof(int64_t))
-    if (graph.class_size == NULL or graph.present == NULL or graph.tables == NULL or
-            graph.blocks == NULL or graph.arc_within == NULL or graph.in_sum == NULL or
-            graph.mutual == NULL):
+    if graph.class_size == NULL or graph.present == NULL:
         return OUT_OF_MEMORY
+    # The same memory bound as the sweeps' class table (tests set it to 0 to use the sweeps),
+    # checked before anything sized by the classes is allocated (and before the O(n_classes^2)
+    # search for equal class sizes).
+    if (m + 1) * n_classes > class_table_cell_limit or n_classes * n_classes > class_table_cell_limit:
+        return NOT_LINEAR
     for i in range(m):
         graph.class_size[y[i]] += 1
     for c in range(n_classes):
@@ -1016,10 +1014,16 @@ cdef int _linear_graph_init(LinearGraph* graph, const double* v, const index_t* 
                     break
             else:
                 n_sizes += 1
-    # The same memory bound as the sweeps' class table (tests set it to 0 to use the sweeps).
-    if (m + 1) * n_classes > class_table_cell_limit or (n_sizes > 4 and
-                                                        TABLE_FIELDS * m * n_sizes > class_table_cell_limit):
+    if n_sizes > 4 and TABLE_FIELDS * m * n_sizes > class_table_cell_limit:
         return NOT_LINEAR
+    graph.tables = <NeighbourTable*> calloc(n_classes, sizeof(NeighbourTable))
+    graph.blocks = <index_t**> calloc(n_classes, sizeof(index_t*))
+    graph.arc_within = <int64_t*> malloc(n_classes * sizeof(int64_t))
+    graph.in_sum = <int64_t*> malloc(n_classes * sizeof(int64_t))
+    graph.mutual = <int64_t*> malloc(n_classes * n_classes * sizeof(int64_t))
+    if (graph.tables == NULL or graph.blocks == NULL or graph.arc_within == NULL or
+            graph.in_sum == NULL or graph.mutual == NULL):
+        return OUT_OF_MEMORY
     graph.class_at = <int32_t*> malloc(m * sizeof(int32_t))
     graph.counts = <index_t*> malloc((m + 1) * n_classes * sizeof(index_t))
     graph.in_change = <index_t*> malloc((m + 1) * sizeof(index_t))
