@@ -43,6 +43,17 @@ CASES = {
         print("started", flush=True)
         _fvg.modularity_scores(X, y, 2, out, n_threads=2)
     """,
+    # CMQFS permutation null: 3000 features of 20,000 samples, 200 permutations.
+    "fvg_permuted_modularity": """
+        from fstools._ext import _fvg
+        m, p = 20_000, 3000
+        column = rng.normal(size=m)
+        X = as_strided(column, shape=(m, p), strides=(8, 0))
+        y = (rng.random(m) < 0.5).astype(np.int32)
+        permutations = np.stack([rng.permutation(m) for _ in range(200)]).astype(np.int32)
+        print("started", flush=True)
+        _fvg.permuted_modularity(X, y, 2, permutations, n_threads=2)
+    """,
     # The class-wise neighbour search of ReliefF: 8000 queries against 40,000 samples x 50.
     "class_neighbours": """
         from fstools._ext import _neighbours

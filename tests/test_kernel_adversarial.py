@@ -94,7 +94,8 @@ def _public_functions(module):
 
 
 COVERED = {
-    "_fvg": {"feature_modularity", "modularity_parts", "modularity_scores", "neighbour_runs"},
+    "_fvg": {"feature_modularity", "modularity_parts", "modularity_scores", "neighbour_runs",
+             "permuted_modularity"},
     "_entropy": {"entropy", "joint_entropy", "mutual_information", "conditional_mutual_information",
                  "pair_information_terms", "relevant_independency_terms", "feature_class_information",
                  "feature_entropies", "discrete_column_codes", "lazy_cmim"},
@@ -209,6 +210,56 @@ def test_fvg_huge_class_count_every_sample_its_own_class():
         scores = modularity_scores(np.column_stack([x, -x]), y, m)
     assert n_edges == 0 and not within.any() and not degree.any()
     assert np.all(np.isnan(scores))
+
+
+def test_fvg_permuted_huge_class_count_and_few_samples():
+    """The permutation kernel: 100,000 one-sample classes in linear memory (no edges: NaN), and
+    0 or 1 sample, zero features or zero permutations (shapes as documented)."""
+    m = 100_000
+    x = np.random.default_rng(3).normal(size=(m, 2))
+    permutations = np.stack([np.random.default_rng(b).permutation(m) for b in range(2)]).astype(np.int32)
+    with address_space_limit():
+        null = fvg.permuted_modularity(x, np.arange(m, dtype=np.int32), m, permutations)
+    assert null.shape == (2, 2) and np.all(np.isnan(null))
+    for size in (0, 1):
+        identity = np.arange(size, dtype=np.int32)[None, :]
+        assert np.all(np.isnan(fvg.permuted_modularity(np.zeros((size, 3)), np.zeros(size, dtype=np.int32), 1,
+                                                       identity)))
+    assert fvg.permuted_modularity(np.zeros((4, 0)), np.zeros(4, dtype=np.int32), 1,
+                                   np.zeros((2, 4), dtype=np.int32) + np.arange(4, dtype=np.int32)).shape == (2, 0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_fvg_permuted_extreme_magnitudes_equal_brute_force(seed):
+    """+-1e308 (inf distances), subnormals, zeros and ties: every permuted Q as the brute-force graph."""
+    rng = np.random.default_rng(seed)
+    X = rng.choice(EXTREME_VALUES, size=(26, 3))
+    y = rng.integers(0, 3, size=26).astype(np.int32)
+    y[:3] = [0, 1, 2]
+    permutations = np.stack([rng.permutation(26) for _ in range(4)]).astype(np.int32)
+    null = fvg.permuted_modularity(X, y, 3, permutations)
+    for b, permutation in enumerate(permutations):
+        for f in range(3):
+            expected = modularity_ref(X[:, f], y[permutation])
+            if math.isnan(expected):
+                assert math.isnan(null[b, f])
+            else:
+                assert null[b, f] == pytest.approx(expected, abs=1e-12)
+
+
+def test_fvg_permuted_bad_inputs_name_the_argument():
+    X = np.zeros((4, 2))
+    y = np.array([0, 1, 0, 1], dtype=np.int32)
+    with pytest.raises(ValueError, match="permutations: row 0 is not a permutation"):
+        fvg.permuted_modularity(X, y, 2, np.array([[0, 1, 2, -1]], dtype=np.int32))
+    with pytest.raises(ValueError, match="permutations"):
+        fvg.permuted_modularity(X, y, 2, np.zeros((1, 3), dtype=np.int32))
+    with pytest.raises(ValueError, match="y"):
+        fvg.permuted_modularity(X, y[:3], 2, np.zeros((1, 4), dtype=np.int32))
+    with pytest.raises(ValueError, match="y"):
+        fvg.permuted_modularity(X, y * 5, 2, np.arange(4, dtype=np.int32)[None, :])
+    with pytest.raises(ValueError, match="n_classes"):
+        fvg.permuted_modularity(X, y, 0, np.arange(4, dtype=np.int32)[None, :])
 
 
 def test_fvg_distances_equal_after_rounding_follow_the_tie_rule():

@@ -22,27 +22,45 @@ the neighbour set of a sample is at most four runs of sorted positions:
 where the strict runs hold the samples closer than the k-th smallest distance
 ``r`` and the tie prefixes the samples at distance exactly ``r`` taken in index
 order.  Rounding is monotone, so the computed distances never decrease
-outwards on either side.  A tie run is in index order when it holds one value;
+outwards on either side; the run ends are found by galloping searches that
+start from the previous position's answers (a few steps per position on
+ordinary data).
+A tie run is in index order when it holds one value;
 when distances to different values are equal only after rounding (|2**54 - 1|
 == |2**54 - 0|) it is not, and the tied samples taken (the lowest indices) are
 found by sorting the indices of both tie runs and stored as extra runs
 (``ExtraRuns``) of consecutive positions.  This costs O(t log t) for a tie run
 of t samples; it happens only with values of very different magnitudes (never
 on ordinary data, where every tie run holds one value and is used as a prefix
-found by binary search).  From these runs: out-degrees are ``k``, in-degrees come from a
-difference array, within-class arc counts from binary searches in the sorted
-positions of each class, and the pairs joined in both directions (counted
-twice by the union) from two offline sweeps with Fenwick trees.  Everything is
-O(m log m) per feature (plus the rounded tie runs above); the bottleneck is the sort.
+found by binary search).
+
+Two ways to count the graph from these runs, giving the same integers:
+
+* the linear path (:func:`_linear_parts`, used wherever it applies): the right
+  run and right tie prefix meet, so the right neighbours of p are one run
+  whose end never decreases with p; the positions left of q that take q are
+  then one run, and M, l_c and d_c follow from prefix counts of the classes
+  over the sorted positions in O(m n_classes).  The neighbour runs depend on
+  the labels only through the class sizes, which a permutation of the labels
+  keeps: :func:`permuted_modularity` sorts and searches once per feature and
+  pays one such linear pass per permutation;
+* the sweeps (:func:`_modularity_parts_sweep`, for extra runs or tables over
+  the size limit): out-degrees are ``k``, in-degrees come from a difference
+  array, within-class arc counts from the class ranks of the run ends, and the
+  pairs joined in both directions (counted twice by the union) from two offline
+  sweeps with Fenwick trees, O(m log m).
+
+Either way the bottleneck is the sort.
 
 Memory: the features are read in place, as columns of the caller's
 (n_samples, n_features) array in any layout; each thread copies the one
 feature it is scoring into its own buffer.  Sorted positions, sample indices
 and per-sample counts are 32-bit (``index_t``), so m is at most 2**31 - 1;
 edge totals over a feature (M, l_c, d_c, arc counts) are int64.  Buffers are
-freed as soon as they are no longer needed; the per-thread peak is about
-84 bytes per sample for two classes (``4 * n_classes`` bytes of it the class
-prefix-count table, when that is built).
+freed as soon as they are no longer needed; the per-thread peak is at most
+about 84 bytes per sample for two classes (plus 4 bytes per sample per further
+class for the class prefix counts, and 20 per further distinct class size on
+the linear path).
 
 Bounds checking and wraparound are switched off by ``setup.py`` (and on again
 with ``FSTOOLS_BOUNDSCHECK=1``).
@@ -52,7 +70,7 @@ import numpy as np
 cimport numpy as cnp
 from cython.parallel cimport prange
 from libc.math cimport NAN
-from libc.stdint cimport int8_t, int32_t, int64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
@@ -92,38 +110,110 @@ cdef inline double _right_distance(const double* v, Py_ssize_t p, Py_ssize_t j) 
     return v[p + 1 + j] - v[p]
 
 
-cdef Py_ssize_t _count_left_below(const double* v, Py_ssize_t p, double r,
-                                  bint inclusive) noexcept nogil:
-    """Number of left neighbours at distance < r (or <= r when ``inclusive``)."""
-    cdef Py_ssize_t low = 0
-    cdef Py_ssize_t high = p
-    cdef Py_ssize_t mid
-    cdef double d
+cdef inline bint _closer(const double* v, Py_ssize_t p, Py_ssize_t j, double r, bint right,
+                         bint inclusive) noexcept nogil:
+    """Whether the j-th sample on the left (or right) of position p is at distance < r (<= r)."""
+    cdef double d = _right_distance(v, p, j) if right else _left_distance(v, p, j)
+    return d < r or (inclusive and d == r)
+
+
+cdef Py_ssize_t _count_below(const double* v, Py_ssize_t p, Py_ssize_t m, double r, bint right,
+                             bint inclusive, Py_ssize_t hint) noexcept nogil:
+    """Number of left (or right) neighbours of p at distance < r (or <= r when ``inclusive``).
+
+    The distances never decrease outwards, so the answer is where ``_closer`` turns false;
+    it is found by galloping from ``hint`` (an estimate of the answer) and then bisecting:
+    the same answer from any hint, in O(log |answer - hint|) steps.
+    """
+    cdef Py_ssize_t n = m - 1 - p if right else p
+    cdef Py_ssize_t low, high, probe, mid
+    cdef Py_ssize_t step = 1
+    if hint < 0:
+        hint = 0
+    elif hint > n:
+        hint = n
+    if hint < n and _closer(v, p, hint, r, right, inclusive):
+        # The answer is above hint.
+        low = hint + 1
+        probe = hint + 1
+        while probe < n and _closer(v, p, probe, r, right, inclusive):
+            low = probe + 1
+            step *= 2
+            probe = hint + step
+        high = probe if probe < n else n
+    else:
+        # The answer is at most hint.
+        high = hint
+        probe = hint - 1
+        while probe >= 0 and not _closer(v, p, probe, r, right, inclusive):
+            high = probe
+            step *= 2
+            probe = hint - step
+        low = probe + 1 if probe >= 0 else 0
     while low < high:
         mid = (low + high) // 2
-        d = _left_distance(v, p, mid)
-        if d < r or (inclusive and d == r):
+        if _closer(v, p, mid, r, right, inclusive):
             low = mid + 1
         else:
             high = mid
     return low
 
 
-cdef Py_ssize_t _count_right_below(const double* v, Py_ssize_t p, Py_ssize_t m, double r,
-                                   bint inclusive) noexcept nogil:
-    """Number of right neighbours at distance < r (or <= r when ``inclusive``)."""
-    cdef Py_ssize_t low = 0
-    cdef Py_ssize_t high = m - 1 - p
-    cdef Py_ssize_t mid
-    cdef double d
-    while low < high:
-        mid = (low + high) // 2
-        d = _right_distance(v, p, mid)
-        if d < r or (inclusive and d == r):
-            low = mid + 1
+cdef inline bint _split_fits(const double* v, Py_ssize_t p, Py_ssize_t k, Py_ssize_t n_right,
+                             Py_ssize_t from_left) noexcept nogil:
+    """Whether taking ``from_left`` of the k nearest from the left (the rest from the right) is
+    a valid split: its last left distance does not exceed the next right distance."""
+    return k - from_left == n_right or \
+        _left_distance(v, p, from_left - 1) <= _right_distance(v, p, k - from_left)
+
+
+cdef Py_ssize_t _split(const double* v, Py_ssize_t p, Py_ssize_t k, Py_ssize_t n_right,
+                       Py_ssize_t low, Py_ssize_t high, Py_ssize_t hint) noexcept nogil:
+    """The largest ``from_left`` in [low, high] that is ``low`` or a valid split (:func:`_split_fits`
+    holds for a prefix of the range), by galloping from ``hint`` and bisecting."""
+    cdef Py_ssize_t first_bad, bad_high, probe, mid
+    cdef Py_ssize_t step = 1
+    # Search the first from_left above low that does not fit, in [low + 1, high + 1].
+    if hint <= low:
+        hint = low + 1
+    elif hint > high + 1:
+        hint = high + 1
+    if hint <= high and _split_fits(v, p, k, n_right, hint):
+        first_bad = hint + 1
+        probe = hint + 1
+        while probe <= high and _split_fits(v, p, k, n_right, probe):
+            first_bad = probe + 1
+            step *= 2
+            probe = hint + step
+        bad_high = probe if probe <= high else high + 1
+    else:
+        bad_high = hint
+        probe = hint - 1
+        while probe > low and not _split_fits(v, p, k, n_right, probe):
+            bad_high = probe
+            step *= 2
+            probe = hint - step
+        first_bad = probe + 1 if probe > low else low + 1
+    while first_bad < bad_high:
+        mid = (first_bad + bad_high) // 2
+        if _split_fits(v, p, k, n_right, mid):
+            first_bad = mid + 1
         else:
-            high = mid
-    return low
+            bad_high = mid
+    return first_bad - 1
+
+
+cdef struct SearchHint:
+    # The previous position searched (-1: none) and its split and strict-run ends, from which
+    # the searches of the next position start (neighbouring positions have close answers).
+    Py_ssize_t position
+    Py_ssize_t from_left
+    Py_ssize_t left_start
+    Py_ssize_t right_end
+
+
+cdef inline void _search_hint_init(SearchHint* hint) noexcept nogil:
+    hint.position = -1
 
 
 cdef struct ExtraRuns:
@@ -202,14 +292,16 @@ cdef int _append_selected_blocks(ExtraRuns* extra, const index_t* order, Py_ssiz
 
 cdef int _neighbour_runs(const double* v, const index_t* order, Py_ssize_t m,
                          Py_ssize_t p, Py_ssize_t k, index_t* runs,
-                         ExtraRuns* extra) noexcept nogil:
+                         ExtraRuns* extra, SearchHint* hint) noexcept nogil:
     """Write the [start, end) runs of the k nearest neighbours of position p.
 
     ``runs`` receives 8 numbers: LEFT_TIE, LEFT_STRICT, RIGHT_STRICT, RIGHT_TIE.
     When a tie run holds more than one value (distances equal only after
     rounding) the samples taken from it need not be a prefix: both tie runs
     in ``runs`` are then left empty and the taken samples are appended to
-    ``extra`` as blocks of consecutive positions.  Returns OK or OUT_OF_MEMORY.
+    ``extra`` as blocks of consecutive positions.  The searches start from
+    ``hint`` (the previous position's answers; updated), which changes their
+    cost, never their result.  Returns OK or OUT_OF_MEMORY.
     """
     cdef Py_ssize_t n_left = p
     cdef Py_ssize_t n_right = m - 1 - p
@@ -233,13 +325,10 @@ cdef int _neighbour_runs(const double* v, const index_t* order, Py_ssize_t m,
     if low < 0:
         low = 0
     high = k if k < n_left else n_left
-    while low < high:
-        mid = (low + high + 1) // 2
-        if k - mid == n_right or _left_distance(v, p, mid - 1) <= _right_distance(v, p, k - mid):
-            low = mid
-        else:
-            high = mid - 1
-    from_left = low
+    if hint.position < 0:
+        from_left = _split(v, p, k, n_right, low, high, (low + high) // 2 + 1)
+    else:
+        from_left = _split(v, p, k, n_right, low, high, hint.from_left + 1)
     r = -1.0
     if from_left > 0:
         r = _left_distance(v, p, from_left - 1)
@@ -248,10 +337,18 @@ cdef int _neighbour_runs(const double* v, const index_t* order, Py_ssize_t m,
         if d > r:
             r = d
 
-    left_strict = _count_left_below(v, p, r, False)
-    left_upto = _count_left_below(v, p, r, True)
-    right_strict = _count_right_below(v, p, m, r, False)
-    right_upto = _count_right_below(v, p, m, r, True)
+    if hint.position < 0:
+        left_strict = _count_below(v, p, m, r, False, False, from_left)
+        right_strict = _count_below(v, p, m, r, True, False, k - from_left)
+    else:
+        left_strict = _count_below(v, p, m, r, False, False, p - hint.left_start)
+        right_strict = _count_below(v, p, m, r, True, False, hint.right_end - p - 1)
+    left_upto = _count_below(v, p, m, r, False, True, left_strict)
+    right_upto = _count_below(v, p, m, r, True, True, right_strict)
+    hint.position = p
+    hint.from_left = from_left
+    hint.left_start = p - left_strict
+    hint.right_end = p + 1 + right_strict
 
     # The samples at computed distance exactly r: a run on each side.  Take
     # the n_tied lowest sample indices of the union (the tie rule).
@@ -525,10 +622,14 @@ cdef int _mutual_sweep(Py_ssize_t m, const index_t* runs, const ExtraRuns* extra
 # Modularity of one feature.
 # --------------------------------------------------------------------------
 
-cdef int _modularity_parts(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
-                           const int32_t* y, int n_classes, int64_t* n_edges,
-                           int64_t* within_edges, int64_t* degree_sum) noexcept nogil:
-    """Edge count M, within-class edges l_c and degree sums d_c of one FVG.
+cdef int _modularity_parts_sweep(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
+                                 const int32_t* y, int n_classes, int64_t* n_edges,
+                                 int64_t* within_edges, int64_t* degree_sum) noexcept nogil:
+    """Edge count M, within-class edges l_c and degree sums d_c of one FVG, by the sweeps.
+
+    The general path: it handles the tie runs that hold several values (the
+    extra runs) and needs no table over all classes.  :func:`_modularity_parts`
+    uses it where the linear path (:func:`_linear_parts`) does not apply.
 
     The feature is ``x[0], x[x_stride], ..., x[(m - 1) * x_stride]`` (a column
     of the caller's array, read in place; copied here into a work buffer).
@@ -563,6 +664,7 @@ cdef int _modularity_parts(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
     cdef int64_t* mutual_within = <int64_t*> calloc(n_classes, sizeof(int64_t))
     cdef ClassIndex classes
     cdef ExtraRuns extra
+    cdef SearchHint hint
     cdef Py_ssize_t i, p, c, run, start, end, k, x_run, first_extra
     cdef Py_ssize_t running = 0
     cdef int64_t n_arcs = 0
@@ -572,6 +674,7 @@ cdef int _modularity_parts(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
     cdef bint use_table = n_classes * (m + 1) <= class_table_cell_limit
 
     _extra_runs_init(&extra)
+    _search_hint_init(&hint)
     classes.n_classes = n_classes
     classes.m = m
     classes.offset = <Py_ssize_t*> malloc((n_classes + 1) * sizeof(Py_ssize_t))
@@ -652,7 +755,8 @@ cdef int _modularity_parts(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
             k = classes.offset[c + 1] - classes.offset[c] - 1
             n_arcs += k
             first_extra = extra.count
-            if _neighbour_runs(v, order, m, p, k, runs + p * 2 * INTERVALS_PER_NODE, &extra) != OK:
+            if _neighbour_runs(v, order, m, p, k, runs + p * 2 * INTERVALS_PER_NODE, &extra,
+                               &hint) != OK:
                 status = OUT_OF_MEMORY
                 break
             for run in range(INTERVALS_PER_NODE):
@@ -714,6 +818,511 @@ cdef int _modularity_parts(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
     free(classes.offset); free(classes.positions); free(classes.class_major_index)
     free(classes.count_before)
     _extra_runs_free(&extra)
+    return status
+
+
+# --------------------------------------------------------------------------
+# The linear path: label-free neighbour tables, then O(m n_classes) counts.
+# --------------------------------------------------------------------------
+#
+# The graph depends on the labels only through each sample's neighbour count
+# k_i = p_i - 1, and a permutation of the labels keeps the class sizes: the
+# neighbour sets for every class size, and where each set lies in the sorted
+# order, are fixed.  Only which of them a sample uses and the class of every
+# position change.  On ordinary data (no extra runs) the out-neighbours of
+# sorted position p for a count k are
+#
+#     [tie_start, tie_end)   the taken left tie samples (the farthest ones: the
+#                            lowest indices of a run of one value lie left),
+#     [left_strict, p)       the left samples closer than r,
+#     [p + 1, right_end)     the right samples: strict run and tie prefix meet,
+#
+# and right_end never decreases with p (if s > p' > p were taken by p and not
+# by p', the k samples p' prefers to s, with p' itself in place of p, would all
+# be preferred to s by p).  So the positions left of q whose right run holds q
+# form one run [first_source[q], q), found for all q by one two-pointer pass,
+# and the pairs joined both ways with q as right end and p of class a are the
+# class-a positions of [first_source_a[q], q) inside q's two left runs: two
+# differences of a prefix-count table.  Arcs inside a class are prefix-count
+# differences over the three runs, in-degrees come from a difference array.
+# Every count is the integer the sweeps compute, so Q is bitwise the same.
+
+# _neighbour_table / _linear_graph_init: the graph is not of this form (extra
+# runs, or a table over the size limit): the caller uses the sweeps.  Never
+# stored in a status array.
+cdef enum:
+    NOT_LINEAR = -1
+
+
+# The fields of a neighbour table, per sorted position p (interleaved: the
+# per-position passes read one record, not five arrays).
+cdef enum:
+    LEFT_STRICT_FIELD = 0       # left strict run [left_strict, p)
+    TIE_START_FIELD = 1         # taken left tie samples [tie_start, tie_end)
+    TIE_END_FIELD = 2
+    RIGHT_END_FIELD = 3         # right run [p + 1, right_end)
+    FIRST_SOURCE_FIELD = 4      # [first_source, p): the positions left of p whose right run holds p
+    TABLE_FIELDS = 5
+
+
+cdef struct NeighbourTable:
+    # Runs of the out-neighbours of every sorted position p for one count k
+    # (see above): entries[p * TABLE_FIELDS + field].
+    index_t* entries
+
+
+cdef inline bint _uses_table(const int32_t* class_at, const int64_t* class_size, Py_ssize_t p,
+                             int64_t size) noexcept nogil:
+    """Whether sorted position p needs the table of the class size ``size`` (every
+    position when ``class_at`` is NULL, else those whose class has that size)."""
+    return class_at == NULL or class_size[class_at[p]] == size
+
+
+cdef int _neighbour_table(const double* v, const index_t* order, Py_ssize_t m, int64_t size,
+                          const int32_t* class_at, const int64_t* class_size,
+                          index_t* block, NeighbourTable* table) noexcept nogil:
+    """Fill ``table`` (stored in ``block``, TABLE_FIELDS m entries) for classes of ``size`` samples (k = size - 1).
+
+    With ``class_at`` (the classes at the sorted positions) only the positions
+    of such classes are filled, and ``first_source`` counts only them: enough
+    for that labelling, with the neighbour search done once per position.
+    With ``class_at`` NULL every position is filled (for any labelling with
+    these class sizes).  Returns OK, OUT_OF_MEMORY, or NOT_LINEAR when a tie
+    run holds several values (the extra runs) or the right ends decrease.
+    """
+    cdef index_t runs[2 * INTERVALS_PER_NODE]
+    cdef ExtraRuns extra
+    cdef SearchHint hint
+    cdef Py_ssize_t p, q, source, previous = -1
+    cdef Py_ssize_t k = size - 1
+    cdef int status = OK
+    table.entries = block
+    _extra_runs_init(&extra)
+    _search_hint_init(&hint)
+    for p in range(m):
+        if not _uses_table(class_at, class_size, p, size):
+            continue
+        if k <= 0:
+            table.entries[p * TABLE_FIELDS + LEFT_STRICT_FIELD] = <index_t> p
+            table.entries[p * TABLE_FIELDS + TIE_START_FIELD] = <index_t> p
+            table.entries[p * TABLE_FIELDS + TIE_END_FIELD] = <index_t> p
+            table.entries[p * TABLE_FIELDS + RIGHT_END_FIELD] = <index_t> (p + 1)
+        else:
+            status = _neighbour_runs(v, order, m, p, k, runs, &extra, &hint)
+            if status != OK:
+                break
+            if (extra.count > 0 or runs[2 * LEFT_STRICT + 1] != p or runs[2 * RIGHT_STRICT] != p + 1
+                    or runs[2 * RIGHT_STRICT + 1] != runs[2 * RIGHT_TIE]):
+                status = NOT_LINEAR
+                break
+            table.entries[p * TABLE_FIELDS + LEFT_STRICT_FIELD] = runs[2 * LEFT_STRICT]
+            table.entries[p * TABLE_FIELDS + TIE_START_FIELD] = runs[2 * LEFT_TIE]
+            table.entries[p * TABLE_FIELDS + TIE_END_FIELD] = runs[2 * LEFT_TIE + 1]
+            table.entries[p * TABLE_FIELDS + RIGHT_END_FIELD] = runs[2 * RIGHT_TIE + 1]
+        if previous >= 0 and table.entries[p * TABLE_FIELDS + RIGHT_END_FIELD] < table.entries[previous * TABLE_FIELDS + RIGHT_END_FIELD]:
+            status = NOT_LINEAR
+            break
+        previous = p
+    _extra_runs_free(&extra)
+    if status != OK:
+        return status
+    # first_source[q]: the first position from which every used position left of q
+    # has q in its right run (the used positions left of it do not).
+    source = 0
+    for q in range(m):
+        while source < q and (not _uses_table(class_at, class_size, source, size) or
+                              table.entries[source * TABLE_FIELDS + RIGHT_END_FIELD] <= q):
+            source += 1
+        table.entries[q * TABLE_FIELDS + FIRST_SOURCE_FIELD] = <index_t> source
+    return OK
+
+
+cdef struct LinearGraph:
+    # What does not depend on the labels (for fixed class sizes) ...
+    Py_ssize_t m
+    Py_ssize_t n_classes
+    int64_t* class_size        # n_classes
+    Py_ssize_t n_present
+    Py_ssize_t* present        # the classes with samples, ascending
+    NeighbourTable* tables     # n_classes; tables[c] for k = class_size[c] - 1 (shared by equal sizes)
+    index_t** blocks           # n_classes; the storage each class owns (NULL when shared or empty)
+    # ... and the work arrays of one labelling.
+    int32_t* class_at          # m: class at every sorted position (set by the caller)
+    index_t* counts            # (m + 1) n_classes: counts[p * n_classes + c] = class-c positions below p
+    index_t* in_change         # m + 1: in-degree difference array
+    int64_t* arc_within        # n_classes
+    int64_t* in_sum            # n_classes
+    int64_t* mutual            # n_classes^2: pairs joined both ways, [left end class, right end class]
+
+
+cdef void _linear_graph_clear(LinearGraph* graph) noexcept nogil:
+    graph.class_size = NULL
+    graph.present = NULL
+    graph.tables = NULL
+    graph.blocks = NULL
+    graph.class_at = NULL
+    graph.counts = NULL
+    graph.in_change = NULL
+    graph.arc_within = NULL
+    graph.in_sum = NULL
+    graph.mutual = NULL
+
+
+cdef void _linear_graph_free(LinearGraph* graph) noexcept nogil:
+    cdef Py_ssize_t c
+    if graph.blocks != NULL:
+        for c in range(graph.n_classes):
+            free(graph.blocks[c])
+    free(graph.class_size); free(graph.present); free(graph.tables); free(graph.blocks)
+    free(graph.class_at); free(graph.counts); free(graph.in_change)
+    free(graph.arc_within); free(graph.in_sum); free(graph.mutual)
+    _linear_graph_clear(graph)
+
+
+cdef int _linear_graph_init(LinearGraph* graph, const double* v, const index_t* order,
+                            Py_ssize_t m, const int32_t* y, Py_ssize_t n_classes,
+                            bint one_labelling) noexcept nogil:
+    """Neighbour tables of the sorted feature (``v``, ``order``) for the class sizes of ``y``.
+
+    With ``one_labelling`` the tables serve only the labelling ``y`` (each
+    position's neighbours found for its own class size; ``class_at`` is filled);
+    otherwise every labelling with the class sizes of ``y``.  Returns OK,
+    OUT_OF_MEMORY or NOT_LINEAR; free with :func:`_linear_graph_free` in every case.
+    """
+    cdef Py_ssize_t i, c, d, n_sizes = 0
+    cdef int status = OK
+    graph.m = m
+    graph.n_classes = n_classes
+    graph.n_present = 0
+    graph.class_size = <int64_t*> calloc(n_classes, sizeof(int64_t))
+    graph.present = <Py_ssize_t*> malloc(n_classes * sizeof(Py_ssize_t))
+    if graph.class_size == NULL or graph.present == NULL:
+        return OUT_OF_MEMORY
+    # The same memory bound as the sweeps' class table (tests set it to 0 to use the sweeps),
+    # checked before anything sized by the classes is allocated (and before the O(n_classes^2)
+    # search for equal class sizes).
+    if (m + 1) * n_classes > class_table_cell_limit or n_classes * n_classes > class_table_cell_limit:
+        return NOT_LINEAR
+    for i in range(m):
+        graph.class_size[y[i]] += 1
+    for c in range(n_classes):
+        if graph.class_size[c] > 0:
+            graph.present[graph.n_present] = c
+            graph.n_present += 1
+            for d in range(c):
+                if graph.class_size[d] == graph.class_size[c]:
+                    break
+            else:
+                n_sizes += 1
+    if n_sizes > 4 and TABLE_FIELDS * m * n_sizes > class_table_cell_limit:
+        return NOT_LINEAR
+    graph.tables = <NeighbourTable*> calloc(n_classes, sizeof(NeighbourTable))
+    graph.blocks = <index_t**> calloc(n_classes, sizeof(index_t*))
+    graph.arc_within = <int64_t*> malloc(n_classes * sizeof(int64_t))
+    graph.in_sum = <int64_t*> malloc(n_classes * sizeof(int64_t))
+    graph.mutual = <int64_t*> malloc(n_classes * n_classes * sizeof(int64_t))
+    if (graph.tables == NULL or graph.blocks == NULL or graph.arc_within == NULL or
+            graph.in_sum == NULL or graph.mutual == NULL):
+        return OUT_OF_MEMORY
+    graph.class_at = <int32_t*> malloc(m * sizeof(int32_t))
+    graph.counts = <index_t*> malloc((m + 1) * n_classes * sizeof(index_t))
+    graph.in_change = <index_t*> malloc((m + 1) * sizeof(index_t))
+    if graph.class_at == NULL or graph.counts == NULL or graph.in_change == NULL:
+        return OUT_OF_MEMORY
+    if one_labelling:
+        for i in range(m):
+            graph.class_at[i] = y[order[i]]
+    for c in range(n_classes):
+        if graph.class_size[c] == 0:
+            continue
+        for d in range(c):
+            if graph.class_size[d] == graph.class_size[c]:
+                graph.tables[c] = graph.tables[d]
+                break
+        else:
+            graph.blocks[c] = <index_t*> malloc(TABLE_FIELDS * m * sizeof(index_t))
+            if graph.blocks[c] == NULL:
+                return OUT_OF_MEMORY
+            status = _neighbour_table(v, order, m, graph.class_size[c],
+                                      graph.class_at if one_labelling else NULL, graph.class_size,
+                                      graph.blocks[c], &graph.tables[c])
+            if status != OK:
+                return status
+    return OK
+
+
+cdef void _linear_parts(LinearGraph* graph, int64_t* n_edges, int64_t* within_edges,
+                        int64_t* degree_sum) noexcept nogil:
+    """M, l_c and d_c of the graph for the classes in ``graph.class_at`` (sizes as at init)."""
+    cdef Py_ssize_t m = graph.m
+    cdef Py_ssize_t n_classes = graph.n_classes
+    cdef const int32_t* class_at = graph.class_at
+    cdef index_t* counts = graph.counts
+    cdef index_t* in_change = graph.in_change
+    cdef int64_t* mutual = graph.mutual
+    cdef const NeighbourTable* table
+    cdef Py_ssize_t p, c, a, i, left_strict, tie_start, tie_end, right_end, low
+    cdef const index_t* row_p
+    cdef int64_t running
+    cdef index_t together
+    if n_classes == 2 and graph.n_present == 2:
+        _linear_parts_two(graph, n_edges, within_edges, degree_sum)
+        return
+
+    # counts[p * n_classes + c]: class-c positions below p.
+    for c in range(n_classes):
+        counts[c] = 0
+    for p in range(m):
+        for c in range(n_classes):
+            counts[(p + 1) * n_classes + c] = counts[p * n_classes + c]
+        counts[(p + 1) * n_classes + class_at[p]] += 1
+    memset(in_change, 0, (m + 1) * sizeof(index_t))
+    memset(graph.arc_within, 0, n_classes * sizeof(int64_t))
+    memset(graph.in_sum, 0, n_classes * sizeof(int64_t))
+    memset(mutual, 0, n_classes * n_classes * sizeof(int64_t))
+
+    for p in range(m):
+        a = class_at[p]
+        table = &graph.tables[a]
+        left_strict = table.entries[p * TABLE_FIELDS + LEFT_STRICT_FIELD]
+        tie_start = table.entries[p * TABLE_FIELDS + TIE_START_FIELD]
+        tie_end = table.entries[p * TABLE_FIELDS + TIE_END_FIELD]
+        right_end = table.entries[p * TABLE_FIELDS + RIGHT_END_FIELD]
+        row_p = counts + p * n_classes
+        # Arcs of p inside its class, and its out-neighbours into the in-degrees.
+        graph.arc_within[a] += ((row_p[a] - counts[left_strict * n_classes + a])
+                                + (counts[tie_end * n_classes + a] - counts[tie_start * n_classes + a])
+                                + (counts[right_end * n_classes + a] - row_p[n_classes + a]))
+        in_change[left_strict] += 1
+        in_change[p] -= 1
+        in_change[tie_start] += 1
+        in_change[tie_end] -= 1
+        in_change[p + 1] += 1
+        in_change[right_end] -= 1
+        # Pairs joined both ways with p as right end, by the class c of the left end:
+        # the class-c positions of [first_source, p) in p's two left runs.
+        for i in range(graph.n_present):
+            c = graph.present[i]
+            low = graph.tables[c].entries[p * TABLE_FIELDS + FIRST_SOURCE_FIELD]
+            together = 0
+            if low < left_strict:
+                together = row_p[c] - counts[left_strict * n_classes + c]
+            else:
+                together = row_p[c] - counts[low * n_classes + c]
+            if low < tie_start:
+                low = tie_start
+            if low < tie_end:
+                together += counts[tie_end * n_classes + c] - counts[low * n_classes + c]
+            mutual[c * n_classes + a] += together
+
+    running = 0
+    for p in range(m):
+        running += in_change[p]
+        graph.in_sum[class_at[p]] += running
+    _assemble_parts(graph, n_edges, within_edges, degree_sum)
+
+
+cdef void _assemble_parts(const LinearGraph* graph, int64_t* n_edges, int64_t* within_edges,
+                          int64_t* degree_sum) noexcept nogil:
+    """M = A - D, l_c = (arcs inside c) - D_cc, d_c = out + in - (mutual partners) per class."""
+    cdef Py_ssize_t n_classes = graph.n_classes
+    cdef const int64_t* mutual = graph.mutual
+    cdef Py_ssize_t a, b, c
+    cdef int64_t partners, n_arcs = 0, n_mutual = 0
+    for a in range(n_classes):
+        n_arcs += graph.class_size[a] * (graph.class_size[a] - 1)
+        for b in range(n_classes):
+            n_mutual += mutual[a * n_classes + b]
+    for c in range(n_classes):
+        within_edges[c] = graph.arc_within[c] - mutual[c * n_classes + c]
+        partners = 0
+        for b in range(n_classes):
+            partners += mutual[c * n_classes + b] + mutual[b * n_classes + c]
+        degree_sum[c] = graph.class_size[c] * (graph.class_size[c] - 1) + graph.in_sum[c] - partners
+    n_edges[0] = n_arcs - n_mutual
+
+
+cdef void _linear_parts_two(LinearGraph* graph, int64_t* n_edges, int64_t* within_edges,
+                            int64_t* degree_sum) noexcept nogil:
+    """:func:`_linear_parts` for two classes, both present: one prefix count (of class 1;
+    class 0 is the rest of a run) and the in-degrees from it, no difference array."""
+    cdef Py_ssize_t m = graph.m
+    cdef const int32_t* class_at = graph.class_at
+    cdef index_t* ones = graph.counts
+    cdef const index_t* entries0 = graph.tables[0].entries
+    cdef const index_t* entries1 = graph.tables[1].entries
+    cdef const index_t* record
+    cdef index_t first0, first1
+    cdef Py_ssize_t p, a, left_strict, tie_start, tie_end, right_end, low
+    cdef index_t n_all, n_one, run_all, run_one
+    cdef int64_t to_one = 0, within0 = 0, within1 = 0
+    cdef int64_t mutual00 = 0, mutual01 = 0, mutual10 = 0, mutual11 = 0
+
+    ones[0] = 0
+    for p in range(m):
+        ones[p + 1] = ones[p] + class_at[p]
+    # Branch-free on the class (random under a permutation): products with a in {0, 1}.
+    for p in range(m):
+        a = class_at[p]
+        first0 = entries0[p * TABLE_FIELDS + FIRST_SOURCE_FIELD]
+        first1 = entries1[p * TABLE_FIELDS + FIRST_SOURCE_FIELD]
+        record = (entries1 if a else entries0) + p * TABLE_FIELDS
+        left_strict = record[LEFT_STRICT_FIELD]
+        tie_start = record[TIE_START_FIELD]
+        tie_end = record[TIE_END_FIELD]
+        right_end = record[RIGHT_END_FIELD]
+        # The out-neighbours of p: how many, and how many of class 1.
+        run_all = (p - left_strict) + (tie_end - tie_start) + (right_end - p - 1)
+        run_one = (ones[p] - ones[left_strict]) + (ones[tie_end] - ones[tie_start]) + \
+            (ones[right_end] - ones[p + 1])
+        to_one += run_one
+        within1 += a * run_one
+        within0 += (1 - a) * (run_all - run_one)
+        # Pairs joined both ways with p as right end, left end of class 0: the positions of
+        # [first0, p) in the left strict run and in the tie prefix (clamped, so possibly empty) ...
+        low = first0 if first0 > left_strict else left_strict
+        n_all = p - low
+        n_one = ones[p] - ones[low]
+        low = first0 if first0 > tie_start else tie_start
+        low = low if low < tie_end else tie_end
+        n_all += tie_end - low
+        n_one += ones[tie_end] - ones[low]
+        mutual01 += a * (n_all - n_one)
+        mutual00 += (1 - a) * (n_all - n_one)
+        # ... and of class 1.
+        low = first1 if first1 > left_strict else left_strict
+        n_one = ones[p] - ones[low]
+        low = first1 if first1 > tie_start else tie_start
+        low = low if low < tie_end else tie_end
+        n_one += ones[tie_end] - ones[low]
+        mutual11 += a * n_one
+        mutual10 += (1 - a) * n_one
+    graph.arc_within[0] = within0
+    graph.arc_within[1] = within1
+    graph.in_sum[1] = to_one
+    graph.in_sum[0] = (graph.class_size[0] * (graph.class_size[0] - 1) +
+                       graph.class_size[1] * (graph.class_size[1] - 1) - to_one)
+    graph.mutual[0] = mutual00
+    graph.mutual[1] = mutual01
+    graph.mutual[2] = mutual10
+    graph.mutual[3] = mutual11
+    _assemble_parts(graph, n_edges, within_edges, degree_sum)
+
+
+cdef int _sort_feature(const double* x, Py_ssize_t x_stride, Py_ssize_t m, double* v,
+                       index_t* order) noexcept nogil:
+    """``order`` = the samples by (value, index), ``v`` = their values; OK or OUT_OF_MEMORY."""
+    cdef double* column = <double*> malloc(m * sizeof(double))
+    cdef index_t* buffer = <index_t*> malloc(m * sizeof(index_t))
+    cdef Py_ssize_t i
+    if column == NULL or buffer == NULL:
+        free(column); free(buffer)
+        return OUT_OF_MEMORY
+    for i in range(m):
+        column[i] = x[i * x_stride]
+    stable_argsort(column, m, order, buffer)
+    for i in range(m):
+        v[i] = column[order[i]]
+    free(column); free(buffer)
+    return OK
+
+
+cdef int _modularity_parts(const double* x, Py_ssize_t x_stride, Py_ssize_t m,
+                           const int32_t* y, int n_classes, int64_t* n_edges,
+                           int64_t* within_edges, int64_t* degree_sum) noexcept nogil:
+    """Edge count M, within-class edges l_c and degree sums d_c of one FVG.
+
+    The feature is ``x[0], x[x_stride], ..., x[(m - 1) * x_stride]``; ``y`` its
+    class codes in 0..n_classes-1 (checked by the ``def`` wrapper).  The linear
+    path (:func:`_linear_parts`), or the sweeps (:func:`_modularity_parts_sweep`)
+    where it does not apply; both give the same integers.  Returns OK or OUT_OF_MEMORY.
+    """
+    cdef double* v = <double*> malloc(m * sizeof(double))
+    cdef index_t* order = <index_t*> malloc(m * sizeof(index_t))
+    cdef LinearGraph graph
+    cdef Py_ssize_t p
+    cdef int status = OK
+    _linear_graph_clear(&graph)
+    if v == NULL or order == NULL:
+        status = OUT_OF_MEMORY
+    if status == OK:
+        status = _sort_feature(x, x_stride, m, v, order)
+    if status == OK:
+        status = _linear_graph_init(&graph, v, order, m, y, n_classes, True)
+        free(v)
+        v = NULL
+    if status == OK:
+        _linear_parts(&graph, n_edges, within_edges, degree_sum)
+    free(v); free(order)
+    _linear_graph_free(&graph)
+    if status == NOT_LINEAR:
+        return _modularity_parts_sweep(x, x_stride, m, y, n_classes, n_edges, within_edges, degree_sum)
+    return status
+
+
+cdef int _permuted_feature(const double* x, Py_ssize_t x_stride, Py_ssize_t m, const int32_t* y,
+                           const uint8_t* small_y, int n_classes, const int32_t* permutations,
+                           Py_ssize_t n_permutations, double* out, Py_ssize_t out_stride,
+                           SignalCheck* check) noexcept nogil:
+    """Q of one feature for the classes ``y[permutations[b]]`` of every b into ``out[b * out_stride]``.
+
+    ``small_y``: ``y`` as bytes (NULL for more than 256 classes), for a gather from a
+    smaller array.
+
+    The sort and the neighbour tables are computed once; each permutation costs
+    one :func:`_linear_parts` pass.  Where the linear path does not apply, each
+    permutation runs the sweeps.  Returns OK or OUT_OF_MEMORY (Ctrl-C: stops early).
+    """
+    cdef double* v = <double*> malloc(m * sizeof(double))
+    cdef index_t* order = <index_t*> malloc(m * sizeof(index_t))
+    cdef int32_t* permuted = NULL
+    cdef int64_t* within_edges = <int64_t*> malloc(n_classes * sizeof(int64_t))
+    cdef int64_t* degree_sum = <int64_t*> malloc(n_classes * sizeof(int64_t))
+    cdef int64_t n_edges = 0
+    cdef const int32_t* permutation
+    cdef LinearGraph graph
+    cdef Py_ssize_t b, p
+    cdef int status = OK
+    _linear_graph_clear(&graph)
+    if v == NULL or order == NULL or within_edges == NULL or degree_sum == NULL:
+        status = OUT_OF_MEMORY
+    if status == OK:
+        status = _sort_feature(x, x_stride, m, v, order)
+    if status == OK:
+        status = _linear_graph_init(&graph, v, order, m, y, n_classes, False)
+        free(v)
+        v = NULL
+    if status == OK:
+        for b in range(n_permutations):
+            if stop_requested(check):
+                break
+            permutation = permutations + b * m
+            if small_y != NULL:
+                for p in range(m):
+                    graph.class_at[p] = small_y[permutation[order[p]]]
+            else:
+                for p in range(m):
+                    graph.class_at[p] = y[permutation[order[p]]]
+            _linear_parts(&graph, &n_edges, within_edges, degree_sum)
+            out[b * out_stride] = _modularity_from_parts(n_edges, within_edges, degree_sum, n_classes)
+    elif status == NOT_LINEAR:
+        status = OK
+        permuted = <int32_t*> malloc(m * sizeof(int32_t))
+        if permuted == NULL:
+            status = OUT_OF_MEMORY
+        for b in range(n_permutations if status == OK else 0):
+            if stop_requested(check):
+                break
+            permutation = permutations + b * m
+            for p in range(m):
+                permuted[p] = y[permutation[p]]
+            status = _modularity_parts_sweep(x, x_stride, m, permuted, n_classes, &n_edges,
+                                             within_edges, degree_sum)
+            if status != OK:
+                break
+            out[b * out_stride] = _modularity_from_parts(n_edges, within_edges, degree_sum, n_classes)
+    free(v); free(order); free(permuted); free(within_edges); free(degree_sum)
+    _linear_graph_free(&graph)
     return status
 
 
@@ -857,6 +1466,74 @@ def modularity_scores(const double[:, :] X, const int32_t[::1] y, int n_classes,
     _raise_for_status(max_status(status))
 
 
+def permuted_modularity(const double[:, :] X, const int32_t[::1] y, int n_classes,
+                        const int32_t[:, ::1] permutations, int n_threads=1):
+    """Q of every column of ``X`` for every permutation of the classes, in parallel over features.
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (m, n_features), any layout
+        Read in place, as by :func:`modularity_scores`.
+    y : ndarray of int32, shape (m,)
+        Class codes 0..n_classes-1.
+    n_classes : int
+    permutations : ndarray of int32, shape (n_permutations, m), C-contiguous
+        Each row a permutation of 0..m-1: the class of row ``i`` under permutation
+        ``b`` is ``y[permutations[b, i]]``.
+    n_threads : int
+        OpenMP threads over the features; the result does not depend on it.
+
+    Returns
+    -------
+    ndarray of float64, shape (n_permutations, n_features)
+        ``out[b, f]`` equals ``feature_modularity(X[:, f], y[permutations[b]], n_classes)``
+        bit for bit.  A permutation keeps the class sizes, so each feature is sorted
+        and its neighbour runs for every class size are found once; each permutation
+        then costs O(m n_classes) (the sweeps, per permutation, where the linear path
+        does not apply: distances equal only after rounding, or very many classes).
+
+    The loop answers Ctrl-C between permutations: KeyboardInterrupt.
+    """
+    cdef Py_ssize_t m = X.shape[0]
+    cdef Py_ssize_t n_features = X.shape[1]
+    cdef Py_ssize_t n_permutations = permutations.shape[0]
+    cdef Py_ssize_t row_stride, f, b, i, j
+    _check_inputs(m, y.shape[0], n_classes, "X")
+    check_double_strides("X", X.strides[0], X.strides[1])
+    check_threads(n_threads)
+    if n_permutations:
+        check_length("permutations", permutations.shape[1], m, "entries per row (one per sample)")
+    out_array = np.full((n_permutations, n_features), np.nan)
+    if m == 0:
+        return out_array
+    check_class_codes("y", y, n_classes)
+    if n_features == 0 or n_permutations == 0:
+        return out_array
+    cdef int32_t[::1] seen = np.zeros(m, dtype=np.int32)
+    for b in range(n_permutations):
+        for i in range(m):
+            j = permutations[b, i]
+            if j < 0 or j >= m or seen[j] == b + 1:
+                raise ValueError(f"permutations: row {b} is not a permutation of 0..{m - 1} "
+                                 f"(entry {j} at column {i})")
+            seen[j] = <int32_t> (b + 1)
+    row_stride = X.strides[0] // <Py_ssize_t> sizeof(double)
+    cdef double[:, ::1] out = out_array
+    cdef int32_t[::1] status = np.zeros(n_features, dtype=np.int32)
+    cdef uint8_t[::1] small_y_array = np.asarray(y, dtype=np.uint8) if n_classes <= 256 else None
+    cdef const uint8_t* small_y = &small_y_array[0] if n_classes <= 256 else NULL
+    cdef SignalCheck check
+    signal_check_init(&check, 1)
+    for f in prange(n_features, nogil=True, num_threads=n_threads, schedule="dynamic"):
+        if not stop_requested(&check):
+            status[f] = _permuted_feature(&X[0, f], row_stride, m, &y[0], small_y, n_classes,
+                                          &permutations[0, 0], n_permutations, &out[0, f],
+                                          n_features, &check)
+    raise_if_stopped(&check)
+    _raise_for_status(max_status(status))
+    return out_array
+
+
 def neighbour_runs(const double[::1] x, const int32_t[::1] y, int n_classes):
     """The sorted order and the neighbour runs of every sample (for tests and drawing).
 
@@ -878,6 +1555,7 @@ def neighbour_runs(const double[::1] x, const int32_t[::1] y, int n_classes):
     cdef Py_ssize_t p, c, x_run, slot
     cdef int status = OK
     cdef ExtraRuns extra
+    cdef SearchHint hint
     order_array = np.empty(m, dtype=np.int32)
     runs_array = np.zeros((m, INTERVALS_PER_NODE, 2), dtype=np.int32)
     if m == 0:
@@ -894,10 +1572,12 @@ def neighbour_runs(const double[::1] x, const int32_t[::1] y, int n_classes):
     for p in range(m):
         v[p] = x[order[p]]
     _extra_runs_init(&extra)
+    _search_hint_init(&hint)
     try:
         for p in range(m):
             c = y[order[p]]
-            status = _neighbour_runs(&v[0], &order[0], m, p, class_size[c] - 1, &runs[p, 0, 0], &extra)
+            status = _neighbour_runs(&v[0], &order[0], m, p, class_size[c] - 1, &runs[p, 0, 0], &extra,
+                                     &hint)
             if status != OK:
                 break
         _raise_for_status(status)

@@ -5,7 +5,8 @@ community modularity" (CMQFS), Neurocomputing 151, 376-389.  What is computed:
 
 * relevance ``Q_r``: Newman-Girvan modularity of the class partition of the
   feature vector graph of feature ``r`` (section 4, Eq. 1-2), computed by the
-  kernel :mod:`fstools._ext._fvg` in O(m log m) per feature;
+  kernel :mod:`fstools._ext._fvg` in O(m log m) per feature (and, for a
+  permutation test, O(m n_classes) per further permutation of the classes);
 * ``NQ_r``: min-max normalised ``Q_r`` (Eq. 11);
 * relevant independency ``RI(X_i, X_j) = [I(X_i;C|X_j) + I(X_j;C|X_i)] / (2 H(C))``
   (Eq. 9) on the nine-level discretisation of section 5.2, summed over the
@@ -22,7 +23,8 @@ from fstools.core.constraints import is_unit_interval
 from fstools.core.constraints import Constraint
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
-__all__ = ["modularity_scores", "feature_vector_graph_edges", "min_max_normalise", "cmqfs"]
+__all__ = ["modularity_scores", "permuted_modularity_scores", "feature_vector_graph_edges",
+           "min_max_normalise", "cmqfs"]
 
 
 def modularity_scores(X, y, n_classes, n_threads=1):
@@ -38,8 +40,9 @@ def modularity_scores(X, y, n_classes, n_threads=1):
     n_classes : int
     n_threads : int
         Threads over features; the result does not depend on it.  Each thread
-        holds about 84 bytes per sample of work buffers for two classes (plus
-        4 bytes per sample per further class for the class-count table).
+        holds at most about 84 bytes per sample of work buffers for two classes
+        (plus 4 bytes per sample per further class for the class prefix counts,
+        and 20 per further distinct class size).
 
     Returns
     -------
@@ -63,8 +66,50 @@ def modularity_scores(X, y, n_classes, n_threads=1):
     # The kernel reads the columns of X in place, whatever its layout (no transposed copy).
     fvg.modularity_scores(X, np.ascontiguousarray(y, dtype=np.int32), int(n_classes), q,
                           int(n_threads))
-    constant = np.ptp(X, axis=0) == 0 if X.shape[0] else np.ones(X.shape[1], dtype=bool)
-    q[constant] = np.nan
+    q[_constant_columns(X)] = np.nan
+    return q
+
+
+def _constant_columns(X):
+    """Mask of the columns whose graph is decided by row order alone (Q reported as NaN)."""
+    return np.ptp(X, axis=0) == 0 if X.shape[0] else np.ones(X.shape[1], dtype=bool)
+
+
+def permuted_modularity_scores(X, y, n_classes, permutations, n_threads=1):
+    """``Q_r`` of every column of ``X`` for every permutation of the classes.
+
+    Row ``b`` of the result equals ``modularity_scores(X, y[permutations[b]], n_classes)``
+    bit for bit.  A permutation of the classes keeps the class sizes, and the graph
+    depends on the labels only through them and the partition: each column is
+    sorted and its neighbour runs for every class size are found once, then each
+    permutation costs a linear pass over the sorted positions (prefix counts of the
+    classes), in the kernel :func:`fstools._ext._fvg.permuted_modularity`.
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n_samples, n_features)
+        As for :func:`modularity_scores`.
+    y : ndarray of int32, shape (n_samples,)
+        Class codes 0..n_classes-1.
+    n_classes : int
+    permutations : ndarray of int, shape (n_permutations, n_samples)
+        Each row a permutation of ``0..n_samples-1``.
+    n_threads : int
+        Threads over features; the result does not depend on it.
+
+    Returns
+    -------
+    ndarray of float64, shape (n_permutations, n_features)
+        NaN for a constant column and where the graph has no edge, as :func:`modularity_scores`.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    if not X.flags.aligned:   # as in modularity_scores
+        X = np.ascontiguousarray(X)
+    permutations = np.ascontiguousarray(permutations, dtype=np.int32)
+    n_threads = threads_for_work(X.size * max(1, permutations.shape[0]), n_threads)
+    q = _fvg.permuted_modularity(X, np.ascontiguousarray(y, dtype=np.int32), int(n_classes),
+                                 permutations, int(n_threads))
+    q[:, _constant_columns(X)] = np.nan
     return q
 
 

@@ -31,8 +31,10 @@ does not depend on the response is computed once):
   response are computed once, and the kernel
   :func:`fstools._ext._permutation.permuted_class_information` counts every permutation
   (threads over the permutations, no Python per permutation).
-* ``cmqfs``: the modularity kernel :func:`fstools.methods.cmqfs.modularity_scores` on each
-  permuted response.
+* ``cmqfs``: each column sorted and its neighbour runs found once (a permutation keeps the
+  class sizes, on which alone the graph's neighbour sets depend), then one linear pass of
+  prefix counts per permutation, in the kernel
+  (:func:`fstools.methods.cmqfs.permuted_modularity_scores`; threads over the features).
 * any other supervised single-response method (``relieff``, ``rrelieff``, ``chi2``,
   ``bahsic``, ``dfs``, ``trace_ratio``, ``mim`` with ``estimator='knn'`` or a sparse ``X``):
   the method itself on each permuted response, with the ``k`` of the run.
@@ -50,7 +52,7 @@ from fstools.core.constraints import SEED, integer_at_least, one_of, validate
 from fstools.core.discretize import information_codes
 from fstools.core.parallel import threads_for_work
 from fstools.core.ranking import TIE_TOLERANCE
-from fstools.methods.cmqfs import modularity_scores
+from fstools.methods.cmqfs import permuted_modularity_scores
 from fstools.methods.registry import registered_methods
 from fstools.methods.responses import as_continuous_response, discretised_response
 
@@ -358,10 +360,7 @@ def _information_null(X, y, indices, params, n_threads, response_type):
 
 def _modularity_null(X, y, indices, n_threads):
     """CMQFS's Q of every column for the identity (row 0) and every permutation."""
-    n_classes = int(y.max()) + 1
-    permutations = _with_identity(indices)
-    return np.stack([modularity_scores(X, np.ascontiguousarray(y[permutation]), n_classes, n_threads)
-                     for permutation in permutations])
+    return permuted_modularity_scores(X, y, int(y.max()) + 1, _with_identity(indices), n_threads)
 
 
 def _method_null(spec, X, y, indices, params, n_threads, response_type, k):
