@@ -976,6 +976,191 @@ cdef int _code_column_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t 
     return OK
 
 
+cdef struct RowBlockScratch:
+    # Work space of _code_row_block for a block of at most `width` columns of m rows.
+    void* low              # width values: running minimum of each column
+    void* high             # width values: running maximum
+    uint8_t* integer       # width flags: every value so far an integer
+    uint8_t* finite        # width flags: every value so far finite
+    double* sum_of_zeros   # width sums of v - v (0 for a finite column)
+    double* largest_fraction  # width largest distances of a value to the nearest integer
+    Py_ssize_t* binary     # positions (in the block) of the columns coded x - min
+    Py_ssize_t* tabled     # positions of the columns coded through a presence table
+    uint8_t* tables        # width * TABLE_RANGE presence flags, then ranks
+    void* column           # m + max_levels values and TABLE_RANGE flags: one column, for
+                           # the columns of more than TABLE_RANGE integers (binary search)
+
+
+cdef void _free_row_block_scratch(RowBlockScratch* work) noexcept nogil:
+    free(work.low)
+    free(work.high)
+    free(work.integer)
+    free(work.finite)
+    free(work.sum_of_zeros)
+    free(work.largest_fraction)
+    free(work.binary)
+    free(work.tabled)
+    free(work.tables)
+    free(work.column)
+
+
+cdef RowBlockScratch _row_block_scratch(Py_ssize_t width, Py_ssize_t m, Py_ssize_t max_levels,
+                                        Py_ssize_t value_size) noexcept nogil:
+    """Allocate the work space of :func:`_code_row_block`; every pointer NULL when out of memory.
+
+    Returned by value: assigned in a parallel block, it is private to each thread."""
+    cdef RowBlockScratch work
+    work.low = malloc(width * value_size)
+    work.high = malloc(width * value_size)
+    work.integer = <uint8_t*> malloc(width)
+    work.finite = <uint8_t*> malloc(width)
+    work.sum_of_zeros = <double*> malloc(width * sizeof(double))
+    work.largest_fraction = <double*> malloc(width * sizeof(double))
+    work.binary = <Py_ssize_t*> malloc(width * sizeof(Py_ssize_t))
+    work.tabled = <Py_ssize_t*> malloc(width * sizeof(Py_ssize_t))
+    work.tables = <uint8_t*> malloc(width * TABLE_RANGE)
+    work.column = malloc((m + max_levels) * value_size + TABLE_RANGE)
+    if (work.low == NULL or work.high == NULL or work.integer == NULL or work.finite == NULL
+            or work.sum_of_zeros == NULL or work.largest_fraction == NULL or work.binary == NULL or work.tabled == NULL or work.tables == NULL or work.column == NULL):
+        _free_row_block_scratch(&work)
+        work.low = work.high = work.column = NULL
+        work.integer = work.finite = work.tables = NULL
+        work.sum_of_zeros = work.largest_fraction = NULL
+        work.binary = work.tabled = NULL
+    return work
+
+
+cdef void _code_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t first,
+                          Py_ssize_t width, Py_ssize_t max_levels, int8_t* codes, int32_t* levels,
+                          int8_t* status, RowBlockScratch* work) noexcept nogil:
+    """:func:`_code_discrete_column` for columns ``first .. first + width - 1`` of a row-major ``X``.
+
+    ``X`` has contiguous rows (column stride 1, row stride ``row_stride`` elements), so the
+    block is read a row at a time: one pass for the range, integrality and finiteness of
+    every column (vectorised over the columns), one more for the presence tables of the
+    columns of at most TABLE_RANGE integers, and one writing the codes, the binary columns
+    as ``x - min`` and the others as the rank of the value in the table.  A column of wider
+    integers is copied and coded by :func:`_code_discrete_column`.  The codes, levels and
+    status are those of :func:`_code_discrete_column` on each column.
+    """
+    cdef value_t* low = <value_t*> work.low
+    cdef value_t* high = <value_t*> work.high
+    cdef uint8_t* integer = work.integer
+    cdef uint8_t* finite = work.finite
+    cdef Py_ssize_t* binary = work.binary
+    cdef Py_ssize_t* tabled = work.tabled
+    cdef uint8_t* tables = work.tables
+    cdef value_t* column = <value_t*> work.column
+    cdef const value_t* row
+    cdef value_t v
+    cdef Py_ssize_t i, jj, t, n_binary = 0, n_tabled = 0, n_kept, offset, n_distinct
+    cdef int8_t rank
+    cdef uint8_t* table
+    cdef int8_t* out
+    cdef double* sum_of_zeros = work.sum_of_zeros
+    cdef double* largest_fraction = work.largest_fraction
+    cdef double a
+    row = X + first
+    for jj in range(width):
+        low[jj] = row[jj]
+        high[jj] = row[jj]
+        sum_of_zeros[jj] = 0.0
+        largest_fraction[jj] = 0.0
+    if value_t is double or value_t is float:
+        # All in double lanes, so that the loop over the columns vectorises: v - v is 0 for a
+        # finite v and NaN otherwise (the sum stays 0 only for finite columns); the fraction is
+        # that of _value_is_integer (0 for an integer), NaN for a NaN (caught by the sum).
+        for i in range(m):
+            row = X + i * row_stride + first
+            for jj in range(width):
+                v = row[jj]
+                a = fabs(<double> v)
+                low[jj] = v if v < low[jj] else low[jj]
+                high[jj] = v if v > high[jj] else high[jj]
+                sum_of_zeros[jj] += <double> v - <double> v
+                a = 0.0 if a >= TWO_TO_52 else fabs(((a + TWO_TO_52) - TWO_TO_52) - a)
+                largest_fraction[jj] = a if a > largest_fraction[jj] else largest_fraction[jj]
+    else:
+        for i in range(m):
+            row = X + i * row_stride + first
+            for jj in range(width):
+                v = row[jj]
+                low[jj] = v if v < low[jj] else low[jj]
+                high[jj] = v if v > high[jj] else high[jj]
+    for jj in range(width):
+        finite[jj] = sum_of_zeros[jj] == 0.0
+        integer[jj] = largest_fraction[jj] == 0.0
+    for jj in range(width):
+        if not finite[jj]:
+            status[first + jj] = _NON_FINITE
+        elif not integer[jj]:
+            status[first + jj] = _CONTINUOUS
+        elif value_t is int64_t and (<double> low[jj] < -EXACT_INTEGER_LIMIT
+                                     or <double> high[jj] > EXACT_INTEGER_LIMIT):
+            status[first + jj] = _UNDECIDED
+        elif <double> high[jj] - <double> low[jj] <= 1.0:  # binary: both values occur, code = x - min
+            n_distinct = 1 if high[jj] == low[jj] else 2
+            if n_distinct > max_levels:
+                status[first + jj] = _CONTINUOUS
+            else:
+                status[first + jj] = _DISCRETE
+                levels[first + jj] = <int32_t> n_distinct
+                binary[n_binary] = jj
+                n_binary += 1
+        elif <double> high[jj] - <double> low[jj] < TABLE_RANGE:
+            table = tables + jj * TABLE_RANGE
+            offset = <Py_ssize_t> (<double> high[jj] - <double> low[jj]) + 1
+            for t in range(offset):
+                table[t] = 0
+            tabled[n_tabled] = jj
+            n_tabled += 1
+        else:  # integers wider than a table: the column on its own
+            for i in range(m):
+                column[i] = X[i * row_stride + first + jj]
+            status[first + jj] = <int8_t> _code_discrete_column(
+                column, m, max_levels, codes + (first + jj) * m, levels + first + jj, column + m,
+                <uint8_t*> (column + m + max_levels))
+    if n_tabled:
+        for i in range(m):
+            row = X + i * row_stride + first
+            for t in range(n_tabled):
+                jj = tabled[t]
+                tables[jj * TABLE_RANGE + <Py_ssize_t> (row[jj] - low[jj])] = 1
+        n_kept = 0
+        for t in range(n_tabled):  # presence flag -> rank of the value, as _code_discrete_column
+            jj = tabled[t]
+            table = tables + jj * TABLE_RANGE
+            offset = <Py_ssize_t> (<double> high[jj] - <double> low[jj]) + 1
+            n_distinct = 0
+            for i in range(offset):
+                if table[i]:
+                    n_distinct += 1
+            if n_distinct > max_levels:
+                status[first + jj] = _CONTINUOUS
+                continue
+            rank = 0
+            for i in range(offset):
+                if table[i]:
+                    table[i] = rank
+                    rank += 1
+            status[first + jj] = _DISCRETE
+            levels[first + jj] = <int32_t> n_distinct
+            tabled[n_kept] = jj
+            n_kept += 1
+        n_tabled = n_kept
+    if n_binary == 0 and n_tabled == 0:
+        return
+    out = codes + first * m
+    for i in range(m):
+        row = X + i * row_stride + first
+        for t in range(n_binary):
+            jj = binary[t]
+            out[jj * m + i] = <int8_t> (row[jj] - low[jj])
+        for t in range(n_tabled):
+            jj = tabled[t]
+            out[jj * m + i] = <int8_t> tables[jj * TABLE_RANGE + <Py_ssize_t> (row[jj] - low[jj])]
+
+
 def discrete_column_codes(X, Py_ssize_t max_levels, codes, levels, status, int n_threads=1):
     """Code the discrete columns of ``X`` as they are, in one pass per column.
 
@@ -1040,12 +1225,34 @@ def _discrete_column_codes(const value_t[:, :] X, Py_ssize_t max_levels, int8_t[
         row_stride = 1  # one row: every column is one value
     if X.strides[0] % sizeof(value_t) or X.strides[1] % sizeof(value_t):
         raise ValueError("X: strides must be multiples of the element size")
+    cdef const value_t* base = &X[0, 0]
+    cdef SignalCheck check
+    cdef RowBlockScratch work
+    signal_check_init(&check, 1)
+    if column_stride == 1 and m > 1:
+        # Row-major X: blocks of whole rows of at least 32 columns (256 KiB of values when the
+        # columns are short enough), each read a row at a time without a copy.
+        width = min(n, max(32, (1 << 18) // max(1, m * <Py_ssize_t> sizeof(value_t))))
+        n_blocks = (n + width - 1) // width
+        with nogil, parallel(num_threads=n_threads):
+            work = _row_block_scratch(width, m, max_levels, sizeof(value_t))
+            if work.column == NULL:
+                failed[0] = OUT_OF_MEMORY
+            else:
+                for b in prange(n_blocks, schedule='dynamic'):
+                    if stop_requested(&check):
+                        continue
+                    first = b * width
+                    _code_row_block(base, row_stride, m, first, block_length(first, width, n), max_levels,
+                                    &codes[0, 0], &levels[0], &status[0], &work)
+                _free_row_block_scratch(&work)
+        raise_if_stopped(&check)
+        if failed[0] != OK:
+            raise MemoryError("cannot allocate the scratch block of discrete_column_codes")
+        return
     # about 256 KiB of values per block (the transposed block stays in cache)
     width = max(1, min(n, (1 << 18) // max(1, m * <Py_ssize_t> sizeof(value_t))))
     n_blocks = (n + width - 1) // width
-    cdef const value_t* base = &X[0, 0]
-    cdef SignalCheck check
-    signal_check_init(&check, 1)
     with nogil, parallel(num_threads=n_threads):
         scratch = <value_t*> malloc((width * m + max_levels) * sizeof(value_t) + TABLE_RANGE)
         if scratch == NULL:
