@@ -53,7 +53,7 @@ import numpy as np
 
 cimport numpy as cnp
 from cython.parallel import parallel, prange
-from libc.math cimport fabs, log
+from libc.math cimport fabs, fmax, log
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t
 from libc.stdlib cimport calloc, free, malloc
 
@@ -976,6 +976,48 @@ cdef int _code_column_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t 
     return OK
 
 
+cdef extern from *:
+    """
+    /* The range, finiteness and integrality pass of _code_row_block over float64 rows, in C
+       for the restrict qualifiers: with them the loop over the columns vectorises.
+       fraction_sum[j] sums |((a + 2^52) - 2^52) - a| over the values v of column j, a = |v|:
+       0 when every value is an integer below 2^52 in magnitude, NaN when some value is NaN
+       or infinite, > 0 otherwise (a sum of non-negative terms is 0 only if every term is). */
+    static void fstools_float64_row_stats(const double* restrict X, Py_ssize_t row_stride, Py_ssize_t m,
+                                          Py_ssize_t width, double* restrict low, double* restrict high,
+                                          double* restrict fraction_sum)
+    {
+        const double two_to_52 = 4503599627370496.0;
+        Py_ssize_t i, j;
+        for (j = 0; j < width; ++j) {
+            low[j] = X[j];
+            high[j] = X[j];
+            fraction_sum[j] = 0.0;
+        }
+        for (i = 0; i < m; ++i) {
+            const double* restrict row = X + i * row_stride;
+            for (j = 0; j < width; ++j) {
+                double v = row[j];
+                double a = v < 0.0 ? -v : v;
+                double fraction = ((a + two_to_52) - two_to_52) - a;
+                low[j] = v < low[j] ? v : low[j];
+                high[j] = v > high[j] ? v : high[j];
+                fraction_sum[j] += fraction < 0.0 ? -fraction : fraction;
+            }
+        }
+    }
+    """
+    void fstools_float64_row_stats(const double* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
+                                   double* low, double* high, double* fraction_sum) noexcept nogil
+
+
+# The row-major path of discrete_column_codes reads blocks of ROW_BLOCK_COLUMNS columns of
+# whole rows (8 KiB of float64 per row: a few pages, read in order), and writes their codes
+# in tiles of CODE_TILE_ROWS rows.
+cdef Py_ssize_t ROW_BLOCK_COLUMNS = 1024
+cdef Py_ssize_t CODE_TILE_ROWS = 64
+
+
 cdef struct RowBlockScratch:
     # Work space of _code_row_block for a block of at most `width` columns of m rows.
     void* low              # width values: running minimum of each column
@@ -1053,7 +1095,7 @@ cdef void _code_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m,
     cdef value_t* column = <value_t*> work.column
     cdef const value_t* row
     cdef value_t v
-    cdef Py_ssize_t i, jj, t, n_binary = 0, n_tabled = 0, n_kept, offset, n_distinct
+    cdef Py_ssize_t i, jj, t, n_binary = 0, n_tabled = 0, n_kept, offset, n_distinct, start, length
     cdef int8_t rank
     cdef uint8_t* table
     cdef int8_t* out
@@ -1066,7 +1108,17 @@ cdef void _code_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m,
         high[jj] = row[jj]
         sum_of_zeros[jj] = 0.0
         largest_fraction[jj] = 0.0
-    if value_t is double or value_t is float:
+    if value_t is double:
+        fstools_float64_row_stats(X + first, row_stride, m, width, low, high, largest_fraction)
+        for jj in range(width):
+            a = largest_fraction[jj]
+            if a != a:  # NaN: some value not finite
+                sum_of_zeros[jj] = a
+                largest_fraction[jj] = 0.0
+            elif fmax(fabs(<double> low[jj]), fabs(<double> high[jj])) >= TWO_TO_52:
+                # Values of 2^52 or more are all integers: the per-column test decides.
+                largest_fraction[jj] = 0.0 if _all_integers(X + first + jj, row_stride, m) else 1.0
+    elif value_t is float:
         # All in double lanes, so that the loop over the columns vectorises: v - v is 0 for a
         # finite v and NaN otherwise (the sum stays 0 only for finite columns); the fraction is
         # that of _value_is_integer (0 for an integer), NaN for a NaN (caught by the sum).
@@ -1150,15 +1202,45 @@ cdef void _code_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m,
         n_tabled = n_kept
     if n_binary == 0 and n_tabled == 0:
         return
-    out = codes + first * m
-    for i in range(m):
-        row = X + i * row_stride + first
+    # Tiles of CODE_TILE_ROWS rows (in cache while every column of the block is written), a
+    # column at a time within the tile: each write is a contiguous run of codes.
+    start = 0
+    while start < m:
+        length = min(CODE_TILE_ROWS, m - start)
+        row = X + start * row_stride + first
         for t in range(n_binary):
             jj = binary[t]
-            out[jj * m + i] = <int8_t> (row[jj] - low[jj])
+            _write_binary_codes(row + jj, row_stride, length, low[jj], codes + (first + jj) * m + start)
         for t in range(n_tabled):
             jj = tabled[t]
-            out[jj * m + i] = <int8_t> tables[jj * TABLE_RANGE + <Py_ssize_t> (row[jj] - low[jj])]
+            _write_table_codes(row + jj, row_stride, length, low[jj], tables + jj * TABLE_RANGE,
+                               codes + (first + jj) * m + start)
+        start += length
+
+
+cdef bint _all_integers(const double* x, Py_ssize_t stride, Py_ssize_t m) noexcept nogil:
+    """Whether every ``x[i * stride]`` is an integer (:func:`_value_is_integer`)."""
+    cdef Py_ssize_t i
+    for i in range(m):
+        if not _value_is_integer(x[i * stride]):
+            return False
+    return True
+
+
+cdef void _write_binary_codes(const value_t* x, Py_ssize_t stride, Py_ssize_t m, value_t low,
+                              int8_t* out) noexcept nogil:
+    """``out[i] = x[i * stride] - low`` (a column of two adjacent integers)."""
+    cdef Py_ssize_t i
+    for i in range(m):
+        out[i] = <int8_t> (x[i * stride] - low)
+
+
+cdef void _write_table_codes(const value_t* x, Py_ssize_t stride, Py_ssize_t m, value_t low,
+                             const uint8_t* rank, int8_t* out) noexcept nogil:
+    """``out[i] = rank[x[i * stride] - low]`` (a column of at most TABLE_RANGE adjacent integers)."""
+    cdef Py_ssize_t i
+    for i in range(m):
+        out[i] = <int8_t> rank[<Py_ssize_t> (x[i * stride] - low)]
 
 
 def discrete_column_codes(X, Py_ssize_t max_levels, codes, levels, status, int n_threads=1):
@@ -1230,9 +1312,8 @@ def _discrete_column_codes(const value_t[:, :] X, Py_ssize_t max_levels, int8_t[
     cdef RowBlockScratch work
     signal_check_init(&check, 1)
     if column_stride == 1 and m > 1:
-        # Row-major X: blocks of whole rows of at least 32 columns (256 KiB of values when the
-        # columns are short enough), each read a row at a time without a copy.
-        width = min(n, max(32, (1 << 18) // max(1, m * <Py_ssize_t> sizeof(value_t))))
+        # Row-major X: blocks of ROW_BLOCK_COLUMNS columns, each read a row at a time without a copy.
+        width = min(n, ROW_BLOCK_COLUMNS)
         n_blocks = (n + width - 1) // width
         with nogil, parallel(num_threads=n_threads):
             work = _row_block_scratch(width, m, max_levels, sizeof(value_t))
