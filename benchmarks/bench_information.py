@@ -21,10 +21,12 @@ Every method is timed end to end three ways, interleaved, best of N:
 
 * ``fit``: ``FeatureSelector(method, k, n_jobs=1).fit(X, y)`` with ``X`` a float64 array;
 * ``select``: ``fs.select("class ~ .", frame, method, k, n_jobs=1)`` with ``frame`` an
-  array-backed DataFrame (one float64 block plus the class column);
+  array-backed DataFrame (one float64 block plus the class column), on both sets;
 * ``FEAST``: the C function on ready uint32 columns (the conversion is not timed; scores in bits).
 
-and a NumPy reference: ``numpy I(X;C)`` (every column's mutual information with the class from one
+CMIM's selection is also timed alone on ready codes, lazy (Fleuret 2004, the default) and eager
+(every candidate updated at every step, the tested reference), against FEAST's CMIM; and a NumPy
+reference: ``numpy I(X;C)`` (every column's mutual information with the class from one
 ``np.bincount`` over the whole matrix, the cheapest possible MIM) and ``numpy codes`` (the former
 data path: ``np.unique`` column by column).  Ratios are fstools / FEAST and fstools / NumPy
 (target for the FEAST ratio: <= 1.0).  The selections are compared with FEAST's (same features in
@@ -51,9 +53,8 @@ import pandas as pd  # noqa: E402
 import fstools as fs  # noqa: E402
 from _harness import SUMMARY, benchmark_parser, interleaved_best, print_machine_info, verdict  # noqa: E402
 from fstools.api.transformer import FeatureSelector  # noqa: E402
-
-#: fs.select is timed only up to this many columns (its formula checks are quadratic in them).
-SELECT_MAX_COLUMNS = 1000
+from fstools.core.discretize import information_codes  # noqa: E402
+from fstools.methods.information import greedy_information_selection  # noqa: E402
 
 METHODS = ("mim", "mifs", "mrmr", "jmi", "cmim")
 FEAST_FUNCTIONS = {"mim": ("MIM", ()), "mifs": ("BetaGamma", (1.0, 0.0)), "mrmr": ("mRMR_D", ()),
@@ -175,25 +176,18 @@ def run_dataset(title, X, y, k_of, feast, repeat, quick):
     frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])], copy=False)
     frame["class"] = y
     problem = FeastProblem(feast, X, y) if feast is not None else None
-    with_select = X.shape[1] <= SELECT_MAX_COLUMNS
-    if not with_select:
-        print(f"select: not timed on {X.shape[1]:,} columns (the formula 'class ~ .' is checked term by term "
-              f"in fstools.model, quadratic in the number of columns: minutes here)")
     print(f"{'method':<7}{'k':>4}{'fit':>10}{'select':>10}{'FEAST':>10}{'fit/FEAST':>11}{'select/FEAST':>14}"
           f"{'fit/numpy':>11}  selection vs FEAST")
     times, _ = interleaved_best({"numpy I(X;C)": lambda: numpy_relevance(X, y)}, repeat)
     numpy_time = times["numpy I(X;C)"]
     for method in METHODS:
         k = k_of(method)
-        functions = {"fit": lambda: FeatureSelector(method, k=k, n_jobs=1).fit(X, y).ranking_}
-        if with_select:
-            functions["select"] = lambda: fs.select("class ~ .", frame, method=method, k=k, n_jobs=1)
+        functions = {"fit": lambda: FeatureSelector(method, k=k, n_jobs=1).fit(X, y).ranking_,
+                     "select": lambda: fs.select("class ~ .", frame, method=method, k=k, n_jobs=1)}
         if problem is not None:
             functions["FEAST"] = lambda: problem.run(method, k)[0]
         times, results = interleaved_best(functions, repeat)
-        same = not with_select or np.array_equal(results["fit"], [frame.columns.get_loc(name)
-                                                                   for name in results["select"].selected])
-        times.setdefault("select", float("nan"))
+        same = np.array_equal(results["fit"], [frame.columns.get_loc(name) for name in results["select"].selected])
         feast_text = f"{times['FEAST']:>10.4f}" if problem else f"{'-':>10}"
         ratio_fit = times["fit"] / times["FEAST"] if problem else float("nan")
         ratio_select = times["select"] / times["FEAST"] if problem else float("nan")
@@ -204,11 +198,10 @@ def run_dataset(title, X, y, k_of, feast, repeat, quick):
         if problem:
             size = " (quick sizes)" if quick else ""
             verdict(ratio_fit <= 1.0, f"{title} {method}: fit <= 1.0x FEAST{size} ({ratio_fit:.2f})")
-            if with_select:
-                verdict(ratio_select <= 1.0, f"{title} {method}: select <= 1.0x FEAST{size} ({ratio_select:.2f})")
+            verdict(ratio_select <= 1.0, f"{title} {method}: select <= 1.0x FEAST{size} ({ratio_select:.2f})")
             verdict(not check.startswith("MISMATCH"), f"{title} {method}: same selection as FEAST")
     print(f"numpy I(X;C) of every column (one bincount): {numpy_time:.4f} s")
-    from fstools.core.discretize import information_codes
+    run_cmim_engines(title, X, y, k_of("cmim"), problem, repeat, quick)
     width = min(X.shape[1], 5000)
     times, results = interleaved_best({"fstools codes": lambda: information_codes(X[:, :width])[0],
                                        "numpy codes": lambda: numpy_unique_codes(X[:, :width])}, repeat)
@@ -216,6 +209,28 @@ def run_dataset(title, X, y, k_of, feast, repeat, quick):
           f"np.unique per column {times['numpy codes']:.4f} s (ratio "
           f"{times['fstools codes'] / times['numpy codes']:.3f}); identical: "
           f"{np.array_equal(results['fstools codes'], results['numpy codes'])}")
+
+
+def run_cmim_engines(title, X, y, k, problem, repeat, quick):
+    """CMIM's selection alone on ready codes: lazy (the default) and eager, against FEAST's CMIM."""
+    codes, levels, _ = information_codes(X)
+    functions = {"lazy": lambda: greedy_information_selection(codes, levels, y, "cmim", k, lazy=True),
+                 "eager": lambda: greedy_information_selection(codes, levels, y, "cmim", k, lazy=False)}
+    if problem is not None:
+        functions["FEAST"] = lambda: problem.run("cmim", k)
+    times, results = interleaved_best(functions, repeat)
+    same = (np.array_equal(results["lazy"][0], results["eager"][0])
+            and results["lazy"][1]["J"].tobytes() == results["eager"][1]["J"].tobytes())
+    line = (f"cmim engine (codes ready), k = {k}: lazy {times['lazy']:.4f} s, eager {times['eager']:.4f} s"
+            f" (lazy = eager picks and scores: {same})")
+    if problem is not None:
+        ratio = times["lazy"] / times["FEAST"]
+        line += (f", FEAST {times['FEAST']:.4f} s, lazy/FEAST {ratio:.2f}, "
+                 f"{compare('cmim', results['lazy'][0], results['FEAST'][0])}")
+        verdict(ratio <= 1.0, f"{title} cmim: lazy engine <= 1.0x FEAST{' (quick sizes)' if quick else ''} "
+                              f"({ratio:.2f})")
+    verdict(same, f"{title} cmim: lazy engine = eager engine (picks and scores, bitwise)")
+    print(line)
 
 
 def main():
