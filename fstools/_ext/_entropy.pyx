@@ -1020,12 +1020,9 @@ cdef Py_ssize_t CODE_TILE_ROWS = 64
 
 cdef struct RowBlockScratch:
     # Work space of _code_row_block for a block of at most `width` columns of m rows.
-    void* low              # width values: running minimum of each column
-    void* high             # width values: running maximum
-    uint8_t* integer       # width flags: every value so far an integer
-    uint8_t* finite        # width flags: every value so far finite
-    double* sum_of_zeros   # width sums of v - v (0 for a finite column)
-    double* largest_fraction  # width largest distances of a value to the nearest integer
+    void* low              # width values: the minimum of each column
+    void* high             # width values: the maximum
+    double* fraction_sum   # width sums of each value's distance to an integer (see _code_row_block)
     Py_ssize_t* binary     # positions (in the block) of the columns coded x - min
     Py_ssize_t* tabled     # positions of the columns coded through a presence table
     uint8_t* tables        # width * TABLE_RANGE presence flags, then ranks
@@ -1036,10 +1033,7 @@ cdef struct RowBlockScratch:
 cdef void _free_row_block_scratch(RowBlockScratch* work) noexcept nogil:
     free(work.low)
     free(work.high)
-    free(work.integer)
-    free(work.finite)
-    free(work.sum_of_zeros)
-    free(work.largest_fraction)
+    free(work.fraction_sum)
     free(work.binary)
     free(work.tabled)
     free(work.tables)
@@ -1054,20 +1048,17 @@ cdef RowBlockScratch _row_block_scratch(Py_ssize_t width, Py_ssize_t m, Py_ssize
     cdef RowBlockScratch work
     work.low = malloc(width * value_size)
     work.high = malloc(width * value_size)
-    work.integer = <uint8_t*> malloc(width)
-    work.finite = <uint8_t*> malloc(width)
-    work.sum_of_zeros = <double*> malloc(width * sizeof(double))
-    work.largest_fraction = <double*> malloc(width * sizeof(double))
+    work.fraction_sum = <double*> malloc(width * sizeof(double))
     work.binary = <Py_ssize_t*> malloc(width * sizeof(Py_ssize_t))
     work.tabled = <Py_ssize_t*> malloc(width * sizeof(Py_ssize_t))
     work.tables = <uint8_t*> malloc(width * TABLE_RANGE)
     work.column = malloc((m + max_levels) * value_size + TABLE_RANGE)
-    if (work.low == NULL or work.high == NULL or work.integer == NULL or work.finite == NULL
-            or work.sum_of_zeros == NULL or work.largest_fraction == NULL or work.binary == NULL or work.tabled == NULL or work.tables == NULL or work.column == NULL):
+    if (work.low == NULL or work.high == NULL or work.fraction_sum == NULL or work.binary == NULL
+            or work.tabled == NULL or work.tables == NULL or work.column == NULL):
         _free_row_block_scratch(&work)
         work.low = work.high = work.column = NULL
-        work.integer = work.finite = work.tables = NULL
-        work.sum_of_zeros = work.largest_fraction = NULL
+        work.fraction_sum = NULL
+        work.tables = NULL
         work.binary = work.tabled = NULL
     return work
 
@@ -1080,72 +1071,56 @@ cdef void _code_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m,
     ``X`` has contiguous rows (column stride 1, row stride ``row_stride`` elements), so the
     block is read a row at a time: one pass for the range, integrality and finiteness of
     every column (vectorised over the columns), one more for the presence tables of the
-    columns of at most TABLE_RANGE integers, and one writing the codes, the binary columns
-    as ``x - min`` and the others as the rank of the value in the table.  A column of wider
-    integers is copied and coded by :func:`_code_discrete_column`.  The codes, levels and
-    status are those of :func:`_code_discrete_column` on each column.
+    columns of at most TABLE_RANGE integers, and one writing the codes a tile of rows at a
+    time, the binary columns as ``x - min`` and the others as the rank of the value in the
+    table.  A column of wider integers is copied and coded by :func:`_code_discrete_column`.
+    The codes, levels and status are those of :func:`_code_discrete_column` on each column.
+
+    Integrality and finiteness come from one sum per column of ``|((a + 2^52) - 2^52) - a|``
+    over its values ``v`` (``a = |v|``): 0 when every value is an integer below 2^52 in
+    magnitude, NaN when some value is NaN or infinite, > 0 otherwise (a sum of non-negative
+    terms is 0 only if every term is).  Every double of magnitude 2^52 or more is an integer
+    but its term need not be 0, so a column reaching 2^52 is decided by :func:`_all_integers`.
     """
     cdef value_t* low = <value_t*> work.low
     cdef value_t* high = <value_t*> work.high
-    cdef uint8_t* integer = work.integer
-    cdef uint8_t* finite = work.finite
+    cdef double* fraction_sum = work.fraction_sum
     cdef Py_ssize_t* binary = work.binary
     cdef Py_ssize_t* tabled = work.tabled
     cdef uint8_t* tables = work.tables
     cdef value_t* column = <value_t*> work.column
     cdef const value_t* row
     cdef value_t v
+    cdef double a, fraction
     cdef Py_ssize_t i, jj, t, n_binary = 0, n_tabled = 0, n_kept, offset, n_distinct, start, length
     cdef int8_t rank
     cdef uint8_t* table
-    cdef int8_t* out
-    cdef double* sum_of_zeros = work.sum_of_zeros
-    cdef double* largest_fraction = work.largest_fraction
-    cdef double a
-    row = X + first
-    for jj in range(width):
-        low[jj] = row[jj]
-        high[jj] = row[jj]
-        sum_of_zeros[jj] = 0.0
-        largest_fraction[jj] = 0.0
     if value_t is double:
-        fstools_float64_row_stats(X + first, row_stride, m, width, low, high, largest_fraction)
-        for jj in range(width):
-            a = largest_fraction[jj]
-            if a != a:  # NaN: some value not finite
-                sum_of_zeros[jj] = a
-                largest_fraction[jj] = 0.0
-            elif fmax(fabs(<double> low[jj]), fabs(<double> high[jj])) >= TWO_TO_52:
-                # Values of 2^52 or more are all integers: the per-column test decides.
-                largest_fraction[jj] = 0.0 if _all_integers(X + first + jj, row_stride, m) else 1.0
-    elif value_t is float:
-        # All in double lanes, so that the loop over the columns vectorises: v - v is 0 for a
-        # finite v and NaN otherwise (the sum stays 0 only for finite columns); the fraction is
-        # that of _value_is_integer (0 for an integer), NaN for a NaN (caught by the sum).
-        for i in range(m):
-            row = X + i * row_stride + first
-            for jj in range(width):
-                v = row[jj]
-                a = fabs(<double> v)
-                low[jj] = v if v < low[jj] else low[jj]
-                high[jj] = v if v > high[jj] else high[jj]
-                sum_of_zeros[jj] += <double> v - <double> v
-                a = 0.0 if a >= TWO_TO_52 else fabs(((a + TWO_TO_52) - TWO_TO_52) - a)
-                largest_fraction[jj] = a if a > largest_fraction[jj] else largest_fraction[jj]
+        fstools_float64_row_stats(X + first, row_stride, m, width, low, high, fraction_sum)
     else:
+        row = X + first
+        for jj in range(width):
+            low[jj] = row[jj]
+            high[jj] = row[jj]
+            fraction_sum[jj] = 0.0
         for i in range(m):
             row = X + i * row_stride + first
             for jj in range(width):
                 v = row[jj]
                 low[jj] = v if v < low[jj] else low[jj]
                 high[jj] = v if v > high[jj] else high[jj]
+                if value_t is float:  # as fstools_float64_row_stats (the other types are integers)
+                    a = fabs(<double> v)
+                    fraction = fabs(((a + TWO_TO_52) - TWO_TO_52) - a)
+                    fraction_sum[jj] += fraction
     for jj in range(width):
-        finite[jj] = sum_of_zeros[jj] == 0.0
-        integer[jj] = largest_fraction[jj] == 0.0
-    for jj in range(width):
-        if not finite[jj]:
+        if fraction_sum[jj] != fraction_sum[jj]:  # NaN: some value is not finite
             status[first + jj] = _NON_FINITE
-        elif not integer[jj]:
+            continue
+        if value_t is double or value_t is float:
+            if fraction_sum[jj] != 0.0 and fmax(fabs(<double> low[jj]), fabs(<double> high[jj])) >= TWO_TO_52:
+                fraction_sum[jj] = 0.0 if _all_integers(X + first + jj, row_stride, m) else 1.0
+        if fraction_sum[jj] != 0.0:
             status[first + jj] = _CONTINUOUS
         elif value_t is int64_t and (<double> low[jj] < -EXACT_INTEGER_LIMIT
                                      or <double> high[jj] > EXACT_INTEGER_LIMIT):
@@ -1218,7 +1193,7 @@ cdef void _code_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m,
         start += length
 
 
-cdef bint _all_integers(const double* x, Py_ssize_t stride, Py_ssize_t m) noexcept nogil:
+cdef bint _all_integers(const value_t* x, Py_ssize_t stride, Py_ssize_t m) noexcept nogil:
     """Whether every ``x[i * stride]`` is an integer (:func:`_value_is_integer`)."""
     cdef Py_ssize_t i
     for i in range(m):
