@@ -88,9 +88,9 @@ def stray_entries(series):
 
 def _text_columns(data):
     """The set of names of the text (object or string) columns of ``data``."""
-    dtypes = data.dtypes.to_numpy()
-    mask = np.fromiter((_is_text(dtype) for dtype in dtypes), dtype=bool, count=dtypes.size)
-    return set(data.columns[mask])
+    dtypes = data.dtypes
+    text = [dtype for dtype in set(dtypes.tolist()) if _is_text(dtype)]  # each distinct dtype once
+    return set(data.columns[dtypes.isin(text).to_numpy()]) if text else set()
 
 
 def read_number_columns(data, columns, na_values=None, where="data"):
