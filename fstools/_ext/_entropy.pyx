@@ -53,7 +53,7 @@ import numpy as np
 
 cimport numpy as cnp
 from cython.parallel import parallel, prange
-from libc.math cimport fabs, log
+from libc.math cimport fabs, fmax, log
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t
 from libc.stdlib cimport calloc, free, malloc
 
@@ -976,6 +976,248 @@ cdef int _code_column_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t 
     return OK
 
 
+cdef extern from *:
+    """
+    /* The range, finiteness and integrality pass of _code_row_block over float64 rows, in C
+       for the restrict qualifiers: with them the loop over the columns vectorises.
+       fraction_sum[j] sums |((a + 2^52) - 2^52) - a| over the values v of column j, a = |v|:
+       0 when every value is an integer below 2^52 in magnitude, NaN when some value is NaN
+       or infinite, > 0 otherwise (a sum of non-negative terms is 0 only if every term is). */
+    static void fstools_float64_row_stats(const double* restrict X, Py_ssize_t row_stride, Py_ssize_t m,
+                                          Py_ssize_t width, double* restrict low, double* restrict high,
+                                          double* restrict fraction_sum)
+    {
+        const double two_to_52 = 4503599627370496.0;
+        Py_ssize_t i, j;
+        for (j = 0; j < width; ++j) {
+            low[j] = X[j];
+            high[j] = X[j];
+            fraction_sum[j] = 0.0;
+        }
+        for (i = 0; i < m; ++i) {
+            const double* restrict row = X + i * row_stride;
+            for (j = 0; j < width; ++j) {
+                double v = row[j];
+                double a = v < 0.0 ? -v : v;
+                double fraction = ((a + two_to_52) - two_to_52) - a;
+                low[j] = v < low[j] ? v : low[j];
+                high[j] = v > high[j] ? v : high[j];
+                fraction_sum[j] += fraction < 0.0 ? -fraction : fraction;
+            }
+        }
+    }
+    """
+    void fstools_float64_row_stats(const double* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
+                                   double* low, double* high, double* fraction_sum) noexcept nogil
+
+
+# The row-major path of discrete_column_codes reads blocks of ROW_BLOCK_COLUMNS columns of
+# whole rows (8 KiB of float64 per row: a few pages, read in order), and writes their codes
+# in tiles of CODE_TILE_ROWS rows.
+cdef Py_ssize_t ROW_BLOCK_COLUMNS = 1024
+cdef Py_ssize_t CODE_TILE_ROWS = 64
+
+
+cdef struct RowBlockScratch:
+    # Work space of _code_row_block for a block of at most `width` columns of m rows.
+    void* low              # width values: the minimum of each column
+    void* high             # width values: the maximum
+    double* fraction_sum   # width sums of each value's distance to an integer (see _code_row_block)
+    Py_ssize_t* binary     # positions (in the block) of the columns coded x - min
+    Py_ssize_t* tabled     # positions of the columns coded through a presence table
+    uint8_t* tables        # width * TABLE_RANGE presence flags, then ranks
+    void* column           # m + max_levels values and TABLE_RANGE flags: one column, for
+                           # the columns of more than TABLE_RANGE integers (binary search)
+
+
+cdef void _free_row_block_scratch(RowBlockScratch* work) noexcept nogil:
+    free(work.low)
+    free(work.high)
+    free(work.fraction_sum)
+    free(work.binary)
+    free(work.tabled)
+    free(work.tables)
+    free(work.column)
+
+
+cdef RowBlockScratch _row_block_scratch(Py_ssize_t width, Py_ssize_t m, Py_ssize_t max_levels,
+                                        Py_ssize_t value_size) noexcept nogil:
+    """Allocate the work space of :func:`_code_row_block`; every pointer NULL when out of memory.
+
+    Returned by value: assigned in a parallel block, it is private to each thread."""
+    cdef RowBlockScratch work
+    work.low = malloc(width * value_size)
+    work.high = malloc(width * value_size)
+    work.fraction_sum = <double*> malloc(width * sizeof(double))
+    work.binary = <Py_ssize_t*> malloc(width * sizeof(Py_ssize_t))
+    work.tabled = <Py_ssize_t*> malloc(width * sizeof(Py_ssize_t))
+    work.tables = <uint8_t*> malloc(width * TABLE_RANGE)
+    work.column = malloc((m + max_levels) * value_size + TABLE_RANGE)
+    if (work.low == NULL or work.high == NULL or work.fraction_sum == NULL or work.binary == NULL
+            or work.tabled == NULL or work.tables == NULL or work.column == NULL):
+        _free_row_block_scratch(&work)
+        work.low = work.high = work.column = NULL
+        work.fraction_sum = NULL
+        work.tables = NULL
+        work.binary = work.tabled = NULL
+    return work
+
+
+cdef void _code_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t first,
+                          Py_ssize_t width, Py_ssize_t max_levels, int8_t* codes, int32_t* levels,
+                          int8_t* status, RowBlockScratch* work) noexcept nogil:
+    """:func:`_code_discrete_column` for columns ``first .. first + width - 1`` of a row-major ``X``.
+
+    ``X`` has contiguous rows (column stride 1, row stride ``row_stride`` elements), so the
+    block is read a row at a time: one pass for the range, integrality and finiteness of
+    every column (vectorised over the columns), one more for the presence tables of the
+    columns of at most TABLE_RANGE integers, and one writing the codes a tile of rows at a
+    time, the binary columns as ``x - min`` and the others as the rank of the value in the
+    table.  A column of wider integers is copied and coded by :func:`_code_discrete_column`.
+    The codes, levels and status are those of :func:`_code_discrete_column` on each column.
+
+    Integrality and finiteness come from one sum per column of ``|((a + 2^52) - 2^52) - a|``
+    over its values ``v`` (``a = |v|``): 0 when every value is an integer below 2^52 in
+    magnitude, NaN when some value is NaN or infinite, > 0 otherwise (a sum of non-negative
+    terms is 0 only if every term is).  Every double of magnitude 2^52 or more is an integer
+    but its term need not be 0, so a column reaching 2^52 is decided by :func:`_all_integers`.
+    """
+    cdef value_t* low = <value_t*> work.low
+    cdef value_t* high = <value_t*> work.high
+    cdef double* fraction_sum = work.fraction_sum
+    cdef Py_ssize_t* binary = work.binary
+    cdef Py_ssize_t* tabled = work.tabled
+    cdef uint8_t* tables = work.tables
+    cdef value_t* column = <value_t*> work.column
+    cdef const value_t* row
+    cdef value_t v
+    cdef double a, fraction
+    cdef Py_ssize_t i, jj, t, n_binary = 0, n_tabled = 0, n_kept, offset, n_distinct, start, length
+    cdef int8_t rank
+    cdef uint8_t* table
+    if value_t is double:
+        fstools_float64_row_stats(X + first, row_stride, m, width, low, high, fraction_sum)
+    else:
+        row = X + first
+        for jj in range(width):
+            low[jj] = row[jj]
+            high[jj] = row[jj]
+            fraction_sum[jj] = 0.0
+        for i in range(m):
+            row = X + i * row_stride + first
+            for jj in range(width):
+                v = row[jj]
+                low[jj] = v if v < low[jj] else low[jj]
+                high[jj] = v if v > high[jj] else high[jj]
+                if value_t is float:  # as fstools_float64_row_stats (the other types are integers)
+                    a = fabs(<double> v)
+                    fraction = fabs(((a + TWO_TO_52) - TWO_TO_52) - a)
+                    fraction_sum[jj] += fraction
+    for jj in range(width):
+        if fraction_sum[jj] != fraction_sum[jj]:  # NaN: some value is not finite
+            status[first + jj] = _NON_FINITE
+            continue
+        if value_t is double or value_t is float:
+            if fraction_sum[jj] != 0.0 and fmax(fabs(<double> low[jj]), fabs(<double> high[jj])) >= TWO_TO_52:
+                fraction_sum[jj] = 0.0 if _all_integers(X + first + jj, row_stride, m) else 1.0
+        if fraction_sum[jj] != 0.0:
+            status[first + jj] = _CONTINUOUS
+        elif value_t is int64_t and (<double> low[jj] < -EXACT_INTEGER_LIMIT
+                                     or <double> high[jj] > EXACT_INTEGER_LIMIT):
+            status[first + jj] = _UNDECIDED
+        elif <double> high[jj] - <double> low[jj] <= 1.0:  # binary: both values occur, code = x - min
+            n_distinct = 1 if high[jj] == low[jj] else 2
+            if n_distinct > max_levels:
+                status[first + jj] = _CONTINUOUS
+            else:
+                status[first + jj] = _DISCRETE
+                levels[first + jj] = <int32_t> n_distinct
+                binary[n_binary] = jj
+                n_binary += 1
+        elif <double> high[jj] - <double> low[jj] < TABLE_RANGE:
+            table = tables + jj * TABLE_RANGE
+            offset = <Py_ssize_t> (<double> high[jj] - <double> low[jj]) + 1
+            for t in range(offset):
+                table[t] = 0
+            tabled[n_tabled] = jj
+            n_tabled += 1
+        else:  # integers wider than a table: the column on its own
+            for i in range(m):
+                column[i] = X[i * row_stride + first + jj]
+            status[first + jj] = <int8_t> _code_discrete_column(
+                column, m, max_levels, codes + (first + jj) * m, levels + first + jj, column + m,
+                <uint8_t*> (column + m + max_levels))
+    if n_tabled:
+        for i in range(m):
+            row = X + i * row_stride + first
+            for t in range(n_tabled):
+                jj = tabled[t]
+                tables[jj * TABLE_RANGE + <Py_ssize_t> (row[jj] - low[jj])] = 1
+        n_kept = 0
+        for t in range(n_tabled):  # presence flag -> rank of the value, as _code_discrete_column
+            jj = tabled[t]
+            table = tables + jj * TABLE_RANGE
+            offset = <Py_ssize_t> (<double> high[jj] - <double> low[jj]) + 1
+            n_distinct = 0
+            for i in range(offset):
+                if table[i]:
+                    n_distinct += 1
+            if n_distinct > max_levels:
+                status[first + jj] = _CONTINUOUS
+                continue
+            rank = 0
+            for i in range(offset):
+                if table[i]:
+                    table[i] = rank
+                    rank += 1
+            status[first + jj] = _DISCRETE
+            levels[first + jj] = <int32_t> n_distinct
+            tabled[n_kept] = jj
+            n_kept += 1
+        n_tabled = n_kept
+    if n_binary == 0 and n_tabled == 0:
+        return
+    # Tiles of CODE_TILE_ROWS rows (in cache while every column of the block is written), a
+    # column at a time within the tile: each write is a contiguous run of codes.
+    start = 0
+    while start < m:
+        length = min(CODE_TILE_ROWS, m - start)
+        row = X + start * row_stride + first
+        for t in range(n_binary):
+            jj = binary[t]
+            _write_binary_codes(row + jj, row_stride, length, low[jj], codes + (first + jj) * m + start)
+        for t in range(n_tabled):
+            jj = tabled[t]
+            _write_table_codes(row + jj, row_stride, length, low[jj], tables + jj * TABLE_RANGE,
+                               codes + (first + jj) * m + start)
+        start += length
+
+
+cdef bint _all_integers(const value_t* x, Py_ssize_t stride, Py_ssize_t m) noexcept nogil:
+    """Whether every ``x[i * stride]`` is an integer (:func:`_value_is_integer`)."""
+    cdef Py_ssize_t i
+    for i in range(m):
+        if not _value_is_integer(x[i * stride]):
+            return False
+    return True
+
+
+cdef void _write_binary_codes(const value_t* x, Py_ssize_t stride, Py_ssize_t m, value_t low,
+                              int8_t* out) noexcept nogil:
+    """``out[i] = x[i * stride] - low`` (a column of two adjacent integers)."""
+    cdef Py_ssize_t i
+    for i in range(m):
+        out[i] = <int8_t> (x[i * stride] - low)
+
+
+cdef void _write_table_codes(const value_t* x, Py_ssize_t stride, Py_ssize_t m, value_t low,
+                             const uint8_t* rank, int8_t* out) noexcept nogil:
+    """``out[i] = rank[x[i * stride] - low]`` (a column of at most TABLE_RANGE adjacent integers)."""
+    cdef Py_ssize_t i
+    for i in range(m):
+        out[i] = <int8_t> rank[<Py_ssize_t> (x[i * stride] - low)]
+
+
 def discrete_column_codes(X, Py_ssize_t max_levels, codes, levels, status, int n_threads=1):
     """Code the discrete columns of ``X`` as they are, in one pass per column.
 
@@ -1040,12 +1282,33 @@ def _discrete_column_codes(const value_t[:, :] X, Py_ssize_t max_levels, int8_t[
         row_stride = 1  # one row: every column is one value
     if X.strides[0] % sizeof(value_t) or X.strides[1] % sizeof(value_t):
         raise ValueError("X: strides must be multiples of the element size")
+    cdef const value_t* base = &X[0, 0]
+    cdef SignalCheck check
+    cdef RowBlockScratch work
+    signal_check_init(&check, 1)
+    if column_stride == 1 and m > 1:
+        # Row-major X: blocks of ROW_BLOCK_COLUMNS columns, each read a row at a time without a copy.
+        width = min(n, ROW_BLOCK_COLUMNS)
+        n_blocks = (n + width - 1) // width
+        with nogil, parallel(num_threads=n_threads):
+            work = _row_block_scratch(width, m, max_levels, sizeof(value_t))
+            if work.column == NULL:
+                failed[0] = OUT_OF_MEMORY
+            else:
+                for b in prange(n_blocks, schedule='dynamic'):
+                    if stop_requested(&check):
+                        continue
+                    first = b * width
+                    _code_row_block(base, row_stride, m, first, block_length(first, width, n), max_levels,
+                                    &codes[0, 0], &levels[0], &status[0], &work)
+                _free_row_block_scratch(&work)
+        raise_if_stopped(&check)
+        if failed[0] != OK:
+            raise MemoryError("cannot allocate the scratch block of discrete_column_codes")
+        return
     # about 256 KiB of values per block (the transposed block stays in cache)
     width = max(1, min(n, (1 << 18) // max(1, m * <Py_ssize_t> sizeof(value_t))))
     n_blocks = (n + width - 1) // width
-    cdef const value_t* base = &X[0, 0]
-    cdef SignalCheck check
-    signal_check_init(&check, 1)
     with nogil, parallel(num_threads=n_threads):
         scratch = <value_t*> malloc((width * m + max_levels) * sizeof(value_t) + TABLE_RANGE)
         if scratch == NULL:

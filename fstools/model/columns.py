@@ -86,6 +86,13 @@ def stray_entries(series):
     return []
 
 
+def _text_columns(data):
+    """The set of names of the text (object or string) columns of ``data``."""
+    dtypes = data.dtypes
+    text = [dtype for dtype in set(dtypes.tolist()) if _is_text(dtype)]  # each distinct dtype once
+    return set(data.columns[dtypes.isin(text).to_numpy()]) if text else set()
+
+
 def read_number_columns(data, columns, na_values=None, where="data"):
     """``data`` with its text columns of numbers among ``columns`` read as numbers.
 
@@ -113,10 +120,11 @@ def read_number_columns(data, columns, na_values=None, where="data"):
     notes = []
     changed = {}
     na_values = list(na_values) if na_values is not None else []
+    text = _text_columns(data)  # one look at the dtypes (no Series per column of a wide frame)
     for column in columns:
-        series = data[column]
-        if not _is_text(series.dtype):
+        if column not in text:
             continue
+        series = data[column]
         declared = series.isin(na_values) if na_values else None
         declared_missing = declared is not None and bool(declared.any())
         if declared_missing:

@@ -114,6 +114,8 @@ def factor_code_design(X, column_names, column_terms):
         keep their dummies, with a note.
     """
     column_terms = list(column_terms)
+    if not any("[" in name for name in column_names):  # no dummy columns (one look at a wide design)
+        return X, list(column_names), column_terms, []
     blocks = {}
     for j, term in enumerate(column_terms):
         blocks.setdefault(term, []).append(j)
