@@ -612,7 +612,8 @@ cdef Py_ssize_t _count_nonzero(const double* w, Py_ssize_t d) noexcept nogil:
 cdef void _truncate_gradient(double* w, Py_ssize_t d, double a, double theta) noexcept nogil:
     """T on every weight, written without sign branches: copysign(max(|v| - a, 0), v) where
     |v| <= theta.  Equal to T(v, a, theta) of Eq. 10 with closed intervals at +-theta
-    (round-to-nearest is symmetric: v + a = -(|v| - a) for v < 0) except that a negative weight shrunk to zero becomes -0.0 (== 0.0)."""
+    (round-to-nearest is symmetric: v + a = -(|v| - a) for v < 0) except that a negative weight
+    shrunk to zero becomes -0.0 (== 0.0)."""
     cdef Py_ssize_t j
     cdef double v, size, shrunk
     for j in range(d):
@@ -638,7 +639,7 @@ cdef void _truncate(Learner* L) noexcept nogil:
         if L.gravity > 0.0:
             # T is monotone in |w_j|: the heaps stay ordered by size, only a boundary may tie
             _truncate_gradient(L.w, L.n_features, L.gravity, L.theta)
-            L.nonzero = _count_nonzero(L.w, L.n_features)  # a second loop: both vectorise
+            L.nonzero = _count_nonzero(L.w, L.n_features)  # apart: each loop vectorises, one fused does not
             _restore_all_boundaries(L)
     elif L.truncate == TRUNCATE_TOPK:
         if L.nonzero > L.topk:
