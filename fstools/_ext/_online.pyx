@@ -414,14 +414,14 @@ cdef void _settle_ties(Learner* L, Py_ssize_t b, double size) noexcept nogil:
     cdef Py_ssize_t* heap = L.heap + b * d
     cdef Py_ssize_t* position = L.position + b * d
     cdef char* member = L.member + b * d
-    cdef Py_ssize_t j, k, in_s, out_s, slots, seen, n_swaps
+    cdef Py_ssize_t j, k, entering, leaving, n_out, slots, seen, n_swaps
     slots = 0
     for j in range(d):
         if member[j] and fabs(L.w[j]) == size:
             slots += 1
     seen = 0
     n_swaps = 0
-    out_s = 0
+    n_out = 0
     for j in range(d):
         if fabs(L.w[j]) != size:
             continue
@@ -429,17 +429,17 @@ cdef void _settle_ties(Learner* L, Py_ssize_t b, double size) noexcept nogil:
             L.ties[n_swaps] = j            # in R, belongs in S: from the front
             n_swaps += 1
         elif seen >= slots and member[j]:
-            L.ties[d - 1 - out_s] = j      # in S, belongs in R: from the back
-            out_s += 1
+            L.ties[d - 1 - n_out] = j      # in S, belongs in R: from the back
+            n_out += 1
         seen += 1
-    for k in range(n_swaps):
-        j = L.ties[k]               # in R at position[j]
-        in_s = L.ties[d - 1 - k]    # in S at position[in_s]
-        heap[position[in_s]] = j
-        heap[M + position[j]] = in_s
-        position[j], position[in_s] = position[in_s], position[j]
-        member[j] = 1
-        member[in_s] = 0
+    for k in range(n_swaps):             # (n_out == n_swaps)
+        entering = L.ties[k]             # in R at position[entering]
+        leaving = L.ties[d - 1 - k]      # in S at position[leaving]
+        heap[position[leaving]] = entering
+        heap[M + position[entering]] = leaving
+        position[entering], position[leaving] = position[leaving], position[entering]
+        member[entering] = 1
+        member[leaving] = 0
 
 
 cdef void _restore_boundary(Learner* L, Py_ssize_t b) noexcept nogil:
