@@ -22,8 +22,9 @@ One round t (one real example x, y), in this order:
    every budget M in ``budgets``, ``f_M = sum_{j in S_M} w_j x_j`` where S_M
    holds the M largest |w_j| (ties to the lower index; all nonzero weights
    when there are at most M of them) -- the M-feature classifier of the moment.
-   S_M is kept up to date as a heap (O(log M) per changed weight, an O(d)
-   scan when needed);
+   S_M and the other weights are kept up to date as two heaps (O(log d) per
+   changed weight; an O(d) scan only when weights of equal size straddle the
+   boundary);
 2. t += 1; p += 1 if y = +1 else n += 1 (Algorithms 1-2, lines 5-9);
 3. the loss, with the margin m = y f:
 
@@ -100,6 +101,18 @@ from fstools._ext._sorting cimport kth_largest as _kth_largest
 from fstools._ext._typedefs cimport csr_index_t as index_t
 
 cnp.import_array()
+
+cdef extern from *:
+    """
+    /* value if keep, else +0.0: a bit mask, not a branch (membership is unpredictable) */
+    static inline double fstools_online_masked(double value, char keep) {
+        union { double real; uint64_t bits; } word;
+        word.real = value;
+        word.bits &= (uint64_t) 0 - (uint64_t) (keep != 0);
+        return word.real;
+    }
+    """
+    double masked "fstools_online_masked"(double value, char keep) noexcept nogil
 
 # Loss (step 3).
 cdef enum:
@@ -184,18 +197,15 @@ cdef struct Learner:
     double* synthetic_values    # n_features
     int32_t* synthetic_indices  # n_features
     # prediction budgets, each with its top-M set S (see _track_change): row b of
-    # ``heap`` (n_budgets x d) holds S as a min-heap in its first M entries,
-    # ``position`` is j's place in it, ``member`` says whether j is in S and
-    # ``top_outside[b]`` is the largest key outside S (-1: not known).
+    # ``heap`` (n_budgets x d) holds S as a min-heap in its first M entries and the
+    # rest R as a max-heap in the others, ``position`` is j's place in its heap and
+    # ``member`` says whether j is in S
     Py_ssize_t n_budgets
     const Py_ssize_t* budgets
     Py_ssize_t* heap
     Py_ssize_t* position
     char* member
-    Py_ssize_t* top_outside
-    char* top_exact             # top_outside is the largest key (not only size) outside S
-    char* active                # S is kept up to date (only while more than M weights are nonzero)
-    double* outside_bound       # >= |w_j| for every j outside S
+    Py_ssize_t* ties            # n_features: the exchanges of _settle_ties
     double* row_budget          # n_budgets: the budget margins of a row when they are not recorded
 
 
@@ -265,35 +275,25 @@ cdef inline bint _kept(double weight, Py_ssize_t j, double threshold, Py_ssize_t
     return size > threshold or (size == threshold and j <= last_tie)
 
 
-# The top-M set S of every budget: the M largest keys (|w_j|, -j) (larger |w_j|
-# first, then the lower index; zero weights all equivalent).  S is a min-heap
-# (its root is its smallest key); the rest R is not ordered: only an index of
-# its largest size |w_j| is remembered when known (``top_outside``, -1 when not;
-# ``top_exact`` when it is also the lowest index of that size, i.e. the largest
-# key), and an upper bound of its sizes (``outside_bound``).  The invariant is
-# S.min >= R.max.  A changed weight costs O(1) in R and O(log M) in S; R is
-# scanned (O(d)) for its largest key only when S's smallest size is not above
-# R's largest size (or its bound).
+# The top-M set S of every budget, kept as two heaps ordered by size |w_j| alone:
+# S a min-heap (its root has the smallest size in S) in the first M entries of the
+# budget's row of ``heap``, the rest R a max-heap in the other d - M entries;
+# ``position`` is j's place in its heap and ``member`` says whether j is in S.
+# The invariant is min size of S >= max size of R, and among the weights of that
+# boundary size (when it is nonzero and in both) S holds the lowest indices: S is
+# then exactly the M largest keys (|w_j|, -j).  A changed weight costs a sift in
+# its heap (O(log d)) and a look at the two roots; only a tie at the boundary
+# costs a scan (O(d)).  A truncation (gradient or top-k) is monotone in |w_j|:
+# both heaps stay ordered by size, and only the boundary needs a look.
 
-cdef inline bint _above(const double* w, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
-    """key(a) > key(b): |w_a| > |w_b|, or equal nonzero sizes and a < b.
-
-    Zero weights are all equivalent: S matters only while more than M weights
-    are nonzero, and then it holds no zero; and a truncation that clips weights
-    to 0 leaves the order valid (T is monotone in |v|).
-    """
-    cdef double size_a = fabs(w[a])
-    cdef double size_b = fabs(w[b])
-    return size_a > size_b or (size_a == size_b and size_a != 0.0 and a < b)
-
-
-cdef void _sift_up(const double* w, Py_ssize_t* heap, Py_ssize_t* position, Py_ssize_t i) noexcept nogil:
-    """Move heap[i] towards the root of the min-heap while its key is below its parent's."""
+cdef void _sift_up_min(const double* w, Py_ssize_t* heap, Py_ssize_t* position, Py_ssize_t i) noexcept nogil:
+    """Move heap[i] towards the root of the min-heap while its size is below its parent's."""
     cdef Py_ssize_t item = heap[i]
+    cdef double size = fabs(w[item])
     cdef Py_ssize_t parent
     while i > 0:
-        parent = (i - 1) // 2
-        if not _above(w, heap[parent], item):
+        parent = (i - 1) >> 1
+        if not size < fabs(w[heap[parent]]):
             break
         heap[i] = heap[parent]
         position[heap[i]] = i
@@ -302,18 +302,22 @@ cdef void _sift_up(const double* w, Py_ssize_t* heap, Py_ssize_t* position, Py_s
     position[item] = i
 
 
-cdef void _sift_down(const double* w, Py_ssize_t* heap, Py_ssize_t* position, Py_ssize_t size,
-                     Py_ssize_t i) noexcept nogil:
-    """Move heap[i] away from the root of the min-heap while a child's key is below its own."""
+cdef void _sift_down_min(const double* w, Py_ssize_t* heap, Py_ssize_t* position, Py_ssize_t size,
+                         Py_ssize_t i) noexcept nogil:
+    """Move heap[i] away from the root of the min-heap while a child's size is below its own."""
     cdef Py_ssize_t item = heap[i]
+    cdef double item_size = fabs(w[item])
     cdef Py_ssize_t child
+    cdef double child_size
     while True:
         child = 2 * i + 1
         if child >= size:
             break
-        if child + 1 < size and _above(w, heap[child], heap[child + 1]):
+        child_size = fabs(w[heap[child]])
+        if child + 1 < size and fabs(w[heap[child + 1]]) < child_size:
             child += 1
-        if not _above(w, item, heap[child]):
+            child_size = fabs(w[heap[child]])
+        if not child_size < item_size:
             break
         heap[i] = heap[child]
         position[heap[i]] = i
@@ -322,201 +326,188 @@ cdef void _sift_down(const double* w, Py_ssize_t* heap, Py_ssize_t* position, Py
     position[item] = i
 
 
-cdef void _heapify(const double* w, Py_ssize_t* heap, Py_ssize_t* position, Py_ssize_t size) noexcept nogil:
-    cdef Py_ssize_t i
-    for i in range(size):
+cdef void _sift_up_max(const double* w, Py_ssize_t* heap, Py_ssize_t* position, Py_ssize_t i) noexcept nogil:
+    """Move heap[i] towards the root of the max-heap while its size is above its parent's."""
+    cdef Py_ssize_t item = heap[i]
+    cdef double size = fabs(w[item])
+    cdef Py_ssize_t parent
+    while i > 0:
+        parent = (i - 1) >> 1
+        if not size > fabs(w[heap[parent]]):
+            break
+        heap[i] = heap[parent]
         position[heap[i]] = i
-    i = size // 2 - 1
-    while i >= 0:
-        _sift_down(w, heap, position, size, i)
-        i -= 1
+        i = parent
+    heap[i] = item
+    position[item] = i
 
 
-cdef bint _valid_heap(const double* w, const Py_ssize_t* heap, Py_ssize_t size) noexcept nogil:
-    """Whether no key of the min-heap is below its parent's."""
-    cdef Py_ssize_t i
-    for i in range(1, size):
-        if _above(w, heap[(i - 1) // 2], heap[i]):
-            return False
-    return True
-
-
-cdef Py_ssize_t _largest_outside(const Learner* L, Py_ssize_t b) noexcept nogil:
-    """Index of the largest key outside S (O(d)); -1 when S holds every weight.
-
-    One pass: the first j outside S of the largest |w_j| (a strictly larger size
-    replaces it, so among equal sizes the lower index stays; some zero weight when
-    all are 0).
-    """
-    cdef Py_ssize_t d = L.n_features
-    cdef const char* member = L.member + b * d
-    cdef const double* w = L.w
-    cdef Py_ssize_t j
-    cdef Py_ssize_t best = -1
-    cdef double largest = -1.0
-    cdef double size
-    for j in range(d):
-        size = -1.0 if member[j] else fabs(w[j])  # a select, not a branch (S holds the largest)
-        if size > largest:
-            largest = size
-            best = j
-    return best
-
-
-cdef Py_ssize_t _first_of_size_outside(const Learner* L, Py_ssize_t b, Py_ssize_t r) noexcept nogil:
-    """The lowest index outside S whose |w_j| equals |w_r| (r itself when none is below r)."""
-    cdef const char* member = L.member + b * L.n_features
-    cdef const double* w = L.w
-    cdef double size = fabs(w[r])
-    cdef Py_ssize_t j
-    for j in range(r):
-        if fabs(w[j]) == size and not member[j]:
-            return j
-    return r
-
-
-cdef Py_ssize_t _exchange_root(Learner* L, Py_ssize_t b, Py_ssize_t r) noexcept nogil:
-    """Put r (outside S) into S in place of S's smallest key; returns the key moved out."""
-    cdef Py_ssize_t d = L.n_features
-    cdef Py_ssize_t* small = L.heap + b * d
-    cdef Py_ssize_t* position = L.position + b * d
-    cdef char* member = L.member + b * d
-    cdef Py_ssize_t s = small[0]
-    small[0] = r
-    position[r] = 0
-    member[r] = 1
-    member[s] = 0
-    _sift_down(L.w, small, position, L.budgets[b], 0)
-    return s
-
-
-cdef bint _restore_boundary(Learner* L, Py_ssize_t b, bint one_change) noexcept nogil:
-    """Exchange keys until S.min >= R.max; returns whether anything was exchanged.
-
-    With ``one_change`` (one weight of S decreased and nothing else changed) one
-    exchange is enough: S's other keys were >= R's largest, which moves in.
-    """
-    cdef Py_ssize_t d = L.n_features
-    cdef Py_ssize_t r, smallest
-    cdef double size
-    cdef bint exchanged = False
+cdef void _sift_down_max(const double* w, Py_ssize_t* heap, Py_ssize_t* position, Py_ssize_t size,
+                         Py_ssize_t i) noexcept nogil:
+    """Move heap[i] away from the root of the max-heap while a child's size is above its own."""
+    cdef Py_ssize_t item = heap[i]
+    cdef double item_size = fabs(w[item])
+    cdef Py_ssize_t child
+    cdef double child_size
     while True:
-        smallest = L.heap[b * d]
-        size = fabs(L.w[smallest])
-        if size > L.outside_bound[b]:
-            return exchanged
-        r = L.top_outside[b]
-        if r >= 0 and fabs(L.w[r]) < size:
-            return exchanged
-        if r >= 0 and not L.top_exact[b]:
-            # r has the largest size outside S (only the lowest index of that size is in doubt)
-            r = _first_of_size_outside(L, b, r)
-            L.top_outside[b] = r
-            L.top_exact[b] = 1
-        elif r < 0:
-            r = _largest_outside(L, b)
-            L.top_outside[b] = r
-            L.top_exact[b] = 1
-            L.outside_bound[b] = fabs(L.w[r]) if r >= 0 else -1.0
-        if r < 0 or not _above(L.w, r, smallest):
-            return exchanged
-        _exchange_root(L, b, r)
-        L.top_outside[b] = -1  # the bound stays: every size left outside is <= |w_r|
-        exchanged = True
-        if one_change:
-            return exchanged
+        child = 2 * i + 1
+        if child >= size:
+            break
+        child_size = fabs(w[heap[child]])
+        if child + 1 < size and fabs(w[heap[child + 1]]) > child_size:
+            child += 1
+            child_size = fabs(w[heap[child]])
+        if not child_size > item_size:
+            break
+        heap[i] = heap[child]
+        position[heap[i]] = i
+        i = child
+    heap[i] = item
+    position[item] = i
 
 
-cdef void _repair_top_sets(Learner* L) noexcept nogil:
-    """After many weights changed (a truncation).  T is monotone in |v|, so the order of the keys
-    survives except where two weights became equal: check S's heap (O(M)), rebuild it if broken,
-    and restore the boundary."""
+cdef void _build_top_sets(Learner* L) noexcept nogil:
+    """S = the M largest keys of the current w (a selection, O(d)) and R the rest, for every budget."""
     cdef Py_ssize_t d = L.n_features
-    cdef Py_ssize_t b, M
+    cdef Py_ssize_t b, M, j, i, in_top, in_rest, last_tie
+    cdef double threshold
+    cdef Py_ssize_t* heap
+    cdef Py_ssize_t* position
+    cdef char* member
     for b in range(L.n_budgets):
         M = L.budgets[b]
-        if M == d or not L.active[b]:
-            continue
-        if L.nonzero <= M:
-            # S holds every nonzero weight (f_M = f): rebuilt when more are nonzero
-            L.active[b] = 0
-            continue
-        if not _valid_heap(L.w, L.heap + b * d, M):
-            _heapify(L.w, L.heap + b * d, L.position + b * d, M)
-        if L.truncate == TRUNCATE_GRADIENT:
-            # The sizes outside S were truncated like every other weight and T is monotone
-            # in |v|: the largest size outside S is still the largest, the bound still a bound.
-            if L.top_outside[b] >= 0:
-                L.outside_bound[b] = fabs(L.w[L.top_outside[b]])
-                L.top_exact[b] = 0  # two sizes may have been rounded together
+        if M == d:
+            continue  # S holds every weight: f_M = f
+        heap = L.heap + b * d
+        position = L.position + b * d
+        member = L.member + b * d
+        _top_threshold(L.w, d, M, L.work, &threshold, &last_tie)
+        in_top = 0
+        in_rest = M
+        for j in range(d):
+            member[j] = _kept(L.w[j], j, threshold, last_tie)
+            if member[j]:
+                heap[in_top] = j
+                position[j] = in_top
+                in_top += 1
             else:
-                L.outside_bound[b] = fabs(_truncated(L.outside_bound[b], L.gravity, L.theta))
-        else:
-            # TOPK only set weights to 0: the bound is still a bound
-            L.top_outside[b] = -1
-        _restore_boundary(L, b, False)
+                heap[in_rest] = j
+                position[j] = in_rest - M
+                in_rest += 1
+        i = M // 2 - 1
+        while i >= 0:
+            _sift_down_min(L.w, heap, position, M, i)
+            i -= 1
+        i = (d - M) // 2 - 1
+        while i >= 0:
+            _sift_down_max(L.w, heap + M, position, d - M, i)
+            i -= 1
 
 
-cdef void _build_top_set(Learner* L, Py_ssize_t b) noexcept nogil:
-    """S = the M largest keys of the current w (a selection, O(d)); the budget becomes active."""
+cdef void _settle_ties(Learner* L, Py_ssize_t b, double size) noexcept nogil:
+    """Among the weights of the boundary size ``size``, put the lowest indices in S (O(d)).
+
+    As many stay in S as it holds now; an exchange keeps both heaps ordered (equal sizes).
+    """
     cdef Py_ssize_t d = L.n_features
     cdef Py_ssize_t M = L.budgets[b]
-    cdef Py_ssize_t j, filled, last_tie
-    cdef double threshold
-    _top_threshold(L.w, d, M, L.work, &threshold, &last_tie)
-    filled = 0
+    cdef Py_ssize_t* heap = L.heap + b * d
+    cdef Py_ssize_t* position = L.position + b * d
+    cdef char* member = L.member + b * d
+    cdef Py_ssize_t j, k, entering, leaving, n_out, slots, seen, n_swaps
+    slots = 0
     for j in range(d):
-        L.member[b * d + j] = _kept(L.w[j], j, threshold, last_tie)
-        if L.member[b * d + j]:
-            L.heap[b * d + filled] = j
-            filled += 1
-    _heapify(L.w, L.heap + b * d, L.position + b * d, M)
-    L.top_outside[b] = -1
-    L.outside_bound[b] = threshold
-    L.active[b] = 1
+        if member[j] and fabs(L.w[j]) == size:
+            slots += 1
+    seen = 0
+    n_swaps = 0
+    n_out = 0
+    for j in range(d):
+        if fabs(L.w[j]) != size:
+            continue
+        if seen < slots and not member[j]:
+            L.ties[n_swaps] = j            # in R, belongs in S: from the front
+            n_swaps += 1
+        elif seen >= slots and member[j]:
+            L.ties[d - 1 - n_out] = j      # in S, belongs in R: from the back
+            n_out += 1
+        seen += 1
+    for k in range(n_swaps):             # (n_out == n_swaps)
+        entering = L.ties[k]             # in R at position[entering]
+        leaving = L.ties[d - 1 - k]      # in S at position[leaving]
+        heap[position[leaving]] = entering
+        heap[M + position[entering]] = leaving
+        position[entering], position[leaving] = position[leaving], position[entering]
+        member[entering] = 1
+        member[leaving] = 0
+
+
+cdef void _restore_boundary(Learner* L, Py_ssize_t b) noexcept nogil:
+    """Exchange the roots while R's largest size is above S's smallest, then settle a tie."""
+    cdef Py_ssize_t d = L.n_features
+    cdef Py_ssize_t M = L.budgets[b]
+    cdef Py_ssize_t* heap = L.heap + b * d
+    cdef Py_ssize_t* position = L.position + b * d
+    cdef char* member = L.member + b * d
+    cdef Py_ssize_t s, r
+    cdef double size_s, size_r
+    while True:
+        s = heap[0]
+        r = heap[M]
+        size_s = fabs(L.w[s])
+        size_r = fabs(L.w[r])
+        if size_s > size_r:
+            return
+        if size_s == size_r:
+            if size_s != 0.0:  # zero weights are all equivalent
+                _settle_ties(L, b, size_s)
+            return
+        heap[0] = r
+        heap[M] = s
+        position[r] = 0
+        position[s] = 0
+        member[r] = 1
+        member[s] = 0
+        _sift_down_min(L.w, heap, position, M, 0)
+        _sift_down_max(L.w, heap + M, position, d - M, 0)
+
+
+cdef void _restore_all_boundaries(Learner* L) noexcept nogil:
+    """After a truncation (monotone in |w_j|: both heaps stay ordered by size)."""
+    cdef Py_ssize_t b
+    for b in range(L.n_budgets):
+        if L.budgets[b] < L.n_features:
+            _restore_boundary(L, b)
 
 
 cdef inline void _track_change(Learner* L, Py_ssize_t j, double old, double new) noexcept nogil:
     """Book-keeping of one changed weight: the nonzero count and every budget's top set."""
-    cdef Py_ssize_t b, d, M, r
-    cdef bint increased
+    cdef Py_ssize_t b, d, M, offset
     cdef double size_old = fabs(old)
     cdef double size_new = fabs(new)
     L.nonzero += (new != 0.0) - (old != 0.0)
     if L.n_budgets == 0 or size_old == size_new:
         return
-    increased = size_new > size_old
     d = L.n_features
     for b in range(L.n_budgets):
         M = L.budgets[b]
-        if M == d or not L.active[b]:
+        if M == d:
             continue
-        if L.member[b * d + j]:
-            if increased:
-                _sift_down(L.w, L.heap + b * d, L.position + b * d, M, L.position[b * d + j])
+        offset = b * d
+        if L.member[offset + j]:
+            if size_new > size_old:
+                _sift_down_min(L.w, L.heap + offset, L.position + offset, M, L.position[offset + j])
             else:
-                _sift_up(L.w, L.heap + b * d, L.position + b * d, L.position[b * d + j])
-                _restore_boundary(L, b, True)
+                _sift_up_min(L.w, L.heap + offset, L.position + offset, L.position[offset + j])
+                if size_new <= fabs(L.w[L.heap[offset + M]]):
+                    _restore_boundary(L, b)
         else:
-            r = L.top_outside[b]
-            if increased:
-                if size_new > L.outside_bound[b]:
-                    L.outside_bound[b] = size_new
-                if r >= 0 and r != j:
-                    if size_new > fabs(L.w[r]):
-                        L.top_outside[b] = j
-                        L.top_exact[b] = 1
-                    elif L.top_exact[b] and _above(L.w, j, r):
-                        L.top_outside[b] = j
-                if _above(L.w, j, L.heap[b * d]):
-                    # S.min was >= every other key outside S before this change,
-                    # so the key moved out now has the largest size outside S
-                    r = _exchange_root(L, b, j)
-                    L.top_outside[b] = r
-                    L.top_exact[b] = 1
-                    L.outside_bound[b] = fabs(L.w[r])
-            elif r == j:
-                L.top_outside[b] = -1
+            if size_new > size_old:
+                _sift_up_max(L.w, L.heap + offset + M, L.position + offset, L.position[offset + j])
+                if size_new >= fabs(L.w[L.heap[offset]]):
+                    _restore_boundary(L, b)
+            else:
+                _sift_down_max(L.w, L.heap + offset + M, L.position + offset, d - M, L.position[offset + j])
 
 
 cdef inline void _add_scaled(Learner* L, double scale, const double* values, const index_t* indices,
@@ -553,39 +544,61 @@ cdef bint _update_is_finite(const Learner* L, double scale, const double* values
     return True
 
 
-cdef double _budget_margin(Learner* L, Py_ssize_t b, double full, const double* values,
-                           const index_t* indices, Py_ssize_t nnz) noexcept nogil:
+cdef inline double _budget_margin(const Learner* L, Py_ssize_t b, double full, const double* values,
+                                  const index_t* indices, Py_ssize_t nnz) noexcept nogil:
     """Margin of the M-feature classifier (M = budgets[b]) of the current w: the sum of
-    w_j x_j over the row's entries j in the top set S (in increasing j)."""
+    w_j x_j over the row's entries j in the top set S (in increasing j); ``full`` (= w . x)
+    when S holds every nonzero weight."""
     cdef Py_ssize_t M = L.budgets[b]
     cdef Py_ssize_t k, j
-    cdef double total = 0.0
+    cdef double total = 0.0  # never -0.0: adding the +0.0 of a weight outside S changes nothing
     cdef const char* member = L.member + b * L.n_features
-    if L.nonzero <= M:
-        # S holds every nonzero weight: stop keeping it up to date until more are nonzero
-        L.active[b] = 0
+    if M == L.n_features or L.nonzero <= M:
         return full
-    if not L.active[b]:
-        _build_top_set(L, b)
     for k in range(nnz):
         j = k if indices == NULL else indices[k]
-        if member[j]:
-            total += L.w[j] * values[k]
+        total += masked(L.w[j] * values[k], member[j])
     return total
+
+
+cdef inline double _margins(const Learner* L, const double* values, const index_t* indices, Py_ssize_t nnz,
+                            double* budget_margin) noexcept nogil:
+    """w . x, returned, and the margin of every budget's M-feature classifier into ``budget_margin``.
+
+    With one budget whose S leaves out a nonzero weight, both sums run in one loop (two
+    independent chains of additions, each in increasing j as :func:`_dot` and
+    :func:`_budget_margin` add them).
+    """
+    cdef Py_ssize_t M, k, j
+    cdef double full, total, term
+    cdef const char* member
+    cdef Py_ssize_t b
+    if L.n_budgets == 1 and L.budgets[0] < L.n_features and L.nonzero > L.budgets[0]:
+        member = L.member
+        full = 0.0
+        total = 0.0
+        if indices == NULL:
+            for k in range(nnz):
+                term = L.w[k] * values[k]
+                full += term
+                total += masked(term, member[k])
+        else:
+            for k in range(nnz):
+                j = indices[k]
+                term = L.w[j] * values[k]
+                full += term
+                total += masked(term, member[j])
+        budget_margin[0] = total
+        return full
+    full = _dot(L.w, values, indices, nnz)
+    for b in range(L.n_budgets):
+        budget_margin[b] = _budget_margin(L, b, full, values, indices, nnz)
+    return full
 
 
 # --------------------------------------------------------------------------
 # Truncation.
 # --------------------------------------------------------------------------
-
-cdef inline double _truncated(double v, double a, double theta) noexcept nogil:
-    """T(v, a, theta) of Eq. 10 (closed intervals at +-theta)."""
-    if v > 0.0 and v <= theta:
-        return v - a if v - a > 0.0 else 0.0
-    if v < 0.0 and v >= -theta:
-        return v + a if v + a < 0.0 else 0.0
-    return v
-
 
 cdef Py_ssize_t _count_nonzero(const double* w, Py_ssize_t d) noexcept nogil:
     cdef Py_ssize_t j
@@ -598,8 +611,9 @@ cdef Py_ssize_t _count_nonzero(const double* w, Py_ssize_t d) noexcept nogil:
 
 cdef void _truncate_gradient(double* w, Py_ssize_t d, double a, double theta) noexcept nogil:
     """T on every weight, written without sign branches: copysign(max(|v| - a, 0), v) where
-    |v| <= theta.  Equal to :func:`_truncated` (round-to-nearest is symmetric: v + a = -(|v| - a)
-    for v < 0) except that a negative weight shrunk to zero becomes -0.0 (== 0.0)."""
+    |v| <= theta.  Equal to T(v, a, theta) of Eq. 10 with closed intervals at +-theta
+    (round-to-nearest is symmetric: v + a = -(|v| - a) for v < 0) except that a negative weight
+    shrunk to zero becomes -0.0 (== 0.0)."""
     cdef Py_ssize_t j
     cdef double v, size, shrunk
     for j in range(d):
@@ -623,14 +637,16 @@ cdef void _keep_top(double* w, Py_ssize_t d, Py_ssize_t M, double* work) noexcep
 cdef void _truncate(Learner* L) noexcept nogil:
     if L.truncate == TRUNCATE_GRADIENT:
         if L.gravity > 0.0:
+            # T is monotone in |w_j|: the heaps stay ordered by size, only a boundary may tie
             _truncate_gradient(L.w, L.n_features, L.gravity, L.theta)
-            L.nonzero = _count_nonzero(L.w, L.n_features)
-            _repair_top_sets(L)
+            L.nonzero = _count_nonzero(L.w, L.n_features)  # apart: each loop vectorises, one fused does not
+            _restore_all_boundaries(L)
     elif L.truncate == TRUNCATE_TOPK:
         if L.nonzero > L.topk:
+            # zeroing by key (not by size) can break a heap between equal sizes: select anew
             _keep_top(L.w, L.n_features, L.topk, L.work)
             L.nonzero = _count_nonzero(L.w, L.n_features)
-            _repair_top_sets(L)
+            _build_top_sets(L)
 
 
 # --------------------------------------------------------------------------
@@ -789,12 +805,11 @@ cdef int _learn_row(Learner* L, const double* values, const index_t* indices, Py
     cdef int status = OK
 
     # 1. predictions before the update
-    f = _dot(L.w, values, indices, nnz)
+    f = _margins(L, values, indices, nnz, budget_margin)
     margin[0] = f
     if not isfinite(f):
         return NON_FINITE
     for b in range(L.n_budgets):
-        budget_margin[b] = _budget_margin(L, b, f, values, indices, nnz)
         if not isfinite(budget_margin[b]):
             return NON_FINITE
 
@@ -939,25 +954,19 @@ def _raise_for_status(int status, Py_ssize_t failed_row=-1):
 cdef int _allocate_scratch(Learner* L) noexcept nogil:
     cdef Py_ssize_t d = L.n_features if L.n_features > 0 else 1
     cdef Py_ssize_t nb = L.n_budgets if L.n_budgets > 0 else 1
-    cdef Py_ssize_t b
     L.work = <double*> malloc(d * sizeof(double))
     L.synthetic_values = <double*> malloc(d * sizeof(double))
     L.synthetic_indices = <int32_t*> malloc(d * sizeof(int32_t))
     L.heap = <Py_ssize_t*> malloc(nb * d * sizeof(Py_ssize_t))
     L.position = <Py_ssize_t*> malloc(nb * d * sizeof(Py_ssize_t))
     L.member = <char*> malloc(nb * d * sizeof(char))
-    L.top_outside = <Py_ssize_t*> malloc(nb * sizeof(Py_ssize_t))
-    L.outside_bound = <double*> malloc(nb * sizeof(double))
-    L.top_exact = <char*> malloc(nb * sizeof(char))
-    L.active = <char*> malloc(nb * sizeof(char))
+    L.ties = <Py_ssize_t*> malloc(d * sizeof(Py_ssize_t))
     L.row_budget = <double*> malloc(nb * sizeof(double))
     if (L.row_budget == NULL or L.work == NULL or L.synthetic_values == NULL or L.synthetic_indices == NULL
-            or L.heap == NULL or L.position == NULL or L.member == NULL or L.top_outside == NULL
-            or L.outside_bound == NULL or L.top_exact == NULL or L.active == NULL):
+            or L.heap == NULL or L.position == NULL or L.member == NULL or L.ties == NULL):
         return OUT_OF_MEMORY
     L.nonzero = _count_nonzero(L.w, L.n_features)
-    for b in range(L.n_budgets):
-        L.active[b] = 0  # built when first needed
+    _build_top_sets(L)
     return OK
 
 
@@ -968,10 +977,7 @@ cdef void _free_scratch(Learner* L) noexcept nogil:
     free(L.heap)
     free(L.position)
     free(L.member)
-    free(L.top_outside)
-    free(L.outside_bound)
-    free(L.top_exact)
-    free(L.active)
+    free(L.ties)
     free(L.row_budget)
 
 
@@ -992,6 +998,44 @@ cdef _check_memory_slots(const int32_t[:, ::1] memory_indices, const int32_t[::1
                 raise ValueError(f"memory_indices: slot {slot} is not sorted strictly increasing")
 
 
+cdef bint _canonical_csr(const index_t* indices, const index_t* indptr, Py_ssize_t n_rows,
+                         Py_ssize_t n_features) noexcept nogil:
+    """Whether every row's column indices are strictly increasing in 0..n_features-1 and indptr
+    does not decrease: flat loops over the whole arrays (no per-row loop, so they vectorise);
+    False may also mean only "look row by row" (see ``limit``).
+
+    Within the entries indptr[0]..indptr[n_rows]-1, an index not above the one before it is
+    allowed only at the first entry of a (nonempty) row.
+    """
+    cdef Py_ssize_t row, position, begin, first, last
+    cdef Py_ssize_t decreasing = 0
+    cdef Py_ssize_t out_of_range = 0
+    cdef Py_ssize_t descents = 0
+    cdef Py_ssize_t most
+    cdef index_t limit
+    for row in range(n_rows):
+        decreasing += indptr[row + 1] < indptr[row]
+    if decreasing:
+        return False
+    first = indptr[0]
+    last = indptr[n_rows]
+    if first == last:
+        return True
+    # compared in index_t (vectorises); an int32 limit clipped at 2^31 - 1 may refuse the
+    # largest index wrongly, never accept a wrong one: the caller's row-by-row loop decides
+    most = 2147483647 if sizeof(index_t) == 4 else n_features
+    limit = <index_t> (n_features if n_features < most else most)
+    for position in range(first, last):
+        out_of_range += (indices[position] < 0) | (indices[position] >= limit)
+    for position in range(first + 1, last):
+        descents += indices[position] <= indices[position - 1]
+    for row in range(n_rows):
+        begin = indptr[row]
+        if first < begin < indptr[row + 1]:
+            descents -= indices[begin] <= indices[begin - 1]
+    return out_of_range == 0 and descents == 0
+
+
 cdef Py_ssize_t _first_bad_csr_row(const index_t* indices, const index_t* indptr, Py_ssize_t n_rows,
                                    Py_ssize_t n_features) noexcept nogil:
     """The first row whose column indices are not strictly increasing in 0..n_features-1 (or whose
@@ -999,6 +1043,9 @@ cdef Py_ssize_t _first_bad_csr_row(const index_t* indices, const index_t* indptr
     cdef Py_ssize_t row, position, start, end
     cdef index_t index, previous
     cdef bint bad
+    if _canonical_csr(indices, indptr, n_rows, n_features):
+        return -1
+    # something is wrong: find the row, one row at a time
     for row in range(n_rows):
         start = indptr[row]
         end = indptr[row + 1]
@@ -1136,10 +1183,7 @@ cdef _setup(Learner* L, Py_ssize_t n_features, Py_ssize_t n_rows_data, Py_ssize_
     L.heap = NULL
     L.position = NULL
     L.member = NULL
-    L.top_outside = NULL
-    L.outside_bound = NULL
-    L.top_exact = NULL
-    L.active = NULL
+    L.ties = NULL
     L.row_budget = NULL
 
 

@@ -133,8 +133,9 @@ class OnlineSelector(SelectorMixin, ClassifierMixin, BaseEstimator):
         Record for :meth:`stream_metrics` the prediction of the M-feature
         classifier of each moment (w_t restricted to its M largest weights)
         before each row is learnt from, as well as the learner's (w_t . x_t,
-        free).  Keeping the M largest weights up to date costs about as much
-        as the learning itself on sparse data; False records the learner's only.
+        free).  Keeping the M largest weights up to date costs more than the
+        learning itself on sparse data (a pass over a w8a-like stream takes about
+        twice as long); False records the learner's only.
 
     Attributes
     ----------
