@@ -16,7 +16,7 @@ from references.passive_aggressive import ONLINE_VARIANTS as VARIANTS, SplitMix6
 from scipy import sparse
 
 from fstools._ext import _online as kernel
-from fstools.methods.passive_aggressive import OnlineLearner
+from fstools.methods.passive_aggressive import ONLINE_PARAMETERS, OnlineLearner
 
 
 
@@ -50,10 +50,10 @@ def _reference_settings(method, settings, M):
     loss, step, synthesis = VARIANTS[method]
     if method in ("mbpa", "onpa") and settings.get("update"):
         step = settings["update"]
-    if synthesis is not None and settings.get("synthesis"):
-        synthesis = settings["synthesis"]
+    if synthesis is not None:  # ONPA: the learner's synthesis, given or its default
+        synthesis = settings.get("synthesis", ONLINE_PARAMETERS["synthesis"].default)
     return dict(loss=loss, step=step, C=settings.get("C", 1.0),
-                gravity=settings.get("eta", 0.1) * settings.get("K", 10) * settings.get("g", 0.01),
+                gravity=settings.get("eta", 0.1) * settings.get("K", 10) * settings.get("g", ONLINE_PARAMETERS["g"].default),
                 theta=settings.get("theta", float("inf")), K=settings.get("K", 10),
                 truncate=settings.get("truncate", "gradient"), topk=M, synthesis=synthesis,
                 beta=settings.get("beta", 1.0), capacity=settings.get("memory", 1000),

@@ -19,7 +19,7 @@ from scipy import sparse
 
 import fstools as fs
 from fstools._ext import _online as kernel
-from fstools.methods.passive_aggressive import OnlineLearner, confusion_counts
+from fstools.methods.passive_aggressive import ONLINE_PARAMETERS, OnlineLearner, confusion_counts
 
 
 def _w8a_like(seed, n, d, density=0.08, minority=0.1, duplicated=0, real=False):
@@ -46,8 +46,10 @@ def _w8a_like(seed, n, d, density=0.08, minority=0.1, duplicated=0, real=False):
 
 def _reference(method, X, y, M, budgets, seed=0, **settings):
     loss, step, synthesis = ONLINE_VARIANTS[method]
+    if synthesis is not None:  # ONPA: the learner's synthesis, given or its default
+        synthesis = settings.get("synthesis", ONLINE_PARAMETERS["synthesis"].default)
     return online_pa_ref(X, y, loss=loss, step=step, C=settings.get("C", 1.0),
-                         gravity=settings.get("eta", 0.1) * settings.get("K", 10) * settings.get("g", 0.01),
+                         gravity=settings.get("eta", 0.1) * settings.get("K", 10) * settings.get("g", ONLINE_PARAMETERS["g"].default),
                          theta=settings.get("theta", float("inf")), K=settings.get("K", 10),
                          truncate=settings.get("truncate", "gradient"), topk=M, synthesis=synthesis,
                          capacity=settings.get("memory", 1000), budgets=budgets, seed=seed)

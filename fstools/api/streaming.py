@@ -96,10 +96,11 @@ class OnlineSelector(SelectorMixin, ClassifierMixin, BaseEstimator):
     eta : float, default 0.1
         Learning rate of the truncated gradient (Eq. 9): the shrink applied
         every K rounds is a = eta K g.  The paper gives no value.
-    g : float, default 0.01
+    g : float, default 1e-6
         Gravity (section 3.3; g_t = K g when t % K == 0).  0 switches the
-        shrinking off.  The paper gives no value: with the defaults a = 0.01
-        every 10 rounds, small next to the PA steps on features scaled to [0, 1].
+        shrinking off.  The paper gives no value; the default comes from a study on a
+        w8a-like stream (:data:`fstools.methods.passive_aggressive.DEFAULT_GRAVITY`):
+        larger gravities erase the weights of features seen mostly in the rare class.
     theta : float, default inf
         Threshold of T (Eq. 10): weights with ``|w_j|`` <= theta shrink; inf
         shrinks every weight (Langford et al. 2009).
@@ -115,9 +116,9 @@ class OnlineSelector(SelectorMixin, ClassifierMixin, BaseEstimator):
         'pa', Eq. 3 in Algorithm 2).
     beta : float, default 1.0
         onpa: floor(beta p / n) synthetic negatives per negative (section 3.2.2).
-    synthesis : {'extrapolate', 'interpolate'}, default 'extrapolate'
-        onpa: x + alpha (x - x_p) (Algorithm 2 line 15) or x + alpha (x_p - x)
-        (the paper's prose), alpha ~ U(0, 1).
+    synthesis : {'interpolate', 'extrapolate'}, default 'interpolate'
+        onpa: x + alpha (x_p - x) (the paper's prose; the default, from the same
+        study) or x + alpha (x - x_p) (Algorithm 2 line 15 as printed), alpha ~ U(0, 1).
     memory : int or None, default 1000
         onpa: earlier negatives remembered, a uniform reservoir sample of at
         most this many rows (memory ~ memory x the largest row's nonzeros x
@@ -180,7 +181,8 @@ class OnlineSelector(SelectorMixin, ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, method="mbpa", *, n_features, C=1.0, eta=0.1, g=ONLINE_PARAMETERS["g"].default,
-                 theta=float("inf"), K=10, truncate="gradient", update=None, beta=1.0, synthesis="extrapolate",
+                 theta=float("inf"), K=10, truncate="gradient", update=None, beta=1.0,
+                 synthesis=ONLINE_PARAMETERS["synthesis"].default,
                  memory=1000, cost_ratio=None, positive=None, random_state=None, prequential=True):
         self.method = method
         self.n_features = n_features
