@@ -13,11 +13,11 @@ from fstools.core.arrays import c_contiguous
 from fstools.core.messages import ColumnError
 from fstools.core.parallel import effective_n_threads, thread_note
 from fstools.model.exceptions import FormulaError
-from fstools.model.terms import columns_for_k_terms, factor_code_design, steps_table, term_scores
+from fstools.model.terms import columns_for_k_terms, method_design, steps_table, term_scores
 from fstools.model.formula import format_formula, label_name, parse_formula
 from fstools.model.safe_eval import check_mode
 from fstools.methods.permutation import check_permutation_arguments, check_permutation_method
-from fstools.methods.registry import check_response, get_method
+from fstools.methods.registry import check_na_action, check_response, get_method
 from fstools.model.response import Response, check_response_type, prepare_response
 from fstools.results.multilabel_result import MultiLabelResult
 from fstools.results.selection_result import SelectionResult
@@ -103,7 +103,10 @@ def check_design(frame, k, response_word="response", stacklevel=2):
     validates ``k`` against the number of candidate terms, and warns about terms
     without columns and constant columns.  Returns (column_terms, k).
     """
-    check_finite_matrix(frame.X, frame.column_names, name="data")
+    # na_action='level' keeps missing values (NaN) for the methods that code them as a level.
+    missing = frame.na_action == "level" and not sparse.issparse(frame.X)
+    check_finite_matrix(np.where(np.isnan(frame.X), 0.0, frame.X) if missing else frame.X, frame.column_names,
+                        name="data")
     column_terms = list(frame.column_terms)
     candidate_terms = dict.fromkeys(column_terms)  # an ordered set: membership in O(1)
     empty_terms = [term for term in frame.terms if term not in candidate_terms]
@@ -154,8 +157,13 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         A registered method (see :func:`fstools.list_methods`), default ``"cmqfs"``.
     k : int or None
         Number of features to select; None ranks every feature.
-    na_action : {'drop', 'raise'}
+    na_action : {'drop', 'raise', 'level'}
         Drop rows with missing values (default; the count is on the result) or refuse them.
+        ``'level'`` (the information methods: ``mim``, ``mifs``, ``mifs_u``, ``mrmr``, ``jmi``,
+        ``cmim``): a missing value in a predictor is a level of its own (a numeric column's
+        observed values are discretised as usual, missing is one more level; a factor gets the
+        level ``<NA>``), so incomplete rows are used; rows with a missing response are still
+        dropped (counted).  ``fs.list_methods()`` says which methods take which values.
     na_values : list, optional
         Entries of text columns that mean "missing", e.g. ``['?']`` (as in ``pandas.read_csv``).
         Text columns whose values are all numbers (``Decimal``, numeric strings) are read as
@@ -235,6 +243,7 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         raise TypeError(f"data: must be a pandas DataFrame; got {type(data).__name__}")
     spec = get_method(method)
     values = check_method_params(spec, params)
+    check_na_action(spec, na_action, values)
     test, n_permutations, permutation_seed = check_permutation_arguments(test, n_permutations, permutation_seed,
                                                                            seed_name="permutation_seed")
     if test is not None:
@@ -274,11 +283,11 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     y, class_names = target.values, target.class_names
     column_terms, k = check_design(frame, k, stacklevel=3)
 
-    X, column_names, factor_notes = frame.X, list(frame.column_names), []
-    if spec.factors == "codes" and not sparse.issparse(X):
-        # A factor is one variable: its level codes, not its best dummy (fstools.model.terms).
-        X, column_names, column_terms, factor_notes = factor_code_design(X, column_names, column_terms)
-    run_values = dict(values)
+    # A factor is one variable (its level codes, not its best dummy), a missing value under
+    # na_action='level' a level of its own: fstools.model.terms.method_design.
+    X, column_names, column_terms, factor_notes, design_values = method_design(
+        spec, frame.X, frame.column_names, column_terms, values)
+    run_values = {**values, **design_values}
     if "streaming" in spec.capabilities:
         # Streaming methods code the two classes +1 / -1 themselves (majority or positive=),
         # and report the mapping by class name.

@@ -705,5 +705,6 @@ for _name, _function in _FUNCTIONS.items():
         path_column="J",
         any_layout=True,
         factors="codes",
+        missing=frozenset({"drop", "raise", "level"}),
     ))
 del _name, _function, _description, _reference

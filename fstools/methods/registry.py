@@ -35,13 +35,17 @@ from fstools.core.messages import did_you_mean
 
 __all__ = ["Parameter", "MethodSpec", "MethodOutput", "register", "get_method", "method_names",
            "sparse_methods", "sparse_format", "CAPABILITIES", "RESPONSE_TYPES", "methods_for_response",
-           "check_response"]
+           "check_response", "NA_ACTIONS", "check_na_action"]
 
 #: Capability flags a method may declare.
 CAPABILITIES = ("supervised", "multiclass", "multilabel", "streaming", "sparse", "greedy")
 
 #: Response types a method may take: class codes, or a continuous (real-valued) response.
 RESPONSE_TYPES = ("class", "continuous")
+
+#: What a method can do with missing values (``na_action`` of ``fs.select``): drop the incomplete
+#: rows, refuse them, or keep them with missing as a level of its own.
+NA_ACTIONS = ("drop", "raise", "level")
 
 
 @dataclass(frozen=True)
@@ -95,12 +99,19 @@ class MethodSpec:
     #: (a DataFrame's columns) on as it is instead of copying it into C order.
     any_layout: bool = False
     #: How a categorical term enters the method: ``"dummies"``, its 0/1 design columns (a term
-    #: takes the rank of its best column), or ``"codes"``, one column of its level codes (the
-    #: information methods, which score a discrete variable by its levels).
+    #: takes the rank of its best column); ``"codes"``, one column of its level codes (the
+    #: information methods, which score a discrete variable by its levels); or ``"nominal"``,
+    #: one column of level codes and the keyword ``nominal`` (a boolean array, True for those
+    #: columns) passed to the function, which scores them as categorical variables (e.g.
+    #: ``f_test``: the one-way ANOVA of the response on the levels).
     factors: str = "dummies"
     #: The response types the method takes (values of :data:`RESPONSE_TYPES`); an unsupervised
     #: method ignores the response and also runs without one.
     responses: frozenset = frozenset({"class"})
+    #: The ``na_action`` values (of :data:`NA_ACTIONS`) the method takes: every method takes
+    #: ``"drop"`` and ``"raise"``; ``"level"`` (a missing predictor value as a level of its own)
+    #: the methods that score discrete codes (:func:`check_na_action`).
+    missing: frozenset = frozenset({"drop", "raise"})
 
     @property
     def supervised(self):
@@ -258,3 +269,26 @@ def check_response(spec, kind):
     if kind == "continuous":
         message += "; or cut the response into classes with pd.cut / pd.qcut"
     raise ValueError(message)
+
+
+def check_na_action(spec, na_action, params=None):
+    """Refuse an ``na_action`` that method ``spec`` cannot take.
+
+    Raises
+    ------
+    ValueError
+        For a value not in :data:`NA_ACTIONS` (naming the allowed ones), or one the method does
+        not take (naming the methods that take it).  ``'level'`` needs the plug-in estimate of
+        the information (``params['estimator']``, where the method has one, ``'plugin'``).
+    """
+    if not isinstance(na_action, str) or na_action not in NA_ACTIONS:
+        raise ValueError(f"na_action: must be one of {', '.join(map(repr, NA_ACTIONS))}; got {na_action!r}"
+                         + (did_you_mean(na_action, NA_ACTIONS) if isinstance(na_action, str) else ""))
+    if na_action not in spec.missing:
+        takers = [other.name for other in registered_methods() if na_action in other.missing]
+        raise ValueError(f"na_action: method {spec.name!r} takes {', '.join(map(repr, sorted(spec.missing)))}; "
+                         f"na_action={na_action!r} is taken by {', '.join(takers)}")
+    if na_action == "level" and (params or {}).get("estimator", "plugin") != "plugin":
+        raise ValueError(f"na_action: 'level' codes missing values as a level of the discretised columns, which "
+                         f"the plug-in estimate uses; method {spec.name!r} with estimator="
+                         f"{params['estimator']!r} takes 'drop' or 'raise'")

@@ -9,11 +9,13 @@ from collections import Counter
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 
+from fstools.core.discretize import MAX_LEVELS_AS_IS, information_codes
 from fstools.core.ranking import complete_ranking
 
 __all__ = ["columns_for_k_terms", "ranked_terms", "term_scores", "steps_table", "factor_code_design",
-           "FACTOR_CODE_LEVELS"]
+           "FACTOR_CODE_LEVELS", "method_design", "missing_level_codes"]
 
 #: Most levels of a factor scored by its level codes: the information methods read integer
 #: columns with at most this many values as codes (more are binned as numbers), so a factor
@@ -150,3 +152,96 @@ def factor_code_design(X, column_names, column_terms):
         terms.append(term)
     notes.append(f"factor(s) {', '.join(map(repr, factors))} scored as one variable each, by their level codes")
     return np.column_stack(new_columns), names, terms, notes
+
+
+def method_design(spec, X, column_names, column_terms, params=None):
+    """The design matrix a method runs on, and the keywords that describe it to the method.
+
+    The one rule of how a factor and a missing value reach a method, used by every path that
+    runs one on a formula's design (``select``, ``res.test``, ``compare``, ``stability``):
+
+    * ``spec.factors == "dummies"``: the design as it is (a factor's 0/1 dummy columns);
+    * ``"codes"``: each factor as one column of level codes (:func:`factor_code_design`);
+    * ``"nominal"``: the same codes, and the keyword ``nominal`` (a boolean array, True for the
+      factor columns) for the method's function, which scores those as categorical variables.
+
+    Missing values (NaN, which reach here only under ``na_action="level"``) become a level of
+    their own (:func:`missing_level_codes`, with the method's ``discretization`` and
+    ``n_bins`` from ``params``).
+
+    Parameters
+    ----------
+    spec : fstools.methods.registry.MethodSpec
+    X : ndarray or scipy sparse matrix, shape (n_samples, n_columns)
+    column_names, column_terms : list of str
+    params : dict, optional
+        The method's parameters (validated).
+
+    Returns
+    -------
+    (X, column_names, column_terms, notes, keywords)
+        ``keywords`` is a dict to add to the method's parameters for the call (empty, or
+        ``{"nominal": mask}``).
+    """
+    column_names, column_terms = list(column_names), list(column_terms)
+    if spec.factors == "dummies" or sparse.issparse(X):
+        return X, column_names, column_terms, [], {}
+    before = set(column_names)
+    X, column_names, column_terms, notes = factor_code_design(X, column_names, column_terms)
+    keywords = {}
+    if spec.factors == "nominal":
+        # A factor's code column is named by its term, which is no name of a design column.
+        keywords["nominal"] = np.array([name == term and name not in before
+                                        for name, term in zip(column_names, column_terms)], dtype=bool)
+    if np.isnan(X).any():
+        params = params or {}
+        X, more = missing_level_codes(X, column_names, params.get("discretization", "mu_sigma"),
+                                      params.get("n_bins"))
+        notes = [*notes, *more]
+    return X, column_names, column_terms, notes, keywords
+
+
+def missing_level_codes(X, column_names, discretization="mu_sigma", n_bins=None):
+    """Each column with missing values (NaN) as integer codes with missing as a level of its own.
+
+    For the information methods under ``na_action="level"``: a column's observed values are
+    coded as the method codes a column (:func:`fstools.core.discretize.information_codes`:
+    a discrete column by its values, a continuous one discretised by ``discretization``), and
+    the missing entries get one more code.  The information methods read such an integer
+    column as it is, so I(X; C) is that of the observed levels plus the level "missing"
+    (as FSelectorRcpp and praznik treat ``NA`` as a level of a discrete variable).
+
+    Returns
+    -------
+    (X, notes)
+        A float64 copy with those columns replaced (``X`` itself when no value is missing).
+
+    Raises
+    ------
+    ValueError
+        When a column would get more levels than the information methods read as levels
+        (:data:`fstools.core.discretize.MAX_LEVELS_AS_IS`), naming it.
+    """
+    missing = np.isnan(X)
+    columns = np.flatnonzero(missing.any(axis=0))
+    if columns.size == 0:
+        return X, []
+    X = np.array(X, dtype=np.float64, order="C")
+    for j in columns:
+        observed = ~missing[:, j]
+        if not observed.any():
+            raise ValueError(f"na_action='level': column {column_names[j]!r} has no observed value")
+        codes, levels, _ = information_codes(X[observed, j][:, None], discretization=discretization,
+                                             n_bins=n_bins)
+        if int(levels[0]) + 1 > MAX_LEVELS_AS_IS:
+            raise ValueError(f"na_action='level': column {column_names[j]!r} would have {int(levels[0]) + 1} levels "
+                             f"with missing as one, more than the {MAX_LEVELS_AS_IS} the information methods "
+                             f"read as levels; use fewer bins (n_bins <= {MAX_LEVELS_AS_IS - 1}) or drop the "
+                             f"rows (na_action='drop')")
+        X[observed, j] = codes[0]
+        X[~observed, j] = levels[0]
+    counts = missing[:, columns].sum(axis=0)
+    shown = ", ".join(f"{column_names[j]} ({int(c)})" for j, c in zip(columns[:10], counts[:10]))
+    more = f" and {columns.size - 10} more" if columns.size > 10 else ""
+    return X, [f"na_action='level': missing values kept as a level of their own in {columns.size} column(s): "
+               f"{shown}{more} (observed values coded as the method codes them, missing as one more level)"]

@@ -19,7 +19,7 @@ from fstools.core.parallel import effective_n_threads
 from fstools.methods.permutation import (best_by_group, check_permutation_arguments, check_permutation_method,
                                          permutation_null, permutation_p_values)
 from fstools.model.formula import term_frame
-from fstools.model.terms import columns_for_k_terms, factor_code_design
+from fstools.model.terms import columns_for_k_terms, method_design
 from fstools.results.base import Result
 from fstools.results.labels import PATH_NOTES, method_label
 from fstools.results.diagnostics import redundancy_rate
@@ -269,11 +269,11 @@ class SelectionResult(Result):
         check_permutation_method(self._spec)
         n_threads = effective_n_threads(n_jobs)
         method_params = {name: value for name, value in self.params.items() if name != "k"}
-        X, column_terms = self._frame.X, list(self._frame.column_terms)
-        if self._spec.factors == "codes" and not sparse.issparse(X):
-            # The design the method ran on: a factor as one column of its level codes (as select does).
-            X, _, column_terms, _ = factor_code_design(X, list(self._frame.column_names), column_terms)
-        null = permutation_null(self._spec, X, self._y, method_params, n_permutations=n_permutations,
+        # The design the method ran on (factors as level codes, missing values as a level), as select has it.
+        X, _, column_terms, _, design_values = method_design(self._spec, self._frame.X, self._frame.column_names,
+                                                             self._frame.column_terms, method_params)
+        null = permutation_null(self._spec, X, self._y, {**method_params, **design_values},
+                                n_permutations=n_permutations,
                                 random_state=random_state, n_threads=n_threads, response_type=self.response_type,
                                 k=columns_for_k_terms(column_terms, self.params.get("k")))
         position = {term: i for i, term in enumerate(self.scores.index)}
