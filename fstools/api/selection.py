@@ -25,7 +25,7 @@ from fstools.model.validation import (check_finite_matrix, check_k, check_method
                                 constant_columns, label_matrix, warn_constant_columns)
 from fstools.api.dask_input import select_dask
 
-__all__ = ["select", "select_multilabel", "run_method", "check_design"]
+__all__ = ["select", "select_multilabel", "run_method", "check_design", "check_finite_design"]
 
 
 def _format_call(formula, method, k, na_action, n_jobs, params, formula_mode="safe", response_type=None,
@@ -96,6 +96,14 @@ def run_method(spec, X, y, k, params, n_jobs, column_names=None, response_type="
         raise error.with_names(column_names) from None
 
 
+def check_finite_design(frame):
+    """Refuse a design with non-finite values, naming the columns; under ``na_action='level'`` a missing
+    value (NaN) is allowed: the methods that take it code it as a level of its own."""
+    missing = frame.na_action == "level" and not sparse.issparse(frame.X)
+    check_finite_matrix(np.where(np.isnan(frame.X), 0.0, frame.X) if missing else frame.X, frame.column_names,
+                        name="data")
+
+
 def check_design(frame, k, response_word="response", stacklevel=2):
     """Checks of the design matrix shared by every entry point that takes a formula.
 
@@ -103,10 +111,7 @@ def check_design(frame, k, response_word="response", stacklevel=2):
     validates ``k`` against the number of candidate terms, and warns about terms
     without columns and constant columns.  Returns (column_terms, k).
     """
-    # na_action='level' keeps missing values (NaN) for the methods that code them as a level.
-    missing = frame.na_action == "level" and not sparse.issparse(frame.X)
-    check_finite_matrix(np.where(np.isnan(frame.X), 0.0, frame.X) if missing else frame.X, frame.column_names,
-                        name="data")
+    check_finite_design(frame)
     column_terms = list(frame.column_terms)
     candidate_terms = dict.fromkeys(column_terms)  # an ordered set: membership in O(1)
     empty_terms = [term for term in frame.terms if term not in candidate_terms]

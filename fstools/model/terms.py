@@ -6,16 +6,19 @@ scores columns.  Every path that turns a column ranking into terms (``select``, 
 best column, and ``k`` counts terms.
 """
 from collections import Counter
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from fstools.core.arrays import standardize_columns
 from fstools.core.discretize import MAX_LEVELS_AS_IS, information_codes
 from fstools.core.ranking import complete_ranking
 
 __all__ = ["columns_for_k_terms", "ranked_terms", "term_scores", "steps_table", "factor_code_design",
-           "FACTOR_CODE_LEVELS", "method_design", "missing_level_codes"]
+           "FACTOR_CODE_LEVELS", "method_design", "missing_level_codes", "SelectionDesign", "selection_design",
+           "selection_input"]
 
 #: Most levels of a factor scored by its level codes: the information methods read integer
 #: columns with at most this many values as codes (more are binned as numbers), so a factor
@@ -245,3 +248,46 @@ def missing_level_codes(X, column_names, discretization="mu_sigma", n_bins=None)
     more = f" and {columns.size - 10} more" if columns.size > 10 else ""
     return X, [f"na_action='level': missing values kept as a level of their own in {columns.size} column(s): "
                f"{shown}{more} (observed values coded as the method codes them, missing as one more level)"]
+
+
+class SelectionDesign(NamedTuple):
+    """The design matrix a kind of method ranks (see :func:`method_design`)."""
+
+    X: np.ndarray
+    column_names: list
+    #: For each column of ``X``, the index of its term in the data set's terms.
+    column_term_index: list
+    #: Keywords for the method's function (``nominal``).
+    keywords: dict
+    #: Columns of level codes (factors, and columns with missing values under na_action='level'):
+    #: never standardised.
+    codes: np.ndarray
+    #: Columns to request from a method so that k distinct terms are surely among them: k + this.
+    extra_columns: int
+
+
+def selection_design(spec, X, column_names, column_terms, terms, params=None):
+    """The :class:`SelectionDesign` of method ``spec`` on a data set's design (the rule of ``fs.select``,
+    :func:`method_design`), with its columns mapped to the indices of ``terms``: what ``compare`` and
+    ``stability`` rank on."""
+    design, names, design_terms, _, keywords = method_design(spec, X, column_names, column_terms, params)
+    index = {term: t for t, term in enumerate(terms)}
+    # Codes: a factor's column (named by its term) and a column whose missing values became a level.
+    position = {name: j for j, name in enumerate(column_names)}
+    missing = np.isnan(X).any(axis=0) if not sparse.issparse(X) else np.zeros(len(column_names), dtype=bool)
+    codes = np.array([name not in position or bool(missing[position[name]]) for name in names], dtype=bool)
+    return SelectionDesign(np.ascontiguousarray(design, dtype=np.float64), list(names),
+                            [index[term] for term in design_terms], keywords, codes,
+                            len(design_terms) - len(set(design_terms)))
+
+
+def selection_input(design, rows=None, standardize=True):
+    """The rows of a :class:`SelectionDesign` a method ranks: standardised (fitted on those rows) when
+    asked, except the columns of level codes, which name levels."""
+    X = design.X if rows is None else design.X[rows]
+    if not standardize:
+        return np.ascontiguousarray(X)
+    scaled = standardize_columns(X)
+    if design.codes.any():
+        scaled[:, design.codes] = X[:, design.codes]
+    return scaled

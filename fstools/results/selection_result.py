@@ -163,11 +163,15 @@ class SelectionResult(Result):
             owned = column_terms == term
             # patsy names the columns of a categorical term 'name[level]'.
             categorical = any("[" in name for name in column_names[owned])
+            columns, y = self._design_columns(owned), self._y
+            if self._frame.na_action == "level":
+                # Missing values kept for the method (NaN): the marginal test on the rows where it is observed.
+                observed = ~np.isnan(columns.reshape(len(y), -1)).any(axis=1)
+                columns, y = columns[observed], y[observed]
             if self.response_type == "continuous":
-                rows.append(association_test(self._design_columns(owned), self._y, categorical=categorical))
+                rows.append(association_test(columns, y, categorical=categorical))
             else:
-                rows.append(class_separation_test(self._design_columns(owned), self._y, len(self.classes),
-                                                  categorical=categorical))
+                rows.append(class_separation_test(columns, y, len(self.classes), categorical=categorical))
         table = pd.DataFrame(rows, index=self.scores.index)
         table["p_adjusted"] = benjamini_hochberg(table["p_value"].to_numpy())
         return table
@@ -180,6 +184,8 @@ class SelectionResult(Result):
         if len(columns) < 2:
             return float("nan"), len(columns), "fewer than 2 selected design columns"
         X = self._design_columns(columns)
+        if not sparse.issparse(X) and np.isnan(X).any():
+            return float("nan"), len(columns), "missing values in the selected columns (na_action='level')"
         constant = [self._frame.column_names[j] for j, flat in zip(columns, np.ptp(X, axis=0) == 0) if flat]
         if constant:
             return float("nan"), len(columns), f"constant selected column(s) {', '.join(constant[:3])}" \
