@@ -759,8 +759,9 @@ def _add_data_options(command):
     command.add_argument("--encoding", type=_encoding_option, default=None, metavar="NAME",
                          help="the CSV file's text encoding, e.g. latin-1 or cp1252 (default: UTF-8, "
                               "or UTF-8/UTF-16/UTF-32 as the byte-order mark says)")
-    command.add_argument("--na-action", choices=("drop", "raise"), default="drop",
-                         help="rows with missing values: drop them (default) or stop with an error")
+    command.add_argument("--na-action", choices=("drop", "raise", "level"), default="drop",
+                         help="rows with missing values: drop them (default), stop with an error, or (level: "
+                              "the information methods) keep them, a missing predictor value a level of its own")
     command.add_argument("--response-type", choices=("class", "continuous"), default=None,
                          help="what the response is (default: decided from the data as R does: text, "
                               "booleans and integers with at most 10 distinct values are classes, other "

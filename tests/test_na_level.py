@@ -5,6 +5,7 @@ The reference is scikit-learn's ``mutual_info_score`` on the codes of the observ
 mu/sigma scheme by hand, ``tests/references/information.py``) with the missing entries given one
 more code; never the code under test.
 """
+import io
 import pickle
 
 import numpy as np
@@ -121,3 +122,21 @@ def test_a_permutation_test_and_stability_run_on_the_same_codes():
     result = fs.stability("y ~ .", df, "mim", k=1, n_bootstrap=5, random_state=0, na_action="level",
                           progress=False)
     assert result.full_selection == ["colour"] and result.n == len(df) - 2
+
+
+def test_the_command_line_takes_it(capsys, tmp_path):
+    from cli_helpers import assert_one_error_line, run
+
+    df = _with_missing(8)
+    path = tmp_path / "missing.csv"
+    df.to_csv(path, index=False)
+    status, out, err = run(capsys, "select", "y ~ .", "--data", path, "--method", "mim", "--na-action", "level",
+                           "--format", "csv")
+    assert status == 0
+    table = pd.read_csv(io.StringIO(out)).set_index("feature")
+    expected = fs.select("y ~ .", pd.read_csv(path), method="mim", na_action="level")
+    np.testing.assert_allclose(table.loc[expected.scores.index, "score"], expected.scores["score"], rtol=1e-12)
+    status, _, err = run(capsys, "select", "y ~ .", "--data", path, "--method", "fisher", "--na-action", "level")
+    assert status != 0
+    assert_one_error_line(err)
+    assert "na_action='level' is taken by cmim, jmi, mifs, mifs_u, mim, mrmr" in err

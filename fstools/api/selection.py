@@ -168,7 +168,7 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         ``cmim``): a missing value in a predictor is a level of its own (a numeric column's
         observed values are discretised as usual, missing is one more level; a factor gets the
         level ``<NA>``), so incomplete rows are used; rows with a missing response are still
-        dropped (counted).  ``fs.list_methods()`` says which methods take which values.
+        dropped (counted).  Other methods refuse it, naming the ones that take it.
     na_values : list, optional
         Entries of text columns that mean "missing", e.g. ``['?']`` (as in ``pandas.read_csv``).
         Text columns whose values are all numbers (``Decimal``, numeric strings) are read as
