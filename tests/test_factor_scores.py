@@ -207,3 +207,14 @@ def test_stability_selects_whole_variables_as_select_does(method):
     assert result.full_selection == fs.select("y ~ .", df, method=method, k=1).selected == ["colour"]
     assert list(result.selections.columns) == ["colour", "x1", "x2"]
     assert result.selections["colour"].all()
+
+
+def test_an_interaction_of_factors_is_one_variable_of_combined_levels():
+    rng = np.random.default_rng(14)
+    a, b = rng.choice(["u", "v"], size=120), rng.choice(["s", "t", "w"], size=120)
+    y = rng.normal(size=120) + 2.0 * ((a == "u") & (b == "s"))
+    res = fs.select("y ~ a:b", pd.DataFrame({"a": a, "b": b, "y": y}), method="f_test")
+    combined = pd.Series(a) + "/" + pd.Series(b)
+    reference = stats.f_oneway(*[y[combined == level] for level in combined.unique()])
+    assert res.scores.loc["a:b", "score"] == pytest.approx(reference.statistic, rel=1e-10)
+    assert res.scores.loc["a:b", "scored_by"] == "ANOVA F (5, 114)"

@@ -140,3 +140,16 @@ def test_the_command_line_takes_it(capsys, tmp_path):
     assert status != 0
     assert_one_error_line(err)
     assert "na_action='level' is taken by cmim, jmi, mifs, mifs_u, mim, mrmr" in err
+
+
+def test_numbers_read_as_a_factor_get_the_missing_level_too():
+    rng = np.random.default_rng(9)
+    grade = rng.integers(0, 3, size=150).astype(float)
+    grade[:8] = np.nan
+    df = pd.DataFrame({"grade": grade, "x": rng.normal(size=150), "y": rng.choice(["a", "b"], size=150)})
+    res = fs.select("y ~ factor(grade) + x", df, method="mim", na_action="level")
+    expected = mutual_info_score(df["grade"].fillna(-1), df["y"])
+    assert res.scores.loc["grade", "score"] == pytest.approx(expected, rel=1e-12)
+    with pytest.raises(ValueError, match="column 'grade' has missing values and is read both as numbers and as "
+                                         "a factor"):
+        fs.select("y ~ factor(grade) + grade", df, method="mim", na_action="level")

@@ -1464,7 +1464,7 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         row_missing, _ = _missing_rows(data, responses)
         kept_predictors = [column for column in predictors if column not in responses]
         notes += _missing_predictor_notes(data, kept_predictors)
-        data = _missing_as_level(data, kept_predictors)
+        data = _missing_as_level(formula, data, kept_predictors, _coded_columns(patsy_terms))
     else:
         row_missing, columns_with_missing = _missing_rows(data, used_columns)
     if na_action == "raise" and row_missing.any():
@@ -1575,21 +1575,39 @@ def _missing_predictor_notes(data: pd.DataFrame, predictors: list[str]) -> list[
     shown = ", ".join(f"{_shown(column)} ({count})" for column, count in list(counts.items())[:10])
     more = f" and {len(counts) - 10} more" if len(counts) > 10 else ""
     return [f"na_action='level': rows with missing predictor values kept; missing values in {len(counts)} "
-            f"column(s): {shown}{more}; a categorical predictor's are its level {MISSING_LEVEL!r}"]
+            f"column(s): {shown}{more}, a level of their own (a factor's level {MISSING_LEVEL!r})"]
 
 
-def _missing_as_level(data: pd.DataFrame, predictors: list[str]) -> pd.DataFrame:
-    """``data`` with every missing value of a categorical (non-numeric) predictor replaced by the level
-    :data:`MISSING_LEVEL`; numeric predictors keep NaN.  A new frame when something is replaced
-    (the caller's data is never modified)."""
+def _coded_columns(patsy_terms) -> tuple[set, set]:
+    """The columns the terms read as factors (``C(x)`` / ``factor(x)``) and those they read as they are."""
+    coded, plain = set(), set()
+    for term in patsy_terms:
+        for factor in term.factors:
+            code = getattr(factor, "code", "")
+            column = _plain_column(code)
+            if column is not None:
+                (coded if _is_categorical_code(code) else plain).add(column)
+    return coded, plain
+
+
+def _missing_as_level(formula: str, data: pd.DataFrame, predictors: list[str], uses: tuple) -> pd.DataFrame:
+    """``data`` with every missing value of a categorical predictor (non-numeric, or numbers read as
+    ``C(x)`` / ``factor(x)``) replaced by the level :data:`MISSING_LEVEL`; numeric predictors keep
+    NaN.  A new frame when something is replaced (the caller's data is never modified)."""
+    coded, plain = uses
     replaced = {}
     for column in predictors:
         series = data[column]
-        if _is_plain_numeric(series.dtype) or pd.api.types.is_numeric_dtype(series.dtype) \
-                and not pd.api.types.is_bool_dtype(series.dtype):
-            continue
         missing = series.isna().to_numpy()
         if not missing.any():
+            continue
+        numeric = pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(series.dtype)
+        if numeric and column in coded and column in plain:
+            raise ValueError(f"formula {formula!r}: na_action='level': column {_shown(column)} has missing values "
+                             f"and is read both as numbers and as a factor (C() / factor()), where a missing "
+                             f"value would be NaN in one and a level in the other; give the factor a column of "
+                             f"its own (e.g. as strings) or use na_action='drop'")
+        if numeric and column not in coded:
             continue
         if (series.astype(object)[~missing] == MISSING_LEVEL).any():
             raise ValueError(f"na_action='level': column {_shown(column)} already has a level {MISSING_LEVEL!r}, "

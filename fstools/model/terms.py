@@ -243,11 +243,10 @@ def missing_level_codes(X, column_names, discretization="mu_sigma", n_bins=None)
                              f"rows (na_action='drop')")
         X[observed, j] = codes[0]
         X[~observed, j] = levels[0]
-    counts = missing[:, columns].sum(axis=0)
-    shown = ", ".join(f"{column_names[j]} ({int(c)})" for j, c in zip(columns[:10], counts[:10]))
+    shown = ", ".join(column_names[j] for j in columns[:10])
     more = f" and {columns.size - 10} more" if columns.size > 10 else ""
-    return X, [f"na_action='level': missing values kept as a level of their own in {columns.size} column(s): "
-               f"{shown}{more} (observed values coded as the method codes them, missing as one more level)"]
+    return X, [f"na_action='level': the observed values of {shown}{more} coded as the method codes a column "
+               f"(discretised by {discretization!r} unless discrete), missing as one more level"]
 
 
 class SelectionDesign(NamedTuple):
