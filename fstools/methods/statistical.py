@@ -12,6 +12,13 @@
   two-sided p-value of the t test of r = 0 (``t = r sqrt((n - 2) / (1 - r^2))`` on
   n - 2 degrees of freedom, as :func:`scipy.stats.pearsonr`; it is the p-value of the
   F-test, ``F = t^2``).
+* Factors (a categorical variable given as one column of level codes, flagged by the
+  ``nominal`` mask of :func:`f_test` / :func:`pearson`, and of ``fisher``): scored as a whole
+  by :func:`factor_anova` (the one-way ANOVA F of a continuous response on the levels, and the
+  correlation ratio eta), :func:`factor_chi_square` (Pearson's chi-square test of independence
+  of factor and class) and :func:`factor_fisher_scores` (the Fisher score of the block of level
+  indicators); a design with factors is ranked by p-value, since the statistics then have
+  different degrees of freedom.
 * :func:`chi2` -- the chi-square statistic of each feature against the class,
   as scikit-learn's :func:`sklearn.feature_selection.chi2` computes it (the
   usual filter for term counts / bag-of-words data; Yang and Pedersen 1997,
