@@ -39,6 +39,8 @@ import re
 import sys
 import warnings
 
+from fstools.methods.registry import NA_ACTIONS
+
 __all__ = ["main", "build_parser", "parse_param_value"]
 
 PROG = "fstools"
@@ -759,8 +761,11 @@ def _add_data_options(command):
     command.add_argument("--encoding", type=_encoding_option, default=None, metavar="NAME",
                          help="the CSV file's text encoding, e.g. latin-1 or cp1252 (default: UTF-8, "
                               "or UTF-8/UTF-16/UTF-32 as the byte-order mark says)")
-    command.add_argument("--na-action", choices=("drop", "raise"), default="drop",
-                         help="rows with missing values: drop them (default) or stop with an error")
+    command.add_argument("--na-action", choices=NA_ACTIONS, default="drop",
+                         help="rows with missing values: drop them (default), stop with an error, or keep them "
+                              "for the methods that can use them (see `fstools methods`): level, a missing "
+                              "predictor value a level of its own (the information methods); pass, the method "
+                              "treats missing values itself (relieff)")
     command.add_argument("--response-type", choices=("class", "continuous"), default=None,
                          help="what the response is (default: decided from the data as R does: text, "
                               "booleans and integers with at most 10 distinct values are classes, other "

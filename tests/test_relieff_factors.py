@@ -15,7 +15,7 @@ import fstools as fs
 from fstools._ext import _neighbours
 from fstools.methods.registry import MethodSpec, check_na_action, get_method, methods_for_na_action, register
 from fstools.methods.similarity import laplacian, relieff, rrelieff
-from fstools.model.terms import nominal_code_design
+from fstools.model.terms import method_design
 from references.similarity import laplacian_block_score_ref, relieff_mixed_ref, rrelieff_ref
 
 
@@ -205,7 +205,8 @@ def test_select_relieff_na_action_pass_with_a_pandas_categorical():
 
 def test_na_action_pass_is_refused_for_a_method_that_needs_complete_rows():
     df = _planted(n=40)
-    with pytest.raises(ValueError, match=r"method 'mim' needs complete rows.*methods that take it: .*relieff"):
+    with pytest.raises(ValueError, match=r"method 'mim' takes 'drop', 'raise', 'level'; na_action='pass' is taken "
+                                         r"by .*relieff"):
         fs.select("y ~ .", df, method="mim", na_action="pass")
     with pytest.raises(ValueError, match=r"na_action: must be one of .*Did you mean 'pass'"):
         fs.select("y ~ .", df, method="relieff", na_action="pas")
@@ -233,9 +234,11 @@ def test_permutation_test_of_relieff_tests_the_shown_score():
     np.testing.assert_allclose(res.permutation["observed"][res.scores.index], res.scores["score"], rtol=1e-12)
 
 
-def test_nominal_code_design_flags_the_factor_columns_and_keeps_missing_values():
+def test_method_design_flags_the_factor_columns_and_keeps_missing_values():
     X = np.array([[0, 0, 1.5], [1, 0, np.nan], [0, 1, 2.0], [np.nan, np.nan, 3.0], [0, 0, 4.0]])
-    coded, names, terms, nominal, _ = nominal_code_design(X, ["c[T.b]", "c[T.c]", "x"], ["c", "c", "x"])
+    coded, names, terms, _, keywords = method_design(get_method("relieff"), X, ["c[T.b]", "c[T.c]", "x"],
+                                                     ["c", "c", "x"], na_action="pass")
+    nominal = keywords["nominal"]
     assert names == ["c", "x"] and terms == ["c", "x"]
     assert list(nominal) == [True, False]
     assert np.isnan(coded[3, 0]) and np.isnan(coded[1, 1])
@@ -264,3 +267,17 @@ def test_laplacian_of_a_two_level_factor_equals_that_of_its_dummy():
     as_factor = laplacian(X, nominal=np.array([False, True, False])).scores
     as_dummy = laplacian(X).scores
     np.testing.assert_allclose(as_factor, as_dummy, rtol=1e-12)
+
+
+def test_stability_ranks_what_select_ranks_under_na_action_pass_and_compare_refuses_it():
+    df = _planted(seed=13, n=80)
+    df.loc[[2, 7], "colour"] = None
+    df.loc[[4], "x1"] = np.nan
+    res = fs.select("y ~ .", df, method="relieff", k=1, na_action="pass")
+    result = fs.stability("y ~ .", df, "relieff", k=1, n_bootstrap=3, random_state=0, na_action="pass",
+                          progress=False)
+    assert result.full_selection == res.selected and result.n == len(df)
+    with pytest.raises(ValueError, match="standardize: na_action='pass'"):
+        fs.stability("y ~ .", df, "relieff", k=1, na_action="pass", standardize=True, progress=False)
+    with pytest.raises(ValueError, match="na_action: compare takes 'drop' or 'raise'; 'pass'"):
+        fs.compare("y ~ .", df, methods=["relieff"], na_action="pass", progress=False)

@@ -30,7 +30,8 @@
 # 2. **A mixed-type frame** built here: a four-level factor that drives the response, a logical,
 #    a column of `Decimal` values (what `read_sql` returns for NUMERIC), a numeric column read from
 #    a file with a stray `'?'`, and missing values. The information methods score a factor as one
-#    variable by its level codes; numbers held as objects are read as numbers.
+#    variable by its level codes, the F-test by the one-way ANOVA of the response on its levels;
+#    numbers held as objects are read as numbers; `na_action="level"` keeps the incomplete rows.
 #
 # Finally the selections are compared by the cross-validated R^2 of a ridge regression on the top
 # k features, with `fs.FeatureSelector` inside a scikit-learn pipeline (the selection is made
@@ -43,6 +44,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 from sklearn.datasets import load_diabetes
 from sklearn.linear_model import Ridge
 from sklearn.metrics import mutual_info_score
@@ -135,8 +137,11 @@ save_text("mixed_mim_summary.txt", str(mixed_mim.summary()))
 # %% [markdown]
 # How the factor is scored: MIM uses its level codes, so its score is I(colour; y) with y cut by
 # the same mu/sigma scheme as the continuous predictors. Recomputing that with scikit-learn's
-# `mutual_info_score` on the codes and the binned response gives the same number. The F-test, by
-# contrast, scores design columns: the factor is represented by its best dummy (`term_column`).
+# `mutual_info_score` on the codes and the binned response gives the same number. The F-test
+# scores the factor as a whole too: by the one-way ANOVA F of `y` on its four levels (R's
+# `anova(lm(y ~ colour))`, scipy's `f_oneway`), the numeric columns by the F of their simple
+# regression; the column `scored_by` names each row's statistic, and since these have different
+# degrees of freedom the rows are ranked by p-value.
 
 # %%
 kept = mixed_mim.transform(mixed.drop(index=[3, 7, 11, 19])).index
@@ -148,7 +153,21 @@ by_hand = mutual_info_score(levels, binned)
 print(f"MIM score of colour: {mixed_mim.scores.loc['colour', 'score']:.6f}; "
       f"mutual_info_score on the codes: {by_hand:.6f}")
 mixed_f = fs.select("y ~ .", mixed, method="f_test", k=3, na_values=["?"])
-print(mixed_f.scores)
+print(mixed_f.scores[["rank", "score", "p_value", "scored_by"]])
+anova = stats.f_oneway(*[response[levels == level] for level in range(4)])
+print(f"F-test score of colour: {mixed_f.scores.loc['colour', 'score']:.6f}; scipy f_oneway: "
+      f"{anova.statistic:.6f}")
+
+# %% [markdown]
+# Four rows have a missing value (`noise`, and the `'?'` of `age`) and were dropped above. The
+# information methods can keep them instead: with `na_action="level"` a missing value is a level
+# of its own (the observed values are discretised as usual), and only a row without a response
+# would be dropped. Other methods refuse the option and name the ones that take it.
+
+# %%
+mixed_level = fs.select("y ~ .", mixed, method="mim", k=3, na_values=["?"], na_action="level")
+print(f"rows used: {mixed_mim.n} dropping incomplete rows, {mixed_level.n} with na_action='level'")
+print(mixed_level.scores[["rank", "score"]])
 
 # %% [markdown]
 # ## 3. Cross-validated R^2 of the selections

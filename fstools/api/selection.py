@@ -14,8 +14,7 @@ from fstools.core.constraints import OPEN_UNIT_INTERVAL, validate
 from fstools.core.messages import ColumnError
 from fstools.core.parallel import effective_n_threads, thread_note
 from fstools.model.exceptions import FormulaError
-from fstools.model.terms import (columns_for_k_terms, factor_code_design, nominal_code_design, steps_table,
-                                 term_scores)
+from fstools.model.terms import columns_for_k_terms, method_design, steps_table, term_scores
 from fstools.model.formula import format_formula, label_name, parse_formula
 from fstools.model.safe_eval import check_mode
 from fstools.methods.permutation import check_permutation_arguments, check_permutation_method
@@ -28,7 +27,7 @@ from fstools.model.validation import (check_finite_matrix, check_k, check_method
                                 constant_columns, label_matrix, warn_constant_columns)
 from fstools.api.dask_input import select_dask
 
-__all__ = ["select", "select_multilabel", "run_method", "check_design"]
+__all__ = ["select", "select_multilabel", "run_method", "check_design", "check_finite_design"]
 
 
 def _format_call(formula, method, k, na_action, n_jobs, params, formula_mode="safe", response_type=None,
@@ -99,18 +98,24 @@ def run_method(spec, X, y, k, params, n_jobs, column_names=None, response_type="
         raise error.with_names(column_names) from None
 
 
-def check_design(frame, k, response_word="response", stacklevel=2, allow_missing=False):
+def check_finite_design(frame):
+    """Refuse a design with non-finite values, naming the columns; under ``na_action='level'`` or
+    ``'pass'`` a missing value (NaN) is allowed: the methods that take those treat it (as a level
+    of its own, or themselves)."""
+    missing = frame.na_action in ("level", "pass") and not sparse.issparse(frame.X)
+    check_finite_matrix(np.where(np.isnan(frame.X), 0.0, frame.X) if missing else frame.X, frame.column_names,
+                        name="data")
+
+
+def check_design(frame, k, response_word="response", stacklevel=2):
     """Checks of the design matrix shared by every entry point that takes a formula.
 
-    Refuses non-finite values (but NaN, a missing value, with ``allow_missing``: for
-    ``na_action='pass'``) and a formula whose terms have no design column,
+    Refuses non-finite values (but NaN, a missing value, under ``na_action='level'`` or
+    ``'pass'``: :func:`check_finite_design`) and a formula whose terms have no design column,
     validates ``k`` against the number of candidate terms, and warns about terms
     without columns and constant columns.  Returns (column_terms, k).
     """
-    X = frame.X
-    if allow_missing and not sparse.issparse(X):
-        X = np.where(np.isnan(X), 0.0, X)
-    check_finite_matrix(X, frame.column_names, name="data")
+    check_finite_design(frame)
     column_terms = list(frame.column_terms)
     candidate_terms = dict.fromkeys(column_terms)  # an ordered set: membership in O(1)
     empty_terms = [term for term in frame.terms if term not in candidate_terms]
@@ -169,11 +174,14 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     na_action : {'drop', 'raise', 'level', 'pass'}
         Rows with missing values: ``'drop'`` drops them (default; the count is on the
         result), ``'raise'`` refuses them.  Methods that can use incomplete rows also take
-        (``fs.list_methods()``, column ``na_action``): ``'pass'`` (R's ``na.pass``) keeps
-        the rows and the method treats the missing values itself (``relieff``: ReliefF's
-        missing-value diff, ``1 - P(value | class)``; Kononenko 1994);
-        ``'level'``, a missing value is a level of its own.  Rows with a missing response
-        are always dropped.
+        (``fs.list_methods()``, column ``na_action``; other methods refuse them, naming the ones
+        that take them): ``'level'`` (the information methods: ``mim``, ``mifs``, ``mifs_u``,
+        ``mrmr``, ``jmi``, ``cmim``, with ``estimator='plugin'``), a missing value in a predictor
+        is a level of its own (a numeric column's observed values are discretised as usual,
+        missing is one more level; a factor gets the level ``<NA>``); ``'pass'`` (R's
+        ``na.pass``) keeps the rows and the method treats the missing values itself
+        (``relieff``: ReliefF's missing-value diff, ``1 - P(value | class)``; Kononenko 1994).
+        Rows with a missing response are always dropped (counted).
     na_values : list, optional
         Entries of text columns that mean "missing", e.g. ``['?']`` (as in ``pandas.read_csv``).
         Text columns whose values are all numbers (``Decimal``, numeric strings) are read as
@@ -264,8 +272,8 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data: must be a pandas DataFrame; got {type(data).__name__}")
     spec = get_method(method)
-    check_na_action(spec, na_action)
     values = check_method_params(spec, params)
+    check_na_action(spec, na_action, values)
     test, n_permutations, permutation_seed = check_permutation_arguments(test, n_permutations, permutation_seed,
                                                                            seed_name="permutation_seed")
     auto = isinstance(k, str) and k == "auto"
@@ -314,23 +322,20 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     else:
         target = frame_response(frame, response_type, spec)
     y, class_names = target.values, target.class_names
-    column_terms, k = check_design(frame, None if auto else k, stacklevel=3, allow_missing=na_action == "pass")
+    column_terms, k = check_design(frame, None if auto else k, stacklevel=3)
     if auto:  # the greedy path to its maximum, cut by its step tests below
         k = min(len(dict.fromkeys(column_terms)), AUTO_MAX_STEPS)
 
-    X, column_names, factor_notes = frame.X, list(frame.column_names), []
-    if spec.factors == "codes" and not sparse.issparse(X):
-        # A factor is one variable: its level codes, not its best dummy (fstools.model.terms).
-        X, column_names, column_terms, factor_notes = factor_code_design(X, column_names, column_terms)
-    run_values = dict(values)
+    # A factor is one variable (its level codes, not its best dummy), a missing value under
+    # na_action='level' a level of its own, under 'pass' left to the method:
+    # fstools.model.terms.method_design.
+    X, column_names, column_terms, factor_notes, design_values = method_design(
+        spec, frame.X, frame.column_names, column_terms, values, na_action=na_action)
+    run_values = {**values, **design_values}
     if "streaming" in spec.capabilities:
         # Streaming methods code the two classes +1 / -1 themselves (majority or positive=),
         # and report the mapping by class name.
         run_values["class_names"] = class_names
-    if spec.factors == "nominal" and not sparse.issparse(X):
-        # A factor is one variable: its level codes, flagged for the method's nominal diff.
-        X, column_names, column_terms, nominal, factor_notes = nominal_code_design(X, column_names, column_terms)
-        run_values["nominal"] = nominal
     output = run_method(spec, X, y, columns_for_k_terms(column_terms, k), run_values, n_jobs,
                         column_names=column_names, response_type=target.kind)
     scores, selected = term_scores(output, spec, column_names, column_terms, k)

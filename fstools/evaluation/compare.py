@@ -50,7 +50,7 @@ from fstools.core.constraints import BOOLEAN, integer_at_least
 from fstools.core.messages import suggest_keywords
 from fstools.core.parallel import effective_n_threads, external_backend, local_scoring
 from fstools.api.selection import frame_response, run_method
-from fstools.model.terms import ranked_terms
+from fstools.model.terms import ranked_terms, selection_design, selection_input
 from fstools.core.arrays import standardize_columns
 from fstools.core.constraints import RANDOM_STATE, is_integer, validate
 from fstools.evaluation.failures import reraise_with_context
@@ -59,7 +59,7 @@ from fstools.model.exceptions import FormulaError
 from fstools.model.formula import parse_formula
 from fstools.evaluation import metrics as metric_functions
 from fstools.evaluation.metrics import g_mean
-from fstools.methods.registry import check_response, get_method, method_names
+from fstools.methods.registry import NA_ACTION_MEANINGS, check_na_action, check_response, get_method, method_names
 from fstools.model.response import check_response_type
 from fstools.model.validation import (check_finite_matrix, check_method_params, constant_columns,
                                       label_matrix, warn_constant_columns)
@@ -661,9 +661,13 @@ class _Dataset:
         self.term_columns = [[] for _ in self.terms]
         for j, t in enumerate(self.column_term_index):
             self.term_columns[t].append(j)
-        # Columns to request from a method so that k distinct terms are surely among them.
-        self.extra_columns = sum(len(columns) - 1 for columns in self.term_columns)
         self.ks = _check_feature_counts(k, len(self.terms), name)
+        # What each kind of method ranks: a factor as its level codes or dummies, as fs.select has it.
+        self.designs = {}
+        for method in methods:
+            if method.spec.factors not in self.designs:
+                self.designs[method.spec.factors] = selection_design(method.spec, self.X, self.column_names,
+                                                                     column_terms, self.terms)
 
     @property
     def n(self):
@@ -725,20 +729,23 @@ def _make_splits(dataset, cv, repeat_seeds):
 
 # --------------------------------------------------------------------------- the work
 def _rank_terms(dataset, label, spec, values, X, y, n_threads, where):
-    """Term indices in the method's order, as many as the largest feature count; and the seconds."""
+    """Term indices in the method's order, as many as the largest feature count; and the seconds.
+
+    ``X`` holds the rows of ``dataset.designs[spec.factors]`` to rank on (:func:`selection_input`)."""
+    design = dataset.designs[spec.factors]
     k_max = max(dataset.ks)
-    n_columns = min(len(dataset.column_names), k_max + dataset.extra_columns)
-    run_values = dict(values)
+    n_columns = min(len(design.column_names), k_max + design.extra_columns)
+    run_values = {**values, **design.keywords}
     if "streaming" in spec.capabilities:
         run_values["class_names"] = dataset.class_names
     started = time.perf_counter()
     try:
-        output = run_method(spec, X, y, n_columns, run_values, n_threads, column_names=dataset.column_names,
+        output = run_method(spec, X, y, n_columns, run_values, n_threads, column_names=design.column_names,
                             response_type=dataset.response_type or "class")
     except Exception as error:
         reraise_with_context(error, f"method {label!r} ({spec.name}) failed on data set {dataset.name!r}{where}")
     seconds = time.perf_counter() - started
-    terms = ranked_terms(output, spec.higher_is_better, dataset.column_term_index, k_max)
+    terms = ranked_terms(output, spec.higher_is_better, design.column_term_index, k_max)
     return terms, seconds
 
 
@@ -774,13 +781,15 @@ def _evaluate_fold_here(dataset, task):
     rankings = task.rankings
     where = f" (repeat {split.repeat}, fold {split.fold})"
     if rankings is None:  # select inside the training fold
-        X_train = dataset.X[train]
-        X_select = standardize_columns(X_train) if task.standardize else np.ascontiguousarray(X_train)
         y_train = np.ascontiguousarray(dataset.y[train])
         rankings = {}
+        inputs = {}   # one standardised training fold per kind of design
         for method in task.methods:
+            factors = method.spec.factors
+            if factors not in inputs:
+                inputs[factors] = selection_input(dataset.designs[factors], train, task.standardize)
             rankings[method.label], seconds = _rank_terms(dataset, method.label, method.spec, method.values,
-                                                          X_select, y_train, task.select_threads, where)
+                                                          inputs[factors], y_train, task.select_threads, where)
             timings.append((method.label, seconds))
         fold_rankings = rankings
     y_train = dataset.y[train]
@@ -940,7 +949,8 @@ def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=1
         the rows the method sees (all rows, or the training fold); for the classifier, by a
         ``StandardScaler`` fitted on each training fold inside the pipeline.
     na_action : {'drop', 'raise'}
-        Rows with missing values, as in :func:`fstools.select`.
+        Rows with missing values, as in :func:`fstools.select` (not ``'level'`` or ``'pass'``: the
+        learners need complete rows).
     progress : bool, default True
         A tqdm progress bar over the selections and folds.
     formula_mode : {'safe', 'code'}, default 'safe'
@@ -987,6 +997,12 @@ def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=1
         raise TypeError(f"data: must be a pandas DataFrame or a dict of name -> DataFrame; got "
                         f"{type(data).__name__}")
     method_list = _normalise_methods(methods)
+    if na_action in ("level", "pass"):
+        raise ValueError(f"na_action: compare takes 'drop' or 'raise'; {na_action!r} ({NA_ACTION_MEANINGS[na_action]}, "
+                         f"for the methods that take it) leaves missing values the learners cannot take; use "
+                         f"fs.select or fs.stability with na_action={na_action!r}")
+    for method in method_list:
+        check_na_action(method.spec, na_action)
     response_type = check_response_type(response_type)
     cv = _check_count(cv, "cv", 2, "the number of cross-validation folds")
     repeats = _check_count(repeats, "repeats", 1, "the number of repetitions of the cross-validation")
@@ -1039,11 +1055,12 @@ def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=1
         for dataset in datasets:
             all_data_rankings = None
             if not select_in_fold:
-                X_select = standardize_columns(dataset.X) if standardize else dataset.X
+                inputs = {factors: selection_input(design, None, standardize)
+                          for factors, design in dataset.designs.items()}
                 all_data_rankings = {}
                 for method in method_list:
-                    terms, seconds = _rank_terms(dataset, method.label, method.spec, method.values, X_select,
-                                                 dataset.y, n_jobs, "")
+                    terms, seconds = _rank_terms(dataset, method.label, method.spec, method.values,
+                                                 inputs[method.spec.factors], dataset.y, n_jobs, "")
                     all_data_rankings[method.label] = terms
                     timing_rows.append(_TimingRow(dataset.name, method.label, pd.NA, pd.NA, seconds))
                     ranking_rows += [_RankingRow(dataset.name, method.label, pd.NA, pd.NA, rank + 1, dataset.terms[t])

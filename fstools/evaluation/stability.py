@@ -29,16 +29,15 @@ from fstools.core.parallel import effective_n_threads
 from fstools.core.lazy import LazyModule
 from fstools.core.constraints import OPEN_UNIT_INTERVAL, is_integer, validate
 from fstools.evaluation.failures import reraise_with_context
-from fstools.core.arrays import standardize_columns
-from fstools.api.selection import frame_response, run_method
-from fstools.model.terms import ranked_terms
+from fstools.api.selection import check_finite_design, frame_response, run_method
+from fstools.model.terms import ranked_terms, selection_design, selection_input
 from fstools.model.exceptions import FormulaError
 from fstools.model.formula import parse_formula
-from fstools.methods.registry import get_method, method_names
+from fstools.methods.registry import check_na_action, get_method, method_names
 from fstools.results.labels import method_label
 from fstools.results.tables import Summary, format_number
 from fstools.model.response import check_response_type
-from fstools.model.validation import check_finite_matrix, check_k, check_method_params
+from fstools.model.validation import check_k, check_method_params
 
 stats = LazyModule("scipy.stats")  # imported at its first use: it takes longer to import than fstools
 
@@ -330,7 +329,12 @@ def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, a
     n_jobs : int or None
         Runs in parallel (joblib threads); None: one at a time.
     standardize : bool, default False
-        Standardise the columns of each sample before the method sees them (as fs.compare).
+        Standardise the columns of each sample before the method sees them (as fs.compare); a
+        factor's level codes are not standardised.
+    na_action : {'drop', 'raise', 'level', 'pass'}, default 'drop'
+        Rows with missing values, as in :func:`fstools.select` (``'level'``: the information
+        methods, a missing predictor value a level of its own; ``'pass'``: ``relieff``, which
+        treats missing values itself, without ``standardize``).
     progress : bool
         A tqdm progress bar.
     formula_mode : {'safe', 'code'}, default 'safe'
@@ -369,6 +373,10 @@ def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, a
                          f"formula); fs.stability measures single-response selection only. Allowed methods: "
                          f"{', '.join(allowed)}")
     values = check_method_params(spec, given)
+    check_na_action(spec, na_action, values)
+    if na_action == "pass" and standardize:
+        raise ValueError("standardize: na_action='pass' keeps missing values for the method, which the "
+                         "standardisation cannot take; use standardize=False or na_action='drop'")
     n_bootstrap = integer_at_least(2, "the index compares runs").validate(n_bootstrap, "n_bootstrap")
     alpha = OPEN_UNIT_INTERVAL.validate(alpha, "alpha")
     random_state = validate(SEED, random_state, "random_state",
@@ -382,7 +390,7 @@ def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, a
                            f"{len(frame.response_names)}")
     target = frame_response(frame, response_type, spec)
     y, class_names = target.values, target.class_names
-    check_finite_matrix(frame.X, frame.column_names, name="data")
+    check_finite_design(frame)
     terms = list(dict.fromkeys(frame.column_terms))
     if len(terms) < 2:
         raise ValueError(f"data: the stability index needs at least 2 candidate features; the formula gives "
@@ -394,14 +402,11 @@ def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, a
     if k == len(terms):
         raise ValueError(f"k: must be in 1..{len(terms) - 1}: selecting all {len(terms)} features is always the "
                          f"same set (the index is undefined); got {k}")
-    term_index = {term: t for t, term in enumerate(terms)}
-    column_term_index = [term_index[term] for term in frame.column_terms]
-    extra = len(frame.column_terms) - len(terms)
-    n_columns = min(len(frame.column_terms), k + extra)
     run_values = dict(values)
     if "streaming" in spec.capabilities:
         run_values["class_names"] = class_names
     X = np.ascontiguousarray(frame.X, dtype=np.float64)
+    column_names, column_terms = list(frame.column_names), list(frame.column_terms)
 
     rng = np.random.RandomState(random_state)
     if target.kind == "class":
@@ -412,9 +417,13 @@ def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, a
     threads = 1 if parallel else n_jobs
 
     def task(run, rows):
-        X_sample = standardize_columns(X[rows]) if standardize else X[rows]
-        return _BootstrapRun(run, name, spec, run_values, X_sample, y[rows], n_columns, column_term_index, k, threads,
-                             target.kind)
+        # What fs.select would rank on these rows: factors as level codes, missing values as a level
+        # (fstools.model.terms.method_design), standardised apart from the codes when asked.
+        design = selection_design(spec, X[rows], column_names, column_terms, terms, values, na_action=na_action)
+        return _BootstrapRun(run, name, spec, {**run_values, **design.keywords},
+                             selection_input(design, None, standardize), y[rows],
+                             min(len(design.column_names), k + design.extra_columns), design.column_term_index,
+                             k, threads, target.kind)
 
     full = _run_bootstrap(task(0, np.arange(len(y))))
     bar = tqdm(total=n_bootstrap, desc="fs.stability", unit="run", disable=not progress, leave=False)
@@ -446,6 +455,8 @@ def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, a
         call_parts.append("standardize=True")
     if response_type is not None:
         call_parts.append(f"response_type={response_type!r}")
+    if na_action != "drop":
+        call_parts.append(f"na_action={na_action!r}")
     return StabilityResult(call=f"stability({', '.join(call_parts)})", method=name, spec=spec, params=values, k=k,
                            selections=selections, full_selection=[terms[t] for t in full], index=index,
                            alpha=float(alpha), n=len(y), classes=class_names, random_state=random_state,

@@ -710,5 +710,6 @@ for _name, _function in _FUNCTIONS.items():
         path_column="J",
         any_layout=True,
         factors="codes",
+        missing=frozenset({"level"}),
     ))
 del _name, _function, _description, _reference

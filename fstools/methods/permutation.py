@@ -225,7 +225,9 @@ def permutation_null(spec, X, y, params, n_permutations=999, random_state=None, 
     indices = np.ascontiguousarray(indices, dtype=np.int32)
     name = spec.name
     plugin = name in INFORMATION_METHODS and params.get("estimator", "plugin") == "plugin"
-    if name in ("fisher", "f_test") and response_type == "class":
+    # Factor columns (level codes, nominal=) have their own statistics: the method rerun (below).
+    factors = params.get("nominal") is not None and bool(np.any(params["nominal"]))
+    if name in ("fisher", "f_test") and response_type == "class" and not factors:
         with threadpool_limits(limits=int(n_threads), user_api="blas"):  # the matrix products: n_threads
             ratio, n_classes = _class_ratio_null(X, np.asarray(y, dtype=np.int64), indices)
         if name == "fisher":
@@ -234,7 +236,7 @@ def permutation_null(spec, X, y, params, n_permutations=999, random_state=None, 
         with np.errstate(invalid="ignore"):
             F = ratio * factor
         return PermutationNull(F[0], F[1:], "ANOVA F")
-    if name in ("f_test", "pearson") and response_type == "continuous":
+    if name in ("f_test", "pearson") and response_type == "continuous" and not factors:
         with threadpool_limits(limits=int(n_threads), user_api="blas"):
             r = _correlation_null(X, as_continuous_response(y, n_samples), indices)
         if name == "pearson":

@@ -30,7 +30,7 @@ the method: ``"dummies"`` (its design columns; the term takes the rank of its be
 ``"codes"`` (one column of level codes, the information methods) or ``"nominal"`` (one column
 of level codes, and the function is called with the keyword ``nominal``, a boolean array
 flagging those columns, so that it scores them as nominal variables: ReliefF's 0/1 diff, the
-Laplacian score of the level indicators).
+Laplacian score of the level indicators, the one-way ANOVA F of the F-test).
 
 Missing values: ``missing`` lists the values of ``na_action`` (of :data:`NA_ACTIONS`) beyond
 ``"drop"`` and ``"raise"`` that the method supports, i.e. whether it can use incomplete rows:
@@ -48,7 +48,8 @@ from fstools.core.messages import did_you_mean
 
 __all__ = ["Parameter", "Preset", "MethodSpec", "MethodOutput", "register", "get_method", "method_names",
            "sparse_methods", "sparse_format", "CAPABILITIES", "RESPONSE_TYPES", "methods_for_response",
-           "check_response", "FACTOR_MODES", "NA_ACTIONS", "methods_for_na_action", "check_na_action"]
+           "check_response", "FACTOR_MODES", "NA_ACTIONS", "NA_ACTION_MEANINGS", "methods_for_na_action",
+           "check_na_action"]
 
 #: Capability flags a method may declare.
 CAPABILITIES = ("supervised", "multiclass", "multilabel", "streaming", "sparse", "greedy")
@@ -145,7 +146,9 @@ class MethodSpec:
     #: design columns (a term takes the rank of its best column); ``"codes"``, one column of its
     #: level codes (the information methods, which score a discrete variable by its levels);
     #: ``"nominal"``, one column of level codes and the keyword ``nominal=`` (a boolean array
-    #: flagging those columns) passed to the function.
+    #: flagging those columns) passed to the function, which scores them as categorical
+    #: variables (e.g. ReliefF's 0/1 diff; ``f_test``: the one-way ANOVA of the response on the
+    #: levels).
     factors: str = "dummies"
     #: The ``na_action`` values beyond "drop" and "raise" (of :data:`NA_ACTIONS`) the method
     #: supports: empty, the method needs complete rows.
@@ -337,23 +340,38 @@ def methods_for_na_action(na_action):
             if na_action in ("drop", "raise") or na_action in spec.missing]
 
 
-def check_na_action(spec, na_action):
+def check_na_action(spec, na_action, params=None):
     """Refuse an ``na_action`` that is unknown or that method ``spec`` does not support.
+
+    Parameters
+    ----------
+    spec : MethodSpec
+    na_action : str
+        One of :data:`NA_ACTIONS`.
+    params : dict, optional
+        The method's validated parameters: ``'level'`` codes missing values as a level of the
+        discretised columns, which the plug-in estimate of the information uses, so it needs
+        ``params['estimator'] == 'plugin'`` where the method has an estimator.
 
     Raises
     ------
     ValueError
-        Naming the allowed values, or, for a value the method does not support, what the
-        value means and the methods that support it.
+        Naming the allowed values; for a value the method does not support, the values it
+        takes, what the value means and the methods that support it; for ``'level'`` with
+        another estimator, the values that estimator takes.
     """
     if not isinstance(na_action, str) or na_action not in NA_ACTIONS:
         message = f"na_action: must be one of {', '.join(map(repr, NA_ACTIONS))}; got {na_action!r}"
         if isinstance(na_action, str):
             message += did_you_mean(na_action, NA_ACTIONS)
         raise ValueError(message)
-    if na_action in ("drop", "raise") or na_action in spec.missing:
-        return
-    supported = methods_for_na_action(na_action)
-    raise ValueError(f"na_action: method {spec.name!r} needs complete rows and does not take "
-                     f"na_action={na_action!r} ({NA_ACTION_MEANINGS[na_action]}); methods that take it: "
-                     f"{', '.join(supported) if supported else 'none'}; or use na_action='drop'")
+    if na_action not in ("drop", "raise") and na_action not in spec.missing:
+        takes = [value for value in NA_ACTIONS if value in ("drop", "raise") or value in spec.missing]
+        supported = methods_for_na_action(na_action)
+        raise ValueError(f"na_action: method {spec.name!r} takes {', '.join(map(repr, takes))}; "
+                         f"na_action={na_action!r} is taken by {', '.join(supported) if supported else 'no method'} "
+                         f"({NA_ACTION_MEANINGS[na_action]}); or use na_action='drop'")
+    if na_action == "level" and (params or {}).get("estimator", "plugin") != "plugin":
+        raise ValueError(f"na_action: 'level' codes missing values as a level of the discretised columns, which "
+                         f"the plug-in estimate uses; method {spec.name!r} with estimator="
+                         f"{params['estimator']!r} takes 'drop' or 'raise'")

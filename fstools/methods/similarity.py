@@ -64,6 +64,7 @@ from fstools.core.ranking import rank_features
 from fstools.core.constraints import Constraint
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 from fstools.methods.responses import as_continuous_response, check_response_type
+from fstools.methods.statistical import check_nominal, factor_fisher_scores
 from fstools.core.sparse import (as_canonical_csc, centred_sums_of_squares,
                                                 class_column_statistics)
 
@@ -376,7 +377,7 @@ def _sparse_scaled_to_unit(X):
     return sparse.csc_matrix((data, X.indices, X.indptr), shape=X.shape), exponent
 
 
-def fisher(X, y, k=None, n_threads=1):
+def fisher(X, y, k=None, n_threads=1, nominal=None):
     """Fisher score filter (Duda, Hart and Stork 2001; Gu, Li and Han 2011, Eq. 1).
 
     Parameters
@@ -391,6 +392,12 @@ def fisher(X, y, k=None, n_threads=1):
         Threads of the dense kernel (parallel over features; one thread below
         :data:`fstools.core.parallel.MIN_PARALLEL_WORK` values); unused on sparse input
         (O(nnz + n_classes p) NumPy).  The result does not depend on it.
+    nominal : ndarray of bool, shape (n_features,), optional
+        The columns that hold a factor's level codes (dense ``X`` only): scored by the Fisher
+        score of the factor's block of level indicators
+        (:func:`fstools.methods.statistical.factor_fisher_scores`, the between- over
+        within-class sum of squares of Light and Margolin's 1971 analysis of variance for
+        categorical data).
 
     Returns
     -------
@@ -399,7 +406,7 @@ def fisher(X, y, k=None, n_threads=1):
         0 / 0 = 0 on constant columns and ``+inf`` on perfectly separating ones);
         columns ``fisher``, ``between_variance``, ``within_variance``;
         ``ranking`` = every column by decreasing score, ties to the lower index,
-        constant columns last.
+        constant columns last.  With factors also ``scored_by``.
     """
     # Per column block under a joblib backend (fstools.core.parallel.score_features).
     if sparse.issparse(X):
@@ -408,9 +415,22 @@ def fisher(X, y, k=None, n_threads=1):
         X = as_float_matrix(X)
         scores, between, within, constant = score_features(_dense_fisher_scores, X,
                                                            threads_for_work(X.size, n_threads), y)
+    nominal = check_nominal(nominal, X.shape[1])
+    columns = {}
+    if nominal.any():
+        # A factor: the Fisher score of its block of level indicators, not of its codes as numbers.
+        if sparse.issparse(X):
+            raise ValueError("nominal: factor columns (level codes) need a dense X")
+        scores, between, within = scores.copy(), between.copy(), within.copy()
+        scores[nominal], between[nominal], within[nominal] = factor_fisher_scores(X[:, nominal], y)
+        constant = constant & ~nominal | (nominal & (between + within == 0))
+        columns["scored_by"] = np.where(nominal, "Fisher score of the level indicators", "Fisher score")
     notes = []
     if constant.any():
         notes.append(f"{int(constant.sum())} constant column(s): Fisher score 0/0 defined as 0, ranked last")
+    if nominal.any():
+        notes.append(f"{int(nominal.sum())} factor(s) scored by the Fisher score of their block of level "
+                     f"indicators (between- over within-class variation, Light and Margolin 1971)")
     separating = np.isinf(scores)
     if separating.any():
         notes.append(f"{int(separating.sum())} column(s) with zero within-class variance separate the "
@@ -424,7 +444,7 @@ def fisher(X, y, k=None, n_threads=1):
     return MethodOutput(
         ranking=rank_features(scores, higher_is_better=True, last=constant),
         scores=scores,
-        columns={"fisher": scores, "between_variance": between, "within_variance": within},
+        columns={"fisher": scores, "between_variance": between, "within_variance": within, **columns},
         notes=notes,
     )
 
@@ -1238,6 +1258,7 @@ register(MethodSpec(
     criterion="F_r = sum_k n_k (mu_kr - mu_r)^2 / sum_k n_k sigma_kr^2  (population variances; "
               "0/0 := 0, x/0 := inf)",
     any_layout=True,
+    factors="nominal",
 ))
 
 register(MethodSpec(

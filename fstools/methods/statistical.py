@@ -12,6 +12,13 @@
   two-sided p-value of the t test of r = 0 (``t = r sqrt((n - 2) / (1 - r^2))`` on
   n - 2 degrees of freedom, as :func:`scipy.stats.pearsonr`; it is the p-value of the
   F-test, ``F = t^2``).
+* Factors (a categorical variable given as one column of level codes, flagged by the
+  ``nominal`` mask of :func:`f_test` / :func:`pearson`, and of ``fisher``): scored as a whole
+  by :func:`factor_anova` (the one-way ANOVA F of a continuous response on the levels, and the
+  correlation ratio eta), :func:`factor_chi_square` (Pearson's chi-square test of independence
+  of factor and class) and :func:`factor_fisher_scores` (the Fisher score of the block of level
+  indicators); a design with factors is ranked by p-value, since the statistics then have
+  different degrees of freedom.
 * :func:`chi2` -- the chi-square statistic of each feature against the class,
   as scikit-learn's :func:`sklearn.feature_selection.chi2` computes it (the
   usual filter for term counts / bag-of-words data; Yang and Pedersen 1997,
@@ -53,7 +60,8 @@ from fstools.methods.responses import as_continuous_response, check_response_typ
 
 special = LazyModule("scipy.special")  # imported at its first use: it takes longer to import than fstools
 
-__all__ = ["chi2_scores", "chi2", "f_test_scores", "f_test", "pearson_scores", "pearson"]
+__all__ = ["chi2_scores", "chi2", "f_test_scores", "f_test", "pearson_scores", "pearson", "check_nominal",
+           "factor_anova", "factor_chi_square", "factor_fisher_scores"]
 
 
 def _classes(y, n_samples):
@@ -223,6 +231,188 @@ register(MethodSpec(
 
 
 # ---------------------------------------------------------------------------
+# Factors: a categorical variable scored by its levels
+# ---------------------------------------------------------------------------
+
+def check_nominal(nominal, n_features):
+    """The ``nominal`` mask of a method call as a boolean array (all False for None).
+
+    ``nominal[j]`` says that column ``j`` of ``X`` holds the level codes of a factor (a
+    categorical variable: the codes name the levels, their order and distances mean nothing),
+    as the model layer passes them to the methods registered with ``factors="nominal"``.
+    """
+    if nominal is None:
+        return np.zeros(n_features, dtype=bool)
+    mask = np.asarray(nominal)
+    if mask.dtype != np.bool_ or mask.shape != (n_features,):
+        raise ValueError(f"nominal: must be a boolean array with one entry per column of X ({n_features}); "
+                         f"got dtype {mask.dtype}, shape {mask.shape}")
+    return mask
+
+
+def _factor_levels(column):
+    """Level indices 0..L-1 of a column of factor codes, and L."""
+    _, inverse = np.unique(column, return_inverse=True)
+    inverse = inverse.ravel()
+    return inverse, int(inverse.max()) + 1 if inverse.size else 0
+
+
+def _factor_class_table(column, y):
+    """The level x class contingency table of a factor column against class codes (classes present)."""
+    levels, n_levels = _factor_levels(column)
+    table = np.zeros((n_levels, int(y.max()) + 1))
+    np.add.at(table, (levels, y), 1.0)
+    return table[:, table.sum(axis=0) > 0]
+
+
+def factor_anova(codes, y):
+    """One-way analysis of variance of a continuous response on each factor (Fisher 1925).
+
+    For a factor with ``L`` levels (groups of ``n_l`` rows with response mean ``m_l``;
+    ``m`` the overall mean), ``SSB = sum_l n_l (m_l - m)^2``, ``SSW = sum_i (y_i - m_{l(i)})^2``
+    and ``F = [SSB / (L - 1)] / [SSW / (n - L)]`` on (L - 1, n - L) degrees of freedom: the F
+    of ``anova(lm(y ~ factor))`` in R, :func:`scipy.stats.f_oneway` on the groups.
+
+    Parameters
+    ----------
+    codes : ndarray of float64, shape (n_samples, n_factors)
+        Level codes (any distinct numbers), one column per factor.
+    y : ndarray of float64, shape (n_samples,)
+        Finite continuous response.
+
+    Returns
+    -------
+    F, p_values, eta : ndarray of float64, shape (n_factors,)
+        F (``inf`` when every group is constant but the groups differ), its upper-tail
+        p-value, and the correlation ratio ``eta = sqrt(SSB / (SSB + SSW))`` (Pearson 1905,
+        "On the general theory of skew correlation and non-linear regression"), the
+        multiple correlation of the response with the factor's dummy columns: the
+        factor's counterpart of ``|r|``.  A factor with one level: F 0, p-value 1, eta 0.
+    df1, df2 : ndarray of int, shape (n_factors,)
+    """
+    codes = np.asarray(codes, dtype=np.float64).reshape(len(y), -1)
+    y = np.asarray(y, dtype=np.float64)
+    y = y - y.mean()
+    n_samples, n_factors = codes.shape
+    F, p_values, eta = np.zeros(n_factors), np.ones(n_factors), np.zeros(n_factors)
+    df1, df2 = np.zeros(n_factors, dtype=np.intp), np.zeros(n_factors, dtype=np.intp)
+    for j in range(n_factors):
+        levels, n_levels = _factor_levels(codes[:, j])
+        df1[j], df2[j] = n_levels - 1, n_samples - n_levels
+        if n_levels < 2 or df2[j] < 1:
+            continue
+        counts = np.bincount(levels, minlength=n_levels)
+        means = np.bincount(levels, weights=y, minlength=n_levels) / counts
+        between = float(counts @ (means * means))
+        within = float(np.sum((y - means[levels]) ** 2))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            F[j] = (between / df1[j]) / (within / df2[j]) if within > 0 else (np.inf if between > 0 else 0.0)
+        p_values[j] = special.fdtrc(df1[j], df2[j], F[j])
+        total = between + within
+        eta[j] = np.sqrt(between / total) if total > 0 else 0.0
+    return F, p_values, eta, df1, df2
+
+
+def factor_chi_square(codes, y):
+    """Pearson's chi-square test of independence of each factor and the class (Pearson 1900).
+
+    For the L x K table of counts ``O_lk`` (levels present x classes present) with expected
+    counts ``E_lk = O_l. O_.k / n``: ``chi2 = sum (O_lk - E_lk)^2 / E_lk`` on (L - 1)(K - 1)
+    degrees of freedom, :func:`scipy.stats.chi2_contingency` with ``correction=False``.
+
+    Parameters
+    ----------
+    codes : ndarray of float64, shape (n_samples, n_factors)
+        Level codes, one column per factor.
+    y : ndarray of int, shape (n_samples,)
+        Class codes 0..n_classes-1.
+
+    Returns
+    -------
+    chi2, p_values : ndarray of float64, shape (n_factors,)
+        A factor with one level: 0 and 1.
+    df : ndarray of int, shape (n_factors,)
+    """
+    codes = np.asarray(codes, dtype=np.float64).reshape(len(y), -1)
+    y = np.asarray(y, dtype=np.intp)
+    n_factors = codes.shape[1]
+    statistic, p_values = np.zeros(n_factors), np.ones(n_factors)
+    df = np.zeros(n_factors, dtype=np.intp)
+    for j in range(n_factors):
+        table = _factor_class_table(codes[:, j], y)
+        df[j] = (table.shape[0] - 1) * (table.shape[1] - 1)
+        if df[j] == 0:
+            continue
+        expected = np.outer(table.sum(axis=1), table.sum(axis=0)) / table.sum()
+        statistic[j] = float(np.sum((table - expected) ** 2 / expected))
+        p_values[j] = special.chdtrc(df[j], statistic[j])
+    return statistic, p_values, df
+
+
+def factor_fisher_scores(codes, y):
+    """The Fisher score of each factor's block of level indicators: between- over within-class variation.
+
+    The Fisher score of one column is its between-class variance over its within-class
+    variance (``fisher``).  A factor with L levels is the block of its L 0/1 level
+    indicators; summed over the block (the traces of the between- and within-class
+    covariance matrices, which do not depend on the order or the coding of the levels),
+    with ``p_kl`` the share of level l in class k, ``p_l`` its share overall and ``n_k``
+    the class sizes::
+
+        between = sum_k (n_k / n) sum_l (p_kl - p_l)^2
+        within  = sum_k (n_k / n) sum_l p_kl (1 - p_kl)
+        score   = between / within
+
+    ``between + within = 1 - sum_l p_l^2`` is the Gini variation of the factor: this is
+    the ratio of the between- to the within-class sum of squares of the analysis of
+    variance for categorical data of Light and Margolin (1971, "An analysis of variance for
+    categorical data", JASA 66(335), 534-544, section 2), and for a two-level factor it is
+    the Fisher score of its one dummy column.
+
+    Parameters
+    ----------
+    codes : ndarray of float64, shape (n_samples, n_factors)
+    y : ndarray of int, shape (n_samples,)
+        Class codes 0..n_classes-1.
+
+    Returns
+    -------
+    scores, between, within : ndarray of float64, shape (n_factors,)
+        A factor with one level scores 0 (0 / 0, as a constant column); ``inf`` when every
+        class holds a single level but the classes differ.
+    """
+    codes = np.asarray(codes, dtype=np.float64).reshape(len(y), -1)
+    y = np.asarray(y, dtype=np.intp)
+    n_factors = codes.shape[1]
+    scores, between, within = np.zeros(n_factors), np.zeros(n_factors), np.zeros(n_factors)
+    for j in range(n_factors):
+        table = _factor_class_table(codes[:, j], y)
+        class_sizes = table.sum(axis=0)
+        weights = class_sizes / class_sizes.sum()
+        shares = table / class_sizes                        # p_kl: level l in class k (one column per class)
+        overall = table.sum(axis=1) / class_sizes.sum()     # p_l
+        between[j] = float(weights @ np.sum((shares - overall[:, None]) ** 2, axis=0))
+        within[j] = float(weights @ np.sum(shares * (1.0 - shares), axis=0))
+        if within[j] > 0:
+            scores[j] = between[j] / within[j]
+        elif between[j] > 0:
+            scores[j] = np.inf
+    return scores, between, within
+
+
+def _rank_by_p_value(p_values, scores, constant):
+    """Increasing p-values (each row's own test), exact ties by decreasing score, then by index; constant
+    columns last: the ranking of rows whose statistics have different degrees of freedom."""
+    return rank_features(p_values, higher_is_better=False, last=constant, tiebreak=-np.asarray(scores))
+
+
+def _factor_note(nominal, test):
+    """The note of a filter that scored some columns as factors."""
+    return (f"{int(nominal.sum())} factor(s) scored by {test} (column scored_by); the rows are ranked by "
+            f"p-value, since their statistics have different degrees of freedom (exact ties by the score)")
+
+
+# ---------------------------------------------------------------------------
 # F-test and Pearson correlation
 # ---------------------------------------------------------------------------
 
@@ -380,7 +570,7 @@ def _regression_f(r, n_samples):
     return F, special.fdtrc(1, degrees, F)
 
 
-def f_test(X, y, k=None, n_threads=1, response_type="class"):
+def f_test(X, y, k=None, n_threads=1, response_type="class", nominal=None):
     """F-test filter: rank by the F statistic of each feature against the response.
 
     For classes the one-way ANOVA F (:func:`sklearn.feature_selection.f_classif`; it is
@@ -399,22 +589,64 @@ def f_test(X, y, k=None, n_threads=1, response_type="class"):
     n_threads : int
         Unused (O(n p) NumPy).
     response_type : {'class', 'continuous'}, default 'class'
+    nominal : ndarray of bool, shape (n_features,), optional
+        The columns that hold a factor's level codes (dense ``X`` only; see
+        :func:`check_nominal`).  Such a column is scored as one categorical variable: with a
+        continuous response by the one-way ANOVA F of the response on its levels
+        (:func:`factor_anova`), with classes by Pearson's chi-square test of independence of
+        factor and class (:func:`factor_chi_square`).
 
     Returns
     -------
     MethodOutput
         ``scores`` = F (higher is better); columns ``F`` and ``p_value``; ``ranking`` =
         every column by decreasing F, ties to the lower index, constant columns (F = 0,
-        p-value 1) last.
+        p-value 1) last.  With factors, ``scores`` is each row's statistic (the chi-square of a
+        factor against classes, also in the column ``chi2``, where ``F`` is NaN), the column
+        ``scored_by`` names the test and its degrees of freedom, and the rows are ranked by
+        p-value (exact ties by the statistic), since statistics on different degrees of
+        freedom are not comparable by size.
     """
     if sparse.issparse(X):
         X = as_canonical_csc(X)
+    nominal = check_nominal(nominal, X.shape[1])
+    if nominal.any() and sparse.issparse(X):
+        raise ValueError("nominal: factor columns (level codes) need a dense X")
     F, p_values, constant, (df1, df2) = f_test_scores(X, y, response_type)
     test = "one-way ANOVA F" if response_type == "class" else "F of the simple linear regression"
     notes = [f"{test} on ({df1}, {df2}) degrees of freedom"]
     if constant.any():
         notes.append(f"{int(constant.sum())} constant column(s): F 0 (p-value 1), ranked last")
-    return MethodOutput(ranking=_rank_statistic(F, constant), scores=F, columns={"F": F, "p_value": p_values}, notes=notes)
+    if not nominal.any():
+        return MethodOutput(ranking=_rank_statistic(F, constant), scores=F, columns={"F": F, "p_value": p_values},
+                            notes=notes)
+    scored_by = np.array([f"{'ANOVA F' if response_type == 'class' else 'F'} ({df1}, {df2})"] * X.shape[1],
+                         dtype=object)
+    codes = X[:, nominal]
+    columns = {"F": F.copy()}
+    if response_type == "class":
+        statistic, p_factor, df = factor_chi_square(codes, np.asarray(y, dtype=np.intp))
+        single_level = df == 0
+        columns["F"][nominal] = np.nan
+        columns["chi2"] = np.where(nominal, 0.0, np.nan)
+        columns["chi2"][nominal] = statistic
+        scored_by[nominal] = [f"chi-square ({d})" for d in df]
+        notes.append(_factor_note(nominal, "Pearson's chi-square test of independence of factor and class "
+                                           "(no continuity correction)"))
+    else:
+        statistic, p_factor, _, df_between, df_within = factor_anova(codes, np.asarray(y, dtype=np.float64))
+        single_level = df_between == 0
+        columns["F"][nominal] = statistic
+        scored_by[nominal] = [f"ANOVA F ({a}, {b})" for a, b in zip(df_between, df_within)]
+        notes.append(_factor_note(nominal, "the one-way ANOVA F of the response on the factor's levels"))
+    scores, p_values = F.copy(), p_values.copy()
+    scores[nominal], p_values[nominal] = statistic, p_factor
+    constant = constant.copy()
+    constant[nominal] = single_level      # one level: nothing to compare
+    columns["p_value"] = p_values
+    columns["scored_by"] = scored_by
+    return MethodOutput(ranking=_rank_by_p_value(p_values, scores, constant), scores=scores, columns=columns,
+                        notes=notes)
 
 
 def pearson_scores(X, y):
@@ -448,7 +680,7 @@ def pearson_scores(X, y):
     return r, p_values, constant
 
 
-def pearson(X, y, k=None, n_threads=1, response_type="continuous"):
+def pearson(X, y, k=None, n_threads=1, response_type="continuous", nominal=None):
     """Pearson correlation filter for a continuous response: rank by ``|r|``.
 
     The ranking is by the absolute correlation: a feature that falls as the response
@@ -471,6 +703,11 @@ def pearson(X, y, k=None, n_threads=1, response_type="continuous"):
     response_type : {'continuous'}
         Pearson's r is defined for a continuous response only (for classes use
         ``f_test``).
+    nominal : ndarray of bool, shape (n_features,), optional
+        The columns that hold a factor's level codes (dense ``X`` only; see
+        :func:`check_nominal`): scored by the correlation ratio eta of the response on the
+        factor (:func:`factor_anova`; the multiple correlation with its dummy columns, the
+        factor's counterpart of ``|r|``), with the p-value of the one-way ANOVA F.
 
     Returns
     -------
@@ -478,17 +715,36 @@ def pearson(X, y, k=None, n_threads=1, response_type="continuous"):
         ``scores`` = ``|r|`` (higher is better); columns ``r`` (signed, as
         ``r_regression``) and ``p_value`` (as :func:`scipy.stats.pearsonr`); ``ranking``
         = every column by decreasing ``|r|``, ties to the lower index, constant columns
-        (r = 0, p-value 1) last.
+        (r = 0, p-value 1) last.  With factors, a factor's score is eta (``r`` is NaN: it
+        has no sign), the column ``scored_by`` names the statistic, and the rows are ranked
+        by p-value (exact ties by the score): eta on L - 1 degrees of freedom is not
+        comparable with ``|r|`` by size.
     """
     check_response_type(response_type, allowed=("continuous",))
     if sparse.issparse(X):
         X = as_canonical_csc(X)
+    nominal = check_nominal(nominal, X.shape[1])
+    if nominal.any() and sparse.issparse(X):
+        raise ValueError("nominal: factor columns (level codes) need a dense X")
     r, p_values, constant = pearson_scores(X, y)
     strength = np.abs(r)
     notes = [f"ranked by |r|; p-value: t test of r = 0 on {X.shape[0] - 2} degrees of freedom"]
     if constant.any():
         notes.append(f"{int(constant.sum())} constant column(s): r 0 (p-value 1), ranked last")
-    return MethodOutput(ranking=_rank_statistic(strength, constant), scores=strength, columns={"r": r, "p_value": p_values}, notes=notes)
+    if not nominal.any():
+        return MethodOutput(ranking=_rank_statistic(strength, constant), scores=strength,
+                            columns={"r": r, "p_value": p_values}, notes=notes)
+    F, p_factor, eta, df_between, df_within = factor_anova(X[:, nominal], np.asarray(y, dtype=np.float64))
+    r, strength, p_values, constant = r.copy(), strength.copy(), p_values.copy(), constant.copy()
+    r[nominal], strength[nominal], p_values[nominal] = np.nan, eta, p_factor
+    constant[nominal] = df_between == 0
+    scored_by = np.array(["|r|"] * X.shape[1], dtype=object)
+    scored_by[nominal] = [f"eta, ANOVA F ({a}, {b})" for a, b in zip(df_between, df_within)]
+    notes[0] = notes[0].replace("ranked by |r|; ", "")
+    notes.append(_factor_note(nominal, "the correlation ratio eta of the response on the factor's levels "
+                                       "(p-value: the one-way ANOVA F)"))
+    return MethodOutput(ranking=_rank_by_p_value(p_values, strength, constant), scores=strength,
+                        columns={"r": r, "p_value": p_values, "scored_by": scored_by}, notes=notes)
 
 
 register(MethodSpec(
@@ -498,6 +754,7 @@ register(MethodSpec(
     parameters=(),
     capabilities=frozenset({"supervised", "multiclass", "sparse"}),
     responses=frozenset({"class", "continuous"}),
+    factors="nominal",
     score_name="F",
     higher_is_better=True,
     reference="Fisher (1925) Statistical Methods for Research Workers; scikit-learn "
@@ -513,6 +770,7 @@ register(MethodSpec(
     parameters=(),
     capabilities=frozenset({"supervised", "sparse"}),
     responses=frozenset({"continuous"}),
+    factors="nominal",
     score_name="|r|",
     higher_is_better=True,
     reference="Pearson (1896) Phil. Trans. R. Soc. A 187:253-318; scikit-learn sklearn.feature_selection.r_regression",

@@ -47,16 +47,16 @@ from scipy import sparse
 from fstools.model import rfunctions
 from fstools.model.exceptions import FormulaError
 from fstools.model.columns import read_number_columns, warn_identifier_columns
+from fstools.methods.registry import NA_ACTIONS
 from fstools.model.validation import check_integer_columns
 from fstools.model.safe_eval import (NUMPY_FUNCTIONS, SAFE_FUNCTIONS, SAFE_MODE_HINT, bare_dotted_columns,
                                      check_mode, column_set, expression_problem, source_problem)
 
 __all__ = ["ModelFrame", "parse_formula", "format_formula", "term_frame", "label_name"]
 
-#: Accepted values of the ``na_action`` argument of :func:`parse_formula` ("pass", R's na.pass:
-#: rows with missing predictors are kept, NaN in their design columns, for the methods that treat
-#: missing values themselves; see :data:`fstools.methods.registry.NA_ACTIONS`).
-NA_ACTIONS = ("drop", "raise", "pass")
+#: The level a missing value of a categorical predictor becomes under ``na_action='level'``
+#: (as pandas and R print a missing value).
+MISSING_LEVEL = "<NA>"
 
 #: Names that a column may not take as a bare name in generated formula code,
 #: because patsy (or numpy, which formulas may call as ``np``) uses them;
@@ -1351,13 +1351,18 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         columns).
     data : pandas.DataFrame
         The data; never modified.
-    na_action : {'drop', 'raise', 'pass'}, default 'drop'
+    na_action : {'drop', 'raise', 'level', 'pass'}, default 'drop'
         What to do with rows that have a missing value (NaN, None, NaT, pd.NA)
-        in a response or in a variable used on the right: ``'drop'`` drops them
+        in a response or in a variable used on the right (the values of
+        :data:`fstools.methods.registry.NA_ACTIONS`): ``'drop'`` drops them
         and counts them in ``n_dropped`` (R's ``na.omit``); ``'raise'`` raises;
         ``'pass'`` (R's ``na.pass``) drops only the rows with a missing response and
         keeps the others with NaN in the design columns of the terms that read a
         missing value, for the methods that treat missing values themselves.
+        ``'level'`` keeps a missing predictor value, for the methods that code it as a level of
+        its own: a categorical predictor gets the level :data:`MISSING_LEVEL` (``'<NA>'``, R's
+        ``addNA``), a numeric one keeps NaN in ``X``; only rows with a missing response are
+        dropped (counted in ``n_dropped``).
     sparse_design : bool, default False
         When True and every term is a plain numeric column of pandas
         ``SparseDtype`` with fill value 0, ``X`` is a ``scipy.sparse`` CSC
@@ -1441,6 +1446,8 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
     if direct is not None:
         data, notes = read_number_columns(data, direct, na_values)
         frame = _direct_model_frame(formula, data, responses, direct, na_action)
+        if frame is not None and na_action == "level":
+            notes += _missing_predictor_notes(data, direct)
         if frame is not None:
             return _finish(frame, formula, source, names, na_action, formula_mode, factor_responses, notes,
                            na_values)
@@ -1456,14 +1463,23 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
     _check_integer_columns(data, [column for column in predictors if column not in responses])
     used_columns = responses + [column for column in predictors if column not in responses]
 
-    row_missing, columns_with_missing = _missing_rows(data, responses if na_action == "pass" else used_columns)
+    if na_action == "level":
+        # Only a missing response drops a row; a missing predictor value is kept as a level of its own.
+        row_missing, _ = _missing_rows(data, responses)
+        kept_predictors = [column for column in predictors if column not in responses]
+        notes += _missing_predictor_notes(data, kept_predictors)
+        data = _missing_as_level(formula, data, kept_predictors, _coded_columns(patsy_terms))
+    else:
+        row_missing, columns_with_missing = _missing_rows(data, responses if na_action == "pass" else used_columns)
     if na_action == "raise" and row_missing.any():
         raise _rows_with_missing_error(formula, data, row_missing, columns_with_missing)
     complete_positions = np.flatnonzero(~row_missing)
     if len(complete_positions) == 0:
         raise _no_complete_row_error(formula, data, used_columns)
 
-    sparse_columns = _sparse_numeric_columns(patsy_terms, data) if sparse_design else None
+    # A missing value under na_action='level' is NaN in a dense design (scipy's sparse zeros are not missing).
+    use_sparse = sparse_design and na_action != "level"
+    sparse_columns = _sparse_numeric_columns(patsy_terms, data) if use_sparse else None
     plain_columns = None if sparse_columns is not None else _plain_numeric_columns(patsy_terms, data)
     if sparse_columns is not None:
         # Every term is a pandas sparse numeric column (fill 0): a CSC matrix of the stored values.
@@ -1556,6 +1572,59 @@ def _finish(frame: ModelFrame, formula: str, source: pd.DataFrame, names: _Colum
                                notes=tuple(notes), na_values=None if na_values is None else tuple(na_values))
 
 
+def _missing_predictor_notes(data: pd.DataFrame, predictors: list[str]) -> list[str]:
+    """The note of ``na_action='level'``: the predictors with missing values, and how many, kept."""
+    counts = {column: int(data[column].isna().sum()) for column in predictors}
+    counts = {column: count for column, count in counts.items() if count}
+    if not counts:
+        return []
+    shown = ", ".join(f"{_shown(column)} ({count})" for column, count in list(counts.items())[:10])
+    more = f" and {len(counts) - 10} more" if len(counts) > 10 else ""
+    return [f"na_action='level': rows with missing predictor values kept; missing values in {len(counts)} "
+            f"column(s): {shown}{more}, a level of their own (a factor's level {MISSING_LEVEL!r})"]
+
+
+def _coded_columns(patsy_terms) -> tuple[set, set]:
+    """The columns the terms read as factors (``C(x)`` / ``factor(x)``) and those they read as they are."""
+    coded, plain = set(), set()
+    for term in patsy_terms:
+        for factor in term.factors:
+            code = getattr(factor, "code", "")
+            column = _plain_column(code)
+            if column is not None:
+                (coded if _is_categorical_code(code) else plain).add(column)
+    return coded, plain
+
+
+def _missing_as_level(formula: str, data: pd.DataFrame, predictors: list[str], uses: tuple) -> pd.DataFrame:
+    """``data`` with every missing value of a categorical predictor (non-numeric, or numbers read as
+    ``C(x)`` / ``factor(x)``) replaced by the level :data:`MISSING_LEVEL`; numeric predictors keep
+    NaN.  A new frame when something is replaced (the caller's data is never modified)."""
+    coded, plain = uses
+    replaced = {}
+    for column in predictors:
+        series = data[column]
+        missing = series.isna().to_numpy()
+        if not missing.any():
+            continue
+        numeric = pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(series.dtype)
+        if numeric and column in coded and column in plain:
+            raise ValueError(f"formula {formula!r}: na_action='level': column {_shown(column)} has missing values "
+                             f"and is read both as numbers and as a factor (C() / factor()), where a missing "
+                             f"value would be NaN in one and a level in the other; give the factor a column of "
+                             f"its own (e.g. as strings) or use na_action='drop'")
+        if numeric and column not in coded:
+            continue
+        if (series.astype(object)[~missing] == MISSING_LEVEL).any():
+            raise ValueError(f"na_action='level': column {_shown(column)} already has a level {MISSING_LEVEL!r}, "
+                             f"the level missing values would become; rename it")
+        if isinstance(series.dtype, pd.CategoricalDtype):
+            replaced[column] = series.cat.add_categories([MISSING_LEVEL]).fillna(MISSING_LEVEL)
+        else:
+            replaced[column] = series.astype(object).where(~missing, MISSING_LEVEL)
+    return data.assign(**replaced) if replaced else data
+
+
 def _check_integer_columns(data: pd.DataFrame, columns: list[str]) -> None:
     """:func:`check_integer_columns` on those of ``columns`` that have an integer dtype."""
     integer = {name for name, dtype in data.dtypes.items() if pd.api.types.is_integer_dtype(dtype)}
@@ -1646,7 +1715,9 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
     if not (values.flags.c_contiguous or values.flags.f_contiguous):
         values = np.ascontiguousarray(values)
     response_missing, columns_with_missing = _missing_rows(data, responses)
-    predictor_missing = _rows_with_nan(values)
+    # na_action='level': a missing predictor value stays NaN in X (a level of its own for the method);
+    # 'pass': it stays NaN for the method to treat.
+    predictor_missing = np.zeros(len(data), dtype=bool) if na_action == "level" else _rows_with_nan(values)
     row_missing = response_missing if na_action == "pass" else response_missing | predictor_missing
     if row_missing.any():
         if na_action == "raise":
@@ -1755,8 +1826,8 @@ def _build_design(formula, patsy_terms, data, predictors, positions, na_action,
             if values.dtype.kind != "f" and values.isna().any() and values.notna().any():
                 frame[column] = values.fillna(values[values.notna()].iloc[0])
     model_description = patsy.ModelDesc([], [patsy.INTERCEPT] + list(patsy_terms))
-    if na_action in ("raise", "pass"):
-        patsy_na_action = patsy.NAAction(NA_types=[])
+    if na_action in ("raise", "level", "pass"):
+        patsy_na_action = patsy.NAAction(NA_types=[])   # nothing is dropped: NaN stays NaN
     else:
         patsy_na_action = "drop"
     try:

@@ -6,14 +6,19 @@ scores columns.  Every path that turns a column ranking into terms (``select``, 
 best column, and ``k`` counts terms.
 """
 from collections import Counter
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 
+from fstools.core.arrays import standardize_columns
+from fstools.core.discretize import MAX_LEVELS_AS_IS, information_codes
 from fstools.core.ranking import complete_ranking
 
 __all__ = ["columns_for_k_terms", "ranked_terms", "term_scores", "steps_table", "factor_code_design",
-           "nominal_code_design", "FACTOR_CODE_LEVELS"]
+           "FACTOR_CODE_LEVELS", "method_design", "missing_level_codes", "SelectionDesign", "selection_design",
+           "selection_input"]
 
 #: Most levels of a factor scored by its level codes: the information methods read integer
 #: columns with at most this many values as codes (more are binned as numbers), so a factor
@@ -154,31 +159,157 @@ def factor_code_design(X, column_names, column_terms):
     return np.column_stack(new_columns), names, terms, notes
 
 
-def nominal_code_design(X, column_names, column_terms):
-    """:func:`factor_code_design` with the mask of the factor columns, for ``factors="nominal"``.
+def method_design(spec, X, column_names, column_terms, params=None, na_action="drop"):
+    """The design matrix a method runs on, and the keywords that describe it to the method.
 
-    Rows with a missing value (NaN, kept by ``na_action="pass"``) in a factor's dummy block get
-    the code NaN; numeric columns keep their NaN.
+    The one rule of how a factor and a missing value reach a method, used by every path that
+    runs one on a formula's design (``select``, ``res.test``, ``compare``, ``stability``):
+
+    * ``spec.factors == "dummies"``: the design as it is (a factor's 0/1 dummy columns);
+    * ``"codes"``: each factor as one column of level codes (:func:`factor_code_design`);
+    * ``"nominal"``: the same codes, and the keyword ``nominal`` (a boolean array, True for the
+      factor columns) for the method's function, which scores those as categorical variables
+      (ReliefF's 0/1 diff, the Laplacian score of the level indicators, the one-way ANOVA F).
+
+    Missing values (NaN) reach here only under an ``na_action`` the method takes
+    (``MethodSpec.missing``):
+
+    * ``"pass"``: they stay missing for the method to treat; a factor's code is NaN in a row
+      with a missing value in its dummy block, a numeric column keeps its NaN;
+    * ``"level"``: they become a level of their own (:func:`missing_level_codes`, with the
+      method's ``discretization`` and ``n_bins`` from ``params``).
+
+    Parameters
+    ----------
+    spec : fstools.methods.registry.MethodSpec
+    X : ndarray or scipy sparse matrix, shape (n_samples, n_columns)
+    column_names, column_terms : list of str
+    params : dict, optional
+        The method's parameters (validated).
+    na_action : {'drop', 'raise', 'level', 'pass'}, default 'drop'
+        The ``na_action`` the design was built with (the model frame's).
 
     Returns
     -------
-    (X, column_names, column_terms, nominal, notes)
-        As :func:`factor_code_design`, and ``nominal`` (bool, one per column of the new ``X``):
-        True for the column of level codes of a factor.
+    (X, column_names, column_terms, notes, keywords)
+        ``keywords`` is a dict to add to the method's parameters for the call (empty, or
+        ``{"nominal": mask}``).
     """
+    column_names, column_terms = list(column_names), list(column_terms)
+    if spec.factors == "dummies" or sparse.issparse(X):
+        return X, column_names, column_terms, [], {}
     missing = np.isnan(X)
     any_missing = bool(missing.any())
+    # The factors are found on the dummies with a missing entry as 0; the missing values are put back below.
     coded, names, terms, notes = factor_code_design(np.where(missing, 0.0, X) if any_missing else X,
                                                     column_names, column_terms)
     original = {name: j for j, name in enumerate(column_names)}
-    # A factor's column is named by its term, which is none of the original (dummy) column names.
-    nominal = np.array([name == term and name not in original for name, term in zip(names, terms)], dtype=bool)
+    # A factor's code column is named by its term, which is no name of a design column.
+    factor = np.array([name == term and name not in original for name, term in zip(names, terms)], dtype=bool)
+    keywords = {"nominal": factor} if spec.factors == "nominal" else {}
     if any_missing:
         coded = np.array(coded, dtype=np.float64)
         for j, (name, term) in enumerate(zip(names, terms)):
-            if nominal[j]:
+            if factor[j]:
                 block = [original[c] for c, t in zip(column_names, column_terms) if t == term]
                 coded[missing[:, block].any(axis=1), j] = np.nan
             else:
                 coded[:, j] = X[:, original[name]]
-    return coded, names, terms, nominal, notes
+        if na_action == "level":
+            params = params or {}
+            coded, more = missing_level_codes(coded, names, params.get("discretization", "mu_sigma"),
+                                              params.get("n_bins"))
+            notes = [*notes, *more]
+    return coded, names, terms, notes, keywords
+
+
+def missing_level_codes(X, column_names, discretization="mu_sigma", n_bins=None):
+    """Each column with missing values (NaN) as integer codes with missing as a level of its own.
+
+    For the information methods under ``na_action="level"``: a column's observed values are
+    coded as the method codes a column (:func:`fstools.core.discretize.information_codes`:
+    a discrete column by its values, a continuous one discretised by ``discretization``), and
+    the missing entries get one more code.  The information methods read such an integer
+    column as it is, so I(X; C) is that of the observed levels plus the level "missing"
+    (as FSelectorRcpp and praznik treat ``NA`` as a level of a discrete variable).
+
+    Returns
+    -------
+    (X, notes)
+        A float64 copy with those columns replaced (``X`` itself when no value is missing).
+
+    Raises
+    ------
+    ValueError
+        When a column would get more levels than the information methods read as levels
+        (:data:`fstools.core.discretize.MAX_LEVELS_AS_IS`), naming it.
+    """
+    missing = np.isnan(X)
+    columns = np.flatnonzero(missing.any(axis=0))
+    if columns.size == 0:
+        return X, []
+    X = np.array(X, dtype=np.float64, order="C")
+    for j in columns:
+        observed = ~missing[:, j]
+        if not observed.any():
+            raise ValueError(f"na_action='level': column {column_names[j]!r} has no observed value")
+        codes, levels, _ = information_codes(X[observed, j][:, None], discretization=discretization,
+                                             n_bins=n_bins)
+        if int(levels[0]) + 1 > MAX_LEVELS_AS_IS:
+            raise ValueError(f"na_action='level': column {column_names[j]!r} would have {int(levels[0]) + 1} levels "
+                             f"with missing as one, more than the {MAX_LEVELS_AS_IS} the information methods "
+                             f"read as levels; use fewer bins (n_bins <= {MAX_LEVELS_AS_IS - 1}) or drop the "
+                             f"rows (na_action='drop')")
+        X[observed, j] = codes[0]
+        X[~observed, j] = levels[0]
+    shown = ", ".join(column_names[j] for j in columns[:10])
+    more = f" and {columns.size - 10} more" if columns.size > 10 else ""
+    return X, [f"na_action='level': the observed values of {shown}{more} coded as the method codes a column "
+               f"(discretised by {discretization!r} unless discrete), missing as one more level"]
+
+
+class SelectionDesign(NamedTuple):
+    """The design matrix a kind of method ranks (see :func:`method_design`)."""
+
+    X: np.ndarray
+    column_names: list
+    #: For each column of ``X``, the index of its term in the data set's terms.
+    column_term_index: list
+    #: Keywords for the method's function (``nominal``).
+    keywords: dict
+    #: Columns of level codes (factors, and columns with missing values under na_action='level'):
+    #: never standardised.
+    codes: np.ndarray
+    #: Columns to request from a method so that k distinct terms are surely among them: k + this.
+    extra_columns: int
+
+
+def selection_design(spec, X, column_names, column_terms, terms, params=None, na_action="drop"):
+    """The :class:`SelectionDesign` of method ``spec`` on a data set's design (the rule of ``fs.select``,
+    :func:`method_design`), with its columns mapped to the indices of ``terms``: what ``compare`` and
+    ``stability`` rank on."""
+    design, names, design_terms, _, keywords = method_design(spec, X, column_names, column_terms, params,
+                                                             na_action=na_action)
+    index = {term: t for t, term in enumerate(terms)}
+    # Codes: a factor's column (named by its term) and a column whose missing values became a level.
+    position = {name: j for j, name in enumerate(column_names)}
+    if na_action == "level" and not sparse.issparse(X) and spec.factors != "dummies":
+        missing = np.isnan(X).any(axis=0)
+    else:
+        missing = np.zeros(len(column_names), dtype=bool)
+    codes = np.array([name not in position or bool(missing[position[name]]) for name in names], dtype=bool)
+    return SelectionDesign(np.ascontiguousarray(design, dtype=np.float64), list(names),
+                            [index[term] for term in design_terms], keywords, codes,
+                            len(design_terms) - len(set(design_terms)))
+
+
+def selection_input(design, rows=None, standardize=True):
+    """The rows of a :class:`SelectionDesign` a method ranks: standardised (fitted on those rows) when
+    asked, except the columns of level codes, which name levels."""
+    X = design.X if rows is None else design.X[rows]
+    if not standardize:
+        return np.ascontiguousarray(X)
+    scaled = standardize_columns(X)
+    if design.codes.any():
+        scaled[:, design.codes] = X[:, design.codes]
+    return scaled

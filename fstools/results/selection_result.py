@@ -21,7 +21,7 @@ from fstools.methods.permutation import (best_by_group, check_permutation_argume
                                          permutation_null, permutation_p_values)
 from fstools.methods.step_tests import check_step_method, step_tests
 from fstools.model.formula import format_formula, term_frame
-from fstools.model.terms import columns_for_k_terms, factor_code_design, nominal_code_design
+from fstools.model.terms import columns_for_k_terms, method_design
 from fstools.results.base import Result
 from fstools.results.labels import PATH_NOTES, method_label
 from fstools.results.diagnostics import redundancy_rate
@@ -302,15 +302,11 @@ class SelectionResult(Result):
         check_permutation_method(self._spec)
         n_threads = effective_n_threads(n_jobs)
         method_params = {name: value for name, value in self.params.items() if name != "k"}
-        X, column_terms = self._frame.X, list(self._frame.column_terms)
-        if self._spec.factors == "codes" and not sparse.issparse(X):
-            # The design the method ran on: a factor as one column of its level codes (as select does).
-            X, _, column_terms, _ = factor_code_design(X, list(self._frame.column_names), column_terms)
-        elif self._spec.factors == "nominal" and not sparse.issparse(X):
-            # Level codes flagged nominal (as select does).
-            X, _, column_terms, method_params["nominal"], _ = nominal_code_design(
-                X, list(self._frame.column_names), column_terms)
-        null = permutation_null(self._spec, X, self._y, method_params, n_permutations=n_permutations,
+        # The design the method ran on (factors as level codes, missing values as the method takes
+        # them), as select has it.
+        X, column_terms, design_values = self._method_design(method_params)
+        null = permutation_null(self._spec, X, self._y, {**method_params, **design_values},
+                                n_permutations=n_permutations,
                                 random_state=random_state, n_threads=n_threads, response_type=self.response_type,
                                 k=columns_for_k_terms(column_terms, self.params.get("k")))
         position = {term: i for i, term in enumerate(self.scores.index)}
@@ -329,22 +325,23 @@ class SelectionResult(Result):
                               "null": pd.DataFrame(term_null, columns=self.scores.index)}
         return tested
 
-    def _method_design(self):
-        """The design the method ran on and the term of each of its columns: a factor as one column of
-        its level codes for the methods that take codes (as select does)."""
-        X, column_terms = self._frame.X, list(self._frame.column_terms)
-        if self._spec.factors == "codes" and not sparse.issparse(X):
-            X, _, column_terms, _ = factor_code_design(X, list(self._frame.column_names), column_terms)
-        return X, column_terms
+    def _method_design(self, params):
+        """The design the method ran on, the term of each of its columns and the keywords that
+        describe it to the method (:func:`fstools.model.terms.method_design`, as select has it)."""
+        X, _, column_terms, _, keywords = method_design(self._spec, self._frame.X, self._frame.column_names,
+                                                        self._frame.column_terms, params,
+                                                        na_action=self._frame.na_action)
+        return X, column_terms, keywords
 
     def _with_step_tests(self, n_permutations, random_state, n_jobs, stop_alpha=None):
         """A copy with the step tests of the path (every step, or up to the first not significant at
         ``stop_alpha``) in :attr:`steps` and :attr:`step_test`."""
-        X, _ = self._method_design()
         method_params = {name: value for name, value in self.params.items() if name != "k"}
-        tests = step_tests(self._spec, X, self._y, method_params, len(self.steps), n_permutations=n_permutations,
-                           random_state=random_state, n_threads=effective_n_threads(n_jobs),
-                           response_type=self.response_type, stop_alpha=stop_alpha)
+        X, _, design_values = self._method_design(method_params)
+        tests = step_tests(self._spec, X, self._y, {**method_params, **design_values}, len(self.steps),
+                           n_permutations=n_permutations, random_state=random_state,
+                           n_threads=effective_n_threads(n_jobs), response_type=self.response_type,
+                           stop_alpha=stop_alpha)
         tested = copy.copy(self)
         tested.steps = self.steps.copy()
         tested.steps["p_step"] = tests.p_step
@@ -675,8 +672,8 @@ def _format_table(frame):
 
 
 def _complete_rows(X, y):
-    """The rows of ``X`` (and ``y``) without a missing value: with ``na_action='pass'`` the design
-    keeps NaN, and the marginal tests and RED use the complete rows of the columns they read."""
+    """The rows of ``X`` (and ``y``) without a missing value: with ``na_action='pass'`` or ``'level'``
+    the design keeps NaN, and the marginal tests and RED use the complete rows of the columns they read."""
     missing = np.isnan(X).any(axis=1)
     if not missing.any():
         return X, y

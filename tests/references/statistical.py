@@ -27,3 +27,25 @@ def chi2_ref(X, y):
             statistic += (observed - expected) ** 2 / expected if expected > 0 else 0.0
         scores.append(statistic)
     return np.array(scores)
+
+
+def block_fisher_ref(levels, y):
+    """The Fisher score of a factor's block of level indicators, by the scatter matrices.
+
+    The one-hot block Z (n x L, every level a column), its between-class scatter
+    ``S_b = sum_k n_k (m_k - m)(m_k - m)^T`` and within-class scatter
+    ``S_w = sum_k sum_{i in k} (z_i - m_k)(z_i - m_k)^T``; the score is ``trace(S_b) / trace(S_w)``
+    (the trace-ratio form of the Fisher criterion; Light and Margolin 1971 for categorical data).
+    """
+    values = sorted(set(levels))
+    Z = np.array([[1.0 if v == value else 0.0 for value in values] for v in levels])
+    y = np.asarray(y)
+    mean = Z.mean(axis=0)
+    between = np.zeros((len(values), len(values)))
+    within = np.zeros_like(between)
+    for c in sorted(set(y.tolist())):
+        block = Z[y == c]
+        centre = block.mean(axis=0)
+        between += len(block) * np.outer(centre - mean, centre - mean)
+        within += (block - centre).T @ (block - centre)
+    return float(np.trace(between) / np.trace(within))
