@@ -159,12 +159,13 @@ def _words(values):
 #: truncation's shrink ``eta g`` per round must stay below the rarely updated minority weights: at
 #: g = 0.01 (the earlier default) PA, ONPA and CS predict almost only the majority (specificity
 #: 0.03, 0.03, 0.0), at g = 1e-4 CS still does, and at g <= 1e-5 every method keeps the minority
-#: (g-mean PA 0.62, CS 0.54, MBPA 0.70, ONPA 0.72 with the interpolated synthetic point at 1e-6).
+#: (g-mean at 1e-6, 3 orders: PA 0.62, CS 0.57, MBPA 0.70, ONPA 0.72 with the interpolated
+#: synthetic point).
 DEFAULT_GRAVITY = 1e-6
 
 #: Default synthetic point of ONPA: the paper's prose ("on the connection line"), which the same
 #: study found is what makes ONPA beat PA (g-mean 0.72 against 0.62); the printed formula of
-#: Algorithm 2 line 15 (``'extrapolate'``) leaves ONPA equal to PA (0.61) and is ``preset='paper'``.
+#: Algorithm 2 line 15 (``'extrapolate'``) leaves ONPA level with PA (0.61) and is ``preset='paper'``.
 DEFAULT_SYNTHESIS = "interpolate"
 
 ONLINE_PARAMETERS = {
