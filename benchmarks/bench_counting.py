@@ -37,6 +37,7 @@ if ROOT not in sys.path:  # run from a source checkout: use the in-place build
 
 import numpy as np  # noqa: E402
 
+import _harness  # noqa: E402
 from _harness import benchmark_parser, print_machine_info, print_summary, verdict  # noqa: E402
 from fstools._ext import _bench_counting, _bitcount, _entropy  # noqa: E402
 from fstools.methods import information  # noqa: E402
@@ -48,16 +49,8 @@ JMI_TARGET = 1.0
 
 
 def interleaved_best(functions, repeat):
-    """Best-of-``repeat`` process CPU time of each callable, runs interleaved round-robin
-    (``_harness.interleaved_best`` in CPU time).  Returns ({name: seconds}, {name: result})."""
-    best = {name: float("inf") for name in functions}
-    results = {}
-    for _ in range(repeat):
-        for name, function in functions.items():
-            start = time.process_time()
-            results[name] = function()
-            best[name] = min(best[name], time.process_time() - start)
-    return best, results
+    """Best-of-``repeat`` process CPU time of each callable, runs interleaved round-robin."""
+    return _harness.interleaved_best(functions, repeat, clock="cpu")
 
 
 def scalar_vs_c(m, n, repeat):

@@ -36,7 +36,6 @@ every step, O(k n m) for both libraries) use k = 10 to keep the run short; mim a
 """
 import ctypes
 import os
-import time
 import warnings
 import shutil
 import subprocess
@@ -77,16 +76,7 @@ def interleaved_best(functions, repeat):
     time of the process is the work of the run, and it does not count the time the process waits
     for a core on a shared machine (``--clock cpu``).
     """
-    if CLOCK["name"] == "wall":
-        return _harness.interleaved_best(functions, repeat)
-    best = {name: float("inf") for name in functions}
-    results = {}
-    for _ in range(repeat):
-        for name, function in functions.items():
-            start = time.process_time()
-            results[name] = function()
-            best[name] = min(best[name], time.process_time() - start)
-    return best, results
+    return _harness.interleaved_best(functions, repeat, clock=CLOCK["name"])
 
 
 # --------------------------------------------------------------------------

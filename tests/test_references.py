@@ -310,17 +310,19 @@ ONLINE_BUDGET = 4
 
 
 def online_entry(method):
-    """The registered defaults (eta = 0.1, K = 10, g = 0.01: gravity eta K g), rows in order, +1 = the majority
-    class (a tie: the larger code); ONPA's SplitMix64 seeded with the first uint64 of
-    numpy.random.default_rng(random_state = 0)."""
+    """The registered defaults (eta = 0.1, K = 10, g = 1e-6: gravity eta K g; ONPA's synthetic point
+    interpolated), rows in order, +1 = the majority class (a tie: the larger code); ONPA's SplitMix64
+    seeded with the first uint64 of numpy.random.default_rng(random_state = 0)."""
     loss, step, synthesis = ONLINE_VARIANTS[method]
+    if synthesis is not None:
+        synthesis = "interpolate"
 
     def expected(X, y):
         counts = np.bincount(y, minlength=2)
         positive = 1 if counts[1] >= counts[0] else 0
         y_pm = np.where(y == positive, 1, -1)
         seed = int(np.random.default_rng(0).integers(0, 2 ** 64, dtype=np.uint64))
-        state, _ = online_pa_ref(X, y_pm, loss=loss, step=step, C=1.0, gravity=0.1 * 10 * 0.01, theta=math.inf,
+        state, _ = online_pa_ref(X, y_pm, loss=loss, step=step, C=1.0, gravity=0.1 * 10 * 1e-6, theta=math.inf,
                                  K=10, truncate="gradient", topk=ONLINE_BUDGET, synthesis=synthesis, beta=1.0,
                                  capacity=1000, cost_ratio=None, seed=seed)
         w = np.array(state["w"])
