@@ -1,0 +1,90 @@
+"""Threads end to end: ``FeatureSelector.fit`` and the CMQFS relevance with 1, 2, ... threads.
+
+Rows (every core count this machine has, wall time, best of ``--repeat``, runs interleaved):
+
+1. ``FeatureSelector(method, k=50, n_jobs=t).fit`` for jmi, mrmr and cmim on Dorothea-like
+   800 x 100,000 binary data (0/1 columns with 1 % ones; the first 50 carry the class): the
+   whole path, input checks, codes, counting and the greedy engine.  Target: 2 threads at least
+   1.8x faster than 1.
+2. The CMQFS relevance (the modularity of every feature's 1-D k-NN graph) on 200,000 x 20 normal
+   data, ``modularity_scores`` with ``n_threads=t``, next to ``np.argsort(X, axis=0)`` of the same
+   array.  Targets: 1 thread at most 4x the sort; 2 threads faster than 1.
+
+Threads help only where cores are free: the header prints the load average; on a loaded machine
+the speed-ups are lower bounds.  Run: ``python benchmarks/bench_threads.py`` (``--quick``: smaller data).
+"""
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+import _harness  # noqa: E402
+from _harness import benchmark_parser, print_machine_info, print_summary, usable_cores, verdict  # noqa: E402
+
+import fstools as fs  # noqa: E402
+from fstools.methods.cmqfs import modularity_scores  # noqa: E402
+
+FIT_TARGET = 1.8
+SORT_TARGET = 4.0
+
+
+def dorothea_like(m, n, seed=0):
+    """0/1 columns with 1 % ones; y = 1 for 10 % of rows; the first 50 columns carry y."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(m) < 0.1).astype(np.int32)
+    X = (rng.random((m, n)) < 0.01).astype(np.float64)
+    X[:, :50] = np.maximum(X[:, :50], y[:, None] * (rng.random((m, 50)) < 0.5))
+    return X, y
+
+
+def section_fit(sizes, repeat, threads):
+    X, y = dorothea_like(sizes["fit_m"], sizes["fit_n"])
+    print(f"\n[1] FeatureSelector(method, k=50, n_jobs=t).fit, Dorothea-like {X.shape[0]:,} x {X.shape[1]:,}")
+    for method in ("jmi", "mrmr", "cmim"):
+        functions = {t: (lambda t=t: fs.FeatureSelector(method=method, k=50, n_jobs=t).fit(X, y).ranking_)
+                     for t in threads}
+        best, rankings = _harness.interleaved_best(functions, repeat)
+        same = all(np.array_equal(rankings[t], rankings[threads[0]]) for t in threads)
+        curve = ", ".join(f"{t} thread(s) {best[t]:.3f} s ({best[threads[0]] / best[t]:.2f}x)" for t in threads)
+        print(f"    {method:5s} {curve}; same selection: {same}")
+        if 2 in best:
+            speedup = best[1] / best[2]
+            verdict(speedup >= FIT_TARGET and same, f"{method} fit, 2 threads vs 1: {speedup:.2f}x (target >= {FIT_TARGET})")
+
+
+def section_cmqfs(sizes, repeat, threads):
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((sizes["cmqfs_m"], sizes["cmqfs_n"]))
+    y = rng.integers(0, 2, size=X.shape[0]).astype(np.int32)
+    print(f"\n[2] CMQFS relevance, {X.shape[0]:,} x {X.shape[1]}, against np.argsort(X, axis=0)")
+    functions = {"argsort": lambda: np.argsort(X, axis=0)}
+    functions.update({t: (lambda t=t: modularity_scores(X, y, 2, n_threads=t)) for t in threads})
+    best, results = _harness.interleaved_best(functions, repeat)
+    for t in threads:
+        print(f"    {t} thread(s) {best[t]:.3f} s = {best[t] / best['argsort']:.2f}x argsort "
+              f"({best['argsort']:.3f} s), {best[threads[0]] / best[t]:.2f}x one thread")
+    same = all(np.array_equal(np.asarray(results[t]), np.asarray(results[threads[0]])) for t in threads)
+    ratio = best[1] / best["argsort"]
+    verdict(ratio <= SORT_TARGET, f"CMQFS relevance, 1 thread / argsort: {ratio:.2f} (target <= {SORT_TARGET})")
+    if 2 in best:
+        verdict(best[2] < best[1] and same, f"CMQFS relevance, 2 threads vs 1: {best[1] / best[2]:.2f}x (target > 1)")
+
+
+def main():
+    parser = benchmark_parser(__doc__)
+    options = parser.parse_args()
+    sizes = (dict(fit_m=800, fit_n=20_000, cmqfs_m=50_000, cmqfs_n=20) if options.quick
+             else dict(fit_m=800, fit_n=100_000, cmqfs_m=200_000, cmqfs_n=20))
+    threads = list(range(1, usable_cores() + 1))
+    start = time.perf_counter()
+    print_machine_info("Threads end to end", options.quick, options.repeat, sizes)
+    section_fit(sizes, options.repeat, threads)
+    section_cmqfs(sizes, options.repeat, threads)
+    print_summary(start)
+
+
+if __name__ == "__main__":
+    main()
