@@ -64,11 +64,19 @@ def term_scores(output, spec, column_names, column_terms, k):
     selection is the first ``k`` distinct terms of the method's own ranking.  When some term
     owns several columns, a ``term_column`` column names the representing one.
     """
-    representative = {}
-    for j in _column_order(output, spec.higher_is_better):
-        representative.setdefault(column_terms[int(j)], int(j))
-    term_order = list(representative)
-    positions = np.fromiter(representative.values(), dtype=np.intp, count=len(representative))
+    order = np.asarray(_column_order(output, spec.higher_is_better), dtype=np.intp)
+    if len(set(column_terms)) == len(column_terms):
+        # Every term one column (the common case, also of very wide frames): the column order is
+        # the term order, without a dictionary built column by column.
+        positions = order
+        term_order = [column_terms[j] for j in order.tolist()]
+        representative = None
+    else:
+        representative = {}
+        for j in order.tolist():
+            representative.setdefault(column_terms[j], j)
+        term_order = list(representative)
+        positions = np.fromiter(representative.values(), dtype=np.intp, count=len(representative))
     selected = _distinct((column_terms[int(j)] for j in output.ranking), k)
     rows = {"rank": np.arange(1, len(term_order) + 1), "score": _take(output.scores, positions)}
     for name, values in output.columns.items():
