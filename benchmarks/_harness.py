@@ -117,6 +117,16 @@ def two_class_data(m, n, seed=0):
     return X, y
 
 
+def dorothea_like(m, n, seed=0):
+    """Like the NIPS 2003 Dorothea set: 0/1 columns with 1 % ones, y = 1 for about 10 % of the rows,
+    the first 50 columns carrying y (X float64, y int32)."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(m) < 0.1).astype(np.int32)
+    X = (rng.random((m, n)) < 0.01).astype(np.float64)
+    X[:, :50] = np.maximum(X[:, :50], y[:, None] * (rng.random((m, 50)) < 0.5))
+    return X, y
+
+
 def _repeat_count(text):
     count = int(text)
     if count < 3:

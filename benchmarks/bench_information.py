@@ -137,14 +137,6 @@ def ten_levels(m, n, seed=0):
     return X, y
 
 
-def dorothea_like(m, n, seed=0):
-    rng = np.random.default_rng(seed)
-    y = (rng.random(m) < 0.1).astype(np.int32)
-    X = (rng.random((m, n)) < 0.01).astype(np.float64)
-    X[:, :50] = np.maximum(X[:, :50], y[:, None] * (rng.random((m, 50)) < 0.5))
-    return X, y
-
-
 def numpy_relevance(X, y):
     """I(X_j;C) in nats of every integer column of X, from one bincount over the whole matrix."""
     codes = X.astype(np.intp)
@@ -273,7 +265,7 @@ def main():
         run_dataset("10 levels", *ten_levels(m, n), lambda method: 50 if not options.quick else 20,
                     feast, options.repeat, options.quick)
         m, n = sizes["binary"]
-        run_dataset("Dorothea-like binary", *dorothea_like(m, n),
+        run_dataset("Dorothea-like binary", *_harness.dorothea_like(m, n),
                     lambda method: (50 if method in ("mim", "cmim") else 10) if not options.quick else 20,
                     feast, options.repeat, options.quick)
     finally:

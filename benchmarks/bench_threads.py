@@ -31,17 +31,8 @@ FIT_TARGET = 1.8
 SORT_TARGET = 4.0
 
 
-def dorothea_like(m, n, seed=0):
-    """0/1 columns with 1 % ones; y = 1 for 10 % of rows; the first 50 columns carry y."""
-    rng = np.random.default_rng(seed)
-    y = (rng.random(m) < 0.1).astype(np.int32)
-    X = (rng.random((m, n)) < 0.01).astype(np.float64)
-    X[:, :50] = np.maximum(X[:, :50], y[:, None] * (rng.random((m, 50)) < 0.5))
-    return X, y
-
-
 def section_fit(sizes, repeat, threads):
-    X, y = dorothea_like(sizes["fit_m"], sizes["fit_n"])
+    X, y = _harness.dorothea_like(sizes["fit_m"], sizes["fit_n"])
     print(f"\n[1] FeatureSelector(method, k=50, n_jobs=t).fit, Dorothea-like {X.shape[0]:,} x {X.shape[1]:,}")
     for method in ("jmi", "mrmr", "cmim"):
         functions = {t: (lambda t=t: fs.FeatureSelector(method=method, k=50, n_jobs=t).fit(X, y).ranking_)
