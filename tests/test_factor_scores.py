@@ -218,3 +218,20 @@ def test_an_interaction_of_factors_is_one_variable_of_combined_levels():
     reference = stats.f_oneway(*[y[combined == level] for level in combined.unique()])
     assert res.scores.loc["a:b", "score"] == pytest.approx(reference.statistic, rel=1e-10)
     assert res.scores.loc["a:b", "scored_by"] == "ANOVA F (5, 114)"
+
+
+def test_a_factor_with_many_levels_is_one_variable_for_the_nominal_methods():
+    # 40 levels: beyond the information methods' limit (they keep the dummies, with a note), but
+    # the one-way ANOVA of f_test takes any number of levels.
+    rng = np.random.default_rng(3)
+    site = rng.choice([f"s{j:02d}" for j in range(40)], 600)
+    effect = dict(zip(sorted(set(site)), rng.normal(size=40)))
+    df = pd.DataFrame({"site": site, "x1": rng.normal(size=600)})
+    df["y"] = np.array([effect[s] for s in site]) + rng.normal(scale=0.5, size=600)
+    res = fs.select("y ~ .", df, method="f_test")
+    reference = stats.f_oneway(*[df.loc[df["site"] == s, "y"] for s in sorted(set(site))])
+    assert res.scores.loc["site", "score"] == pytest.approx(reference.statistic, rel=1e-10)
+    assert res.scores.loc["site", "scored_by"] == "ANOVA F (39, 560)"
+    assert res.selected[0] == "site"
+    mim = fs.select("y ~ .", df, method="mim", k=1)
+    assert any("40 levels" in note for note in mim.notes)

@@ -109,7 +109,7 @@ def steps_table(output, column_terms, selected):
     return steps.iloc[: last + 1].reset_index(drop=True)
 
 
-def factor_code_design(X, column_names, column_terms):
+def factor_code_design(X, column_names, column_terms, max_levels=FACTOR_CODE_LEVELS):
     """The design with each factor (a term of 0/1 dummy columns) as one column of level codes.
 
     For the methods that score a categorical variable by its levels (the information methods:
@@ -119,12 +119,18 @@ def factor_code_design(X, column_names, column_terms):
     level (the reference level is the all-zero row), coded 0..L-1 in the order of
     ``numpy.unique`` of the rows.  Numeric terms keep their columns.
 
+    Parameters
+    ----------
+    X : ndarray, shape (n_samples, n_columns)
+    column_names, column_terms : list of str
+    max_levels : int or None, default :data:`FACTOR_CODE_LEVELS`
+        Factors with more levels keep their dummies, with a note (None: no limit).
+
     Returns
     -------
     (X, column_names, column_terms, notes)
         ``X`` float64 (unchanged, and the same object, when no term is a factor); a factor's
-        column is named by its term.  Factors with more than :data:`FACTOR_CODE_LEVELS` levels
-        keep their dummies, with a note.
+        column is named by its term.
     """
     column_terms = list(column_terms)
     if not any("[" in name for name in column_names):  # no dummy columns (one look at a wide design)
@@ -143,8 +149,8 @@ def factor_code_design(X, column_names, column_terms):
         _, codes = np.unique(block, axis=0, return_inverse=True)
         codes = codes.ravel()
         levels = int(codes.max()) + 1
-        if levels > FACTOR_CODE_LEVELS:
-            notes.append(f"factor {term!r} has {levels} levels (more than {FACTOR_CODE_LEVELS}): scored by its "
+        if max_levels is not None and levels > max_levels:
+            notes.append(f"factor {term!r} has {levels} levels (more than {max_levels}): scored by its "
                          f"dummy columns")
             continue
         factors[term] = codes.astype(np.float64)
@@ -209,8 +215,11 @@ def method_design(spec, X, column_names, column_terms, params=None, na_action="d
     missing = np.isnan(X)
     any_missing = bool(missing.any())
     # The factors are found on the dummies with a missing entry as 0; the missing values are put back below.
+    # The information methods read a column of many codes as a continuous one (and discretise it):
+    # their factors are limited to FACTOR_CODE_LEVELS levels; the nominal methods score any number.
     coded, names, terms, notes = factor_code_design(np.where(missing, 0.0, X) if any_missing else X,
-                                                    column_names, column_terms)
+                                                    column_names, column_terms,
+                                                    max_levels=None if spec.factors == "nominal" else FACTOR_CODE_LEVELS)
     original = {name: j for j, name in enumerate(column_names)}
     # A factor's code column is named by its term, which is no name of a design column.
     factor = np.array([name == term and name not in original for name, term in zip(names, terms)], dtype=bool)
