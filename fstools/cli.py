@@ -91,6 +91,24 @@ def _positive_int(text):
     return value
 
 
+def _k_or_auto(text):
+    """``-k`` of select: a whole number of features, or ``auto`` (the greedy path cut by its step tests)."""
+    if text.strip().lower() == "auto":
+        return "auto"
+    return _positive_int(text)
+
+
+def _unit_interval(text):
+    """``--step-alpha``: a number strictly between 0 and 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, e.g. 0.05; got {text!r}") from None
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"must be strictly between 0 and 1; got {value:g}")
+    return value
+
+
 # --------------------------------------------------------------------------- helpers
 def _one_line(text):
     """A message collapsed to one line."""
@@ -637,7 +655,8 @@ def _command_select(args):
     def compute(data):
         return select(args.formula, data, method=args.method, k=args.k, na_action=args.na_action,
                       n_jobs=args.n_jobs, formula_mode=_formula_mode(args), response_type=args.response_type,
-                      **params)
+                      test=args.test, n_permutations=args.n_permutations, permutation_seed=args.seed,
+                      step_alpha=args.step_alpha, **params)
 
     return _run(args, compute, {"text": lambda result: str(result.summary()),
                                 "latex": lambda result: result.summary().as_latex(),
@@ -818,8 +837,18 @@ def build_parser():
                     "Column names that are not identifiers go in backticks: \"y ~ `body mass`\".")
     _add_data_options(select)
     _add_method_options(select)
-    select.add_argument("-k", "--k", type=_positive_int, default=None,
-                        help="number of features to select (default: rank them all)")
+    select.add_argument("-k", "--k", type=_k_or_auto, default=None,
+                        help="number of features to select (default: rank them all); 'auto' for a greedy "
+                             "method: the path cut where its step tests stop being significant")
+    select.add_argument("--test", choices=("permutation", "step"), default=None,
+                        help="permutation p-values of each feature's score ('permutation') or of each greedy "
+                             "step's gain ('step'), shown in the summary")
+    select.add_argument("--n-permutations", type=_positive_int, default=999, metavar="B",
+                        help="permutations of --test and of -k auto (default 999)")
+    select.add_argument("--seed", type=int, default=None, metavar="N",
+                        help="seed of the permutations (default: none, a fresh draw)")
+    select.add_argument("--step-alpha", type=_unit_interval, default=None, metavar="ALPHA",
+                        help="level of the step tests for -k auto (default 0.05)")
     select.add_argument("--n-jobs", type=int, default=None, metavar="N",
                         help="threads (default: all cores; -1 all, -2 all but one)")
     _add_output_options(select, "text: the summary table (default); csv: every feature with its scores, "

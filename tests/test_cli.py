@@ -648,3 +648,39 @@ def test_program_reads_stdin_utf16_and_semicolon_files(tmp_path, iris_frame, iri
     assert proc.returncode == 2 and proc.stdout == ""
     assert_one_error_line(proc.stderr)
     assert "--sep ';'" in proc.stderr
+
+
+# ---------------------------------------------------------------- tests of the selection from the command line
+
+def test_select_test_permutation_equals_the_api(capsys):
+    status, out, err = run(capsys, "select", "class ~ .", "--data", "wine", "--method", "fisher", "-k", 3,
+                           "--test", "permutation", "--n-permutations", 99, "--seed", 1, "--format", "json")
+    assert status == 0, err
+    rows = {row["feature"]: row for row in json.loads(out)["scores"]}
+    wine = fs.datasets.load("wine")
+    res = fs.select("class ~ .", wine, method="fisher", k=3, test="permutation", n_permutations=99,
+                    permutation_seed=1)
+    for feature, p in res.scores["p_perm"].items():
+        assert rows[feature]["p_perm"] == pytest.approx(p, rel=1e-12)
+
+
+def test_select_k_auto_equals_the_api(capsys):
+    status, out, err = run(capsys, "select", "class ~ .", "--data", "wine", "--method", "mrmr", "-k", "auto",
+                           "--n-permutations", 99, "--seed", 0, "--step-alpha", 0.1, "--format", "json")
+    assert status == 0, err
+    res = fs.select("class ~ .", fs.datasets.load("wine"), method="mrmr", k="auto", n_permutations=99,
+                    permutation_seed=0, step_alpha=0.1)
+    assert json.loads(out)["selected"] == list(res.selected)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (("-k", "auto", "--method", "fisher"), "k='auto' needs a greedy method"),
+    (("--step-alpha", "2"), "--step-alpha: must be strictly between 0 and 1"),
+    (("-k", "many"), "expected a whole number of features"),
+    (("--test", "bootstrap"), "--test: invalid choice"),
+])
+def test_select_test_options_errors(capsys, argv, words):
+    status, _, err = run(capsys, "select", "class ~ .", "--data", "wine", *argv)
+    assert status != 0
+    assert_one_error_line(err)
+    assert words in err
