@@ -423,7 +423,8 @@ def fisher(X, y, k=None, n_threads=1, nominal=None):
             raise ValueError("nominal: factor columns (level codes) need a dense X")
         scores, between, within = scores.copy(), between.copy(), within.copy()
         scores[nominal], between[nominal], within[nominal] = factor_fisher_scores(X[:, nominal], y)
-        constant = constant & ~nominal | (nominal & (between + within == 0))
+        with np.errstate(over="ignore"):
+            constant = constant & ~nominal | (nominal & (between + within == 0))
         columns["scored_by"] = np.where(nominal, "Fisher score of the level indicators", "Fisher score")
     notes = []
     if constant.any():
@@ -435,7 +436,8 @@ def fisher(X, y, k=None, n_threads=1, nominal=None):
     if separating.any():
         notes.append(f"{int(separating.sum())} column(s) with zero within-class variance separate the "
                      f"classes perfectly: Fisher score inf")
-    variance = between + within
+    with np.errstate(over="ignore"):  # a variance beyond the float64 range is inf here, and said below
+        variance = between + within
     outside = ~constant & (np.isinf(variance) | (variance == 0))
     if outside.any():
         notes.append(f"{int(outside.sum())} column(s) have a variance outside the float64 range (shown as "
