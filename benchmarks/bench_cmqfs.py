@@ -42,7 +42,7 @@ from sklearn.datasets import make_classification  # noqa: E402
 
 import fstools as fs  # noqa: E402
 from _harness import (SUMMARY, benchmark_parser, interleaved_best,  # noqa: E402
-                      print_machine_info, verdict, print_summary)
+                      print_machine_info, verdict, print_summary, two_class_data)
 from fstools.methods.cmqfs import cmqfs, modularity_scores  # noqa: E402
 
 import _reference as reference  # noqa: E402
@@ -70,28 +70,9 @@ def machine_info(args, sizes):
 
 # --------------------------------------------------------------------------- section 1
 
-def cpu_best(function, repeat):
-    """Least process CPU time (``time.process_time``) of ``repeat`` runs of ``function``."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.process_time()
-        function()
-        best = min(best, time.process_time() - start)
-    return best
-
-
-def relevance_data(m, n, seed=0):
-    """Random normal features, every other column rounded to 1 decimal (ties); y random 0/1."""
-    rng = np.random.default_rng(seed)
-    X = rng.standard_normal((m, n))
-    X[:, ::2] = np.round(X[:, ::2], 1)
-    y = rng.integers(0, 2, size=m).astype(np.int32)
-    return X, y
-
-
 def section_relevance(sizes, repeat, quick):
     m, n = sizes["rel_m"], sizes["rel_n"]
-    X, y = relevance_data(m, n)
+    X, y = two_class_data(m, n)
     print()
     print(f"[1] Relevance scores: modularity_scores on {m:,} x {n} (two classes, y random 0/1;")
     print(f"    {len(range(0, n, 2))} of {n} columns rounded to 1 decimal to create ties)")
@@ -117,8 +98,9 @@ def section_relevance(sizes, repeat, quick):
     print(f"    Q identical for 1 and 2 threads: {'yes' if same else 'NO'}")
     # On a shared machine the wall times above include waiting for a core; the process CPU
     # time of the one-thread runs does not (a check of the ratio, not a target of its own).
-    argsort_cpu = cpu_best(lambda: np.argsort(X, axis=0), repeat)
-    relevance_cpu = cpu_best(lambda: modularity_scores(X, y, 2, n_threads=1), repeat)
+    cpu, _ = interleaved_best({"argsort": lambda: np.argsort(X, axis=0),
+                               "t1": lambda: modularity_scores(X, y, 2, n_threads=1)}, repeat, clock="cpu")
+    argsort_cpu, relevance_cpu = cpu["argsort"], cpu["t1"]
     print(f"    CPU time, one thread: np.argsort {argsort_cpu:.3f} s, modularity_scores {relevance_cpu:.3f} s, "
           f"ratio {relevance_cpu / argsort_cpu:.1f} (load average {os.getloadavg()[0]:.1f} on "
           f"{os.cpu_count()} cores)")

@@ -39,7 +39,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import fstools as fs  # noqa: E402
-from _harness import benchmark_parser, print_machine_info, print_summary, verdict  # noqa: E402
+from _harness import benchmark_parser, interleaved_best, print_machine_info, print_summary, verdict  # noqa: E402
 from fstools._ext import _entropy  # noqa: E402
 from fstools.core.discretize import information_codes  # noqa: E402
 from fstools.methods.cmqfs import modularity_scores  # noqa: E402
@@ -58,12 +58,7 @@ QUICK_SIZES = dict(n=500, d=100, permutations=199, cmqfs_n=2000, cmqfs_d=20, sel
 
 def best_of(function, repeat):
     """Best wall time of ``repeat`` runs of ``function``."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        best = min(best, time.perf_counter() - start)
-    return best
+    return interleaved_best({"run": function}, repeat)[0]["run"]
 
 
 def data(n, d, seed=0):

@@ -24,7 +24,7 @@ from fstools.core.constraints import Constraint
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
 __all__ = ["modularity_scores", "permuted_modularity_scores", "feature_vector_graph_edges",
-           "min_max_normalise", "cmqfs"]
+           "finite_range", "min_max_normalise", "cmqfs"]
 
 
 def modularity_scores(X, y, n_classes, n_threads=1):
@@ -142,17 +142,28 @@ def feature_vector_graph_edges(x, y):
     return np.asarray(sorted(pairs), dtype=np.intp).reshape(-1, 2)
 
 
-def min_max_normalise(values):
+def finite_range(values):
+    """``(min, max)`` of the finite entries of ``values``; ``(0.0, 0.0)`` when there are none."""
+    values = np.asarray(values, dtype=np.float64)
+    finite = values[np.isfinite(values)]
+    return (float(finite.min()), float(finite.max())) if finite.size else (0.0, 0.0)
+
+
+def min_max_normalise(values, bounds=None):
     """``(v - min) / (max - min)`` over the finite values (Eq. 11-12).
 
     When every finite value is equal (max == min) the normalised values are all
     0, so the term does not favour any feature.  NaN entries become 0 (lowest).
+    ``bounds``: a fixed ``(min, max)`` instead of the values' own (the step tests keep the
+    scaling of the data under permutations); values outside it fall outside [0, 1].
     """
     values = np.asarray(values, dtype=np.float64)
     out = np.zeros_like(values)
     finite = np.isfinite(values)
-    if not finite.any():
-        return out
+    low, high = finite_range(values) if bounds is None else bounds
+    if high > low:
+        out[finite] = (values[finite] - low) / (high - low)
+    return out
     low = values[finite].min()
     high = values[finite].max()
     if high > low:

@@ -57,7 +57,7 @@ from fstools.methods.registry import registered_methods
 from fstools.methods.responses import as_continuous_response, discretised_response
 
 __all__ = ["TESTS", "check_permutation_arguments", "check_permutation_method", "permutation_methods",
-           "permutation_indices", "permutation_null", "permutation_p_values", "best_by_group",
+           "permutation_indices", "permutation_null", "permutation_p_values", "permutation_blocks", "best_by_group",
            "PermutationNull"]
 
 #: The tests of the selection a result can carry (``test=``): ``'step'`` is in
@@ -261,8 +261,9 @@ def _with_identity(indices):
     return np.concatenate([identity, indices], axis=0)
 
 
-def _blocks(n_rows, cells_per_row):
-    """Slices of at most ``_BLOCK_CELLS / cells_per_row`` rows (at least one) covering ``n_rows``."""
+def permutation_blocks(n_rows, cells_per_row):
+    """Slices of at most ``_BLOCK_CELLS / cells_per_row`` rows (at least one) covering ``n_rows``:
+    the blocks of permutations scored at once (bounded memory)."""
     size = max(1, _BLOCK_CELLS // max(1, cells_per_row))
     return [slice(start, min(start + size, n_rows)) for start in range(0, n_rows, size)]
 
@@ -312,7 +313,7 @@ def _class_ratio_null(X, y, indices):
         total = np.asarray(X.multiply(X).sum(axis=0)).ravel() - X.shape[0] * mean ** 2
     permutations = _with_identity(indices)
     ratio = np.empty((permutations.shape[0], X.shape[1]))
-    for rows in _blocks(permutations.shape[0], n_classes * (X.shape[0] + X.shape[1])):
+    for rows in permutation_blocks(permutations.shape[0], n_classes * (X.shape[0] + X.shape[1])):
         sums = _group_sums(X, mean, y[permutations[rows]], n_classes)
         between = np.einsum("bkj,k->bj", sums * sums, 1.0 / counts)
         within = np.maximum(total - between, 0.0)
@@ -337,7 +338,7 @@ def _correlation_null(X, y, indices):
     norms[constant] = 1.0
     permutations = _with_identity(indices)
     r = np.empty((permutations.shape[0], X.shape[1]))
-    for rows in _blocks(permutations.shape[0], X.shape[0] + X.shape[1]):
+    for rows in permutation_blocks(permutations.shape[0], X.shape[0] + X.shape[1]):
         permuted = y[permutations[rows]]
         # For sparse X the centred column is x - mean; sum(y_c) = 0 makes the mean term vanish.
         products = permuted @ X if mean is None else np.asarray((X.T @ permuted.T).T)

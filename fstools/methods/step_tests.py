@@ -77,8 +77,8 @@ import numpy as np
 from fstools._ext import _entropy, _permutation
 from fstools.core.discretize import code_dtype, information_codes, mu_sigma_levels
 from fstools.core.parallel import threads_for_work
-from fstools.methods.cmqfs import modularity_scores
-from fstools.methods.permutation import permutation_p_values
+from fstools.methods.cmqfs import finite_range, min_max_normalise, modularity_scores
+from fstools.methods.permutation import permutation_blocks, permutation_p_values
 from fstools.methods.responses import as_continuous_response, discretised_response
 
 __all__ = ["STEP_METHODS", "MIN_SHARED_SHARE", "AUTO_MAX_STEPS", "check_step_method", "stratum_codes",
@@ -93,10 +93,6 @@ MIN_SHARED_SHARE = 0.5
 
 #: ``k='auto'`` runs the greedy path to at most this many steps (all candidates when fewer).
 AUTO_MAX_STEPS = 50
-
-#: Cells of a block of permutations (bounds the memory of the keys and of the kernel's output).
-_BLOCK_CELLS = 1 << 22
-
 
 def check_step_method(spec, argument="test"):
     """Refuse a method without a greedy path (``argument``: the argument named in the message)."""
@@ -294,7 +290,8 @@ def step_tests(spec, X, y, params, n_steps, n_permutations=999, random_state=Non
         observed = float(engine.values(selected, candidates, identity)[0, position])
         rng = np.random.default_rng(seeds[t])
         start = 0
-        for size in _block_sizes(int(n_permutations), X.shape[0] + candidates.shape[0] * max(1, t)):
+        for rows in permutation_blocks(int(n_permutations), X.shape[0] + candidates.shape[0] * max(1, t)):
+            size = rows.stop - rows.start
             permutations = stratified_permutations(strata, size, rng)
             values = engine.values(selected, candidates, permutations)
             with np.errstate(invalid="ignore"):
@@ -309,12 +306,6 @@ def step_tests(spec, X, y, params, n_steps, n_permutations=999, random_state=Non
         if stop_alpha is not None and not tests.p_step[t] < stop_alpha:
             break
     return tests
-
-
-def _block_sizes(n_permutations, cells_per_permutation):
-    """Sizes of the blocks of permutations (at most ``_BLOCK_CELLS`` cells each, at least one row)."""
-    size = max(1, _BLOCK_CELLS // max(1, cells_per_permutation))
-    return [min(size, n_permutations - start) for start in range(0, n_permutations, size)]
 
 
 def _pair_codes(codes, levels, candidates, selected):
@@ -470,21 +461,7 @@ class _ModularityEngine:
         if step not in self._scales:
             identity = np.arange(self.X.shape[0], dtype=np.int32)[None, :]
             q_data, ri_data = self._raw(selected, candidates, identity)
-            self._scales[step] = (_finite_range(q_data[0]), _finite_range(ri_data[0]))
+            self._scales[step] = (finite_range(q_data[0]), finite_range(ri_data[0]))
         q_range, ri_range = self._scales[step]
-        return (self.beta * _normalised(q[:, candidates], *q_range)
-                + (1.0 - self.beta) * _normalised(relevant_independency, *ri_range))
-
-
-def _finite_range(values):
-    """(min, max) of the finite values (0, 0 when none)."""
-    finite = values[np.isfinite(values)]
-    return (float(finite.min()), float(finite.max())) if finite.size else (0.0, 0.0)
-
-
-def _normalised(values, low, high):
-    """``(v - low) / (high - low)``, 0 where ``v`` is NaN or ``high == low``: the rule of
-    :func:`fstools.methods.cmqfs.min_max_normalise` with a given range."""
-    if not high > low:
-        return np.zeros_like(values)
-    return np.where(np.isnan(values), 0.0, (values - low) / (high - low))
+        return (self.beta * min_max_normalise(q[:, candidates], q_range)
+                + (1.0 - self.beta) * min_max_normalise(relevant_independency, ri_range))
