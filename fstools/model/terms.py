@@ -212,8 +212,10 @@ def method_design(spec, X, column_names, column_terms, params=None, na_action="d
     column_names, column_terms = list(column_names), list(column_terms)
     if spec.factors == "dummies" or sparse.issparse(X):
         return X, column_names, column_terms, [], {}
-    missing = np.isnan(X)
-    any_missing = bool(missing.any())
+    # NaN reaches here only under na_action 'level' or 'pass' (the model frame drops or refuses it
+    # otherwise): no pass over a wide X, and no temporary of its size, for the others.
+    missing = np.isnan(X) if na_action in ("level", "pass") else None
+    any_missing = missing is not None and bool(missing.any())
     # The factors are found on the dummies with a missing entry as 0; the missing values are put back below.
     # The information methods read a column of many codes as a continuous one (and discretise it):
     # their factors are limited to FACTOR_CODE_LEVELS levels; the nominal methods score any number.
