@@ -210,8 +210,8 @@ def test_result_names_the_columns_of_an_array_x0_x1(wine):
     X = wine.drop(columns="class").to_numpy()
     y = wine["class"].astype(str).to_numpy()
     selector = fs.FeatureSelector(method="cmqfs", k=3).fit(X, y)
-    # The selector hands its checked classes to select as a categorical (stated so on the Response line).
-    frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])]).assign(y=pd.Categorical(y))
+    # The Response line states the classes as the user gave them (strings), as select does.
+    frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])]).assign(y=y)
     _same_result(selector.result_, fs.select("y ~ .", frame, method="cmqfs", k=3))
     assert selector.result_.selected == [f"x{j}" for j in selector.ranking_]
     assert selector.result_.classes == sorted(set(y))

@@ -14,7 +14,8 @@ from fstools.core.constraints import OPEN_UNIT_INTERVAL, validate
 from fstools.core.messages import ColumnError
 from fstools.core.parallel import effective_n_threads, thread_note
 from fstools.model.exceptions import FormulaError
-from fstools.model.terms import columns_for_k_terms, method_design, steps_table, term_scores
+from fstools.model.terms import (columns_for_k_terms, method_design, one_column_per_term, steps_table,
+                                 term_scores)
 from fstools.model.formula import format_formula, label_name, parse_formula
 from fstools.model.safe_eval import check_mode
 from fstools.methods.permutation import check_permutation_arguments, check_permutation_method
@@ -27,10 +28,10 @@ from fstools.model.validation import (check_finite_matrix, check_k, check_method
                                 constant_columns, label_matrix, warn_constant_columns)
 from fstools.api.dask_input import select_dask
 
-__all__ = ["select", "select_multilabel", "run_method", "check_design", "check_finite_design"]
+__all__ = ["select", "select_frame", "format_call", "select_multilabel", "run_method", "check_design", "check_finite_design"]
 
 
-def _format_call(formula, method, k, na_action, n_jobs, params, formula_mode="safe", response_type=None,
+def format_call(formula, method, k, na_action, n_jobs, params, formula_mode="safe", response_type=None,
                  na_values=None):
     parts = [repr(formula), "data", f"method={method!r}"]
     if k is not None:
@@ -98,16 +99,16 @@ def run_method(spec, X, y, k, params, n_jobs, column_names=None, response_type="
         raise error.with_names(column_names) from None
 
 
-def check_finite_design(frame):
+def check_finite_design(frame, name="data"):
     """Refuse a design with non-finite values, naming the columns; under ``na_action='level'`` or
     ``'pass'`` a missing value (NaN) is allowed: the methods that take those treat it (as a level
     of its own, or themselves)."""
     missing = frame.na_action in ("level", "pass") and not sparse.issparse(frame.X)
     check_finite_matrix(np.where(np.isnan(frame.X), 0.0, frame.X) if missing else frame.X, frame.column_names,
-                        name="data")
+                        name=name)
 
 
-def check_design(frame, k, response_word="response", stacklevel=2):
+def check_design(frame, k, response_word="response", stacklevel=2, name="data"):
     """Checks of the design matrix shared by every entry point that takes a formula.
 
     Refuses non-finite values (but NaN, a missing value, under ``na_action='level'`` or
@@ -115,17 +116,20 @@ def check_design(frame, k, response_word="response", stacklevel=2):
     validates ``k`` against the number of candidate terms, and warns about terms
     without columns and constant columns.  Returns (column_terms, k).
     """
-    check_finite_design(frame)
+    check_finite_design(frame, name)
     column_terms = list(frame.column_terms)
-    candidate_terms = dict.fromkeys(column_terms)  # an ordered set: membership in O(1)
-    empty_terms = [term for term in frame.terms if term not in candidate_terms]
+    if column_terms == list(frame.terms) and one_column_per_term(frame.column_names, column_terms):
+        candidate_terms, empty_terms = column_terms, []  # every term one column (wide frames: no dict)
+    else:
+        candidate_terms = dict.fromkeys(column_terms)  # an ordered set: membership in O(1)
+        empty_terms = [term for term in frame.terms if term not in candidate_terms]
     if empty_terms:
-        warnings.warn(f"data: term(s) {', '.join(empty_terms)} have no design column (a categorical "
+        warnings.warn(f"{name}: term(s) {', '.join(empty_terms)} have no design column (a categorical "
                       f"with one level) and are not candidates", UserWarning, stacklevel=stacklevel)
     if not candidate_terms:
         raise FormulaError(f"formula {frame.formula!r}: no predictor has any design column")
     k = check_k(k, len(candidate_terms))
-    warn_constant_columns(constant_columns(frame.X, frame.column_names), "data", response_word, stacklevel)
+    warn_constant_columns(constant_columns(frame.X, frame.column_names), name, response_word, stacklevel)
     return column_terms, k
 
 
@@ -288,7 +292,7 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         check_permutation_method(spec)
     effective_n_threads(n_jobs)  # validate early
     response_type = check_response_type(response_type)
-    call = _format_call(formula, method, k, na_action, n_jobs, params, formula_mode, response_type, na_values)
+    call = format_call(formula, method, k, na_action, n_jobs, params, formula_mode, response_type, na_values)
     if test is not None or auto:
         test_part = f"test={test!r}, " if test is not None else ""
         alpha_part = f", step_alpha={step_alpha!r}" if auto else ""
@@ -321,8 +325,22 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
                            f"{len(frame.response_names)} ({', '.join(map(label_name, frame.response_names))})")
     else:
         target = frame_response(frame, response_type, spec)
+    return select_frame(frame, spec, values, target, k, na_action=na_action, n_jobs=n_jobs, call=call, test=test,
+                        n_permutations=n_permutations, permutation_seed=permutation_seed, auto=auto,
+                        step_alpha=step_alpha)
+
+
+def select_frame(frame, spec, values, target, k, *, na_action, n_jobs, call, test=None, n_permutations=999,
+                 permutation_seed=None, auto=False, step_alpha=None, design_name="data", stacklevel=4):
+    """The part of :func:`select` after the formula: checks of the design, the method, the result.
+
+    ``frame`` is the :class:`fstools.model.formula.ModelFrame`, ``values`` the method's checked
+    parameters, ``target`` the checked :class:`fstools.model.response.Response`; the other
+    arguments are :func:`select`'s, checked.  ``design_name`` names the design in the
+    messages about it (``'data'``, or ``'X'`` for :class:`fstools.FeatureSelector`).
+    """
     y, class_names = target.values, target.class_names
-    column_terms, k = check_design(frame, None if auto else k, stacklevel=3)
+    column_terms, k = check_design(frame, None if auto else k, stacklevel=stacklevel, name=design_name)
     if auto:  # the greedy path to its maximum, cut by its step tests below
         k = min(len(dict.fromkeys(column_terms)), AUTO_MAX_STEPS)
 

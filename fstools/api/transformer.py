@@ -8,10 +8,10 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from fstools.api.selection import select
+from fstools.api.selection import format_call, select, select_frame
 from fstools.methods.multilabel import check_label_matrix
 from fstools.methods.registry import get_method
-from fstools.model.formula import format_formula
+from fstools.model.formula import matrix_model_frame
 from fstools.model.response import prepare_response
 from fstools.model.validation import (check_finite_matrix, check_integer_columns, check_k, check_method_params,
                                       check_sparse_input, label_matrix)
@@ -128,25 +128,33 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
                 raise
             raise ValueError(f"X: must be numeric ({error}); encode non-numeric columns first, or use "
                              f"fs.select with a formula (strings become categorical terms)") from None
-        names = [str(name) for name in getattr(self, "feature_names_in_",
-                                                [f"x{j}" for j in range(array.shape[1])])]
-        check_finite_matrix(array, names, name="X")   # on the stored values of a sparse X
+        if hasattr(self, "feature_names_in_"):
+            names = [str(name) for name in self.feature_names_in_]
+        else:
+            names = [f"x{j}" for j in range(array.shape[1])]
         k = check_k(self.k, array.shape[1])
         if k is None:
             raise ValueError(f"k: must be an integer in 1..{array.shape[1]} for the transformer; got None")
-        data = _design_frame(array, names)
         if "multilabel" in spec.capabilities:
-            result = self._select_multilabel(data, y, k, given)
+            check_finite_matrix(array, names, name="X")   # on the stored values of a sparse X
+            result = self._select_multilabel(_design_frame(array, names), y, k, given)
         else:
-            result = self._select(data, y, k, given)
+            result = self._select(spec, array, names, y, k, given)
+        # Every feature is one term named by its column: positions through one dictionary (a
+        # pandas reindex by 100,000 names costs several times more).
         position = {name: j for j, name in enumerate(names)}
         self.ranking_ = np.array([position[name] for name in result.selected], dtype=np.intp)
-        self.scores_ = result.scores["score"].reindex(names).to_numpy(dtype=np.float64)
         self.result_ = result
         return self
 
-    def _select(self, data, y, k, given):
-        """The result of :func:`fstools.select` on the validated ``X`` (``data``) and ``y``; sets ``classes_``."""
+    def _select(self, spec, X, names, y, k, given):
+        """The result of :func:`fstools.select` on the validated ``X`` (columns ``names``) and ``y``;
+        sets ``classes_``.
+
+        The model frame of ``y ~ .`` over ``X`` is built from the arrays
+        (:func:`fstools.model.formula.matrix_model_frame`: no DataFrame, no formula to read), and
+        the rest is select's own path (:func:`fstools.api.selection.select_frame`): the same checks of
+        the design (messages name ``X``), the method, the result."""
         y_array = np.asarray(y)
         if y_array.ndim != 1:
             if y_array.ndim == 2 and y_array.shape[1] == 1:
@@ -154,24 +162,26 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
             else:
                 raise ValueError(f"y should be a 1d array (one label per sample) for method {self.method!r}; "
                                  f"got shape {y_array.shape}")
-        if y_array.shape[0] != data.shape[0]:
-            raise ValueError(f"y: has {y_array.shape[0]} labels but X has {data.shape[0]} samples")
+        if y_array.shape[0] != X.shape[0]:
+            raise ValueError(f"y: has {y_array.shape[0]} labels but X has {X.shape[0]} samples")
         series = y.reset_index(drop=True) if isinstance(y, pd.Series) else pd.Series(y_array)
         target = prepare_response(series, self.response_type, name="y")
+        spec.check_response(target.kind)
         preferred = y.name if isinstance(y, pd.Series) and isinstance(y.name, str) and y.name else "y"
-        response = _free_name(preferred, data.columns)
+        response = _free_name(preferred, pd.Index(names))
         if target.kind == "class":
-            # The classes as checked above (messages name y), as a categorical: select keeps its
-            # order and codes, and does not check or warn again.
-            data[response] = pd.Categorical.from_codes(target.values, categories=target.class_names)
+            # The classes as checked above (messages name y), as a categorical.
+            values = pd.Categorical.from_codes(target.values, categories=target.class_names)
             self.classes_ = np.unique(y_array)
+            response_type = None
         else:
-            data[response] = target.values
-        formula = format_formula([response], []).rsplit(" ~ ", 1)[0] + " ~ ."
-        # A categorical response is classes for select; a continuous one is stated.
-        result = select(formula, data, method=self.method, k=k, n_jobs=self.n_jobs,
-                        response_type=None if target.kind == "class" else "continuous", **given)
-        return result
+            values = target.values
+            response_type = "continuous"
+        frame = matrix_model_frame(X, names, response, values)
+        call = format_call(frame.formula, self.method, k, "drop", self.n_jobs, given, response_type=response_type)
+        values = check_method_params(spec, given)
+        return select_frame(frame, spec, values, target, k, na_action="drop", n_jobs=self.n_jobs, call=call,
+                            design_name="X", stacklevel=5)
 
     def _select_multilabel(self, data, Y, k, given):
         """The result of :func:`fstools.select` with ``response=`` for a multi-label method: ``Y`` is a
@@ -194,6 +204,17 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         result = select("~ .", data, method=self.method, k=k, n_jobs=self.n_jobs, response=response, **given)
         self.classes_ = np.asarray(names)
         return result
+
+    @property
+    def scores_(self):
+        """The score of each feature (column order), from ``result_`` when asked for (a wide fit
+        does not pay for the lookup of every name unless the scores are read)."""
+        check_is_fitted(self, "ranking_")
+        if hasattr(self, "feature_names_in_"):
+            names = [str(name) for name in self.feature_names_in_]
+        else:
+            names = [f"x{j}" for j in range(self.n_features_in_)]
+        return self.result_.scores["score"].reindex(names).to_numpy(dtype=np.float64)
 
     def _get_support_mask(self):
         check_is_fitted(self, "ranking_")

@@ -125,7 +125,9 @@ def complete_ranking(ranking, scores, higher_is_better=True):
     """``ranking`` followed by every other feature, ranked by ``scores`` under the same rule."""
     ranking = np.asarray(ranking, dtype=np.intp)
     scores = np.asarray(scores, dtype=np.float64)
-    rest = np.setdiff1d(np.arange(scores.shape[0]), ranking)
+    ranked = np.zeros(scores.shape[0], dtype=bool)
+    ranked[ranking] = True
+    rest = np.flatnonzero(~ranked)  # increasing, as np.setdiff1d (a mask: no sort of a wide ranking)
     return np.concatenate([ranking, rest[rank_features(scores[rest], higher_is_better=higher_is_better)]])
 
 

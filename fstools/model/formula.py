@@ -52,7 +52,7 @@ from fstools.model.validation import check_integer_columns
 from fstools.model.safe_eval import (NUMPY_FUNCTIONS, SAFE_FUNCTIONS, SAFE_MODE_HINT, bare_dotted_columns,
                                      check_mode, column_set, expression_problem, source_problem)
 
-__all__ = ["ModelFrame", "parse_formula", "format_formula", "term_frame", "label_name"]
+__all__ = ["ModelFrame", "parse_formula", "matrix_model_frame", "format_formula", "term_frame", "label_name"]
 
 #: The level a missing value of a categorical predictor becomes under ``na_action='level'``
 #: (as pandas and R print a missing value).
@@ -1742,6 +1742,45 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
         column_terms=list(predictors),
         row_index=data.index[kept_positions],
         n_dropped=len(data) - len(kept_positions),
+        design_info=None,
+        patsy_terms=(),
+    )
+
+
+def matrix_model_frame(X, column_names: list[str], response_name: str, response) -> ModelFrame:
+    """The ModelFrame of ``response ~ .`` over a numeric matrix whose columns are named ``column_names``.
+
+    What :func:`parse_formula` gives for that formula on a DataFrame of the columns of ``X`` and
+    the response (every column a plain numeric term, no row with a missing value), without
+    building the DataFrame or reading the formula: for callers that hold validated arrays
+    (:class:`fstools.FeatureSelector`).
+
+    Parameters
+    ----------
+    X : ndarray of float64 or scipy sparse matrix, shape (n_samples, n_features)
+        Finite values (checked by the caller, not here); a sparse matrix becomes CSC (as
+        ``parse_formula(..., sparse_design=True)`` gives it), a dense one is kept as it is.
+    column_names : list of str
+        Distinct names of the columns, none equal to ``response_name``.
+    response_name : str
+    response : array_like or pandas.Categorical, shape (n_samples,)
+        The response's values, without missing values.
+    """
+    if sparse.issparse(X):
+        X = sparse.csc_matrix(X)
+    names = list(column_names)
+    n_samples = X.shape[0]
+    row_index = pd.RangeIndex(n_samples)
+    return ModelFrame(
+        formula=format_formula([response_name], []).rsplit(" ~ ", 1)[0] + " ~ .",
+        response_names=[response_name],
+        response=pd.DataFrame({response_name: response}, index=row_index),
+        X=X,
+        column_names=names,
+        terms=names,
+        column_terms=names,
+        row_index=row_index,
+        n_dropped=0,
         design_info=None,
         patsy_terms=(),
     )

@@ -5,7 +5,6 @@ scores columns.  Every path that turns a column ranking into terms (``select``, 
 ``stability`` and the out-of-core path) goes through this module: a term takes the rank of its
 best column, and ``k`` counts terms.
 """
-from collections import Counter
 from typing import NamedTuple
 
 import numpy as np
@@ -17,7 +16,7 @@ from fstools.core.discretize import MAX_LEVELS_AS_IS, information_codes
 from fstools.core.ranking import complete_ranking
 
 __all__ = ["columns_for_k_terms", "ranked_terms", "term_scores", "steps_table", "factor_code_design",
-           "FACTOR_CODE_LEVELS", "method_design", "missing_level_codes", "SelectionDesign", "selection_design",
+           "FACTOR_CODE_LEVELS", "method_design", "one_column_per_term", "missing_level_codes", "SelectionDesign", "selection_design",
            "selection_input"]
 
 #: Most levels of a factor scored by its level codes: the information methods read integer
@@ -30,8 +29,18 @@ def columns_for_k_terms(column_terms, k):
     """How many columns to request so that ``k`` distinct terms are surely among them."""
     if k is None:
         return None
-    shared = sum(count - 1 for count in Counter(column_terms).values())
+    shared = len(column_terms) - len(set(column_terms))  # the columns beyond each term's first
     return min(len(column_terms), k + shared)
+
+
+def one_column_per_term(column_names, column_terms):
+    """Whether every term owns exactly one design column (then the columns are the terms).
+
+    Design column names are distinct, so a design whose column terms are its column names has
+    one column per term; the comparison of the two lists is one C-level pass (names that are
+    the same objects compare by identity), cheap on a wide design.
+    """
+    return column_terms == column_names or len(set(column_terms)) == len(column_terms)
 
 
 def _distinct(items, limit=None):
@@ -65,11 +74,11 @@ def term_scores(output, spec, column_names, column_terms, k):
     owns several columns, a ``term_column`` column names the representing one.
     """
     order = np.asarray(_column_order(output, spec.higher_is_better), dtype=np.intp)
-    if len(set(column_terms)) == len(column_terms):
+    if one_column_per_term(column_names, column_terms):
         # Every term one column (the common case, also of very wide frames): the column order is
         # the term order, without a dictionary built column by column.
         positions = order
-        term_order = [column_terms[j] for j in order.tolist()]
+        term_order = np.asarray(column_terms, dtype=object)[order]  # one take, not a loop over a wide design
         representative = None
     else:
         representative = {}
@@ -133,6 +142,8 @@ def factor_code_design(X, column_names, column_terms, max_levels=FACTOR_CODE_LEV
         column is named by its term.
     """
     column_terms = list(column_terms)
+    if column_terms == list(column_names):  # each column its own term, named by it: no dummy columns
+        return X, list(column_names), column_terms, []
     if not any("[" in name for name in column_names):  # no dummy columns (one look at a wide design)
         return X, list(column_names), column_terms, []
     blocks = {}
@@ -222,11 +233,15 @@ def method_design(spec, X, column_names, column_terms, params=None, na_action="d
     coded, names, terms, notes = factor_code_design(np.where(missing, 0.0, X) if any_missing else X,
                                                     column_names, column_terms,
                                                     max_levels=None if spec.factors == "nominal" else FACTOR_CODE_LEVELS)
-    original = {name: j for j, name in enumerate(column_names)}
-    # A factor's code column is named by its term, which is no name of a design column.
-    factor = np.array([name == term and name not in original for name, term in zip(names, terms)], dtype=bool)
+    if coded is X:  # no factor: the design as it is (no look at each of a wide design's columns)
+        factor = np.zeros(len(names), dtype=bool)
+    else:
+        original = {name: j for j, name in enumerate(column_names)}
+        # A factor's code column is named by its term, which is no name of a design column.
+        factor = np.array([name == term and name not in original for name, term in zip(names, terms)], dtype=bool)
     keywords = {"nominal": factor} if spec.factors == "nominal" else {}
     if any_missing:
+        original = {name: j for j, name in enumerate(column_names)}
         coded = np.array(coded, dtype=np.float64)
         for j, (name, term) in enumerate(zip(names, terms)):
             if factor[j]:
