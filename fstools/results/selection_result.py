@@ -483,8 +483,10 @@ class SelectionResult(Result):
         """
         shown = self.scores if all_features else self.scores.loc[self.selected]
         # A method's own column named like a test column (f_test's p_value) keeps its name; the
-        # marginal test's gets the suffix "_marginal".
-        return shown.join(self._univariate.loc[shown.index], rsuffix="_marginal")
+        # marginal test's gets the suffix "_marginal" (renamed here: join's rsuffix is deprecated).
+        tests = self._univariate.loc[shown.index]
+        tests = tests.rename(columns={name: f"{name}_marginal" for name in tests.columns if name in shown.columns})
+        return shown.join(tests)
 
     # ---------------------------------------------------------- presentation
     def _population(self):
