@@ -136,7 +136,7 @@ def test_the_marginal_tests_say_they_use_the_observed_rows(method, na_action):
     observed = {name: int(data[name].notna().sum()) for name in ("x1", "x2")}
     n = len(data)
     assert res.n == n
-    notes = [note for note in res.summary().notes if "marginal test of a feature uses the rows" in note]
+    notes = [note for note in res.summary().notes if "uses the rows where it is observed" in note]
     assert len(notes) == 1
     assert notes[0].startswith(f"na_action={na_action!r}")
     for name, count in observed.items():

@@ -223,9 +223,8 @@ class SelectionResult(Result):
         shown = ", ".join(f"{name} ({count} of {self.n})" for name, count in observed.iloc[:5].items())
         more = f" and {len(observed) - 5} more" if len(observed) > 5 else ""
         na_action = self._frame.na_action
-        return (f"na_action={na_action!r} kept the rows with missing values for the method "
-                f"({NA_ACTION_MEANINGS[na_action]}); the marginal test of a feature uses the rows where it is "
-                f"observed: {shown}{more}")
+        return (f"na_action={na_action!r} ({NA_ACTION_MEANINGS[na_action]}); the marginal test of a feature "
+                f"with missing values uses the rows where it is observed: {shown}{more}")
 
     @cached_property
     def _redundancy(self):
