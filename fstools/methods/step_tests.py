@@ -63,8 +63,14 @@ per block of permutations; every information quantity under every permutation is
 the kernel :func:`fstools._ext._permutation.permuted_class_information` (threads over the
 permutations, no Python per permutation): I(X_k;C) on the codes, I(X_k,X_j;C) on the pair codes
 ``x_k * L_j + x_j``.  The redundancy terms I(X_k;X_j) and H(X_j) do not depend on C and are
-computed once (:func:`fstools._ext._entropy.pair_information_terms`).  CMQFS's Q is recomputed by
-:func:`fstools.methods.cmqfs.modularity_scores` per permutation.  Each step costs about ``B``
+computed once (:func:`fstools._ext._entropy.pair_information_terms`).  CMQFS's Q of every feature
+under a block of permutations is one call of :func:`fstools.methods.cmqfs.permuted_modularity_scores`
+(the kernel :func:`fstools._ext._fvg.permuted_modularity`, as the CMQFS permutation test of
+:mod:`fstools.methods.permutation`): each feature is sorted and its neighbour runs found once,
+then each permutation costs a linear pass, with the same Q, bit for bit, as
+:func:`~fstools.methods.cmqfs.modularity_scores` on the permuted classes (on wine, 178 rows and 13
+features, ``B = 999``, one thread: the Q part 0.34 s -> 0.045 s of CPU time, the whole step test of
+the 13-step path 1.7 s -> 0.34 s).  Each step costs about ``B``
 counting passes over ``n_candidates x |S|`` pair columns (``n_candidates`` for mifs, mifs_u and
 mrmr).  Step ``s`` draws its permutations from
 ``numpy.random.default_rng(numpy.random.SeedSequence(random_state).spawn(n_steps)[s - 1])``, so a
@@ -77,7 +83,7 @@ import numpy as np
 from fstools._ext import _entropy, _permutation
 from fstools.core.discretize import code_dtype, information_codes, mu_sigma_levels
 from fstools.core.parallel import threads_for_work
-from fstools.methods.cmqfs import finite_range, min_max_normalise, modularity_scores
+from fstools.methods.cmqfs import finite_range, min_max_normalise, modularity_scores, permuted_modularity_scores
 from fstools.methods.permutation import permutation_blocks, permutation_p_values
 from fstools.methods.responses import as_continuous_response, discretised_response
 
@@ -436,8 +442,7 @@ class _ModularityEngine:
 
     def _raw(self, selected, candidates, permutations):
         """Q of every feature and the relevant independency sum of every candidate (None at step 1)."""
-        q = np.stack([modularity_scores(self.X, np.ascontiguousarray(self.y[permutation]), self.n_classes,
-                                        self.n_threads) for permutation in permutations])
+        q = permuted_modularity_scores(self.X, self.y, self.n_classes, permutations, self.n_threads)
         if selected.shape[0] == 0:
             return q, None
         relevance = self._information(self.codes[candidates], self.levels[candidates], permutations)

@@ -12,7 +12,7 @@ tests and plots.
 import pandas as pd
 
 from fstools.model.formula import format_formula
-from fstools.results.labels import NA_REASONS, SCORE_NAMES
+from fstools.results.labels import NA_REASONS, score_names
 from fstools.results.tables import format_number
 
 __all__ = ["Result"]
@@ -50,6 +50,8 @@ class Result:
     title = "Feature selection"
     #: Method-specific score columns not shown in the summary table.
     hidden_columns = ("rank", "score", "term_column", "step")
+    #: What the response is ('class', 'continuous'; None without one): the score is named for it.
+    response_type = "class"
 
     def __init__(self, *, call, spec, params, scores, selected, response_names, n, n_dropped, notes,
                  steps=None, iterations=None, tables=None):
@@ -103,7 +105,7 @@ class Result:
 
     def _score_note(self):
         direction = "higher" if self._spec.higher_is_better else "lower"
-        plain, symbol = SCORE_NAMES.get(self._spec.score_name, (self._spec.score_name, None))
+        plain, symbol = score_names(self._spec.score_name, self.response_type)
         named = f"{plain} ({symbol})" if symbol else plain
         return f"score = {named}, {direction} is better"
 

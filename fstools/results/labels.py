@@ -7,14 +7,17 @@ same in every figure: a plain name, the symbol in brackets, and the direction, e
 * :data:`METHOD_LABELS` -- registered method name -> display label ("mRMR", "MIFS-U", "Fisher score");
   :func:`method_label` falls back to the name itself (user labels of ``fs.compare`` stay as given);
 * :data:`SCORE_NAMES` -- a method's score symbol (``MethodSpec.score_name``) -> (plain name, symbol);
+  :data:`CONTINUOUS_SCORE_NAMES` -- the names that read differently for a continuous response
+  (:func:`score_names` picks);
 * :data:`RECORD_NAMES` -- per-step and per-iteration records (greedy path, convergence) ->
   (plain name, symbol, direction);
 * :data:`METRIC_NAMES` -- evaluation metrics -> plain name;
 * :func:`axis_label` puts the pieces together.
 """
 
-__all__ = ["METHOD_LABELS", "SCORE_NAMES", "RECORD_NAMES", "METRIC_NAMES", "SCORE_NOTES", "PATH_NOTES", "NA_REASONS", "method_label",
-           "axis_label", "score_label", "record_label", "metric_label"]
+__all__ = ["METHOD_LABELS", "SCORE_NAMES", "CONTINUOUS_SCORE_NAMES", "RECORD_NAMES", "METRIC_NAMES", "SCORE_NOTES",
+           "PATH_NOTES", "NA_REASONS", "method_label", "axis_label", "score_names", "score_label", "record_label",
+           "metric_label"]
 
 #: Registered method name -> display label.
 METHOD_LABELS = {
@@ -68,6 +71,12 @@ SCORE_NAMES = {
     "||w_i||_2": ("Row norm of the weights", "‖wᵢ‖"),
     "mean Fisher": ("Fisher score, mean over labels", None),
     "mean MI (nats)": ("Mutual information, mean over labels", "nats"),
+}
+
+#: The entries of :data:`SCORE_NAMES` that name the class, as they read for a continuous response
+#: (the methods taking one; a discretised response is named in the result's notes).
+CONTINUOUS_SCORE_NAMES = {
+    "I(X;C)": ("Mutual information with the response", "I(X;C), nats"),
 }
 
 #: Per-step and per-iteration records -> (plain name, symbol or None, direction or None).
@@ -140,9 +149,18 @@ def axis_label(plain, symbol=None, direction=None):
     return text
 
 
-def score_label(score_name, higher_is_better=True):
-    """The axis label of a method's score: ``'Laplacian score (lower is better)'``."""
-    plain, symbol = SCORE_NAMES.get(score_name, (score_name, None))
+def score_names(score_name, response_type="class"):
+    """(plain name, symbol or None) of a method's score (``MethodSpec.score_name``) for a response of
+    ``response_type`` ('class', 'continuous', or None without one); unknown scores by their name."""
+    if response_type == "continuous" and score_name in CONTINUOUS_SCORE_NAMES:
+        return CONTINUOUS_SCORE_NAMES[score_name]
+    return SCORE_NAMES.get(score_name, (score_name, None))
+
+
+def score_label(score_name, higher_is_better=True, response_type="class"):
+    """The axis label of a method's score: ``'Laplacian score (lower is better)'`` (named for a response
+    of ``response_type``, see :func:`score_names`)."""
+    plain, symbol = score_names(score_name, response_type)
     return axis_label(plain, symbol, "higher is better" if higher_is_better else "lower is better")
 
 

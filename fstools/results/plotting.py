@@ -143,7 +143,8 @@ def plot_scores(result, ax=None, max_features=40, selected_color=SELECTED_COLOR,
         if chosen:
             tick.set_color(selected_color)
     ax.set_xlim(-0.7, len(scores) - 0.3)
-    ax.set_ylabel(wrap_label(score_label(result._spec.score_name, result._spec.higher_is_better), 44), fontsize=9)
+    ax.set_ylabel(wrap_label(score_label(result._spec.score_name, result._spec.higher_is_better,
+                                         result.response_type), 44), fontsize=9)
     ax.set_xlabel("feature, in rank order (best first)")
     plain_numbers(ax)
     if result.response is None:
@@ -165,7 +166,8 @@ def plot_scores(result, ax=None, max_features=40, selected_color=SELECTED_COLOR,
     return ax
 
 
-def plot_null(null, observed, p_value, score_name, higher_is_better=True, title=None, ax=None, bins=40):
+def plot_null(null, observed, p_value, score_name, higher_is_better=True, title=None, ax=None, bins=40,
+              response_type="class"):
     """Histogram of a permutation null distribution with the observed value and the p-value.
 
     Parameters
@@ -181,6 +183,8 @@ def plot_null(null, observed, p_value, score_name, higher_is_better=True, title=
     title : str, optional
     ax : matplotlib Axes, optional
     bins : int
+    response_type : {'class', 'continuous'}
+        The response, for the name of the score (see :func:`fstools.results.labels.score_names`).
 
     Returns
     -------
@@ -198,7 +202,7 @@ def plot_null(null, observed, p_value, score_name, higher_is_better=True, title=
     else:
         _mark(ax, finite.max() if finite.size else 0.0, "NA" if np.isnan(observed) else "inf", SELECTED_COLOR)
         ax.plot([], [], color=SELECTED_COLOR, label=text)
-    ax.set_xlabel(wrap_label(score_label(score_name, higher_is_better), 50), fontsize=9)
+    ax.set_xlabel(wrap_label(score_label(score_name, higher_is_better, response_type), 50), fontsize=9)
     ax.set_ylabel("permutations")
     plain_numbers(ax, "x")
     ax.legend(fontsize=8, loc="best", framealpha=0.8)

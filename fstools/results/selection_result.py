@@ -8,6 +8,7 @@ the method's own score (:mod:`fstools.methods.permutation`) or, for the greedy m
 tests of the path (:mod:`fstools.methods.step_tests`), by which :meth:`SelectionResult.cut` cuts it.
 """
 import copy
+import re
 from functools import cached_property
 
 import numpy as np
@@ -17,6 +18,7 @@ from scipy import sparse
 from fstools.core.constraints import OPEN_UNIT_INTERVAL, one_of, validate
 from fstools.core.messages import did_you_mean
 from fstools.core.parallel import effective_n_threads
+from fstools.methods.registry import NA_ACTION_MEANINGS
 from fstools.methods.permutation import (best_by_group, check_permutation_arguments, check_permutation_method,
                                          permutation_null, permutation_p_values)
 from fstools.methods.step_tests import check_step_method, step_tests
@@ -41,6 +43,15 @@ STEP_COLUMNS = ("p_step", "p_candidate", "strata")
 
 #: What ``summary(tests=...)`` shows.
 SUMMARY_TESTS = ("auto", "permutation", "marginal")
+
+#: The design's note naming the factors scored as one variable
+#: (:func:`fstools.model.terms.factor_code_design`) ...
+_DESIGN_FACTOR_NOTE = re.compile(r"^(?P<named>factor\(s\) .+ scored as one variable each), by their level codes$")
+#: ... and a nominal method's note on how it scores them (:mod:`fstools.methods.similarity`,
+#: :mod:`fstools.methods.statistical`): "<n> factor(s) scored by ...", "<n> factor(s) scored as one
+#: variable each: ...", "<n> nominal column(s) (factors, by their level codes): ...".
+_METHOD_FACTOR_NOTE = re.compile(r"^\d+ (?:factor\(s\) scored (?:as one variable each: )?|"
+                                 r"nominal column\(s\) \(factors, by their level codes\): )(?P<how>.+)$")
 
 __all__ = ["SelectionResult", "PERMUTATION_COLUMNS", "STEP_COLUMNS"]
 
@@ -190,18 +201,45 @@ class SelectionResult(Result):
         return table
 
     @cached_property
+    def _observed_rows(self):
+        """Rows of each candidate with a missing value in its design columns (under ``na_action='level'``
+        or ``'pass'``) where it is observed: the rows of its marginal test; a Series, empty otherwise."""
+        if self._frame.na_action not in NA_ACTION_MEANINGS or sparse.issparse(self._frame.X):
+            return pd.Series(dtype=np.int64)
+        column_terms = np.asarray(self._frame.column_terms)
+        observed = {}
+        for term in self.scores.index:
+            n_observed = int(np.count_nonzero(~np.isnan(self._design_columns(column_terms == term)).any(axis=1)))
+            if n_observed < self.n:
+                observed[term] = n_observed
+        return pd.Series(observed, dtype=np.int64)
+
+    def _observed_rows_note(self):
+        """The summary's line saying that the marginal tests of features with missing values use the rows
+        where they are observed (None when no candidate has a missing value)."""
+        observed = self._observed_rows
+        if observed.empty:
+            return None
+        shown = ", ".join(f"{name} ({count} of {self.n})" for name, count in observed.iloc[:5].items())
+        more = f" and {len(observed) - 5} more" if len(observed) > 5 else ""
+        na_action = self._frame.na_action
+        return (f"na_action={na_action!r} ({NA_ACTION_MEANINGS[na_action]}); the marginal test of a feature "
+                f"with missing values uses the rows where it is observed: {shown}{more}")
+
+    @cached_property
     def _redundancy(self):
-        """(RED, number of design columns, why it is NA or None) for the selected features."""
+        """(RED, number of design columns, why it is NA or None, rows used) for the selected features."""
         chosen = set(self.selected)
         columns = [j for j, term in enumerate(self._frame.column_terms) if term in chosen]
         if len(columns) < 2:
-            return float("nan"), len(columns), "fewer than 2 selected design columns"
+            return float("nan"), len(columns), "fewer than 2 selected design columns", self.n
         X, _ = _complete_rows(self._design_columns(columns), self._y)
         constant = [self._frame.column_names[j] for j, flat in zip(columns, np.ptp(X, axis=0) == 0) if flat]
         if constant:
             return float("nan"), len(columns), f"constant selected column(s) {', '.join(constant[:3])}" \
-                                               f"{', ...' if len(constant) > 3 else ''}: correlation undefined"
-        return redundancy_rate(X), len(columns), None
+                                               f"{', ...' if len(constant) > 3 else ''}: correlation undefined", \
+                X.shape[0]
+        return redundancy_rate(X), len(columns), None, X.shape[0]
 
     @property
     def redundancy(self):
@@ -209,11 +247,12 @@ class SelectionResult(Result):
         return self._redundancy[0]
 
     def _redundancy_line(self, details=False):
-        value, n_columns, reason = self._redundancy
+        value, n_columns, reason, n_rows = self._redundancy
         if reason is not None:
             return f"RED = NA ({reason})"
         pairs = n_columns * (n_columns - 1) // 2
-        line = (f"RED = {format_number(value)} on the {n_columns} design column(s) of the selected features "
+        rows = f", on the {n_rows} of {self.n} rows where they are all observed" if n_rows < self.n else ""
+        line = (f"RED = {format_number(value)} on the {n_columns} design column(s) of the selected features{rows} "
                 f"(half their mean |Pearson r| = {format_number(2 * value)}; lower is less redundant)")
         if details:
             line += (f"; Tao et al. (2016) Eq. 34: sum over the {pairs} pairs of |r| / (|F| (|F| - 1)), |r| as "
@@ -230,7 +269,9 @@ class SelectionResult(Result):
         across a categorical feature's levels; ``p_adjusted`` is Benjamini-Hochberg over all
         candidate features (the family the selection looked at).  Each test looks at one
         feature on its own (a marginal test): it is not a test of the selection, which chose
-        the features on the same data.
+        the features on the same data.  Under ``na_action='level'`` or ``'pass'`` (the rows with
+        missing values kept for the method) a feature with missing values is tested on the rows
+        where it is observed; the summary says which and how many.
 
         Returns
         -------
@@ -483,8 +524,10 @@ class SelectionResult(Result):
         """
         shown = self.scores if all_features else self.scores.loc[self.selected]
         # A method's own column named like a test column (f_test's p_value) keeps its name; the
-        # marginal test's gets the suffix "_marginal".
-        return shown.join(self._univariate.loc[shown.index], rsuffix="_marginal")
+        # marginal test's gets the suffix "_marginal" (renamed here: join's rsuffix is deprecated).
+        tests = self._univariate.loc[shown.index]
+        tests = tests.rename(columns={name: f"{name}_marginal" for name in tests.columns if name in shown.columns})
+        return shown.join(tests)
 
     # ---------------------------------------------------------- presentation
     def _population(self):
@@ -554,7 +597,7 @@ class SelectionResult(Result):
                  f"{self._score_note()}; p.adj: Benjamini-Hochberg over all {len(self.scores)} candidates",
                  f"p-values: {used} test of each feature against {self.response}, one feature at a time "
                  f"(marginal tests); they are not tests of the selection, which chose these features on the same "
-                 f"data", *self._step_notes()]
+                 f"data", *filter(None, [self._observed_rows_note()]), *self._step_notes()]
         return self._summary(header, table, notes, legend_at=1)
 
     def _extra_header(self, details):
@@ -569,7 +612,7 @@ class SelectionResult(Result):
         na_line = self._na_legend(table)
         if na_line:
             notes.insert(legend_at, na_line)
-        notes += self.notes
+        notes += _one_factor_note(self.notes)
         for name, frame in self.tables.items():
             notes.append(f"{name}:")
             notes += ["  " + line for line in _format_table(frame).to_string(index=False).split("\n")]
@@ -659,7 +702,8 @@ class SelectionResult(Result):
                  f"response {self.response} permuted B = {test['n_permutations']} times, n = {self.n}")
         return plot_null(test["null"][feature].to_numpy(), float(test["observed"][feature]),
                          float(self.scores.loc[feature, "p_perm"]), self._spec.score_name,
-                         self._spec.higher_is_better, title=title, ax=ax, bins=bins)
+                         self._spec.higher_is_better, title=title, ax=ax, bins=bins,
+                         response_type=self.response_type)
 
 
 def _format_table(frame):
@@ -669,6 +713,22 @@ def _format_table(frame):
         if pd.api.types.is_float_dtype(shown[column].dtype):
             shown[column] = [format_number(v) for v in shown[column]]
     return shown
+
+
+def _one_factor_note(notes):
+    """``notes`` with the design's note naming the factors and the method's note on how it scores them
+    (the nominal methods) said once, in the place of the design's note: ``"factor(s) 'colour' scored as one
+    variable each: by Pearson's chi-square test ..."``."""
+    design = next((i for i, note in enumerate(notes) if _DESIGN_FACTOR_NOTE.match(note)), None)
+    method = next((i for i, note in enumerate(notes) if _METHOD_FACTOR_NOTE.match(note)), None)
+    if design is None or method is None:
+        return list(notes)
+    named = _DESIGN_FACTOR_NOTE.match(notes[design]).group("named")
+    how = _METHOD_FACTOR_NOTE.match(notes[method]).group("how")
+    merged = list(notes)
+    merged[design] = f"{named}: {how}"
+    del merged[method]
+    return merged
 
 
 def _complete_rows(X, y):
