@@ -164,11 +164,6 @@ def min_max_normalise(values, bounds=None):
     if high > low:
         out[finite] = (values[finite] - low) / (high - low)
     return out
-    low = values[finite].min()
-    high = values[finite].max()
-    if high > low:
-        out[finite] = (values[finite] - low) / (high - low)
-    return out
 
 
 def _class_entropy(y, n_classes):
