@@ -103,6 +103,8 @@ def check_finite_design(frame, name="data"):
     """Refuse a design with non-finite values, naming the columns; under ``na_action='level'`` or
     ``'pass'`` a missing value (NaN) is allowed: the methods that take those treat it (as a level
     of its own, or themselves)."""
+    if frame.all_finite:  # known when the frame was read (no pass over X again)
+        return
     missing = frame.na_action in ("level", "pass") and not sparse.issparse(frame.X)
     check_finite_matrix(np.where(np.isnan(frame.X), 0.0, frame.X) if missing else frame.X, frame.column_names,
                         name=name)

@@ -31,6 +31,7 @@ import dataclasses
 import difflib
 from collections import Counter
 from collections.abc import Hashable
+import itertools
 import keyword
 import re
 import unicodedata
@@ -200,6 +201,9 @@ class ModelFrame:
         whatever their values (R's ``factor``), by their labels in the data.
     notes : tuple of str
         Conversions made on the way (text columns of numbers read as numbers), for the summary.
+    all_finite : bool
+        True when ``X`` is known to hold only finite values (found on the way, when the rows
+        with missing values were looked for); False when that is not known.
 
     Notes
     -----
@@ -228,6 +232,7 @@ class ModelFrame:
     factor_responses: tuple = ()
     notes: tuple = ()
     na_values: tuple | None = None
+    all_finite: bool = False
 
     def __post_init__(self):
         if self.column_labels is None:
@@ -1441,11 +1446,12 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
     factor_responses = _factor_responses(formula, lhs, data, names) if responses else []
     if not _source(rhs).strip():
         raise _formula_error(formula, "no predictors on the right of '~'")
-    direct = _dot_columns(rhs, data, responses, names)
+    dot = _dot_columns(rhs, data, responses, names)
     notes = []
-    if direct is not None:
+    if dot is not None:
+        direct, positions = dot
         data, notes = read_number_columns(data, direct, na_values)
-        frame = _direct_model_frame(formula, data, responses, direct, na_action)
+        frame = _direct_model_frame(formula, data, responses, direct, positions, na_action)
         if frame is not None and na_action == "level":
             notes += _missing_predictor_notes(data, direct)
         if frame is not None:
@@ -1633,8 +1639,9 @@ def _check_integer_columns(data: pd.DataFrame, columns: list[str]) -> None:
 
 
 def _dot_columns(rhs: list[_Token], data: pd.DataFrame, responses: list[str],
-                 names: _ColumnNames) -> list[str] | None:
-    """The predictors when the right-hand side is R's ``.`` with at most some columns removed.
+                 names: _ColumnNames) -> tuple[list[str], np.ndarray] | None:
+    """The predictors and their column positions when the right-hand side is R's ``.`` with at
+    most some columns removed.
 
     Recognises ``.``, ``. - a - `b c` - 1``, ``. + 0`` and the like (columns written bare or in
     backticks; ``+ x`` of a column that ``.`` already holds): the terms are then the columns
@@ -1686,38 +1693,48 @@ def _dot_columns(rhs: list[_Token], data: pd.DataFrame, responses: list[str],
             removed.add(name)
         elif name in excluded:
             return None  # a response on the right: the general path refuses it
-    predictors = [column for column in data.columns.tolist() if column not in excluded and column not in removed]
-    return predictors or None
+    keep = np.ones(len(data.columns), dtype=bool)
+    for name in excluded | removed:
+        position = data.columns.get_loc(name)
+        if not isinstance(position, int):
+            return None  # a name shared by several columns: the general path says so
+        keep[position] = False
+    if not keep.any():
+        return None
+    # One C-level pass over the names (a comprehension with two set lookups per name costs
+    # several times more on a wide frame).
+    return list(itertools.compress(data.columns.tolist(), keep.tolist())), np.flatnonzero(keep)
 
 
 def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], predictors: list[str],
-                        na_action: str) -> ModelFrame | None:
+                        positions: np.ndarray, na_action: str) -> ModelFrame | None:
     """The ModelFrame of plain numeric columns read straight from the DataFrame, or None.
+
+    ``predictors`` are the columns at ``positions`` of ``data`` (:func:`_dot_columns`).
 
     For ``y ~ .`` on a wide frame of numbers: no patsy (whose cost grows faster than the number
     of terms), no formula code, one pass over the values.  None when a predictor is not a
     NumPy integer or float column (categoricals, booleans, strings, ... take the general path).
     """
-    dtypes = data.dtypes
-    excluded = set(responses)
-    if len(predictors) == len(data.columns) - len(excluded):
-        kinds = [dtype for name, dtype in zip(dtypes.index.tolist(), dtypes.tolist()) if name not in excluded]
-    else:
-        kinds = [dtypes[name] for name in predictors]
+    # The distinct dtypes of the predictors (a set: one C-level pass over a wide frame's dtypes).
+    kinds = set(np.asarray(data.dtypes.tolist(), dtype=object)[positions].tolist())
     if not all(_is_plain_numeric(dtype) for dtype in kinds):
         return None
     if any(dtype.kind in "iu" for dtype in kinds):
         _check_integer_columns(data, predictors)
     # The DataFrame's layout is kept: pandas stores columns as the rows of a block, so the values
     # are Fortran-ordered, and :func:`fstools.api.selection.run_method` makes the C-contiguous copy
-    # only for a method that needs one.
-    values = data[predictors].to_numpy(dtype=np.float64)
+    # only for a method that needs one.  Columns by position: no lookup of each name.
+    values = data.iloc[:, positions].to_numpy(dtype=np.float64)
     if not (values.flags.c_contiguous or values.flags.f_contiguous):
         values = np.ascontiguousarray(values)
     response_missing, columns_with_missing = _missing_rows(data, responses)
     # na_action='level': a missing predictor value stays NaN in X (a level of its own for the method);
     # 'pass': it stays NaN for the method to treat.
-    predictor_missing = np.zeros(len(data), dtype=bool) if na_action == "level" else _rows_with_nan(values)
+    if na_action == "level":
+        predictor_missing, all_finite = np.zeros(len(data), dtype=bool), False
+    else:
+        predictor_missing, all_finite = _rows_with_nan(values)
     row_missing = response_missing if na_action == "pass" else response_missing | predictor_missing
     if row_missing.any():
         if na_action == "raise":
@@ -1744,6 +1761,7 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
         n_dropped=len(data) - len(kept_positions),
         design_info=None,
         patsy_terms=(),
+        all_finite=all_finite,
     )
 
 
@@ -1786,18 +1804,22 @@ def matrix_model_frame(X, column_names: list[str], response_name: str, response)
     )
 
 
-def _rows_with_nan(values: np.ndarray) -> np.ndarray:
-    """Which rows of a C-contiguous matrix hold a NaN.
+def _rows_with_nan(values: np.ndarray) -> tuple[np.ndarray, bool]:
+    """Which rows of a matrix hold a NaN, and whether every value is finite.
 
-    A row's sum is NaN when the row holds a NaN (or both infinities), so the sums (one pass,
-    no temporary of the matrix's size) leave only those rows to be looked at.
+    A row's sum is NaN when the row holds a NaN (or both infinities), and not finite when it
+    holds an infinity (or its finite values overflow), so the sums (one pass, no temporary of
+    the matrix's size) leave only those rows to be looked at; with no such row every value is
+    finite, which spares the design's check of the finiteness another pass
+    (:attr:`ModelFrame.all_finite`).
     """
     with np.errstate(invalid="ignore", over="ignore"):
-        suspects = np.flatnonzero(np.isnan(values.sum(axis=1)))
+        sums = values.sum(axis=1)
+    suspects = np.flatnonzero(~np.isfinite(sums))
     missing = np.zeros(values.shape[0], dtype=bool)
     if suspects.size:
         missing[suspects] = np.isnan(values[suspects]).any(axis=1)
-    return missing
+    return missing, suspects.size == 0
 
 
 def _plain_numeric_columns(patsy_terms: list, data: pd.DataFrame) -> list[str] | None:
