@@ -356,7 +356,7 @@ def select_frame(frame, spec, values, target, k, *, na_action, n_jobs, call, tes
         # Streaming methods code the two classes +1 / -1 themselves (majority or positive=),
         # and report the mapping by class name.
         run_values["class_names"] = class_names
-    output = run_method(spec, X, y, columns_for_k_terms(column_terms, k), run_values, n_jobs,
+    output = run_method(spec, X, y, columns_for_k_terms(column_terms, k, column_names), run_values, n_jobs,
                         column_names=column_names, response_type=target.kind)
     scores, selected = term_scores(output, spec, column_names, column_terms, k)
     steps = steps_table(output, column_terms, selected)

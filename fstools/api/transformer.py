@@ -140,9 +140,10 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
             result = self._select_multilabel(_design_frame(array, names), y, k, given)
         else:
             result = self._select(spec, array, names, y, k, given)
-        # Every feature is one term named by its column: positions through one dictionary (a
-        # pandas reindex by 100,000 names costs several times more).
-        position = {name: j for j, name in enumerate(names)}
+        # Every feature is one term named by its column: the positions of the selected names in
+        # one pass over the names (a pandas reindex or a dictionary of 100,000 names costs more).
+        wanted = set(result.selected)
+        position = {name: j for j, name in enumerate(names) if name in wanted}
         self.ranking_ = np.array([position[name] for name in result.selected], dtype=np.intp)
         self.result_ = result
         return self
@@ -168,7 +169,7 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         target = prepare_response(series, self.response_type, name="y")
         spec.check_response(target.kind)
         preferred = y.name if isinstance(y, pd.Series) and isinstance(y.name, str) and y.name else "y"
-        response = _free_name(preferred, pd.Index(names))
+        response = _free_name(preferred, names)
         if target.kind == "class":
             # The classes as checked above (messages name y), as a categorical.
             values = pd.Categorical.from_codes(target.values, categories=target.class_names)
@@ -243,8 +244,8 @@ def _design_frame(X, names):
 def _free_name(preferred, taken):
     """``preferred``, or with underscores appended until it is not among ``taken`` (column names).
 
-    ``taken`` is searched as it is (a pandas Index by its hash table): a set of a wide frame's
-    string columns would iterate them one by one, 70 ms for 100,000 names.
+    ``taken`` is searched as it is (a pandas Index by its hash table, a list by one C-level scan):
+    a set of a wide frame's string columns would iterate them one by one, 70 ms for 100,000 names.
     """
     name = preferred
     while name in taken:

@@ -25,10 +25,16 @@ __all__ = ["columns_for_k_terms", "ranked_terms", "term_scores", "steps_table", 
 FACTOR_CODE_LEVELS = 32
 
 
-def columns_for_k_terms(column_terms, k):
-    """How many columns to request so that ``k`` distinct terms are surely among them."""
+def columns_for_k_terms(column_terms, k, column_names=None):
+    """How many columns to request so that ``k`` distinct terms are surely among them.
+
+    With ``column_names``, a design whose column terms are its column names (one column per
+    term, :func:`one_column_per_term`) is recognised without a set of the terms.
+    """
     if k is None:
         return None
+    if column_names is not None and column_terms == column_names:
+        return min(len(column_terms), k)
     shared = len(column_terms) - len(set(column_terms))  # the columns beyond each term's first
     return min(len(column_terms), k + shared)
 
