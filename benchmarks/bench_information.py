@@ -208,6 +208,11 @@ def run_dataset(title, X, y, k_of, feast, repeat, quick):
             verdict(ratio_select <= 1.0, f"{title} {method}: select <= 1.0x FEAST{size} ({ratio_select:.2f})")
             verdict(not check.startswith("MISMATCH"), f"{title} {method}: same selection as FEAST")
     print(f"numpy I(X;C) of every column (one bincount): {numpy_time:.4f} s")
+    if problem is not None:
+        times, _ = interleaved_best({"input": lambda: np.ascontiguousarray(X.T, dtype=np.uint32)}, repeat)
+        print(f"FEAST's input, not in its times above: the float64 matrix as uint32 feature-major columns "
+              f"(np.ascontiguousarray(X.T, dtype=np.uint32)) {times['input']:.4f} s; fstools' fit and select "
+              f"include their codes step, the same transposition")
     run_cmim_engines(title, X, y, k_of("cmim"), problem, repeat, quick)
     width = min(X.shape[1], 5000)
     times, results = interleaved_best({"fstools codes": lambda: information_codes(X[:, :width])[0],
