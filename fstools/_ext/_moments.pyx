@@ -336,3 +336,117 @@ def class_moments(X, y, int n_classes, counts, mean, ss, constant, column_mean, 
         raise MemoryError(f"class_moments: could not allocate {3 * width * n_classes * 8} bytes of scratch per thread")
     if worst == NON_FINITE:
         raise ValueError("X: non-finite values (NaN or inf); allowed: finite numbers")
+
+
+# ---------------------------------------------------------------------------
+# non-finite and constant columns in one pass (the checks of a design)
+# ---------------------------------------------------------------------------
+
+#: Columns of a row-major matrix checked together by one thread (their accumulators stay in L1).
+CHECK_BLOCK_COLUMNS = 256
+
+
+cdef extern from *:
+    """
+    /* One pass over rows of `width` adjacent float64 columns (row stride `row_stride`):
+       bad[j] += v - v (0 for a finite v, NaN for NaN or an infinity: the sum is NaN exactly when
+       column j holds one) and spread[j] += |v - first[j]| (a sum of non-negative terms, 0 exactly
+       when every value equals first[j]: the difference of two different doubles is never 0).
+       In C for the restrict qualifiers: the loop over the columns vectorises. */
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+    /* An AVX2 copy of the loop besides the baseline one, chosen at load time by the CPU (the
+       same IEEE operations in the same order: the same bits, wider vectors). */
+    #define FSTOOLS_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+    #else
+    #define FSTOOLS_VECTOR_CLONES
+    #endif
+    FSTOOLS_VECTOR_CLONES
+    static void fstools_column_flag_rows(const double* restrict X, Py_ssize_t row_stride, Py_ssize_t m,
+                                         Py_ssize_t width, const double* restrict first,
+                                         double* restrict bad, double* restrict spread)
+    {
+        Py_ssize_t i, j;
+        for (i = 0; i < m; ++i) {
+            const double* restrict row = X + i * row_stride;
+            for (j = 0; j < width; ++j) {
+                double v = row[j];
+                double d = v - first[j];
+                bad[j] += v - v;
+                spread[j] += d < 0.0 ? -d : d;
+            }
+        }
+    }
+    """
+    void fstools_column_flag_rows(const double* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
+                                  const double* first, double* bad, double* spread) noexcept nogil
+
+
+def column_flags(X, int n_threads=1):
+    """Which columns of a float64 matrix hold a non-finite value, and which are constant: one pass.
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (m, n)
+        Any strides (C or Fortran order are read without a copy).
+    n_threads : int, default 1
+        OpenMP threads over blocks of columns; the result does not depend on it.
+
+    Returns
+    -------
+    nonfinite : ndarray of bool, shape (n,)
+        True where the column holds NaN or an infinity.
+    constant : ndarray of bool, shape (n,)
+        True where every value equals the column's first (exact comparison; a column with NaN
+        or an infinity is not constant, as ``X.max(0) == X.min(0)`` says of NaN); every column
+        of a matrix without rows.
+
+    Notes
+    -----
+    The equivalent of ``~np.isfinite(X).all(axis=0)`` and ``(X == X[0]).all(axis=0)`` without
+    a temporary of the size of ``X`` and with one read of it: row-major, the rows of a block of
+    CHECK_BLOCK_COLUMNS columns in order (vectorised over the columns); otherwise a column at a
+    time.  Each column's sums are taken in row order by one thread, so the result does not
+    depend on ``n_threads``.
+    """
+    if not isinstance(X, np.ndarray) or X.ndim != 2 or X.dtype != np.float64:
+        raise TypeError("X: must be a 2-D NumPy array of float64")
+    check_threads(n_threads)
+    cdef Py_ssize_t m = X.shape[0]
+    cdef Py_ssize_t n = X.shape[1]
+    if m == 0:
+        return np.zeros(n, dtype=bool), np.ones(n, dtype=bool)
+    if n == 0:
+        return np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)
+    if X.strides[0] % 8 or X.strides[1] % 8:
+        X = np.ascontiguousarray(X)
+    bad = np.zeros(n, dtype=np.float64)
+    spread = np.zeros(n, dtype=np.float64)
+    cdef const double[:, :] view = X
+    cdef double[::1] bad_view = bad
+    cdef double[::1] spread_view = spread
+    cdef Py_ssize_t row_stride = view.strides[0] // 8
+    cdef Py_ssize_t column_stride = view.strides[1] // 8
+    cdef const double* base = &view[0, 0]
+    cdef Py_ssize_t width, n_blocks, b, start, j
+    cdef SignalCheck check
+    signal_check_init(&check, 1)
+    if column_stride == 1 and m > 1:  # row-major: blocks of columns, each read a row at a time
+        width = min(n, CHECK_BLOCK_COLUMNS)
+        n_blocks = (n + width - 1) // width
+        with nogil:
+            for b in prange(n_blocks, schedule='static', num_threads=n_threads):
+                if stop_requested(&check):
+                    continue
+                start = b * width
+                fstools_column_flag_rows(base + start, row_stride, m, block_length(start, width, n),
+                                         base + start, &bad_view[start], &spread_view[start])
+    else:  # a column at a time (Fortran order, or other strides): a column is a block of width 1
+        with nogil:
+            for j in prange(n, schedule='static', num_threads=n_threads):
+                if stop_requested(&check):
+                    continue
+                fstools_column_flag_rows(base + j * column_stride, row_stride, m, 1, base + j * column_stride,
+                                         &bad_view[j], &spread_view[j])
+    raise_if_stopped(&check)
+    nonfinite = bad != 0.0  # NaN != 0
+    return nonfinite, (spread == 0.0) & ~nonfinite

@@ -25,7 +25,8 @@ from fstools.model.response import Response, check_response_type, prepare_respon
 from fstools.results.multilabel_result import MultiLabelResult
 from fstools.results.selection_result import SelectionResult
 from fstools.model.validation import (check_finite_matrix, check_k, check_method_params, check_sparse_input,
-                                constant_columns, label_matrix, warn_constant_columns)
+                                      checked_constant_columns, constant_columns, label_matrix,
+                                      warn_constant_columns)
 from fstools.api.dask_input import select_dask
 
 __all__ = ["select", "select_frame", "format_call", "select_multilabel", "run_method", "check_design", "check_finite_design"]
@@ -110,7 +111,7 @@ def check_finite_design(frame, name="data"):
                         name=name)
 
 
-def check_design(frame, k, response_word="response", stacklevel=2, name="data"):
+def check_design(frame, k, response_word="response", stacklevel=2, name="data", n_threads=1):
     """Checks of the design matrix shared by every entry point that takes a formula.
 
     Refuses non-finite values (but NaN, a missing value, under ``na_action='level'`` or
@@ -118,7 +119,11 @@ def check_design(frame, k, response_word="response", stacklevel=2, name="data"):
     validates ``k`` against the number of candidate terms, and warns about terms
     without columns and constant columns.  Returns (column_terms, k).
     """
-    check_finite_design(frame, name)
+    if frame.na_action in ("level", "pass"):  # NaN allowed: checked apart from the other values
+        check_finite_design(frame, name)
+        constants = constant_columns(frame.X, frame.column_names)
+    else:  # one read of X for both checks
+        constants = checked_constant_columns(frame.X, frame.column_names, name, n_threads)
     column_terms = list(frame.column_terms)
     if column_terms == list(frame.terms) and one_column_per_term(frame.column_names, column_terms):
         candidate_terms, empty_terms = column_terms, []  # every term one column (wide frames: no dict)
@@ -131,7 +136,7 @@ def check_design(frame, k, response_word="response", stacklevel=2, name="data"):
     if not candidate_terms:
         raise FormulaError(f"formula {frame.formula!r}: no predictor has any design column")
     k = check_k(k, len(candidate_terms))
-    warn_constant_columns(constant_columns(frame.X, frame.column_names), name, response_word, stacklevel)
+    warn_constant_columns(constants, name, response_word, stacklevel)
     return column_terms, k
 
 
@@ -342,7 +347,8 @@ def select_frame(frame, spec, values, target, k, *, na_action, n_jobs, call, tes
     messages about it (``'data'``, or ``'X'`` for :class:`fstools.FeatureSelector`).
     """
     y, class_names = target.values, target.class_names
-    column_terms, k = check_design(frame, None if auto else k, stacklevel=stacklevel, name=design_name)
+    column_terms, k = check_design(frame, None if auto else k, stacklevel=stacklevel, name=design_name,
+                                   n_threads=effective_n_threads(n_jobs))
     if auto:  # the greedy path to its maximum, cut by its step tests below
         k = min(len(dict.fromkeys(column_terms)), AUTO_MAX_STEPS)
 

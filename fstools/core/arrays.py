@@ -1,4 +1,4 @@
-"""Array helpers shared by the methods and the evaluation protocols (NumPy only).
+"""Array helpers shared by the methods and the evaluation protocols (NumPy, and one kernel).
 
 * :func:`as_float_matrix` -- a finite 2-D float64 array, or a ValueError naming ``X``.
 * :func:`as_class_codes` -- class codes 0..n_classes-1 with at least two classes.
@@ -9,13 +9,16 @@
   their largest absolute value into [0.5, 1): exact, so sums of squares computed on the
   result neither overflow nor underflow and ratios of them are those of the unscaled data.
 * :func:`check_exact_integers` -- refuses integers that float64 cannot hold exactly.
+* :func:`nonfinite_and_constant_columns` -- both checks of a design in one threaded pass.
 """
 import numpy as np
 
+from fstools._ext import _moments
 from fstools.core.messages import preview
 
 __all__ = ["as_float_matrix", "as_class_codes", "constant_columns", "standardize_columns", "SCALINGS",
            "scaled_to_unit", "check_exact_integers", "EXACT_INTEGER_LIMIT", "nonfinite_columns",
+           "nonfinite_and_constant_columns",
            "c_contiguous"]
 
 #: What :func:`standardize_columns` scales each centred column to.
@@ -150,6 +153,17 @@ def nonfinite_columns(X):
     if suspects.size == 0:
         return suspects
     return suspects[~np.isfinite(X[:, suspects]).all(axis=0)]
+
+
+def nonfinite_and_constant_columns(X, n_threads=1):
+    """Two boolean masks of the columns of a 2-D float64 array: holding NaN or an infinity, and
+    constant (every value equal to the first; a column with a non-finite value is not).
+
+    One read of ``X``, threaded over blocks of columns
+    (:func:`fstools._ext._moments.column_flags`), where :func:`nonfinite_columns` and a
+    comparison with the first row would read it twice.
+    """
+    return _moments.column_flags(np.asarray(X, dtype=np.float64), n_threads)
 
 
 def as_float_matrix(X, name="X"):

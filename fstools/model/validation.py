@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from fstools.core.arrays import EXACT_INTEGER_LIMIT, check_exact_integers, nonfinite_columns
+from fstools.core.arrays import (EXACT_INTEGER_LIMIT, check_exact_integers, nonfinite_and_constant_columns,
+                                 nonfinite_columns)
 from fstools.core.messages import did_you_mean, preview
 from fstools.methods.multilabel import check_label_matrix
 from fstools.methods.registry import sparse_format, sparse_methods
@@ -199,8 +200,28 @@ def check_finite_matrix(X, column_names, name="X"):
         if positions.size == 0:
             return
         bad = [column_names[j] for j in positions]
-    raise ValueError(f"{name}: non-finite values (NaN or inf) in column(s) {preview(bad, quote=True)}; "
-                     f"allowed: finite numbers (drop or impute them first)")
+    raise _nonfinite_error(bad, name)
+
+
+def _nonfinite_error(bad, name):
+    return ValueError(f"{name}: non-finite values (NaN or inf) in column(s) {preview(bad, quote=True)}; "
+                      f"allowed: finite numbers (drop or impute them first)")
+
+
+def checked_constant_columns(X, column_names, name="data", n_threads=1):
+    """:func:`check_finite_matrix` and then :func:`constant_columns`, with one read of a dense ``X``.
+
+    Refuses non-finite values (ValueError naming the columns) and returns the names of the
+    constant columns; a dense float64 ``X`` is read once, threaded
+    (:func:`fstools.core.arrays.nonfinite_and_constant_columns`), anything else as by the two.
+    """
+    if sparse.issparse(X) or not isinstance(X, np.ndarray) or X.dtype != np.float64 or X.ndim != 2:
+        check_finite_matrix(X, column_names, name=name)
+        return constant_columns(X, column_names)
+    nonfinite, constant = nonfinite_and_constant_columns(X, n_threads)
+    if nonfinite.any():
+        raise _nonfinite_error([column_names[j] for j in np.flatnonzero(nonfinite)], name)
+    return [column_names[j] for j in np.flatnonzero(constant)]
 
 
 def constant_columns(X, column_names):
