@@ -89,7 +89,7 @@ with ``FSTOOLS_BOUNDSCHECK=1``).
 import numpy as np
 
 cimport numpy as cnp
-from libc.math cimport INFINITY, copysign, fabs, floor, isfinite, sqrt
+from libc.math cimport INFINITY, fabs, floor, isfinite, sqrt
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 
@@ -104,15 +104,16 @@ cnp.import_array()
 
 cdef extern from *:
     """
-    /* value if keep, else +0.0: a bit mask, not a branch (membership is unpredictable) */
-    static inline double fstools_online_masked(double value, char keep) {
+    /* value if mask is all ones, +0.0 if it is 0: a bit mask, not a branch (membership is
+       unpredictable) */
+    static inline double fstools_online_masked(double value, uint64_t mask) {
         union { double real; uint64_t bits; } word;
         word.real = value;
-        word.bits &= (uint64_t) 0 - (uint64_t) (keep != 0);
+        word.bits &= mask;
         return word.real;
     }
     """
-    double masked "fstools_online_masked"(double value, char keep) noexcept nogil
+    double masked "fstools_online_masked"(double value, uint64_t mask) noexcept nogil
 
 
 cdef extern from *:
@@ -217,6 +218,9 @@ cdef enum:
     MEMORY_FILLED = 4
     N_COUNTER_SLOTS = 5
 
+# A weight in the top set S: all bits set (a mask that keeps a double whole).
+cdef uint64_t IN_TOP = 0xFFFFFFFFFFFFFFFF
+
 # Most synthetic negatives ONPA learns from for one real negative (N = floor(beta p / n));
 # a larger N is refused (it would take hours, and the cast of a huge N overflows).
 cdef double MAX_SYNTHETIC = 1048576.0
@@ -266,13 +270,13 @@ cdef struct Learner:
     double* synthetic_values    # n_features
     int32_t* synthetic_indices  # n_features
     # prediction budgets, each with its top-M set S (see "The top-M set S of every budget"):
-    # ``member`` (n_budgets x d) says whether j is in S; per budget, ``low`` and ``high``
+    # ``member`` (n_budgets x d) says whether j is in S (IN_TOP: all 64 bits set) or not (0); per budget, ``low`` and ``high``
     # (n_budgets x n_blocks) bound the sizes of S and of the rest R in each block of
     # 2^block_shift indices, ``lower`` and ``upper`` (n_budgets) all of them; ``tie_size``
     # (n_budgets) is the size of a tie at the boundary settled since (-1: none)
     Py_ssize_t n_budgets
     const Py_ssize_t* budgets
-    char* member
+    uint64_t* member
     int block_shift
     Py_ssize_t n_blocks
     double* low
@@ -374,10 +378,11 @@ cdef double _top_block_min(const Learner* L, Py_ssize_t b, Py_ssize_t block, Py_
     """The smallest size in S among the indices of ``block`` (inf if none); into ``index``, the
     highest index of that size (the smallest key) and into ``runner_up`` the smallest size of
     the others in S (the same size on a tie; inf if none)."""
-    cdef const char* member = L.member + b * L.n_features
+    cdef const uint64_t* member = L.member + b * L.n_features
     cdef Py_ssize_t start = block << L.block_shift
     cdef Py_ssize_t stop = _block_stop(L, block)
     cdef Py_ssize_t j
+    cdef Py_ssize_t found = start
     cdef double smallest = INFINITY
     cdef double second = INFINITY
     cdef double size, larger
@@ -385,15 +390,9 @@ cdef double _top_block_min(const Learner* L, Py_ssize_t b, Py_ssize_t block, Py_
         size = fabs(L.w[j]) if member[j] else INFINITY
         larger = size if size > smallest else smallest
         second = larger if larger < second else second
+        found = j if size <= smallest else found
         smallest = size if size < smallest else smallest
-    index[0] = start
-    if smallest < INFINITY:
-        j = stop - 1
-        while j >= start:
-            if member[j] and fabs(L.w[j]) == smallest:
-                index[0] = j
-                break
-            j -= 1
+    index[0] = found
     runner_up[0] = second
     return smallest
 
@@ -401,26 +400,23 @@ cdef double _top_block_min(const Learner* L, Py_ssize_t b, Py_ssize_t block, Py_
 cdef double _rest_block_max(const Learner* L, Py_ssize_t b, Py_ssize_t block, Py_ssize_t* index,
                             double* runner_up) noexcept nogil:
     """The largest size in R among the indices of ``block`` (0 if none); into ``index``, the
-    lowest index of that size (the largest key; when the size is 0, the block's first index) and
+    lowest index of that size (the largest key; any index of the block when the size is 0) and
     into ``runner_up`` the largest size of the others in R (the same size on a tie)."""
-    cdef const char* member = L.member + b * L.n_features
+    cdef const uint64_t* member = L.member + b * L.n_features
     cdef Py_ssize_t start = block << L.block_shift
     cdef Py_ssize_t stop = _block_stop(L, block)
     cdef Py_ssize_t j
+    cdef Py_ssize_t found = start
     cdef double largest = 0.0
     cdef double second = 0.0
     cdef double size, smaller
     for j in range(start, stop):  # without branches: the weights of S count as 0
-        size = masked(fabs(L.w[j]), not member[j])
+        size = masked(fabs(L.w[j]), ~member[j])
         smaller = size if size < largest else largest
         second = smaller if smaller > second else second
+        found = j if size > largest else found
         largest = size if size > largest else largest
-    index[0] = start
-    if largest > 0.0:
-        for j in range(start, stop):
-            if not member[j] and fabs(L.w[j]) == largest:
-                index[0] = j
-                break
+    index[0] = found
     runner_up[0] = second
     return largest
 
@@ -433,20 +429,20 @@ cdef double _top_min(Learner* L, Py_ssize_t b, Py_ssize_t* index, double* runner
     ``runner_up`` a lower bound of the sizes of the rest of S."""
     cdef double* low = L.low + b * L.n_blocks
     cdef Py_ssize_t k, best
-    cdef double exact, second_bound
+    cdef double exact, smallest, second, larger
     while True:
         best = 0
-        second_bound = INFINITY
-        for k in range(1, L.n_blocks):
-            if low[k] <= low[best]:
-                second_bound = low[best] if low[best] < second_bound else second_bound
-                best = k
-            elif low[k] < second_bound:
-                second_bound = low[k]
+        smallest = INFINITY
+        second = INFINITY
+        for k in range(L.n_blocks):  # the smallest bound, the last block of it, and the next
+            larger = low[k] if low[k] > smallest else smallest
+            second = larger if larger < second else second
+            best = k if low[k] <= smallest else best
+            smallest = low[k] if low[k] < smallest else smallest
         exact = _top_block_min(L, b, best, index, in_block)
-        if exact == low[best]:
+        if exact == smallest:
             L.lower[b] = exact
-            runner_up[0] = in_block[0] if in_block[0] < second_bound else second_bound
+            runner_up[0] = in_block[0] if in_block[0] < second else second
             return exact
         low[best] = exact
 
@@ -459,20 +455,20 @@ cdef double _rest_max(Learner* L, Py_ssize_t b, Py_ssize_t* index, double* runne
     ``runner_up`` an upper bound of the sizes of the rest of R."""
     cdef double* high = L.high + b * L.n_blocks
     cdef Py_ssize_t k, best
-    cdef double exact, second_bound
+    cdef double exact, largest, second, smaller
     while True:
         best = 0
-        second_bound = 0.0
-        for k in range(1, L.n_blocks):
-            if high[k] > high[best]:
-                second_bound = high[best] if high[best] > second_bound else second_bound
-                best = k
-            elif high[k] > second_bound:
-                second_bound = high[k]
+        largest = -1.0
+        second = 0.0
+        for k in range(L.n_blocks):  # the largest bound, the first block of it, and the next
+            smaller = high[k] if high[k] < largest else largest
+            second = smaller if smaller > second else second
+            best = k if high[k] > largest else best
+            largest = high[k] if high[k] > largest else largest
         exact = _rest_block_max(L, b, best, index, in_block)
-        if exact == high[best]:
+        if exact == largest:
             L.upper[b] = exact
-            runner_up[0] = in_block[0] if in_block[0] > second_bound else second_bound
+            runner_up[0] = in_block[0] if in_block[0] > second else second
             return exact
         high[best] = exact
 
@@ -483,7 +479,7 @@ cdef void _build_top_sets(Learner* L) noexcept nogil:
     cdef Py_ssize_t d = L.n_features
     cdef Py_ssize_t b, M, j, k, last_tie
     cdef double threshold, size
-    cdef char* member
+    cdef uint64_t* member
     cdef double* low
     cdef double* high
     for b in range(L.n_budgets):
@@ -499,11 +495,11 @@ cdef void _build_top_sets(Learner* L) noexcept nogil:
             high[k] = 0.0
         if M == d:
             for j in range(d):
-                member[j] = 1  # S holds every weight: f_M = f, never looked at
+                member[j] = IN_TOP  # S holds every weight: f_M = f, never looked at
             continue
         _top_threshold(L.w, d, M, L.work, &threshold, &last_tie)
         for j in range(d):
-            member[j] = _kept(L.w[j], j, threshold, last_tie)
+            member[j] = IN_TOP if _kept(L.w[j], j, threshold, last_tie) else 0
             size = fabs(L.w[j])
             k = j >> L.block_shift
             if member[j]:
@@ -517,7 +513,7 @@ cdef void _build_top_sets(Learner* L) noexcept nogil:
 cdef void _restore_top_set(Learner* L, Py_ssize_t b) noexcept nogil:
     """Make S of budget b the M largest keys: exchange the smallest key of S with the largest
     of R while they are out of order (remembering a tie at the boundary)."""
-    cdef char* member = L.member + b * L.n_features
+    cdef uint64_t* member = L.member + b * L.n_features
     cdef double* low = L.low + b * L.n_blocks
     cdef double* high = L.high + b * L.n_blocks
     cdef Py_ssize_t s, r, block_s, block_r
@@ -532,7 +528,7 @@ cdef void _restore_top_set(Learner* L, Py_ssize_t b) noexcept nogil:
             return
         # exchange s (leaves S) and r (joins S); the bounds follow
         member[s] = 0
-        member[r] = 1
+        member[r] = IN_TOP
         block_s = s >> L.block_shift
         block_r = r >> L.block_shift
         low[block_s] = in_block_s
@@ -624,7 +620,7 @@ cdef inline double _budget_margin(Learner* L, Py_ssize_t b, double full, const d
     cdef Py_ssize_t M = L.budgets[b]
     cdef Py_ssize_t k, j
     cdef double total = 0.0  # never -0.0: adding the +0.0 of a weight outside S changes nothing
-    cdef const char* member = L.member + b * L.n_features
+    cdef const uint64_t* member = L.member + b * L.n_features
     if M == L.n_features or L.nonzero <= M:
         return full
     _ensure_top_set(L, b)
@@ -644,7 +640,7 @@ cdef inline double _margins(Learner* L, const double* values, const index_t* ind
     """
     cdef Py_ssize_t M, k, j
     cdef double full, total, term
-    cdef const char* member
+    cdef const uint64_t* member
     cdef Py_ssize_t b
     if L.n_budgets == 1 and L.budgets[0] < L.n_features and L.nonzero > L.budgets[0]:
         _ensure_top_set(L, 0)
@@ -1037,7 +1033,7 @@ cdef int _allocate_scratch(Learner* L) noexcept nogil:
     L.work = <double*> malloc(d * sizeof(double))
     L.synthetic_values = <double*> malloc(d * sizeof(double))
     L.synthetic_indices = <int32_t*> malloc(d * sizeof(int32_t))
-    L.member = <char*> malloc(nb * d * sizeof(char))
+    L.member = <uint64_t*> malloc(nb * d * sizeof(uint64_t))
     L.block_shift = 0
     while (<Py_ssize_t> 1 << (2 * L.block_shift + 2)) <= d:  # blocks of about sqrt(d) indices
         L.block_shift += 1
