@@ -134,9 +134,10 @@ class OnlineSelector(SelectorMixin, ClassifierMixin, BaseEstimator):
         Record for :meth:`stream_metrics` the prediction of the M-feature
         classifier of each moment (w_t restricted to its M largest weights)
         before each row is learnt from, as well as the learner's (w_t . x_t,
-        free).  Keeping the M largest weights up to date costs more than the
-        learning itself on sparse data (a pass over a w8a-like stream takes about
-        twice as long); False records the learner's only.
+        free).  Keeping the M largest weights up to date costs about half as
+        much again as the learning on sparse data (a pass over a w8a-like
+        stream takes about 1.5 times as long); False records the learner's
+        only.
 
     Attributes
     ----------
