@@ -126,13 +126,17 @@ cdef extern from *:
     #include <math.h>
     #include <stddef.h>
     #define FSTOOLS_TRUNCATE_BODY                                           \
+        ptrdiff_t count = 0;                                                \
         for (ptrdiff_t j = 0; j < d; j++) {                                 \
             double v = w[j];                                                \
             double size = fabs(v);                                          \
             double shrunk = size - a;                                       \
             shrunk = shrunk > 0.0 ? shrunk : 0.0;                           \
-            w[j] = size <= theta ? copysign(shrunk, v) : v;                 \
-        }
+            v = size <= theta ? copysign(shrunk, v) : v;                    \
+            w[j] = v;                                                       \
+            count += v != 0.0;                                              \
+        }                                                                   \
+        return count;
     #define FSTOOLS_COUNT_NONZERO_BODY                                      \
         ptrdiff_t count = 0;                                                \
         for (ptrdiff_t j = 0; j < d; j++) {                                 \
@@ -140,7 +144,7 @@ cdef extern from *:
         }                                                                   \
         return count;
 
-    static void fstools_truncate_plain(double* w, ptrdiff_t d, double a, double theta) {
+    static ptrdiff_t fstools_truncate_plain(double* w, ptrdiff_t d, double a, double theta) {
         FSTOOLS_TRUNCATE_BODY
     }
     static ptrdiff_t fstools_count_nonzero_plain(const double* w, ptrdiff_t d) {
@@ -148,7 +152,7 @@ cdef extern from *:
     }
     #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__AVX2__)
     __attribute__((target("avx2")))
-    static void fstools_truncate_avx2(double* w, ptrdiff_t d, double a, double theta) {
+    static ptrdiff_t fstools_truncate_avx2(double* w, ptrdiff_t d, double a, double theta) {
         FSTOOLS_TRUNCATE_BODY
     }
     __attribute__((target("avx2")))
@@ -160,17 +164,16 @@ cdef extern from *:
         __builtin_cpu_init();
         fstools_online_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
     }
-    static void fstools_online_truncate(double* w, ptrdiff_t d, double a, double theta) {
-        if (fstools_online_avx2) fstools_truncate_avx2(w, d, a, theta);
-        else fstools_truncate_plain(w, d, a, theta);
+    static ptrdiff_t fstools_online_truncate(double* w, ptrdiff_t d, double a, double theta) {
+        return fstools_online_avx2 ? fstools_truncate_avx2(w, d, a, theta) : fstools_truncate_plain(w, d, a, theta);
     }
     static ptrdiff_t fstools_online_count_nonzero(const double* w, ptrdiff_t d) {
         return fstools_online_avx2 ? fstools_count_nonzero_avx2(w, d) : fstools_count_nonzero_plain(w, d);
     }
     #else
     static void fstools_online_init(void) {}
-    static void fstools_online_truncate(double* w, ptrdiff_t d, double a, double theta) {
-        fstools_truncate_plain(w, d, a, theta);
+    static ptrdiff_t fstools_online_truncate(double* w, ptrdiff_t d, double a, double theta) {
+        return fstools_truncate_plain(w, d, a, theta);
     }
     static ptrdiff_t fstools_online_count_nonzero(const double* w, ptrdiff_t d) {
         return fstools_count_nonzero_plain(w, d);
@@ -178,7 +181,7 @@ cdef extern from *:
     #endif
     """
     void vector_unit_init "fstools_online_init"() noexcept nogil
-    void truncate_all "fstools_online_truncate"(double* w, Py_ssize_t d, double a, double theta) noexcept nogil
+    Py_ssize_t truncate_all "fstools_online_truncate"(double* w, Py_ssize_t d, double a, double theta) noexcept nogil
     Py_ssize_t count_nonzero "fstools_online_count_nonzero"(const double* w, Py_ssize_t d) noexcept nogil
 
 
@@ -674,13 +677,13 @@ cdef inline Py_ssize_t _count_nonzero(const double* w, Py_ssize_t d) noexcept no
     return count_nonzero(w, d)
 
 
-cdef void _truncate_gradient(double* w, Py_ssize_t d, double a, double theta) noexcept nogil:
+cdef Py_ssize_t _truncate_gradient(double* w, Py_ssize_t d, double a, double theta) noexcept nogil:
     """T on every weight, written without sign branches: copysign(max(|v| - a, 0), v) where
     |v| <= theta.  Equal to T(v, a, theta) of Eq. 10 with closed intervals at +-theta
     (round-to-nearest is symmetric: v + a = -(|v| - a) for v < 0) except that a negative weight
-    shrunk to zero becomes -0.0 (== 0.0).  The loop is C (``fstools_online_truncate``): one
-    copy per vector unit."""
-    truncate_all(w, d, a, theta)
+    shrunk to zero becomes -0.0 (== 0.0).  Returns the number of nonzero weights after it.  The
+    loop is C (``fstools_online_truncate``): one copy per vector unit."""
+    return truncate_all(w, d, a, theta)
 
 
 cdef void _keep_top(double* w, Py_ssize_t d, Py_ssize_t M, double* work) noexcept nogil:
@@ -705,8 +708,7 @@ cdef void _truncate(Learner* L) noexcept nogil:
     cdef Py_ssize_t b, k
     if L.truncate == TRUNCATE_GRADIENT:
         if L.gravity > 0.0:
-            _truncate_gradient(L.w, L.n_features, L.gravity, L.theta)
-            L.nonzero = _count_nonzero(L.w, L.n_features)  # apart: each loop vectorises, one fused does not
+            L.nonzero = _truncate_gradient(L.w, L.n_features, L.gravity, L.theta)
             # T is monotone in |w_j|: the bounds follow it; two sizes may become equal, so a
             # settled tie shows nothing any more
             for k in range(L.n_budgets * L.n_blocks):
