@@ -158,3 +158,23 @@ def test_selector_stream_metrics_and_selection_follow_the_plain_rule(stream):
     expected_support[top_set_numpy(weights_after[-1], M)] = True
     if np.count_nonzero(weights_after[-1]) >= M:  # (fewer nonzero: zero weights fill the budget)
         np.testing.assert_array_equal(selector.get_support(), expected_support)
+
+
+# ------------------------------------------------------------------ the labels of a first batch
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["int8", "int32", "int64", "uint8", "uint64", "bool", "U3", "S2", "float64", "object"]),
+       st.lists(st.integers(0, 3), min_size=1, max_size=40))
+def test_labels_and_counts_equal_numpy_unique(dtype, codes):
+    # the selector's classes of a first batch: what np.unique(y, return_counts=True) gives, for
+    # one, two or more labels (the case of two is counted without a sort)
+    from fstools.api.streaming import _labels_and_counts  # (a private helper of the selector)
+    pool = {"bool": [True, False, True, False], "U3": ["b", "a", "ccc", ""], "S2": [b"x", b"", b"yz", b"a"],
+            "uint64": [2 ** 64 - 1, 0, 7, 2 ** 63], "uint8": [255, 0, 1, 7],
+            "object": ["b", "a", "c", "d"]}.get(dtype, [1, -1, 0, 5])
+    y = np.array([pool[c] for c in codes], dtype=dtype)
+    labels, counts = _labels_and_counts(y)
+    expected_labels, expected_counts = np.unique(y, return_counts=True)
+    assert labels.dtype == expected_labels.dtype and counts.dtype == expected_counts.dtype
+    np.testing.assert_array_equal(labels, expected_labels)
+    np.testing.assert_array_equal(counts, expected_counts)
