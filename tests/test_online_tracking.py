@@ -21,6 +21,7 @@ from references.passive_aggressive import ONLINE_VARIANTS, online_pa_ref
 from scipy import sparse
 
 import fstools as fs
+from fstools.api.streaming import _labels_and_counts
 from fstools.methods.passive_aggressive import OnlineLearner, confusion_counts, seed_from
 
 METHODS = sorted(ONLINE_VARIANTS)
@@ -168,7 +169,6 @@ def test_selector_stream_metrics_and_selection_follow_the_plain_rule(stream):
 def test_labels_and_counts_equal_numpy_unique(dtype, codes):
     # the selector's classes of a first batch: what np.unique(y, return_counts=True) gives, for
     # one, two or more labels (the case of two is counted without a sort)
-    from fstools.api.streaming import _labels_and_counts  # (a private helper of the selector)
     pool = {"bool": [True, False, True, False], "U3": ["b", "a", "ccc", ""], "S2": [b"x", b"", b"yz", b"a"],
             "uint64": [2 ** 64 - 1, 0, 7, 2 ** 63], "uint8": [255, 0, 1, 7],
             "object": ["b", "a", "c", "d"]}.get(dtype, [1, -1, 0, 5])

@@ -118,11 +118,11 @@ cdef extern from *:
 
 cdef extern from *:
     """
-    /* The truncation T on every weight and the count of nonzero weights: plain loops that the
-       compiler vectorises.  On x86 built for the baseline (SSE2, two doubles a vector) a copy
-       compiled for AVX2 (four) is used where the processor has it, chosen once at import; the
-       operations (subtract, compare, select, copy the sign) are exact, so both copies give the
-       same bits. */
+    /* The truncation T on every weight, returning the number of nonzero weights after it: a
+       plain loop that the compiler vectorises.  On x86 built for the baseline (SSE2, two doubles
+       a vector) a copy compiled for AVX2 (four) is used where the processor has it, chosen once
+       at import; the operations (subtract, compare, select, copy the sign) are exact, so both
+       copies give the same bits. */
     #include <math.h>
     #include <stddef.h>
     #define FSTOOLS_TRUNCATE_BODY                                           \
@@ -137,27 +137,14 @@ cdef extern from *:
             count += v != 0.0;                                              \
         }                                                                   \
         return count;
-    #define FSTOOLS_COUNT_NONZERO_BODY                                      \
-        ptrdiff_t count = 0;                                                \
-        for (ptrdiff_t j = 0; j < d; j++) {                                 \
-            count += w[j] != 0.0;                                           \
-        }                                                                   \
-        return count;
 
     static ptrdiff_t fstools_truncate_plain(double* w, ptrdiff_t d, double a, double theta) {
         FSTOOLS_TRUNCATE_BODY
-    }
-    static ptrdiff_t fstools_count_nonzero_plain(const double* w, ptrdiff_t d) {
-        FSTOOLS_COUNT_NONZERO_BODY
     }
     #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__AVX2__)
     __attribute__((target("avx2")))
     static ptrdiff_t fstools_truncate_avx2(double* w, ptrdiff_t d, double a, double theta) {
         FSTOOLS_TRUNCATE_BODY
-    }
-    __attribute__((target("avx2")))
-    static ptrdiff_t fstools_count_nonzero_avx2(const double* w, ptrdiff_t d) {
-        FSTOOLS_COUNT_NONZERO_BODY
     }
     static int fstools_online_avx2 = 0;
     static void fstools_online_init(void) {
@@ -167,25 +154,18 @@ cdef extern from *:
     static ptrdiff_t fstools_online_truncate(double* w, ptrdiff_t d, double a, double theta) {
         return fstools_online_avx2 ? fstools_truncate_avx2(w, d, a, theta) : fstools_truncate_plain(w, d, a, theta);
     }
-    static ptrdiff_t fstools_online_count_nonzero(const double* w, ptrdiff_t d) {
-        return fstools_online_avx2 ? fstools_count_nonzero_avx2(w, d) : fstools_count_nonzero_plain(w, d);
-    }
     #else
     static void fstools_online_init(void) {}
     static ptrdiff_t fstools_online_truncate(double* w, ptrdiff_t d, double a, double theta) {
         return fstools_truncate_plain(w, d, a, theta);
     }
-    static ptrdiff_t fstools_online_count_nonzero(const double* w, ptrdiff_t d) {
-        return fstools_count_nonzero_plain(w, d);
-    }
     #endif
     """
     void vector_unit_init "fstools_online_init"() noexcept nogil
     Py_ssize_t truncate_all "fstools_online_truncate"(double* w, Py_ssize_t d, double a, double theta) noexcept nogil
-    Py_ssize_t count_nonzero "fstools_online_count_nonzero"(const double* w, Py_ssize_t d) noexcept nogil
 
 
-vector_unit_init()
+vector_unit_init()  # once, at import (the pass runs without the GIL, in several threads)
 
 # Loss (step 3).
 cdef enum:
@@ -673,8 +653,13 @@ cdef inline double _margins(Learner* L, const double* values, const index_t* ind
 # Truncation.
 # --------------------------------------------------------------------------
 
-cdef inline Py_ssize_t _count_nonzero(const double* w, Py_ssize_t d) noexcept nogil:
-    return count_nonzero(w, d)
+cdef Py_ssize_t _count_nonzero(const double* w, Py_ssize_t d) noexcept nogil:
+    cdef Py_ssize_t j
+    cdef Py_ssize_t count = 0
+    for j in range(d):
+        if w[j] != 0.0:
+            count += 1
+    return count
 
 
 cdef Py_ssize_t _truncate_gradient(double* w, Py_ssize_t d, double a, double theta) noexcept nogil:
