@@ -1,8 +1,9 @@
 """The fast path of the online PA kernel gives the same bits as the plain-Python reference.
 
-The kernel keeps every budget's top-M set as two heaps ordered by |w_j| (ties at the boundary settled
-by a scan), sums the budget margin with the learner's margin in one loop, masks (rather than skips)
-the weights outside the top set, and checks CSR rows with flat loops.  None of this may change a
+The kernel keeps every budget's top-M set lazily (bounds of the sizes in the set and outside it, per
+block of indices; the set is looked at only when the bounds meet), sums the budget margin with the
+learner's margin in one loop, masks (rather than skips) the weights outside the top set, and checks
+CSR rows with flat loops.  None of this may change a
 result: on larger random streams than ``test_online_kernel.py`` uses -- skewed sparse rows like
 LIBSVM's w8a, duplicated columns whose weights stay exactly equal (ties straddling the boundary of
 the top set), every budget from 1 to d -- the weights, the margins (learner and budgets), the losses

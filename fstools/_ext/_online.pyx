@@ -22,9 +22,9 @@ One round t (one real example x, y), in this order:
    every budget M in ``budgets``, ``f_M = sum_{j in S_M} w_j x_j`` where S_M
    holds the M largest |w_j| (ties to the lower index; all nonzero weights
    when there are at most M of them) -- the M-feature classifier of the moment.
-   S_M and the other weights are kept up to date as two heaps (O(log d) per
-   changed weight; an O(d) scan only when weights of equal size straddle the
-   boundary);
+   S_M is kept lazily: bounds of the sizes in S_M and outside it, per block of
+   about sqrt(d) indices, cost one comparison per changed weight, and S_M is
+   looked at (O(sqrt(d)) per exchanged weight) only when the bounds meet;
 2. t += 1; p += 1 if y = +1 else n += 1 (Algorithms 1-2, lines 5-9);
 3. the loss, with the margin m = y f:
 
@@ -89,7 +89,7 @@ with ``FSTOOLS_BOUNDSCHECK=1``).
 import numpy as np
 
 cimport numpy as cnp
-from libc.math cimport copysign, fabs, floor, isfinite, sqrt
+from libc.math cimport INFINITY, fabs, floor, isfinite, sqrt
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 
@@ -104,15 +104,68 @@ cnp.import_array()
 
 cdef extern from *:
     """
-    /* value if keep, else +0.0: a bit mask, not a branch (membership is unpredictable) */
-    static inline double fstools_online_masked(double value, char keep) {
+    /* value if mask is all ones, +0.0 if it is 0: a bit mask, not a branch (membership is
+       unpredictable) */
+    static inline double fstools_online_masked(double value, uint64_t mask) {
         union { double real; uint64_t bits; } word;
         word.real = value;
-        word.bits &= (uint64_t) 0 - (uint64_t) (keep != 0);
+        word.bits &= mask;
         return word.real;
     }
     """
-    double masked "fstools_online_masked"(double value, char keep) noexcept nogil
+    double masked "fstools_online_masked"(double value, uint64_t mask) noexcept nogil
+
+
+cdef extern from *:
+    """
+    /* The truncation T on every weight, returning the number of nonzero weights after it: a
+       plain loop that the compiler vectorises.  On x86 built for the baseline (SSE2, two doubles
+       a vector) a copy compiled for AVX2 (four) is used where the processor has it, chosen once
+       at import; the operations (subtract, compare, select, copy the sign) are exact, so both
+       copies give the same bits. */
+    #include <math.h>
+    #include <stddef.h>
+    #define FSTOOLS_TRUNCATE_BODY                                           \
+        ptrdiff_t count = 0;                                                \
+        for (ptrdiff_t j = 0; j < d; j++) {                                 \
+            double v = w[j];                                                \
+            double size = fabs(v);                                          \
+            double shrunk = size - a;                                       \
+            shrunk = shrunk > 0.0 ? shrunk : 0.0;                           \
+            v = size <= theta ? copysign(shrunk, v) : v;                    \
+            w[j] = v;                                                       \
+            count += v != 0.0;                                              \
+        }                                                                   \
+        return count;
+
+    static ptrdiff_t fstools_truncate_plain(double* w, ptrdiff_t d, double a, double theta) {
+        FSTOOLS_TRUNCATE_BODY
+    }
+    #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__AVX2__)
+    __attribute__((target("avx2")))
+    static ptrdiff_t fstools_truncate_avx2(double* w, ptrdiff_t d, double a, double theta) {
+        FSTOOLS_TRUNCATE_BODY
+    }
+    static int fstools_online_avx2 = 0;
+    static void fstools_online_init(void) {
+        __builtin_cpu_init();
+        fstools_online_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+    }
+    static ptrdiff_t fstools_online_truncate(double* w, ptrdiff_t d, double a, double theta) {
+        return fstools_online_avx2 ? fstools_truncate_avx2(w, d, a, theta) : fstools_truncate_plain(w, d, a, theta);
+    }
+    #else
+    static void fstools_online_init(void) {}
+    static ptrdiff_t fstools_online_truncate(double* w, ptrdiff_t d, double a, double theta) {
+        return fstools_truncate_plain(w, d, a, theta);
+    }
+    #endif
+    """
+    void vector_unit_init "fstools_online_init"() noexcept nogil
+    Py_ssize_t truncate_all "fstools_online_truncate"(double* w, Py_ssize_t d, double a, double theta) noexcept nogil
+
+
+vector_unit_init()  # once, at import (the pass runs without the GIL, in several threads)
 
 # Loss (step 3).
 cdef enum:
@@ -147,6 +200,9 @@ cdef enum:
     NEGATIVES_OFFERED = 3
     MEMORY_FILLED = 4
     N_COUNTER_SLOTS = 5
+
+# A weight in the top set S: all bits set (a mask that keeps a double whole).
+cdef uint64_t IN_TOP = 0xFFFFFFFFFFFFFFFF
 
 # Most synthetic negatives ONPA learns from for one real negative (N = floor(beta p / n));
 # a larger N is refused (it would take hours, and the cast of a huge N overflows).
@@ -196,16 +252,21 @@ cdef struct Learner:
     double* work                # n_features: |w| for the selection
     double* synthetic_values    # n_features
     int32_t* synthetic_indices  # n_features
-    # prediction budgets, each with its top-M set S (see _track_change): row b of
-    # ``heap`` (n_budgets x d) holds S as a min-heap in its first M entries and the
-    # rest R as a max-heap in the others, ``position`` is j's place in its heap and
-    # ``member`` says whether j is in S
+    # prediction budgets, each with its top-M set S (see "The top-M set S of every budget"):
+    # ``member`` (n_budgets x d) says whether j is in S (IN_TOP: all 64 bits set) or not (0); per budget, ``low`` and ``high``
+    # (n_budgets x n_blocks) bound the sizes of S and of the rest R in each block of
+    # 2^block_shift indices, ``lower`` and ``upper`` (n_budgets) all of them; ``tie_size``
+    # (n_budgets) is the size of a tie at the boundary settled since (-1: none)
     Py_ssize_t n_budgets
     const Py_ssize_t* budgets
-    Py_ssize_t* heap
-    Py_ssize_t* position
-    char* member
-    Py_ssize_t* ties            # n_features: the exchanges of _settle_ties
+    uint64_t* member
+    int block_shift
+    Py_ssize_t n_blocks
+    double* low
+    double* high
+    double* lower
+    double* upper
+    double* tie_size
     double* row_budget          # n_budgets: the budget margins of a row when they are not recorded
 
 
@@ -275,239 +336,229 @@ cdef inline bint _kept(double weight, Py_ssize_t j, double threshold, Py_ssize_t
     return size > threshold or (size == threshold and j <= last_tie)
 
 
-# The top-M set S of every budget, kept as two heaps ordered by size |w_j| alone:
-# S a min-heap (its root has the smallest size in S) in the first M entries of the
-# budget's row of ``heap``, the rest R a max-heap in the other d - M entries;
-# ``position`` is j's place in its heap and ``member`` says whether j is in S.
-# The invariant is min size of S >= max size of R, and among the weights of that
-# boundary size (when it is nonzero and in both) S holds the lowest indices: S is
-# then exactly the M largest keys (|w_j|, -j).  A changed weight costs a sift in
-# its heap (O(log d)) and a look at the two roots; only a tie at the boundary
-# costs a scan (O(d)).  A truncation (gradient or top-k) is monotone in |w_j|:
-# both heaps stay ordered by size, and only the boundary needs a look.
+# The top-M set S of every budget, kept lazily: neither S nor the rest R is ordered, they are
+# only bounded.  The indices are cut into blocks of 2^block_shift consecutive ones (about
+# sqrt(d) blocks); ``low`` holds, per block, a lower bound of the sizes |w_j| of S in it (inf
+# when it holds none) and ``high`` an upper bound of the sizes of R in it (0 when none), and
+# ``lower`` / ``upper`` bound all of S / R the same way.  A changed weight lowers its block's
+# bound of S, or raises that of R, when it passes it: one comparison.  S is the M largest keys
+# (|w_j|, -j) when its smallest key is above the largest key of R; ``lower > upper`` shows it
+# at once, and S is looked at only when that fails and a budget margin needs S (more than M
+# nonzero weights): the smallest key of S and the largest of R are found (the block with the
+# extreme bound, made exact until the extreme bound is exact: O(sqrt(d)) when few bounds are
+# stale) and exchanged while they are out of order.  A tie at the boundary (equal sizes, S
+# holding the lower indices) is remembered in ``tie_size`` until a weight comes to a size at or
+# beyond it.  A gradient truncation shrinks every size by the same monotone map: the bounds
+# follow the map.
 
-cdef void _sift_up_min(const double* w, Py_ssize_t* heap, Py_ssize_t* position, Py_ssize_t i) noexcept nogil:
-    """Move heap[i] towards the root of the min-heap while its size is below its parent's."""
-    cdef Py_ssize_t item = heap[i]
-    cdef double size = fabs(w[item])
-    cdef Py_ssize_t parent
-    while i > 0:
-        parent = (i - 1) >> 1
-        if not size < fabs(w[heap[parent]]):
-            break
-        heap[i] = heap[parent]
-        position[heap[i]] = i
-        i = parent
-    heap[i] = item
-    position[item] = i
+cdef inline Py_ssize_t _block_stop(const Learner* L, Py_ssize_t block) noexcept nogil:
+    cdef Py_ssize_t stop = (block + 1) << L.block_shift
+    return stop if stop < L.n_features else L.n_features
 
 
-cdef void _sift_down_min(const double* w, Py_ssize_t* heap, Py_ssize_t* position, Py_ssize_t size,
-                         Py_ssize_t i) noexcept nogil:
-    """Move heap[i] away from the root of the min-heap while a child's size is below its own."""
-    cdef Py_ssize_t item = heap[i]
-    cdef double item_size = fabs(w[item])
-    cdef Py_ssize_t child
-    cdef double child_size
+cdef double _top_block_min(const Learner* L, Py_ssize_t b, Py_ssize_t block, Py_ssize_t* index,
+                           double* runner_up) noexcept nogil:
+    """The smallest size in S among the indices of ``block`` (inf if none); into ``index``, the
+    highest index of that size (the smallest key) and into ``runner_up`` the smallest size of
+    the others in S (the same size on a tie; inf if none)."""
+    cdef const uint64_t* member = L.member + b * L.n_features
+    cdef Py_ssize_t start = block << L.block_shift
+    cdef Py_ssize_t stop = _block_stop(L, block)
+    cdef Py_ssize_t j
+    cdef Py_ssize_t found = start
+    cdef double smallest = INFINITY
+    cdef double second = INFINITY
+    cdef double size, larger
+    for j in range(start, stop):  # without branches: the weights of R count as inf
+        size = fabs(L.w[j]) if member[j] else INFINITY
+        larger = size if size > smallest else smallest
+        second = larger if larger < second else second
+        found = j if size <= smallest else found
+        smallest = size if size < smallest else smallest
+    index[0] = found
+    runner_up[0] = second
+    return smallest
+
+
+cdef double _rest_block_max(const Learner* L, Py_ssize_t b, Py_ssize_t block, Py_ssize_t* index,
+                            double* runner_up) noexcept nogil:
+    """The largest size in R among the indices of ``block`` (0 if none); into ``index``, the
+    lowest index of that size (the largest key; any index of the block when the size is 0) and
+    into ``runner_up`` the largest size of the others in R (the same size on a tie)."""
+    cdef const uint64_t* member = L.member + b * L.n_features
+    cdef Py_ssize_t start = block << L.block_shift
+    cdef Py_ssize_t stop = _block_stop(L, block)
+    cdef Py_ssize_t j
+    cdef Py_ssize_t found = start
+    cdef double largest = 0.0
+    cdef double second = 0.0
+    cdef double size, smaller
+    for j in range(start, stop):  # without branches: the weights of S count as 0
+        size = masked(fabs(L.w[j]), ~member[j])
+        smaller = size if size < largest else largest
+        second = smaller if smaller > second else second
+        found = j if size > largest else found
+        largest = size if size > largest else largest
+    index[0] = found
+    runner_up[0] = second
+    return largest
+
+
+cdef double _top_min(Learner* L, Py_ssize_t b, Py_ssize_t* index, double* runner_up,
+                     double* in_block) noexcept nogil:
+    """The smallest key of S (budget b): its size, returned, and its index; makes ``lower``
+    exact.  The last block with the smallest bound is made exact until its bound was.  Without
+    the weight ``index``: ``in_block`` receives the smallest size of the rest of S in its block,
+    ``runner_up`` a lower bound of the sizes of the rest of S."""
+    cdef double* low = L.low + b * L.n_blocks
+    cdef Py_ssize_t k, best
+    cdef double exact, smallest, second, larger
     while True:
-        child = 2 * i + 1
-        if child >= size:
-            break
-        child_size = fabs(w[heap[child]])
-        if child + 1 < size and fabs(w[heap[child + 1]]) < child_size:
-            child += 1
-            child_size = fabs(w[heap[child]])
-        if not child_size < item_size:
-            break
-        heap[i] = heap[child]
-        position[heap[i]] = i
-        i = child
-    heap[i] = item
-    position[item] = i
+        best = 0
+        smallest = INFINITY
+        second = INFINITY
+        for k in range(L.n_blocks):  # the smallest bound, the last block of it, and the next
+            larger = low[k] if low[k] > smallest else smallest
+            second = larger if larger < second else second
+            best = k if low[k] <= smallest else best
+            smallest = low[k] if low[k] < smallest else smallest
+        exact = _top_block_min(L, b, best, index, in_block)
+        if exact == smallest:
+            L.lower[b] = exact
+            runner_up[0] = in_block[0] if in_block[0] < second else second
+            return exact
+        low[best] = exact
 
 
-cdef void _sift_up_max(const double* w, Py_ssize_t* heap, Py_ssize_t* position, Py_ssize_t i) noexcept nogil:
-    """Move heap[i] towards the root of the max-heap while its size is above its parent's."""
-    cdef Py_ssize_t item = heap[i]
-    cdef double size = fabs(w[item])
-    cdef Py_ssize_t parent
-    while i > 0:
-        parent = (i - 1) >> 1
-        if not size > fabs(w[heap[parent]]):
-            break
-        heap[i] = heap[parent]
-        position[heap[i]] = i
-        i = parent
-    heap[i] = item
-    position[item] = i
-
-
-cdef void _sift_down_max(const double* w, Py_ssize_t* heap, Py_ssize_t* position, Py_ssize_t size,
-                         Py_ssize_t i) noexcept nogil:
-    """Move heap[i] away from the root of the max-heap while a child's size is above its own."""
-    cdef Py_ssize_t item = heap[i]
-    cdef double item_size = fabs(w[item])
-    cdef Py_ssize_t child
-    cdef double child_size
+cdef double _rest_max(Learner* L, Py_ssize_t b, Py_ssize_t* index, double* runner_up,
+                      double* in_block) noexcept nogil:
+    """The largest key of R (budget b): its size, returned, and its index; makes ``upper``
+    exact.  The first block with the largest bound is made exact until its bound was.  Without
+    the weight ``index``: ``in_block`` receives the largest size of the rest of R in its block,
+    ``runner_up`` an upper bound of the sizes of the rest of R."""
+    cdef double* high = L.high + b * L.n_blocks
+    cdef Py_ssize_t k, best
+    cdef double exact, largest, second, smaller
     while True:
-        child = 2 * i + 1
-        if child >= size:
-            break
-        child_size = fabs(w[heap[child]])
-        if child + 1 < size and fabs(w[heap[child + 1]]) > child_size:
-            child += 1
-            child_size = fabs(w[heap[child]])
-        if not child_size > item_size:
-            break
-        heap[i] = heap[child]
-        position[heap[i]] = i
-        i = child
-    heap[i] = item
-    position[item] = i
+        best = 0
+        largest = -1.0
+        second = 0.0
+        for k in range(L.n_blocks):  # the largest bound, the first block of it, and the next
+            smaller = high[k] if high[k] < largest else largest
+            second = smaller if smaller > second else second
+            best = k if high[k] > largest else best
+            largest = high[k] if high[k] > largest else largest
+        exact = _rest_block_max(L, b, best, index, in_block)
+        if exact == largest:
+            L.upper[b] = exact
+            runner_up[0] = in_block[0] if in_block[0] > second else second
+            return exact
+        high[best] = exact
 
 
 cdef void _build_top_sets(Learner* L) noexcept nogil:
-    """S = the M largest keys of the current w (a selection, O(d)) and R the rest, for every budget."""
+    """S = the M largest keys of the current w (a selection, O(d)) and exact bounds, for every
+    budget."""
     cdef Py_ssize_t d = L.n_features
-    cdef Py_ssize_t b, M, j, i, in_top, in_rest, last_tie
-    cdef double threshold
-    cdef Py_ssize_t* heap
-    cdef Py_ssize_t* position
-    cdef char* member
+    cdef Py_ssize_t b, M, j, k, last_tie
+    cdef double threshold, size
+    cdef uint64_t* member
+    cdef double* low
+    cdef double* high
     for b in range(L.n_budgets):
         M = L.budgets[b]
-        if M == d:
-            continue  # S holds every weight: f_M = f
-        heap = L.heap + b * d
-        position = L.position + b * d
         member = L.member + b * d
-        _top_threshold(L.w, d, M, L.work, &threshold, &last_tie)
-        in_top = 0
-        in_rest = M
-        for j in range(d):
-            member[j] = _kept(L.w[j], j, threshold, last_tie)
-            if member[j]:
-                heap[in_top] = j
-                position[j] = in_top
-                in_top += 1
-            else:
-                heap[in_rest] = j
-                position[j] = in_rest - M
-                in_rest += 1
-        i = M // 2 - 1
-        while i >= 0:
-            _sift_down_min(L.w, heap, position, M, i)
-            i -= 1
-        i = (d - M) // 2 - 1
-        while i >= 0:
-            _sift_down_max(L.w, heap + M, position, d - M, i)
-            i -= 1
-
-
-cdef void _settle_ties(Learner* L, Py_ssize_t b, double size) noexcept nogil:
-    """Among the weights of the boundary size ``size``, put the lowest indices in S (O(d)).
-
-    As many stay in S as it holds now; an exchange keeps both heaps ordered (equal sizes).
-    """
-    cdef Py_ssize_t d = L.n_features
-    cdef Py_ssize_t M = L.budgets[b]
-    cdef Py_ssize_t* heap = L.heap + b * d
-    cdef Py_ssize_t* position = L.position + b * d
-    cdef char* member = L.member + b * d
-    cdef Py_ssize_t j, k, entering, leaving, n_out, slots, seen, n_swaps
-    slots = 0
-    for j in range(d):
-        if member[j] and fabs(L.w[j]) == size:
-            slots += 1
-    seen = 0
-    n_swaps = 0
-    n_out = 0
-    for j in range(d):
-        if fabs(L.w[j]) != size:
+        low = L.low + b * L.n_blocks
+        high = L.high + b * L.n_blocks
+        L.tie_size[b] = -1.0
+        L.lower[b] = INFINITY
+        L.upper[b] = 0.0
+        for k in range(L.n_blocks):
+            low[k] = INFINITY
+            high[k] = 0.0
+        if M == d:
+            for j in range(d):
+                member[j] = IN_TOP  # S holds every weight: f_M = f, never looked at
             continue
-        if seen < slots and not member[j]:
-            L.ties[n_swaps] = j            # in R, belongs in S: from the front
-            n_swaps += 1
-        elif seen >= slots and member[j]:
-            L.ties[d - 1 - n_out] = j      # in S, belongs in R: from the back
-            n_out += 1
-        seen += 1
-    for k in range(n_swaps):             # (n_out == n_swaps)
-        entering = L.ties[k]             # in R at position[entering]
-        leaving = L.ties[d - 1 - k]      # in S at position[leaving]
-        heap[position[leaving]] = entering
-        heap[M + position[entering]] = leaving
-        position[entering], position[leaving] = position[leaving], position[entering]
-        member[entering] = 1
-        member[leaving] = 0
+        _top_threshold(L.w, d, M, L.work, &threshold, &last_tie)
+        for j in range(d):
+            member[j] = IN_TOP if _kept(L.w[j], j, threshold, last_tie) else 0
+            size = fabs(L.w[j])
+            k = j >> L.block_shift
+            if member[j]:
+                low[k] = size if size < low[k] else low[k]
+                L.lower[b] = size if size < L.lower[b] else L.lower[b]
+            else:
+                high[k] = size if size > high[k] else high[k]
+                L.upper[b] = size if size > L.upper[b] else L.upper[b]
 
 
-cdef void _restore_boundary(Learner* L, Py_ssize_t b) noexcept nogil:
-    """Exchange the roots while R's largest size is above S's smallest, then settle a tie."""
-    cdef Py_ssize_t d = L.n_features
-    cdef Py_ssize_t M = L.budgets[b]
-    cdef Py_ssize_t* heap = L.heap + b * d
-    cdef Py_ssize_t* position = L.position + b * d
-    cdef char* member = L.member + b * d
-    cdef Py_ssize_t s, r
-    cdef double size_s, size_r
-    while True:
-        s = heap[0]
-        r = heap[M]
-        size_s = fabs(L.w[s])
-        size_r = fabs(L.w[r])
-        if size_s > size_r:
+cdef void _restore_top_set(Learner* L, Py_ssize_t b) noexcept nogil:
+    """Make S of budget b the M largest keys: exchange the smallest key of S with the largest
+    of R while they are out of order (remembering a tie at the boundary)."""
+    cdef uint64_t* member = L.member + b * L.n_features
+    cdef double* low = L.low + b * L.n_blocks
+    cdef double* high = L.high + b * L.n_blocks
+    cdef Py_ssize_t s, r, block_s, block_r
+    cdef double size_s, size_r, next_s, next_r, in_block_s, in_block_r
+    while not L.lower[b] > L.upper[b]:
+        size_s = _top_min(L, b, &s, &next_s, &in_block_s)
+        size_r = _rest_max(L, b, &r, &next_r, &in_block_r)
+        if size_s > size_r or size_r == 0.0:  # (R all zero: S holds every nonzero weight)
             return
-        if size_s == size_r:
-            if size_s != 0.0:  # zero weights are all equivalent
-                _settle_ties(L, b, size_s)
+        if size_s == size_r and s < r:
+            L.tie_size[b] = size_s
             return
-        heap[0] = r
-        heap[M] = s
-        position[r] = 0
-        position[s] = 0
-        member[r] = 1
+        # exchange s (leaves S) and r (joins S); the bounds follow
         member[s] = 0
-        _sift_down_min(L.w, heap, position, M, 0)
-        _sift_down_max(L.w, heap + M, position, d - M, 0)
+        member[r] = IN_TOP
+        block_s = s >> L.block_shift
+        block_r = r >> L.block_shift
+        low[block_s] = in_block_s
+        high[block_r] = in_block_r
+        low[block_r] = size_r if size_r < low[block_r] else low[block_r]
+        high[block_s] = size_s if size_s > high[block_s] else high[block_s]
+        L.lower[b] = size_r if size_r < next_s else next_s
+        L.upper[b] = size_s if size_s > next_r else next_r
 
 
-cdef void _restore_all_boundaries(Learner* L) noexcept nogil:
-    """After a truncation (monotone in |w_j|: both heaps stay ordered by size)."""
-    cdef Py_ssize_t b
-    for b in range(L.n_budgets):
-        if L.budgets[b] < L.n_features:
-            _restore_boundary(L, b)
+cdef inline void _ensure_top_set(Learner* L, Py_ssize_t b) noexcept nogil:
+    """Make S of budget b the M largest keys, unless its bounds (or a tie settled since) show
+    that it is."""
+    if L.lower[b] > L.upper[b] or L.tie_size[b] >= 0.0:
+        return
+    _restore_top_set(L, b)
 
 
 cdef inline void _track_change(Learner* L, Py_ssize_t j, double old, double new) noexcept nogil:
-    """Book-keeping of one changed weight: the nonzero count and every budget's top set."""
-    cdef Py_ssize_t b, d, M, offset
+    """Book-keeping of one changed weight: the nonzero count and every budget's bounds.
+
+    A settled tie (``tie_size`` >= 0, then equal to ``lower`` and ``upper``) shows nothing any
+    more once a weight of S comes to a size at or below it, or one of R at or above it.
+    """
+    cdef Py_ssize_t b, block
     cdef double size_old = fabs(old)
     cdef double size_new = fabs(new)
+    cdef double* bound
     L.nonzero += (new != 0.0) - (old != 0.0)
-    if L.n_budgets == 0 or size_old == size_new:
+    if size_old == size_new:
         return
-    d = L.n_features
+    block = j >> L.block_shift
     for b in range(L.n_budgets):
-        M = L.budgets[b]
-        if M == d:
-            continue
-        offset = b * d
-        if L.member[offset + j]:
-            if size_new > size_old:
-                _sift_down_min(L.w, L.heap + offset, L.position + offset, M, L.position[offset + j])
-            else:
-                _sift_up_min(L.w, L.heap + offset, L.position + offset, L.position[offset + j])
-                if size_new <= fabs(L.w[L.heap[offset + M]]):
-                    _restore_boundary(L, b)
+        if L.member[b * L.n_features + j]:
+            bound = L.low + b * L.n_blocks + block
+            if size_new < bound[0]:
+                bound[0] = size_new
+            if size_new <= L.lower[b]:
+                L.lower[b] = size_new
+                L.tie_size[b] = -1.0
         else:
-            if size_new > size_old:
-                _sift_up_max(L.w, L.heap + offset + M, L.position + offset, L.position[offset + j])
-                if size_new >= fabs(L.w[L.heap[offset]]):
-                    _restore_boundary(L, b)
-            else:
-                _sift_down_max(L.w, L.heap + offset + M, L.position + offset, d - M, L.position[offset + j])
+            bound = L.high + b * L.n_blocks + block
+            if size_new > bound[0]:
+                bound[0] = size_new
+            if size_new >= L.upper[b]:
+                L.upper[b] = size_new
+                L.tie_size[b] = -1.0
 
 
 cdef inline void _add_scaled(Learner* L, double scale, const double* values, const index_t* indices,
@@ -544,7 +595,7 @@ cdef bint _update_is_finite(const Learner* L, double scale, const double* values
     return True
 
 
-cdef inline double _budget_margin(const Learner* L, Py_ssize_t b, double full, const double* values,
+cdef inline double _budget_margin(Learner* L, Py_ssize_t b, double full, const double* values,
                                   const index_t* indices, Py_ssize_t nnz) noexcept nogil:
     """Margin of the M-feature classifier (M = budgets[b]) of the current w: the sum of
     w_j x_j over the row's entries j in the top set S (in increasing j); ``full`` (= w . x)
@@ -552,16 +603,17 @@ cdef inline double _budget_margin(const Learner* L, Py_ssize_t b, double full, c
     cdef Py_ssize_t M = L.budgets[b]
     cdef Py_ssize_t k, j
     cdef double total = 0.0  # never -0.0: adding the +0.0 of a weight outside S changes nothing
-    cdef const char* member = L.member + b * L.n_features
+    cdef const uint64_t* member = L.member + b * L.n_features
     if M == L.n_features or L.nonzero <= M:
         return full
+    _ensure_top_set(L, b)
     for k in range(nnz):
         j = k if indices == NULL else indices[k]
         total += masked(L.w[j] * values[k], member[j])
     return total
 
 
-cdef inline double _margins(const Learner* L, const double* values, const index_t* indices, Py_ssize_t nnz,
+cdef inline double _margins(Learner* L, const double* values, const index_t* indices, Py_ssize_t nnz,
                             double* budget_margin) noexcept nogil:
     """w . x, returned, and the margin of every budget's M-feature classifier into ``budget_margin``.
 
@@ -571,9 +623,10 @@ cdef inline double _margins(const Learner* L, const double* values, const index_
     """
     cdef Py_ssize_t M, k, j
     cdef double full, total, term
-    cdef const char* member
+    cdef const uint64_t* member
     cdef Py_ssize_t b
     if L.n_budgets == 1 and L.budgets[0] < L.n_features and L.nonzero > L.budgets[0]:
+        _ensure_top_set(L, 0)
         member = L.member
         full = 0.0
         total = 0.0
@@ -609,19 +662,13 @@ cdef Py_ssize_t _count_nonzero(const double* w, Py_ssize_t d) noexcept nogil:
     return count
 
 
-cdef void _truncate_gradient(double* w, Py_ssize_t d, double a, double theta) noexcept nogil:
+cdef Py_ssize_t _truncate_gradient(double* w, Py_ssize_t d, double a, double theta) noexcept nogil:
     """T on every weight, written without sign branches: copysign(max(|v| - a, 0), v) where
     |v| <= theta.  Equal to T(v, a, theta) of Eq. 10 with closed intervals at +-theta
     (round-to-nearest is symmetric: v + a = -(|v| - a) for v < 0) except that a negative weight
-    shrunk to zero becomes -0.0 (== 0.0)."""
-    cdef Py_ssize_t j
-    cdef double v, size, shrunk
-    for j in range(d):
-        v = w[j]
-        size = fabs(v)
-        shrunk = size - a
-        shrunk = shrunk if shrunk > 0.0 else 0.0
-        w[j] = copysign(shrunk, v) if size <= theta else v
+    shrunk to zero becomes -0.0 (== 0.0).  Returns the number of nonzero weights after it.  The
+    loop is C (``fstools_online_truncate``): one copy per vector unit."""
+    return truncate_all(w, d, a, theta)
 
 
 cdef void _keep_top(double* w, Py_ssize_t d, Py_ssize_t M, double* work) noexcept nogil:
@@ -634,16 +681,32 @@ cdef void _keep_top(double* w, Py_ssize_t d, Py_ssize_t M, double* work) noexcep
             w[j] = 0.0
 
 
+cdef inline double _shrunk_size(double size, double a, double theta) noexcept nogil:
+    """|T(v, a, theta)| for |v| = size, as :func:`_truncate_gradient` computes it (monotone in
+    ``size``)."""
+    cdef double shrunk = size - a
+    shrunk = shrunk if shrunk > 0.0 else 0.0
+    return shrunk if size <= theta else size
+
+
 cdef void _truncate(Learner* L) noexcept nogil:
+    cdef Py_ssize_t b, k
     if L.truncate == TRUNCATE_GRADIENT:
         if L.gravity > 0.0:
-            # T is monotone in |w_j|: the heaps stay ordered by size, only a boundary may tie
-            _truncate_gradient(L.w, L.n_features, L.gravity, L.theta)
-            L.nonzero = _count_nonzero(L.w, L.n_features)  # apart: each loop vectorises, one fused does not
-            _restore_all_boundaries(L)
+            L.nonzero = _truncate_gradient(L.w, L.n_features, L.gravity, L.theta)
+            # T is monotone in |w_j|: the bounds follow it; two sizes may become equal, so a
+            # settled tie shows nothing any more
+            for k in range(L.n_budgets * L.n_blocks):
+                L.low[k] = _shrunk_size(L.low[k], L.gravity, L.theta)
+                L.high[k] = _shrunk_size(L.high[k], L.gravity, L.theta)
+            for b in range(L.n_budgets):
+                L.lower[b] = _shrunk_size(L.lower[b], L.gravity, L.theta)
+                L.upper[b] = _shrunk_size(L.upper[b], L.gravity, L.theta)
+                L.tie_size[b] = -1.0
     elif L.truncate == TRUNCATE_TOPK:
         if L.nonzero > L.topk:
-            # zeroing by key (not by size) can break a heap between equal sizes: select anew
+            # zeroing by key (not by size) can leave S and R out of order between equal sizes:
+            # select anew
             _keep_top(L.w, L.n_features, L.topk, L.work)
             L.nonzero = _count_nonzero(L.w, L.n_features)
             _build_top_sets(L)
@@ -957,13 +1020,20 @@ cdef int _allocate_scratch(Learner* L) noexcept nogil:
     L.work = <double*> malloc(d * sizeof(double))
     L.synthetic_values = <double*> malloc(d * sizeof(double))
     L.synthetic_indices = <int32_t*> malloc(d * sizeof(int32_t))
-    L.heap = <Py_ssize_t*> malloc(nb * d * sizeof(Py_ssize_t))
-    L.position = <Py_ssize_t*> malloc(nb * d * sizeof(Py_ssize_t))
-    L.member = <char*> malloc(nb * d * sizeof(char))
-    L.ties = <Py_ssize_t*> malloc(d * sizeof(Py_ssize_t))
+    L.member = <uint64_t*> malloc(nb * d * sizeof(uint64_t))
+    L.block_shift = 0
+    while (<Py_ssize_t> 1 << (2 * L.block_shift + 2)) <= d:  # blocks of about sqrt(d) indices
+        L.block_shift += 1
+    L.n_blocks = ((d - 1) >> L.block_shift) + 1
+    L.low = <double*> malloc(nb * L.n_blocks * sizeof(double))
+    L.high = <double*> malloc(nb * L.n_blocks * sizeof(double))
+    L.lower = <double*> malloc(nb * sizeof(double))
+    L.upper = <double*> malloc(nb * sizeof(double))
+    L.tie_size = <double*> malloc(nb * sizeof(double))
     L.row_budget = <double*> malloc(nb * sizeof(double))
     if (L.row_budget == NULL or L.work == NULL or L.synthetic_values == NULL or L.synthetic_indices == NULL
-            or L.heap == NULL or L.position == NULL or L.member == NULL or L.ties == NULL):
+            or L.member == NULL or L.low == NULL or L.high == NULL or L.lower == NULL or L.upper == NULL
+            or L.tie_size == NULL):
         return OUT_OF_MEMORY
     L.nonzero = _count_nonzero(L.w, L.n_features)
     _build_top_sets(L)
@@ -974,10 +1044,12 @@ cdef void _free_scratch(Learner* L) noexcept nogil:
     free(L.work)
     free(L.synthetic_values)
     free(L.synthetic_indices)
-    free(L.heap)
-    free(L.position)
     free(L.member)
-    free(L.ties)
+    free(L.low)
+    free(L.high)
+    free(L.lower)
+    free(L.upper)
+    free(L.tie_size)
     free(L.row_budget)
 
 
@@ -1180,10 +1252,12 @@ cdef _setup(Learner* L, Py_ssize_t n_features, Py_ssize_t n_rows_data, Py_ssize_
     L.work = NULL
     L.synthetic_values = NULL
     L.synthetic_indices = NULL
-    L.heap = NULL
-    L.position = NULL
     L.member = NULL
-    L.ties = NULL
+    L.low = NULL
+    L.high = NULL
+    L.lower = NULL
+    L.upper = NULL
+    L.tie_size = NULL
     L.row_budget = NULL
 
 
