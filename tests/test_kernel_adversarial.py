@@ -103,7 +103,7 @@ COVERED = {
                     "kth_chebyshev_distances", "count_within", "kraskov_counts"},
     "_online": {"online_pass_dense", "online_pass_csr", "random_integers", "random_units", "random_words",
                 "kth_largest", "top_weight_mask", "truncate_weights", "keep_top_weights"},
-    "_moments": {"class_moments"},
+    "_moments": {"class_moments", "column_flags"},
 }
 
 
@@ -1503,3 +1503,43 @@ def test_kraskov_searches_bad_arguments():
     empty = np.empty(3, dtype=np.intp)
     neighbours.count_within(np.empty(0), np.zeros(3), np.ones(3), empty)
     assert empty.tolist() == [0, 0, 0]
+
+
+# ------------------------------------------------------------------ column_flags
+
+def _column_flags_reference(X):
+    nonfinite = ~np.isfinite(X).all(axis=0)
+    constant = (X == X[0]).all(axis=0) & ~nonfinite if X.shape[0] else np.ones(X.shape[1], dtype=bool)
+    return nonfinite, constant
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (0, 3), (3, 0), (1, 1), (1, 5), (5, 1)])
+def test_column_flags_empty_and_single(shape):
+    X = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+    for got, expected in zip(moments.column_flags(X), _column_flags_reference(X)):
+        np.testing.assert_array_equal(got, expected)
+
+
+def test_column_flags_extreme_magnitudes_and_non_contiguous():
+    rng = np.random.default_rng(11)
+    X = rng.choice(np.r_[EXTREME_VALUES, np.nan, np.inf, -np.inf], size=(40, 300))
+    X[:, 7] = 1e308          # constant at the largest magnitudes (|v - first| = 0, no overflow)
+    X[:, 8] = 5e-324         # constant subnormal
+    X[::2, 9], X[1::2, 9] = 1e308, -1e308   # differences that overflow to inf: not constant
+    for view in (X, np.asfortranarray(X), X[::3, ::2], X.T.copy().T):
+        for got, expected in zip(moments.column_flags(view, n_threads=2), _column_flags_reference(view)):
+            np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("bad", [None, [[1.0, 2.0]], np.zeros((2, 2), dtype=np.float32), np.zeros(3),
+                                 np.zeros((2, 2, 2))])
+def test_column_flags_refuses_what_it_does_not_take(bad):
+    with pytest.raises(TypeError) as excinfo:
+        moments.column_flags(bad)
+    assert_clear(excinfo, "X")
+
+
+def test_column_flags_refuses_bad_threads():
+    with pytest.raises(ValueError) as excinfo:
+        moments.column_flags(np.zeros((3, 3)), n_threads=0)
+    assert_clear(excinfo, "n_threads")
