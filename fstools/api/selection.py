@@ -104,7 +104,7 @@ def check_finite_design(frame, name="data"):
     """Refuse a design with non-finite values, naming the columns; under ``na_action='level'`` or
     ``'pass'`` a missing value (NaN) is allowed: the methods that take those treat it (as a level
     of its own, or themselves)."""
-    if frame.all_finite:  # known when the frame was read (no pass over X again)
+    if frame.column_checks is not None and not frame.column_checks[0].any():  # known when the frame was read
         return
     missing = frame.na_action in ("level", "pass") and not sparse.issparse(frame.X)
     check_finite_matrix(np.where(np.isnan(frame.X), 0.0, frame.X) if missing else frame.X, frame.column_names,
@@ -123,7 +123,7 @@ def check_design(frame, k, response_word="response", stacklevel=2, name="data", 
         check_finite_design(frame, name)
         constants = constant_columns(frame.X, frame.column_names)
     else:  # one read of X for both checks
-        constants = checked_constant_columns(frame.X, frame.column_names, name, n_threads)
+        constants = checked_constant_columns(frame.X, frame.column_names, name, n_threads, frame.column_checks)
     column_terms = list(frame.column_terms)
     if column_terms == list(frame.terms) and one_column_per_term(frame.column_names, column_terms):
         candidate_terms, empty_terms = column_terms, []  # every term one column (wide frames: no dict)
@@ -320,7 +320,8 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
 
     # Pandas sparse predictors stay sparse (CSC) for the methods that take sparse input.
     frame = parse_formula(formula, data, na_action=na_action, sparse_design="sparse" in spec.capabilities,
-                          formula_mode=formula_mode, na_values=na_values, require_response=False)
+                          formula_mode=formula_mode, na_values=na_values, require_response=False,
+                          n_threads=effective_n_threads(n_jobs))
     if not frame.response_names:
         # A one-sided formula ("~ ."): for the methods that use no response (R's formula without one).
         spec.check_response(None)

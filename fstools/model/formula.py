@@ -49,6 +49,7 @@ from fstools.model import rfunctions
 from fstools.model.exceptions import FormulaError
 from fstools.model.columns import read_number_columns, warn_identifier_columns
 from fstools.methods.registry import NA_ACTIONS
+from fstools.core.arrays import nonfinite_and_constant_columns
 from fstools.model.validation import check_integer_columns
 from fstools.model.safe_eval import (NUMPY_FUNCTIONS, SAFE_FUNCTIONS, SAFE_MODE_HINT, bare_dotted_columns,
                                      check_mode, column_set, expression_problem, source_problem)
@@ -201,9 +202,10 @@ class ModelFrame:
         whatever their values (R's ``factor``), by their labels in the data.
     notes : tuple of str
         Conversions made on the way (text columns of numbers read as numbers), for the summary.
-    all_finite : bool
-        True when ``X`` is known to hold only finite values (found on the way, when the rows
-        with missing values were looked for); False when that is not known.
+    column_checks : tuple of two boolean arrays, or None
+        ``(nonfinite, constant)`` of the columns of ``X`` when they were found on the way (one
+        read of the values of a wide numeric frame, :func:`fstools.core.arrays.nonfinite_and_constant_columns`,
+        which also finds the rows with missing values); None when they were not.
 
     Notes
     -----
@@ -232,7 +234,7 @@ class ModelFrame:
     factor_responses: tuple = ()
     notes: tuple = ()
     na_values: tuple | None = None
-    all_finite: bool = False
+    column_checks: tuple | None = None
 
     def __post_init__(self):
         if self.column_labels is None:
@@ -1319,7 +1321,7 @@ def _sparse_design(data: pd.DataFrame, columns: list[str], positions: np.ndarray
 
 def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
                   sparse_design: bool = False, formula_mode: str = "safe", na_values=None,
-                  require_response: bool = True) -> ModelFrame:
+                  require_response: bool = True, n_threads: int = 1) -> ModelFrame:
     """Evaluate an R-style formula on a DataFrame.
 
     Parameters
@@ -1390,6 +1392,9 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
     require_response : bool, default True
         False accepts a one-sided formula (``"~ ."``, R's formula without a response, for
         the unsupervised methods): ``response_names`` is then empty.
+    n_threads : int, default 1
+        Threads of the one read of a wide numeric frame's values (``y ~ .``) that finds the
+        rows with missing values and the checks of :attr:`ModelFrame.column_checks`.
 
     Returns
     -------
@@ -1451,7 +1456,7 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
     if dot is not None:
         direct, positions = dot
         data, notes = read_number_columns(data, direct, na_values)
-        frame = _direct_model_frame(formula, data, responses, direct, positions, na_action)
+        frame = _direct_model_frame(formula, data, responses, direct, positions, na_action, n_threads)
         if frame is not None and na_action == "level":
             notes += _missing_predictor_notes(data, direct)
         if frame is not None:
@@ -1707,7 +1712,7 @@ def _dot_columns(rhs: list[_Token], data: pd.DataFrame, responses: list[str],
 
 
 def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], predictors: list[str],
-                        positions: np.ndarray, na_action: str) -> ModelFrame | None:
+                        positions: np.ndarray, na_action: str, n_threads: int = 1) -> ModelFrame | None:
     """The ModelFrame of plain numeric columns read straight from the DataFrame, or None.
 
     ``predictors`` are the columns at ``positions`` of ``data`` (:func:`_dot_columns`).
@@ -1729,12 +1734,17 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
     if not (values.flags.c_contiguous or values.flags.f_contiguous):
         values = np.ascontiguousarray(values)
     response_missing, columns_with_missing = _missing_rows(data, responses)
+    # One read of the values: which columns hold a non-finite value and which are constant (the
+    # checks of the design, kept on the frame when every row is kept); the rows with a missing
+    # value are then looked for in the columns that hold one only.
+    nonfinite, constant = nonfinite_and_constant_columns(values, n_threads)
+    suspects = np.flatnonzero(nonfinite)
     # na_action='level': a missing predictor value stays NaN in X (a level of its own for the method);
     # 'pass': it stays NaN for the method to treat.
-    if na_action == "level":
-        predictor_missing, all_finite = np.zeros(len(data), dtype=bool), False
+    if na_action == "level" or suspects.size == 0:
+        predictor_missing = np.zeros(len(data), dtype=bool)
     else:
-        predictor_missing, all_finite = _rows_with_nan(values)
+        predictor_missing = np.isnan(values[:, suspects]).any(axis=1)
     row_missing = response_missing if na_action == "pass" else response_missing | predictor_missing
     if row_missing.any():
         if na_action == "raise":
@@ -1761,7 +1771,7 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
         n_dropped=len(data) - len(kept_positions),
         design_info=None,
         patsy_terms=(),
-        all_finite=all_finite,
+        column_checks=(nonfinite, constant) if len(kept_positions) == len(data) else None,
     )
 
 
@@ -1802,24 +1812,6 @@ def matrix_model_frame(X, column_names: list[str], response_name: str, response)
         design_info=None,
         patsy_terms=(),
     )
-
-
-def _rows_with_nan(values: np.ndarray) -> tuple[np.ndarray, bool]:
-    """Which rows of a matrix hold a NaN, and whether every value is finite.
-
-    A row's sum is NaN when the row holds a NaN (or both infinities), and not finite when it
-    holds an infinity (or its finite values overflow), so the sums (one pass, no temporary of
-    the matrix's size) leave only those rows to be looked at; with no such row every value is
-    finite, which spares the design's check of the finiteness another pass
-    (:attr:`ModelFrame.all_finite`).
-    """
-    with np.errstate(invalid="ignore", over="ignore"):
-        sums = values.sum(axis=1)
-    suspects = np.flatnonzero(~np.isfinite(sums))
-    missing = np.zeros(values.shape[0], dtype=bool)
-    if suspects.size:
-        missing[suspects] = np.isnan(values[suspects]).any(axis=1)
-    return missing, suspects.size == 0
 
 
 def _plain_numeric_columns(patsy_terms: list, data: pd.DataFrame) -> list[str] | None:

@@ -208,17 +208,21 @@ def _nonfinite_error(bad, name):
                       f"allowed: finite numbers (drop or impute them first)")
 
 
-def checked_constant_columns(X, column_names, name="data", n_threads=1):
+def checked_constant_columns(X, column_names, name="data", n_threads=1, checks=None):
     """:func:`check_finite_matrix` and then :func:`constant_columns`, with one read of a dense ``X``.
 
     Refuses non-finite values (ValueError naming the columns) and returns the names of the
     constant columns; a dense float64 ``X`` is read once, threaded
     (:func:`fstools.core.arrays.nonfinite_and_constant_columns`), anything else as by the two.
+    ``checks``: those two masks when already known (not read again).
     """
-    if sparse.issparse(X) or not isinstance(X, np.ndarray) or X.dtype != np.float64 or X.ndim != 2:
+    if checks is not None:
+        nonfinite, constant = checks
+    elif sparse.issparse(X) or not isinstance(X, np.ndarray) or X.dtype != np.float64 or X.ndim != 2:
         check_finite_matrix(X, column_names, name=name)
         return constant_columns(X, column_names)
-    nonfinite, constant = nonfinite_and_constant_columns(X, n_threads)
+    else:
+        nonfinite, constant = nonfinite_and_constant_columns(X, n_threads)
     if nonfinite.any():
         raise _nonfinite_error([column_names[j] for j in np.flatnonzero(nonfinite)], name)
     return [column_names[j] for j in np.flatnonzero(constant)]
