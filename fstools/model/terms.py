@@ -113,15 +113,17 @@ def steps_table(output, column_terms, selected):
     """The method's greedy steps with columns named by term, up to the step that completed ``selected``."""
     if output.steps is None:
         return None
-    steps = pd.DataFrame(output.steps)
-    steps.insert(0, "step", np.arange(1, len(steps) + 1))
-    steps["feature"] = [column_terms[int(j)] for j in steps["feature"]]
+    features = [column_terms[int(j)] for j in output.steps["feature"]]
     chosen = set(selected)
     last = 0
-    for i, term in enumerate(steps["feature"]):
+    for i, term in enumerate(features):
         if term in chosen:
             last = i
-    return steps.iloc[: last + 1].reset_index(drop=True)
+    # The table built once from the kept steps (no insert or slice of a built frame).
+    columns = {"step": np.arange(1, last + 2)}
+    for name, values in output.steps.items():
+        columns[name] = features[: last + 1] if name == "feature" else values[: last + 1]
+    return pd.DataFrame(columns)
 
 
 def factor_code_design(X, column_names, column_terms, max_levels=FACTOR_CODE_LEVELS):
