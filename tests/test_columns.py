@@ -98,3 +98,26 @@ def test_stray_entries_only_for_a_few_distinct_entries_in_numbers():
     assert stray_entries(pd.Series(["1", "2", "?"] * 20, dtype=object)) == []  # a third of the rows: not stray
     assert stray_entries(pd.Series(["red", "green", "1"], dtype=object)) == []
     assert stray_entries(pd.Series([str(i) for i in range(50)] + [f"x{i}" for i in range(6)], dtype=object)) == []
+
+
+@pytest.mark.parametrize("formula, k", [("y ~ .", 2), ("y ~ x + z + I(z**2)", 3)])
+def test_transform_reads_new_data_as_the_fit_did(formula, k):
+    """res.transform gives the numbers the fit used (a Decimal or text column of numbers), equal to
+    those of the same data as floats; a text factor stays text."""
+    floats = _frame(3)
+    decimals = floats.assign(x=[decimal.Decimal(f"{v:.4f}") for v in floats["x"]],
+                             z=floats["z"].map(lambda v: f"{v:.4f}").astype(object))
+    decimals.loc[4, "z"] = "?"
+    expected_z = floats["z"].head(8).where(floats.index[:8] != 4)
+    result = fs.select(formula, decimals, method="fisher", k=k, na_values=["?"])
+    new = decimals.head(8)
+    out = result.transform(new)
+    np.testing.assert_array_equal(out["x"].to_numpy(dtype=float), floats["x"].head(8).to_numpy())
+    np.testing.assert_array_equal(out["z"].to_numpy(dtype=float), expected_z.to_numpy())
+    assert out["x"].dtype == np.float64
+    if k == 3:  # a computed term reads the column as numbers too
+        np.testing.assert_allclose(out["I(z ** 2)"].to_numpy(), expected_z.to_numpy() ** 2)
+    pd.testing.assert_frame_equal(new, decimals.head(8))          # the new data are not modified
+    with_factor = floats.assign(g=np.where(floats["x"] > 0, "up", "down"))
+    res = fs.select("y ~ x + g", with_factor, method="fisher", k=2)
+    assert res.transform(with_factor.head(3))["g"].tolist() == with_factor["g"].head(3).tolist()

@@ -109,7 +109,8 @@ def read_number_columns(data, columns, na_values=None, where="data"):
 
     Returns
     -------
-    (data, notes) : the DataFrame (the same object when nothing changed) and the notes.
+    (data, notes, numbers) : the DataFrame (the same object when nothing changed), the notes,
+        and the columns read as numbers.
 
     Raises
     ------
@@ -119,6 +120,7 @@ def read_number_columns(data, columns, na_values=None, where="data"):
     """
     notes = []
     changed = {}
+    numbers = []
     na_values = list(na_values) if na_values is not None else []
     text = _text_columns(data)  # one look at the dtypes (no Series per column of a wide frame)
     for column in columns:
@@ -132,6 +134,7 @@ def read_number_columns(data, columns, na_values=None, where="data"):
         numbers_ = numbers_from_objects(series)
         if numbers_ is not None:
             changed[column] = numbers_
+            numbers.append(column)
             kinds = value_kinds(series)
             notes.append(f"column {column!r}: {kinds} values read as numbers" +
                          ("" if kinds != "str" else " (C() in the formula keeps them as a factor)"))
@@ -145,11 +148,11 @@ def read_number_columns(data, columns, na_values=None, where="data"):
         if declared_missing:
             changed[column] = series
     if not changed:
-        return data, notes
+        return data, notes, numbers
     copy = data.copy(deep=False)
     for column, values in changed.items():
         copy[column] = values
-    return copy, notes
+    return copy, notes, numbers
 
 
 def warn_identifier_columns(data, columns, where="data", stacklevel=3):

@@ -202,6 +202,10 @@ class ModelFrame:
         whatever their values (R's ``factor``), by their labels in the data.
     notes : tuple of str
         Conversions made on the way (text columns of numbers read as numbers), for the summary.
+    number_columns : tuple
+        The columns (formula names) of text numbers or ``Decimal`` values read as numbers
+        (:func:`fstools.model.columns.read_number_columns`); :func:`term_frame` reads them so
+        on new data too.
     column_checks : tuple of two boolean arrays, or None
         ``(nonfinite, constant)`` of the columns of ``X`` when they were found on the way (one
         read of the values of a wide numeric frame, :func:`fstools.core.arrays.nonfinite_and_constant_columns`,
@@ -235,6 +239,7 @@ class ModelFrame:
     notes: tuple = ()
     na_values: tuple | None = None
     column_checks: tuple | None = None
+    number_columns: tuple = ()
 
     def __post_init__(self):
         if self.column_labels is None:
@@ -1452,24 +1457,25 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
     if not _source(rhs).strip():
         raise _formula_error(formula, "no predictors on the right of '~'")
     dot = _dot_columns(rhs, data, responses, names)
-    notes = []
+    notes, numbers = [], []
     if dot is not None:
         direct, positions = dot
-        data, notes = read_number_columns(data, direct, na_values)
+        data, notes, numbers = read_number_columns(data, direct, na_values)
         frame = _direct_model_frame(formula, data, responses, direct, positions, na_action, n_threads)
         if frame is not None and na_action == "level":
             notes += _missing_predictor_notes(data, direct)
         if frame is not None:
             return _finish(frame, formula, source, names, na_action, formula_mode, factor_responses, notes,
-                           na_values)
+                           na_values, numbers)
     rhs_code = _translate_rhs(formula, rhs, data, responses, names)
     patsy_terms = _rhs_terms(formula, rhs_code, data.columns, formula_mode, names)
     if not patsy_terms:
         raise _formula_error(formula, "no predictors: the right-hand side leaves no terms")
 
     predictors = _predictor_columns(formula, patsy_terms, data, responses)
-    data, more_notes = _read_predictor_columns(data, predictors, na_values)
+    data, more_notes, more_numbers = _read_predictor_columns(data, predictors, na_values)
     notes += more_notes
+    numbers += more_numbers
     # before any conversion to float64: integers beyond 2^53 would not survive it (responses may hold them)
     _check_integer_columns(data, [column for column in predictors if column not in responses])
     used_columns = responses + [column for column in predictors if column not in responses]
@@ -1547,20 +1553,22 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         design_info=design_info,
         patsy_terms=ordered_terms,
     )
-    return _finish(frame, formula, source, names, na_action, formula_mode, factor_responses, notes, na_values)
+    return _finish(frame, formula, source, names, na_action, formula_mode, factor_responses, notes, na_values,
+                   numbers)
 
 
-def _read_predictor_columns(data: pd.DataFrame, predictors: list[str], na_values) -> tuple[pd.DataFrame, list]:
+def _read_predictor_columns(data: pd.DataFrame, predictors: list[str],
+                            na_values) -> tuple[pd.DataFrame, list, list]:
     """Text columns of numbers read as numbers, and identifier-like columns warned about
-    (:mod:`fstools.model.columns`)."""
-    data, notes = read_number_columns(data, predictors, na_values)
+    (:mod:`fstools.model.columns`): the data, the notes and the columns read as numbers."""
+    data, notes, numbers = read_number_columns(data, predictors, na_values)
     warn_identifier_columns(data, predictors, stacklevel=5)
-    return data, notes
+    return data, notes, numbers
 
 
 def _finish(frame: ModelFrame, formula: str, source: pd.DataFrame, names: _ColumnNames,
             na_action: str, formula_mode: str, factor_responses: list[str] = (), notes=(),
-            na_values=None) -> ModelFrame:
+            na_values=None, number_columns=()) -> ModelFrame:
     """The ModelFrame as returned: responses by their labels in ``source`` (the caller's data),
     the map of the other formula names to their labels, and what pickling needs."""
     responses = frame.response_names
@@ -1580,7 +1588,8 @@ def _finish(frame: ModelFrame, formula: str, source: pd.DataFrame, names: _Colum
     return dataclasses.replace(frame, response_names=response_labels, response=response,
                                source=source.copy(deep=False), na_action=na_action,
                                formula_mode=formula_mode, column_labels=labels, factor_responses=factors,
-                               notes=tuple(notes), na_values=None if na_values is None else tuple(na_values))
+                               notes=tuple(notes), na_values=None if na_values is None else tuple(na_values),
+                               number_columns=tuple(number_columns))
 
 
 def _missing_predictor_notes(data: pd.DataFrame, predictors: list[str]) -> list[str]:
@@ -2056,7 +2065,9 @@ def term_frame(model_frame: ModelFrame, terms: list[str], data: pd.DataFrame) ->
     pandas.DataFrame
         Indexed like ``data``.  A term that is a plain column (``x``,
         `` `x` ``, ``C(x)``) contributes the column itself, dtype kept (a
-        categorical stays categorical).  Any other term (``np.log(c)``,
+        categorical stays categorical), except that a numeric term's column of text
+        numbers or ``Decimal`` values is read as numbers, as the fit read it (with the
+        fit's ``na_values``).  Any other term (``np.log(c)``,
         ``a:b``) contributes its design columns, computed by patsy from
         ``model_frame.design_info`` and named like ``model_frame.column_names``;
         rows where such a term cannot be evaluated (missing values) hold NaN.
@@ -2109,6 +2120,12 @@ def term_frame(model_frame: ModelFrame, terms: list[str], data: pd.DataFrame) ->
                 missing_columns[column] = None
     if missing_columns:
         raise _formula_error(formula, f"data has no column(s) {_quote_list(missing_columns)}")
+
+    # The columns the fit read as numbers (text numbers, Decimal) are read so on the new data too,
+    # with the fit's na_values.
+    if model_frame.number_columns:
+        data, _, _ = read_number_columns(data, [model_frame.label(column) for column in model_frame.number_columns
+                                                if present(column)], model_frame.na_values)
 
     computed = [name for name in terms if plain_column(name) is None]
     work = None
