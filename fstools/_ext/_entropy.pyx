@@ -37,7 +37,10 @@ between features, raising KeyboardInterrupt with every table freed):
   candidates c, I(X_c;X_s), I(X_c,X_s;C), I(X_c;C|X_s) and I(X_s;C|X_c)
   from one joint table of (x_c, x_s, class): the engine of the greedy
   information-theoretic filters and of CMQFS's relevant independency
-  (:func:`relevant_independency_terms`, a thin use of the same core).
+  (:func:`relevant_independency_terms`, a thin use of the same core);
+* :func:`accumulate_pair_terms` -- one of those quantities for every remaining
+  candidate, folded into its running sum or minimum in place (one step of the
+  greedy filters).
 
 Codes are int8, int16 or int32 arrays (the fused type ``code_t``):
 :mod:`fstools.core.discretize` stores them in the smallest of int8 / int16 that
@@ -67,7 +70,7 @@ from fstools._ext._sorting cimport lower_bound
 
 cnp.import_array()
 
-from fstools._ext._counting cimport count_t, entropy_of_counts
+from fstools._ext._counting cimport accumulate_term, count_t, entropy_of_counts
 
 #: dtypes accepted for codes (int8 and int16 from fstools.core.discretize, int32 too).
 CODE_DTYPES = (np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32))
@@ -713,6 +716,100 @@ def _relevant_independency_terms(const code_t[:, ::1] codes, const int32_t[::1] 
                          f"{candidates.shape[0]}; they must agree")
     _pair_terms_loop(codes, levels, y, n_classes, selected, candidates,
                      &out[0] if out.shape[0] > 0 else NULL, 1, True, n_threads)
+
+
+# Features per work item of accumulate_pair_terms (one look at Ctrl-C each).
+cdef Py_ssize_t ACCUMULATE_BLOCK = 16
+
+
+def accumulate_pair_terms(codes, levels, y, n_classes, selected, active, running, term, weight=1.0,
+                          minimum=False, n_threads=1):
+    """One step of the greedy filters: a pair term of every active feature with the selected one,
+    folded into its running value in place.
+
+    For every feature ``j`` with ``active[j]`` nonzero, with ``t`` the value
+    ``out[term]`` of :func:`pair_information_terms` for the pair (candidate ``j``,
+    ``selected``)::
+
+        running[j] = min(running[j], t)          if minimum
+        running[j] = running[j] + weight * t     otherwise (weight 1: running[j] + t)
+
+    the product rounded on its own (no fused multiply-add), so that ``running``
+    is bitwise that of ``running[c] += weight * terms[:, term]`` (or
+    ``np.minimum``) in NumPy after :func:`pair_information_terms`.  This is
+    that call and that update in one pass, without the candidate list and the
+    table of terms.  The features are processed in parallel (OpenMP, static
+    blocks of 16 features); each ``running[j]`` is
+    computed by one thread with a fixed summation order, so the result does not
+    depend on ``n_threads``.
+
+    Parameters
+    ----------
+    codes, levels, y, n_classes, selected
+        As for :func:`pair_information_terms`.
+    active : ndarray of uint8, shape (n_features,)
+        Nonzero for the features to update (the remaining candidates).
+    running : ndarray of float64, shape (n_features,)
+        The running values, updated in place where ``active``.
+    term : {0, 1, 2, 3}
+        Which quantity of :func:`pair_information_terms`: I(X_c;X_s), I(X_c,X_s;C),
+        I(X_c;C|X_s) or I(X_s;C|X_c).
+    weight : float, default 1.0
+        Factor of the term in a sum (ignored with ``minimum``).
+    minimum : bool, default False
+        Keep the running minimum instead of the sum.
+    n_threads : int, default 1
+        Number of OpenMP threads (>= 1).
+    """
+    if isinstance(term, bool) or not isinstance(term, (int, np.integer)) or not 0 <= term <= 3:
+        raise ValueError(f"term: must be 0, 1, 2 or 3 (a column of pair_information_terms); got {term!r}")
+    return _accumulate_pair_terms(_code_matrix(codes), levels, y, n_classes, selected, active, running,
+                                  term, weight, minimum, n_threads)
+
+
+def _accumulate_pair_terms(const code_t[:, ::1] codes, const int32_t[::1] levels, const int32_t[::1] y,
+                           Py_ssize_t n_classes, Py_ssize_t selected, const uint8_t[::1] active,
+                           double[::1] running, int term, double weight, bint minimum, int n_threads):
+    """:func:`accumulate_pair_terms` for a checked code dtype."""
+    cdef Py_ssize_t n_features = codes.shape[0]
+    cdef Py_ssize_t m = codes.shape[1]
+    if active.shape[0] != n_features or running.shape[0] != n_features:
+        raise ValueError(f"active, running: must have one entry per feature ({n_features}); "
+                         f"got lengths {active.shape[0]} and {running.shape[0]}")
+    cdef const cnp.intp_t[::1] candidates = np.flatnonzero(np.asarray(active)).astype(np.intp)
+    _check_pair_arguments(codes, levels, y, n_classes, selected, candidates, n_threads)
+    cdef Py_ssize_t ls = levels[selected]
+    cdef Py_ssize_t n_blocks = (n_features + ACCUMULATE_BLOCK - 1) // ACCUMULATE_BLOCK
+    cdef Py_ssize_t block, j, stop
+    cdef int32_t[::1] status = np.zeros(n_features, dtype=np.int32)
+    cdef SignalCheck check
+    signal_check_init(&check, 1)
+    for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule='static'):
+        if stop_requested(&check):
+            continue  # Ctrl-C: the remaining blocks are skipped
+        stop = (block + 1) * ACCUMULATE_BLOCK
+        if stop > n_features:
+            stop = n_features
+        for j in range(block * ACCUMULATE_BLOCK, stop):
+            if active[j]:
+                status[j] = _accumulate_one(&codes[j, 0], levels[j], &codes[selected, 0], ls, &y[0], n_classes,
+                                            m, term, weight, minimum, &running[j])
+    raise_if_stopped(&check)
+    _raise_row_status(status, codes, levels, f"of (candidate, codes[{selected}], y)")
+
+
+cdef int _accumulate_one(const code_t* xc, Py_ssize_t nc, const code_t* xs, Py_ssize_t ns, const int32_t* cls,
+                         Py_ssize_t k, Py_ssize_t m, int term, double weight, bint minimum,
+                         double* running) noexcept nogil:
+    """The pair terms of (Xc, Xs, C) (:func:`_pair_information`) and the update of one running value."""
+    cdef double terms[4]
+    cdef int status
+    if first_out_of_range(xc, m, nc) >= 0:
+        return BAD_CODE
+    status = _pair_information(xc, nc, xs, ns, cls, k, m, terms)
+    if status == OK:
+        accumulate_term(running, terms[term], weight, minimum)
+    return status
 
 
 def feature_class_information(codes, levels, y, n_classes, out, n_threads=1):
