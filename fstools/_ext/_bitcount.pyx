@@ -40,10 +40,12 @@ where the target has one); elsewhere, and on an x86 processor without
 POPCNT, the portable bit-twiddling count (Hacker's Delight, Warren 2012,
 section 5-1).
 
-The loops run without the GIL, threaded with OpenMP over static blocks of
-256 features or candidates (each thread with its own tables;
-the result does not depend on the number of threads) and answer Ctrl-C
-between blocks.  A greedy step is one such loop
+The loops run without the GIL, threaded with OpenMP over blocks of 256
+features or candidates handed out as threads come free (a thread that loses
+its core to another process does not hold the others up); each feature or
+pair is computed by one thread with its own tables, so the result does not
+depend on the number of threads or on which thread took which block.  They
+answer Ctrl-C between blocks.  A greedy step is one such loop
 (:meth:`PlaneCounter.accumulate_pair_terms`: the pair terms of every remaining
 candidate folded into its running sum or minimum), so that the only serial
 work of a step is the choice of the next feature.
@@ -435,7 +437,7 @@ cdef class PlaneCounter:
         cdef Py_ssize_t block, stop, n_blocks = (n + PLANE_BLOCK - 1) // PLANE_BLOCK
         cdef SignalCheck check
         signal_check_init(&check, 1)
-        for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule='static'):
+        for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule='dynamic'):
             if stop_requested(&check):
                 continue
             stop = (block + 1) * PLANE_BLOCK
@@ -548,7 +550,7 @@ cdef class PlaneCounter:
         cdef uint64_t[:, ::1] others = self._selected_planes(selected)
         cdef SignalCheck check
         signal_check_init(&check, 1)
-        for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule='static'):
+        for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule='dynamic'):
             if stop_requested(&check):
                 continue
             stop = (block + 1) * PLANE_BLOCK
@@ -623,7 +625,7 @@ cdef class PlaneCounter:
         cdef Py_ssize_t block, stop, n_blocks = (n_pairs + PLANE_BLOCK - 1) // PLANE_BLOCK
         cdef SignalCheck check
         signal_check_init(&check, 1)
-        for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule='static'):
+        for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule='dynamic'):
             if stop_requested(&check):
                 continue
             stop = (block + 1) * PLANE_BLOCK

@@ -738,8 +738,8 @@ def accumulate_pair_terms(codes, levels, y, n_classes, selected, active, running
     is bitwise that of ``running[c] += weight * terms[:, term]`` (or
     ``np.minimum``) in NumPy after :func:`pair_information_terms`.  This is
     that call and that update in one pass, without the candidate list and the
-    table of terms.  The features are processed in parallel (OpenMP, static
-    blocks of 16 features); each ``running[j]`` is
+    table of terms.  The features are processed in parallel (OpenMP, blocks of
+    16 features handed out as threads come free); each ``running[j]`` is
     computed by one thread with a fixed summation order, so the result does not
     depend on ``n_threads``.
 
@@ -784,7 +784,7 @@ def _accumulate_pair_terms(const code_t[:, ::1] codes, const int32_t[::1] levels
     cdef int32_t[::1] status = np.zeros(n_features, dtype=np.int32)
     cdef SignalCheck check
     signal_check_init(&check, 1)
-    for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule='static'):
+    for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule='dynamic'):
         if stop_requested(&check):
             continue  # Ctrl-C: the remaining blocks are skipped
         stop = (block + 1) * ACCUMULATE_BLOCK

@@ -235,30 +235,35 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
 
     # running[j]: sum of I(X_j;X_s) (mifs, mrmr), of weighted I(X_j;X_s) (mifs_u),
     # of I(X_j,X_s;C) (jmi) over the selected s, or min of I(X_j;C|X_s) started
-    # at I(X_j;C) (cmim); read only for the remaining candidates.
+    # at I(X_j;C) (cmim).  A chosen feature's I(X;C) in ``gain`` (and, for jmi and
+    # cmim, whose J is ``running``, its running value) is set to -inf: it cannot
+    # win a later step, and the choice needs no list of the remaining candidates.
     running = relevance.copy() if criterion == "cmim" else np.zeros(n_features, dtype=np.float64)
+    gain = relevance.copy()
     term, minimum = _STEP_TERMS[criterion]
     remaining = np.ones(n_features, dtype=bool)
     ranking, step_j, step_redundancy = [], [], []
     for step in range(k):
         if step == 0:
             redundancy = np.zeros(n_features)
-            values = relevance
+            values = gain
         elif criterion in ("mifs", "mifs_u"):
             redundancy = beta * running
-            values = relevance - redundancy
+            values = gain - redundancy
         elif criterion == "mrmr":
             redundancy = running / step   # step = |S|
-            values = relevance - redundancy
+            values = gain - redundancy
         else:  # jmi, cmim
             values = running
-        # the lowest column index wins ties; the features already chosen cannot win
-        chosen = first_maximum(np.where(remaining, values, -np.inf))
+        chosen = first_maximum(values)  # lowest column index wins ties
         ranking.append(chosen)
         step_j.append(float(values[chosen]))
         if criterion in _PENALISED:
             step_redundancy.append(float(redundancy[chosen]))
         remaining[chosen] = False
+        gain[chosen] = -np.inf
+        if criterion in ("jmi", "cmim"):
+            running[chosen] = -np.inf
         if step + 1 == k:
             break
         weight = _mifs_u_weight(relevance[chosen], entropies[chosen]) if criterion == "mifs_u" else 1.0
