@@ -174,8 +174,9 @@ MAX_PLANE_LEVELS = PAIR_LEVELS
 
 cdef enum:
     # Features (or candidates) per work item of the parallel loops over the planes, each item
-    # one look at Ctrl-C: a look per feature would make every thread read the cache line
-    # the master thread writes at each look, ~100 ns a feature of ~50 ns of counting.
+    # one look at Ctrl-C and one hand-out: a feature is counted in tens of nanoseconds, and a
+    # look per feature would have every thread read the cache line that the master thread
+    # writes at each look.
     PLANE_BLOCK = 256
 
 # Negative results above this are rounding of a quantity that is >= 0 (as in _entropy).
