@@ -269,3 +269,42 @@ def test_available_cores_follows_loky_max_cpu_count(monkeypatch):
     assert _parallel.available_cores() == 1
     monkeypatch.delenv("LOKY_MAX_CPU_COUNT")
     assert _parallel.available_cores() == cores
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_lazy_cmim_on_planes_equals_byte_codes_and_eager(seed):
+    # few levels and classes: every pair is counted on planes, so the planes' lazy loop runs
+    rng = np.random.default_rng(seed)
+    levels = rng.integers(1, 5, size=60).astype(np.int32)
+    codes = np.stack([rng.integers(0, level, size=150) for level in levels]).astype(np.int8)
+    codes[7], levels[7] = codes[3], levels[3]       # tied
+    codes[11] = 0                                   # constant
+    y = rng.integers(0, 3, size=150).astype(np.int32)
+    y[:3] = [0, 1, 2]
+    relevance = np.empty(60)
+    _entropy.feature_class_information(codes, levels, y, 3, relevance)
+    kernel = _bitcount.counting_kernel(codes, levels, y, 3)
+    assert isinstance(kernel, _bitcount.PlaneCounter)
+    eager = _reference_greedy(codes, levels, y, "cmim", 60)
+    for k in (1, 10, 60):
+        on_planes = (np.empty(k, dtype=np.intp), np.empty(k))
+        by_bytes = (np.empty(k, dtype=np.intp), np.empty(k))
+        kernel.lazy_cmim(codes, levels, y, 3, relevance, k, *on_planes, 1e-12)
+        _entropy.lazy_cmim(codes, levels, y, 3, relevance, k, *by_bytes, 1e-12)
+        assert np.array_equal(on_planes[0], by_bytes[0]) and on_planes[1].tobytes() == by_bytes[1].tobytes()
+        assert np.array_equal(on_planes[0], eager[0][:k]) and np.array_equal(on_planes[1], eager[1][:k])
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32])
+def test_lazy_cmim_reports_a_bad_code(dtype):
+    rng = np.random.default_rng(5)
+    codes = rng.integers(0, 2, size=(6, 80)).astype(dtype)
+    levels = np.full(6, 2, dtype=np.int32)
+    y = rng.integers(0, 2, size=80).astype(np.int32)
+    relevance = np.empty(6)
+    _entropy.feature_class_information(codes, levels, y, 2, relevance)
+    codes[4, 9] = 5
+    planes = _bitcount.counting_kernel(codes, levels, y, 2)   # feature 4 gets no planes: byte codes
+    for kernel in (planes, _entropy):
+        with pytest.raises(ValueError, match=r"codes\[4\]: has code 5 at index 9"):
+            kernel.lazy_cmim(codes, levels, y, 2, relevance, 6, np.empty(6, dtype=np.intp), np.empty(6), 1e-12)

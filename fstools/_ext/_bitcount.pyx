@@ -60,9 +60,10 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
 from fstools._ext import _entropy
-from fstools._ext._common cimport (SignalCheck, check_threads, first_out_of_range, raise_if_stopped,
+from fstools._ext._common cimport (OK, SignalCheck, check_threads, first_out_of_range, raise_if_stopped,
                                    signal_check_init, stop_requested)
 from fstools._ext._counting cimport accumulate_term
+from fstools._ext._lazy cimport lazy_cmim_loop
 from fstools._ext._typedefs cimport code_t
 
 cnp.import_array()
@@ -357,6 +358,43 @@ cdef void _accumulate_on_planes(const Planes* P, Py_ssize_t a_feature, Py_ssize_
     accumulate_term(running, terms[term], weight, minimum)
 
 
+cdef void _fill_selected_planes(const Planes* P, Py_ssize_t selected, uint64_t* others) noexcept nogil:
+    """The planes ``_pair_terms`` ANDs with a candidate's: for ib = 1 .. Lb-1 of the selected
+    feature, B_ib, then B_ib & C_ic for ic = 1 .. K-1 (``(Lb - 1) K`` rows of ``n_words``)."""
+    cdef Py_ssize_t K = P.n_classes, n_words = P.n_words
+    cdef Py_ssize_t Lb = P.levels[selected]
+    cdef Py_ssize_t ib, ic, w
+    cdef const uint64_t* b = P.words + P.first_plane[selected] * n_words
+    for ib in range(1, Lb):
+        for w in range(n_words):
+            others[((ib - 1) * K) * n_words + w] = b[(ib - 1) * n_words + w]
+            for ic in range(1, K):
+                others[((ib - 1) * K + ic) * n_words + w] = (b[(ib - 1) * n_words + w]
+                                                             & P.class_words[(ic - 1) * n_words + w])
+
+
+cdef struct LazyPlanes:
+    # the planes of lazy_cmim's conditional information
+    const Planes* P
+    uint64_t* others      # for each step, the planes of its pick (``_fill_selected_planes``)
+    uint8_t* ready        # whether the planes of a step's pick are filled
+    Py_ssize_t step_words # words of ``others`` per step
+
+
+cdef int _plane_conditional_information(void* data, Py_ssize_t candidate, Py_ssize_t step,
+                                        Py_ssize_t selected, double* value) noexcept nogil:
+    """I(X_candidate;C|X_selected) on the planes (the third term of ``_pair_terms``)."""
+    cdef LazyPlanes* L = <LazyPlanes*> data
+    cdef uint64_t* others = L.others + step * L.step_words
+    cdef double terms[4]
+    if not L.ready[step]:
+        _fill_selected_planes(L.P, selected, others)
+        L.ready[step] = 1
+    _pair_terms(L.P, candidate, selected, others, False, terms)
+    value[0] = terms[2]
+    return OK
+
+
 def _pair_on_planes(candidate_levels, selected_levels, n_classes):
     """Whether a pair is counted on planes (its streams and table cells within the limits), for
     candidates of ``candidate_levels`` (a number or an array) with planes."""
@@ -503,9 +541,39 @@ cdef class PlaneCounter:
             out[rest] = values
         out[planes] = self._entropy_values[planes]
 
-    def lazy_cmim(self, *args, **kwargs):
-        """:func:`fstools._ext._entropy.lazy_cmim` (byte codes)."""
-        return _entropy.lazy_cmim(*args, **kwargs)
+    def lazy_cmim(self, codes, levels, y, n_classes, relevance, k, ranking, scores, tolerance):
+        """:func:`fstools._ext._entropy.lazy_cmim`: on the planes when every pair is counted on
+        them (the same loop, ``fstools._ext._lazy``), else by byte codes."""
+        n = codes.shape[0]
+        if not (self._same(codes, levels, y, n_classes) and self._all_planes
+                and _pair_on_planes(self._most_levels, self._most_levels, n_classes)
+                and (self._most_levels - 1) * n_classes <= RAW_COUNTS
+                and _is_vector(relevance, np.float64, n) and isinstance(k, (int, np.integer))
+                and not isinstance(k, bool) and 1 <= k <= n and _is_vector(ranking, np.intp, k)
+                and _is_vector(scores, np.float64, k) and isinstance(tolerance, (int, float))
+                and tolerance >= 0.0):
+            # anything unusual: the byte-code kernel, which checks and reports it
+            return _entropy.lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, tolerance)
+        self._plane_lazy_cmim(relevance, k, ranking, scores, tolerance)
+
+    def _plane_lazy_cmim(self, const double[::1] relevance, Py_ssize_t k, Py_ssize_t[::1] ranking,
+                         double[::1] scores, double tolerance):
+        cdef Py_ssize_t n = relevance.shape[0]
+        cdef Py_ssize_t step_words = max((self._most_levels - 1) * self.n_classes, 1) * self.planes.n_words
+        cdef double[::1] partial = np.array(relevance, dtype=np.float64)
+        cdef int32_t[::1] last = np.zeros(n, dtype=np.int32)
+        cdef int32_t[::1] heap = np.empty(n, dtype=np.int32)
+        cdef int32_t[::1] popped = np.empty(n, dtype=np.int32)
+        cdef uint64_t[::1] others = np.zeros(k * step_words, dtype=np.uint64)
+        cdef uint8_t[::1] ready = np.zeros(k, dtype=np.uint8)
+        cdef LazyPlanes data
+        data.P, data.others, data.ready, data.step_words = &self.planes, &others[0], &ready[0], step_words
+        cdef SignalCheck check
+        signal_check_init(&check, 1)
+        with nogil:
+            lazy_cmim_loop(&data, _plane_conditional_information, n, &partial[0], k, tolerance, &last[0],
+                           &heap[0], &popped[0], &ranking[0], &scores[0], &check)
+        raise_if_stopped(&check)
 
     def pair_information_terms(self, codes, levels, y, n_classes, selected, candidates, out, n_threads=1):
         """:func:`fstools._ext._entropy.pair_information_terms`: the pairs with few enough streams
@@ -595,20 +663,11 @@ cdef class PlaneCounter:
         self._plane_pairs(selected, candidates, np.flatnonzero(on_planes), rows, n_threads, relevant_independency)
 
     def _selected_planes(self, Py_ssize_t selected):
-        """The planes ``_pair_terms`` ANDs with a candidate's: for ib = 1 .. Lb-1 of the selected
-        feature, B_ib, then B_ib & C_ic for ic = 1 .. K-1."""
-        cdef Planes* P = &self.planes
-        cdef Py_ssize_t K = P.n_classes, n_words = P.n_words
-        cdef Py_ssize_t Lb = P.levels[selected]
-        cdef Py_ssize_t ib, ic, w
-        cdef const uint64_t* b = P.words + P.first_plane[selected] * n_words
-        others_array = np.zeros((max((Lb - 1) * K, 1), n_words), dtype=np.uint64)
+        """The planes of ``selected`` that ``_pair_terms`` ANDs with a candidate's (``_fill_selected_planes``)."""
+        others_array = np.zeros((max((self.planes.levels[selected] - 1) * self.planes.n_classes, 1),
+                                 self.planes.n_words), dtype=np.uint64)
         cdef uint64_t[:, ::1] others = others_array
-        for ib in range(1, Lb):
-            for w in range(n_words):
-                others[(ib - 1) * K, w] = b[(ib - 1) * n_words + w]
-                for ic in range(1, K):
-                    others[(ib - 1) * K + ic, w] = b[(ib - 1) * n_words + w] & P.class_words[(ic - 1) * n_words + w]
+        _fill_selected_planes(&self.planes, selected, &others[0, 0])
         return others_array
 
     def _plane_pairs(self, Py_ssize_t selected, const Py_ssize_t[::1] candidates, positions,
@@ -636,6 +695,12 @@ cdef class PlaneCounter:
                 p = where[i]
                 _pair_terms(P, candidates[p], selected, &others[0, 0], relevant_independency, &out[p, 0])
         raise_if_stopped(&check)
+
+
+def _is_vector(value, dtype, length):
+    """True when ``value`` is a writeable C-contiguous 1-D array of ``dtype`` and ``length``."""
+    return (isinstance(value, np.ndarray) and value.dtype == dtype and value.shape == (length,)
+            and value.flags.c_contiguous and value.flags.writeable)
 
 
 def _is_output(out, shape):

@@ -67,6 +67,7 @@ from fstools._ext._common cimport (BAD_CODE, OK, OUT_OF_MEMORY, SignalCheck, blo
 # class of the kernels over many features, or z of conditional_mutual_information).
 from fstools._ext._typedefs cimport code_t, sorted_t, third_code_t
 from fstools._ext._sorting cimport lower_bound
+from fstools._ext._lazy cimport lazy_cmim_loop
 
 cnp.import_array()
 
@@ -1428,122 +1429,61 @@ def _discrete_column_codes(const value_t[:, :] X, Py_ssize_t max_levels, int8_t[
 # CMIM with Fleuret's lazy evaluation
 # ---------------------------------------------------------------------------
 
-cdef inline bint _heap_before(const double* key, int32_t a, int32_t b) noexcept nogil:
-    """Order of the max-heap of :func:`lazy_cmim`: larger key first, then lower index."""
-    return key[a] > key[b] or (key[a] == key[b] and a < b)
+cdef struct ByteCodes:
+    # the byte codes of lazy_cmim's conditional information (codes of 1, 2 or 4 bytes)
+    const void* codes
+    int itemsize
+    Py_ssize_t m
+    const int32_t* levels
+    const int32_t* cls
+    Py_ssize_t n_classes
+    uint8_t* checked      # the features whose codes are known to be in range
+    Py_ssize_t bad_row    # the feature with a bad code, when BAD_CODE is returned
 
 
-cdef void _heap_sift_down(int32_t* heap, Py_ssize_t size, Py_ssize_t position,
-                          const double* key) noexcept nogil:
-    cdef Py_ssize_t child
-    cdef int32_t item = heap[position]
-    while True:
-        child = 2 * position + 1
-        if child >= size:
-            break
-        if child + 1 < size and _heap_before(key, heap[child + 1], heap[child]):
-            child += 1
-        if not _heap_before(key, heap[child], item):
-            break
-        heap[position] = heap[child]
-        position = child
-    heap[position] = item
+cdef Py_ssize_t _first_bad_code(const ByteCodes* B, Py_ssize_t j) noexcept nogil:
+    """:func:`first_out_of_range` of feature ``j``'s codes."""
+    if B.itemsize == 1:
+        return first_out_of_range(<const int8_t*> B.codes + j * B.m, B.m, B.levels[j])
+    if B.itemsize == 2:
+        return first_out_of_range(<const int16_t*> B.codes + j * B.m, B.m, B.levels[j])
+    return first_out_of_range(<const int32_t*> B.codes + j * B.m, B.m, B.levels[j])
 
 
-cdef void _heap_push(int32_t* heap, Py_ssize_t size, int32_t item, const double* key) noexcept nogil:
-    """Add ``item`` to the heap ``heap[0:size]`` (room for one more)."""
-    cdef Py_ssize_t position = size
-    cdef Py_ssize_t parent
-    while position > 0:
-        parent = (position - 1) // 2
-        if not _heap_before(key, item, heap[parent]):
-            break
-        heap[position] = heap[parent]
-        position = parent
-    heap[position] = item
+cdef bint _codes_in_range(ByteCodes* B, Py_ssize_t j) noexcept nogil:
+    """Whether feature ``j``'s codes are in range, looked at on its first use (else ``bad_row = j``)."""
+    if not B.checked[j]:
+        if _first_bad_code(B, j) >= 0:
+            B.bad_row = j
+            return False
+        B.checked[j] = 1
+    return True
 
 
-cdef inline double _tie_window(double best, double tolerance) noexcept nogil:
-    """The lowest value tied with ``best`` (fstools.core.ranking: best - tol * max(1, |best|))."""
-    return best - tolerance * (fabs(best) if fabs(best) > 1.0 else 1.0)
-
-
-cdef int _lazy_cmim(const code_t* codes, Py_ssize_t m, const int32_t* levels, Py_ssize_t n,
-                    const int32_t* cls, Py_ssize_t n_classes, double* partial, Py_ssize_t k,
-                    double tolerance, int32_t* last, int32_t* heap, int32_t* popped,
-                    uint8_t* checked, Py_ssize_t* ranking, double* scores,
-                    Py_ssize_t* bad_row, SignalCheck* check) noexcept nogil:
-    """The loop of :func:`lazy_cmim` (``partial`` starts as I(X_j;C), ``last`` as 0)."""
-    cdef Py_ssize_t j, t, size, n_popped, i, chosen, s
-    cdef double best, terms[4]
-    cdef bint have_best
+cdef int _byte_conditional_information(void* data, Py_ssize_t candidate, Py_ssize_t step,
+                                       Py_ssize_t selected, double* value) noexcept nogil:
+    """I(X_candidate;C|X_selected) from the byte codes (``_pair_information``'s third term), the
+    codes of both features checked at their first use."""
+    cdef ByteCodes* B = <ByteCodes*> data
+    cdef Py_ssize_t m = B.m
+    cdef double terms[4]
     cdef int status
-    # step 1: the first maximum of I(X_j;C), the lowest index within the window
-    best = partial[0]
-    for j in range(n):
-        if partial[j] > best:
-            best = partial[j]
-    for j in range(n):
-        if partial[j] >= _tie_window(best, tolerance):
-            break
-    ranking[0] = j
-    scores[0] = partial[j]
-    if k > 1 and first_out_of_range(codes + j * m, m, levels[j]) >= 0:
-        bad_row[0] = j
+    if not _codes_in_range(B, selected) or not _codes_in_range(B, candidate):
         return BAD_CODE
-    checked[j] = 1
-    size = 0
-    for i in range(n):
-        if i != j:
-            heap[size] = <int32_t> i
-            size += 1
-    for i in range(size // 2 - 1, -1, -1):
-        _heap_sift_down(heap, size, i, partial)
-    for t in range(1, k):
-        if stop_requested(check):
-            return OK
-        have_best = False
-        best = 0.0
-        n_popped = 0
-        while size > 0:
-            j = heap[0]
-            if have_best and partial[j] < _tie_window(best, tolerance):
-                break  # every other candidate's score is at most its partial score: out of the window
-            size -= 1
-            heap[0] = heap[size]
-            _heap_sift_down(heap, size, 0, partial)
-            popped[n_popped] = <int32_t> j
-            n_popped += 1
-            while last[j] < t and (not have_best or partial[j] >= _tie_window(best, tolerance)):
-                s = ranking[last[j]]
-                if not checked[j]:
-                    if first_out_of_range(codes + j * m, m, levels[j]) >= 0:
-                        bad_row[0] = j
-                        return BAD_CODE
-                    checked[j] = 1
-                status = _pair_information(codes + j * m, levels[j], codes + s * m, levels[s],
-                                           cls, n_classes, m, terms)
-                if status != OK:
-                    return status
-                if terms[2] < partial[j]:  # the running minimum (np.minimum of the eager update)
-                    partial[j] = terms[2]
-                last[j] += 1
-            if last[j] == t and (not have_best or partial[j] > best):
-                best = partial[j]
-                have_best = True
-        chosen = -1
-        for i in range(n_popped):
-            j = popped[i]
-            if last[j] == t and partial[j] >= _tie_window(best, tolerance) and (chosen < 0 or j < chosen):
-                chosen = j
-        ranking[t] = chosen
-        scores[t] = partial[chosen]
-        checked[chosen] = 1
-        for i in range(n_popped):
-            if popped[i] != chosen:
-                _heap_push(heap, size, popped[i], partial)
-                size += 1
-    return OK
+    if B.itemsize == 1:
+        status = _pair_information(<const int8_t*> B.codes + candidate * m, B.levels[candidate],
+                                   <const int8_t*> B.codes + selected * m, B.levels[selected],
+                                   B.cls, B.n_classes, m, terms)
+    elif B.itemsize == 2:
+        status = _pair_information(<const int16_t*> B.codes + candidate * m, B.levels[candidate],
+                                   <const int16_t*> B.codes + selected * m, B.levels[selected],
+                                   B.cls, B.n_classes, m, terms)
+    else:
+        status = _pair_information(<const int32_t*> B.codes + candidate * m, B.levels[candidate],
+                                   <const int32_t*> B.codes + selected * m, B.levels[selected],
+                                   B.cls, B.n_classes, m, terms)
+    value[0] = terms[2]
+    return status
 
 
 def lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, tolerance):
@@ -1601,7 +1541,6 @@ def _lazy_cmim_checked(const code_t[:, ::1] codes, const int32_t[::1] levels, co
     cdef Py_ssize_t n = codes.shape[0]
     cdef Py_ssize_t m = codes.shape[1]
     cdef Py_ssize_t j, max_levels = 1
-    cdef Py_ssize_t bad_row = -1
     cdef int status
     _check_feature_arguments(codes, levels, 1)
     if relevance.shape[0] != n:
@@ -1622,15 +1561,18 @@ def _lazy_cmim_checked(const code_t[:, ::1] codes, const int32_t[::1] levels, co
     cdef int32_t[::1] popped = np.empty(n, dtype=np.int32)
     cdef uint8_t[::1] checked = np.zeros(n, dtype=np.uint8)
     cdef Py_ssize_t[::1] order = np.empty(k, dtype=np.intp)
+    cdef ByteCodes data
+    data.codes, data.itemsize, data.m = <const void*> &codes[0, 0], sizeof(code_t), m
+    data.levels, data.cls, data.n_classes = &levels[0], &y[0], n_classes
+    data.checked, data.bad_row = &checked[0], -1
     cdef SignalCheck check
     signal_check_init(&check, 1)
     with nogil:
-        status = _lazy_cmim(&codes[0, 0], m, &levels[0], n, &y[0], n_classes, &partial[0], k, tolerance,
-                            &last[0], &heap[0], &popped[0], &checked[0], &order[0], &scores[0],
-                            &bad_row, &check)
+        status = lazy_cmim_loop(&data, _byte_conditional_information, n, &partial[0], k, tolerance,
+                                &last[0], &heap[0], &popped[0], &order[0], &scores[0], &check)
     raise_if_stopped(&check)
     if status == BAD_CODE:
-        _check_codes(codes[bad_row], f"codes[{bad_row}]", levels[bad_row], f"levels[{bad_row}]")
+        _check_codes(codes[data.bad_row], f"codes[{data.bad_row}]", levels[data.bad_row], f"levels[{data.bad_row}]")
     if status == OUT_OF_MEMORY:
         raise MemoryError("cannot allocate the counting table of (candidate, selected, y)")
     for j in range(k):

@@ -226,7 +226,7 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
     if criterion == "cmim" and lazy and k > 0:
         ranking = np.empty(k, dtype=np.intp)
         scores = np.empty(k, dtype=np.float64)
-        _entropy.lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, TIE_TOLERANCE)
+        kernel.lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, TIE_TOLERANCE)
         return ranking, {"J": scores}, relevance
     entropies = None
     if criterion == "mifs_u":
