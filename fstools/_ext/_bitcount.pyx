@@ -415,7 +415,7 @@ cdef class PlaneCounter:
     cdef readonly object codes, levels, y
     cdef readonly Py_ssize_t n_classes
     cdef object _words, _class_words, _first_plane, _first_count, _counts, _class_tables, _class_counts
-    cdef object _entropy_values, _joint_entropy_values, _nlogn
+    cdef object _entropy_values, _joint_entropy_values, _relevance_values, _nlogn
     cdef Py_ssize_t _most_levels
     cdef bint _all_planes
     cdef Planes planes
@@ -435,13 +435,22 @@ cdef class PlaneCounter:
         cdef Planes* P = &self.planes
         check_threads(n_threads)
         # feature j's planes start at plane first_plane[j] (-1: none), its counts at first_count[j]
-        with_planes = (np.asarray(levels) >= 1) & (np.asarray(levels) <= PAIR_LEVELS)
-        n_planes = np.where(with_planes, np.asarray(levels, dtype=np.intp) - 1, 0)
-        n_counts = np.where(with_planes, np.asarray(levels, dtype=np.intp), 0)
-        first_plane = np.where(with_planes, np.cumsum(n_planes) - n_planes, -1)
-        first_count = np.cumsum(n_counts) - n_counts
-        total_planes = int(n_planes.sum())
-        total_counts = int(n_counts.sum())
+        first_plane = np.empty(n, dtype=np.intp)
+        first_count = np.zeros(n, dtype=np.intp)
+        cdef Py_ssize_t[::1] fp = first_plane
+        cdef Py_ssize_t[::1] fc = first_count
+        cdef bint every_feature = True
+        self._most_levels = 0
+        for j in range(n):
+            fp[j] = -1
+            if not 1 <= levels[j] <= PAIR_LEVELS:
+                every_feature = False
+            else:
+                fp[j] = total_planes
+                fc[j] = total_counts
+                total_planes += levels[j] - 1
+                total_counts += levels[j]
+                self._most_levels = max(self._most_levels, levels[j])
         # every plane is written by _pack_levels before it is read
         words = np.empty((max(total_planes, 1), n_words), dtype=np.uint64)
         class_words = np.zeros((max(K - 1, 1), n_words), dtype=np.uint64)
@@ -453,16 +462,17 @@ cdef class PlaneCounter:
         self._class_tables = np.zeros(max(total_counts, 1) * K, dtype=np.int64)
         self._entropy_values = np.zeros(n, dtype=np.float64)
         self._joint_entropy_values = np.zeros(n, dtype=np.float64)
+        self._relevance_values = np.zeros(n, dtype=np.float64)
         cdef uint64_t[:, ::1] w_view = words
         cdef uint64_t[:, ::1] cw_view = class_words
-        cdef Py_ssize_t[::1] fp = first_plane
-        cdef Py_ssize_t[::1] fc = first_count
         cdef int64_t[::1] cc = class_counts
         cdef double[::1] nl = nlogn
         cdef int64_t[::1] counts = self._counts
         cdef int64_t[::1] tables = self._class_tables
         cdef double[::1] h = self._entropy_values
         cdef double[::1] hc = self._joint_entropy_values
+        cdef double[::1] relevance = self._relevance_values
+        cdef Py_ssize_t bad_codes = 0
         for l in range(1, m + 1):  # the products n log n of entropy_of_counts (libm's log), one per n
             nl[l] = (<double> l) * log(<double> l)
         if K > 1:
@@ -487,16 +497,17 @@ cdef class PlaneCounter:
                     continue
                 if first_out_of_range(&codes[j, 0], m, levels[j]) >= 0:
                     fp[j] = -1  # left to the byte-code kernels, which report the bad code
+                    bad_codes += 1
                     continue
                 if levels[j] > 1:
                     _pack_levels(&codes[j, 0], m, levels[j], n_words, &w_view[0, 0] + fp[j] * n_words)
                 _feature_tables(&w_view[0, 0] + fp[j] * n_words, levels[j], P, &counts[fc[j]],
                                 &tables[fc[j] * K], &h[j], &hc[j])
+                # I(X;C) = H(X) + H(C) - H(X,C), in the order of _entropy's _mutual_information
+                relevance[j] = _clip_rounding(h[j] + P.h_class - hc[j])
         raise_if_stopped(&check)
-        # the largest number of levels of a feature with planes, and whether every feature has them
-        planes_built = first_plane >= 0
-        self._most_levels = int(np.asarray(levels)[planes_built].max()) if planes_built.any() else 0
-        self._all_planes = bool(planes_built.all())
+        # every feature has planes (no level count too large, no bad code)
+        self._all_planes = every_feature and bad_codes == 0
 
     cdef bint _same(self, codes, levels, y, n_classes):
         return codes is self.codes and levels is self.levels and y is self.y and n_classes == self.n_classes
@@ -510,20 +521,19 @@ cdef class PlaneCounter:
         if not (self._same(codes, levels, y, n_classes) and _is_output(out, (codes.shape[0],))):
             return _entropy.feature_class_information(codes, levels, y, n_classes, out, n_threads)
         check_threads(n_threads)
+        if self._all_planes:  # I(X;C) of every feature computed with its planes
+            out[:] = self._relevance_values
+            return
         planes = self.has_planes()
         rest = np.flatnonzero(~planes)
-        if rest.size:
-            values = np.empty(rest.size, dtype=np.float64)
-            try:
-                _entropy.feature_class_information(np.ascontiguousarray(codes[rest]), levels[rest], y, n_classes,
-                                                   values, n_threads)
-            except ValueError:  # a bad code: reported by the kernel on all the rows (their own numbers)
-                return _entropy.feature_class_information(codes, levels, y, n_classes, out, n_threads)
-            out[rest] = values
-        # I(X;C) = H(X) + H(C) - H(X,C) with the margins of the (feature, class) table, as _entropy
-        values = self._entropy_values[planes] + self.planes.h_class - self._joint_entropy_values[planes]
-        values[(values < 0.0) & (values > -ROUNDING_TOLERANCE)] = 0.0
-        out[planes] = values
+        values = np.empty(rest.size, dtype=np.float64)
+        try:
+            _entropy.feature_class_information(np.ascontiguousarray(codes[rest]), levels[rest], y, n_classes,
+                                               values, n_threads)
+        except ValueError:  # a bad code: reported by the kernel on all the rows (their own numbers)
+            return _entropy.feature_class_information(codes, levels, y, n_classes, out, n_threads)
+        out[rest] = values
+        out[planes] = self._relevance_values[planes]
 
     def feature_entropies(self, codes, levels, out, n_threads=1):
         """:func:`fstools._ext._entropy.feature_entropies`, from the planes' level counts."""
