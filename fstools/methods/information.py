@@ -242,17 +242,19 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
     gain = relevance.copy()
     term, minimum = _STEP_TERMS[criterion]
     remaining = np.ones(n_features, dtype=bool)
+    # the redundancy and J of every feature (mifs, mifs_u, mrmr), rewritten in place at each step
+    redundancy = np.zeros(n_features)
+    penalised = np.empty(n_features)
     ranking, step_j, step_redundancy = [], [], []
     for step in range(k):
         if step == 0:
-            redundancy = np.zeros(n_features)
             values = gain
         elif criterion in ("mifs", "mifs_u"):
-            redundancy = beta * running
-            values = gain - redundancy
+            np.multiply(beta, running, out=redundancy)
+            values = np.subtract(gain, redundancy, out=penalised)
         elif criterion == "mrmr":
-            redundancy = running / step   # step = |S|
-            values = gain - redundancy
+            np.divide(running, step, out=redundancy)   # step = |S|
+            values = np.subtract(gain, redundancy, out=penalised)
         else:  # jmi, cmim
             values = running
         chosen = first_maximum(values)  # lowest column index wins ties
