@@ -98,7 +98,7 @@ COVERED = {
              "permuted_modularity"},
     "_entropy": {"entropy", "joint_entropy", "mutual_information", "conditional_mutual_information",
                  "pair_information_terms", "relevant_independency_terms", "feature_class_information",
-                 "feature_entropies", "discrete_column_codes", "lazy_cmim"},
+                 "feature_entropies", "discrete_column_codes", "lazy_cmim", "accumulate_pair_terms"},
     "_neighbours": {"class_neighbours", "all_class_neighbours", "relieff_terms", "block_size",
                     "kth_chebyshev_distances", "count_within", "kraskov_counts"},
     "_online": {"online_pass_dense", "online_pass_csr", "random_integers", "random_units", "random_words",
@@ -469,11 +469,14 @@ def _feature_codes(m=12, n_features=3, seed=0):
     return codes, levels, y
 
 
-def _feature_kernel_calls(codes, levels, y, n_classes, n_threads=1, selected=0, candidates=None):
-    """The four many-feature kernels as (name, call) with fresh outputs."""
+def _feature_kernel_calls(codes, levels, y, n_classes, n_threads=1, selected=0, candidates=None, active=None):
+    """The five many-feature kernels as (name, call) with fresh outputs."""
     n_features = codes.shape[0]
     candidates = np.arange(n_features, dtype=np.intp) if candidates is None else candidates
+    active = np.ones(n_features, dtype=np.uint8) if active is None else active
     return {
+        "accumulate_pair_terms": lambda: entropy_kernel.accumulate_pair_terms(
+            codes, levels, y, n_classes, selected, active, np.zeros(n_features), 1, 1.0, False, n_threads),
         "feature_entropies": lambda: entropy_kernel.feature_entropies(codes, levels, np.empty(n_features),
                                                                       n_threads),
         "feature_class_information": lambda: entropy_kernel.feature_class_information(
@@ -486,7 +489,7 @@ def _feature_kernel_calls(codes, levels, y, n_classes, n_threads=1, selected=0, 
 
 
 FEATURE_KERNELS = ["feature_entropies", "feature_class_information", "pair_information_terms",
-                   "relevant_independency_terms"]
+                   "relevant_independency_terms", "accumulate_pair_terms"]
 
 
 @pytest.mark.parametrize("name", FEATURE_KERNELS)
@@ -504,7 +507,7 @@ def test_entropy_feature_kernels_zero_features():
     calls = _feature_kernel_calls(codes, np.zeros(0, dtype=np.int32), np.zeros(5, dtype=np.int32), 1)
     calls["feature_entropies"]()
     calls["feature_class_information"]()
-    for name in ("pair_information_terms", "relevant_independency_terms"):
+    for name in ("pair_information_terms", "relevant_independency_terms", "accumulate_pair_terms"):
         with pytest.raises(ValueError) as excinfo:
             calls[name]()
         assert_clear(excinfo, "selected")
@@ -553,6 +556,9 @@ def test_entropy_feature_kernels_bad_arguments(name):
     if name in ("pair_information_terms", "relevant_independency_terms"):
         cases["selected"] = dict(selected=3)
         cases["candidates"] = dict(candidates=np.array([0, -1], dtype=np.intp))
+    if name == "accumulate_pair_terms":
+        cases["selected"] = dict(selected=3)
+        cases["active"] = dict(active=np.ones(2, dtype=np.uint8))
     for argument, change in cases.items():
         settings = dict(codes=codes, levels=levels, y=y, n_classes=2)
         settings.update(change)

@@ -40,22 +40,30 @@ where the target has one); elsewhere, and on an x86 processor without
 POPCNT, the portable bit-twiddling count (Hacker's Delight, Warren 2012,
 section 5-1).
 
-The loops run without the GIL, threaded with OpenMP over the features or
-the candidates (each thread with its own tables; the result does not depend
-on the number of threads) and answer Ctrl-C between work items.
+The loops run without the GIL, threaded with OpenMP over blocks of 256
+features or candidates handed out as threads come free (a thread that loses
+its core to another process does not hold the others up); each feature or
+pair is computed by one thread with its own tables, so the result does not
+depend on the number of threads or on which thread took which block.  They
+answer Ctrl-C between blocks.  A greedy step is one such loop
+(:meth:`PlaneCounter.accumulate_pair_terms`: the pair terms of every remaining
+candidate folded into its running sum or minimum), so that the only serial
+work of a step is the choice of the next feature.
 """
 import numpy as np
 
 cimport numpy as cnp
 from cython.parallel import parallel, prange
 from libc.math cimport log
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
 from fstools._ext import _entropy
-from fstools._ext._common cimport (SignalCheck, check_threads, first_out_of_range, raise_if_stopped,
+from fstools._ext._common cimport (OK, SignalCheck, check_threads, first_out_of_range, raise_if_stopped,
                                    signal_check_init, stop_requested)
+from fstools._ext._counting cimport accumulate_term
+from fstools._ext._lazy cimport lazy_cmim_loop
 from fstools._ext._typedefs cimport code_t
 
 cnp.import_array()
@@ -164,6 +172,13 @@ cdef enum:
 
 #: Features with more levels than this get no bit-planes.
 MAX_PLANE_LEVELS = PAIR_LEVELS
+
+cdef enum:
+    # Features (or candidates) per work item of the parallel loops over the planes, each item
+    # one look at Ctrl-C and one hand-out: a feature is counted in tens of nanoseconds, and a
+    # look per feature would have every thread read the cache line that the master thread
+    # writes at each look.
+    PLANE_BLOCK = 256
 
 # Negative results above this are rounding of a quantity that is >= 0 (as in _entropy).
 cdef double ROUNDING_TOLERANCE = 1e-12
@@ -333,6 +348,60 @@ cdef void _pair_terms(const Planes* P, Py_ssize_t a_feature, Py_ssize_t b_featur
         dest[3] = _clip_rounding(h_ab + P.class_entropy_of[a_feature] - h_abc - h_a)
 
 
+cdef void _accumulate_on_planes(const Planes* P, Py_ssize_t a_feature, Py_ssize_t b_feature,
+                                const uint64_t* others, int term, double weight, bint minimum,
+                                double* running) noexcept nogil:
+    """The pair terms of candidate ``a_feature`` and selected ``b_feature`` (:func:`_pair_terms`)
+    and the update of the candidate's running value (``accumulate_term``)."""
+    cdef double terms[4]
+    _pair_terms(P, a_feature, b_feature, others, False, terms)
+    accumulate_term(running, terms[term], weight, minimum)
+
+
+cdef void _fill_selected_planes(const Planes* P, Py_ssize_t selected, uint64_t* others) noexcept nogil:
+    """The planes ``_pair_terms`` ANDs with a candidate's: for ib = 1 .. Lb-1 of the selected
+    feature, B_ib, then B_ib & C_ic for ic = 1 .. K-1 (``(Lb - 1) K`` rows of ``n_words``)."""
+    cdef Py_ssize_t K = P.n_classes, n_words = P.n_words
+    cdef Py_ssize_t Lb = P.levels[selected]
+    cdef Py_ssize_t ib, ic, w
+    cdef const uint64_t* b = P.words + P.first_plane[selected] * n_words
+    for ib in range(1, Lb):
+        for w in range(n_words):
+            others[((ib - 1) * K) * n_words + w] = b[(ib - 1) * n_words + w]
+            for ic in range(1, K):
+                others[((ib - 1) * K + ic) * n_words + w] = (b[(ib - 1) * n_words + w]
+                                                             & P.class_words[(ic - 1) * n_words + w])
+
+
+cdef struct LazyPlanes:
+    # the planes of lazy_cmim's conditional information
+    const Planes* P
+    uint64_t* others      # for each step, the planes of its pick (``_fill_selected_planes``)
+    uint8_t* ready        # whether the planes of a step's pick are filled
+    Py_ssize_t step_words # words of ``others`` per step
+
+
+cdef int _plane_conditional_information(void* data, Py_ssize_t candidate, Py_ssize_t step,
+                                        Py_ssize_t selected, double* value) noexcept nogil:
+    """I(X_candidate;C|X_selected) on the planes (the third term of ``_pair_terms``)."""
+    cdef LazyPlanes* L = <LazyPlanes*> data
+    cdef uint64_t* others = L.others + step * L.step_words
+    cdef double terms[4]
+    if not L.ready[step]:
+        _fill_selected_planes(L.P, selected, others)
+        L.ready[step] = 1
+    _pair_terms(L.P, candidate, selected, others, False, terms)
+    value[0] = terms[2]
+    return OK
+
+
+def _pair_on_planes(candidate_levels, selected_levels, n_classes):
+    """Whether a pair is counted on planes (its streams and table cells within the limits), for
+    candidates of ``candidate_levels`` (a number or an array) with planes."""
+    return (((candidate_levels - 1) * (selected_levels - 1) * n_classes <= MAX_STREAMS)
+            & (candidate_levels * selected_levels * n_classes <= PAIR_CELLS))
+
+
 cdef class PlaneCounter:
     """The bit-planes of one code matrix and class, and the information kernels on them.
 
@@ -346,7 +415,9 @@ cdef class PlaneCounter:
     cdef readonly object codes, levels, y
     cdef readonly Py_ssize_t n_classes
     cdef object _words, _class_words, _first_plane, _first_count, _counts, _class_tables, _class_counts
-    cdef object _entropy_values, _joint_entropy_values, _nlogn
+    cdef object _entropy_values, _joint_entropy_values, _relevance_values, _nlogn
+    cdef Py_ssize_t _most_levels
+    cdef bint _all_planes
     cdef Planes planes
 
     CODE_DTYPES = _entropy.CODE_DTYPES
@@ -363,15 +434,25 @@ cdef class PlaneCounter:
         cdef Py_ssize_t j, l, total_planes = 0, total_counts = 0, K = n_classes
         cdef Planes* P = &self.planes
         check_threads(n_threads)
-        first_plane = np.full(n, -1, dtype=np.intp)
+        # feature j's planes start at plane first_plane[j] (-1: none), its counts at first_count[j]
+        first_plane = np.empty(n, dtype=np.intp)
         first_count = np.zeros(n, dtype=np.intp)
+        cdef Py_ssize_t[::1] fp = first_plane
+        cdef Py_ssize_t[::1] fc = first_count
+        cdef bint every_feature = True
+        self._most_levels = 0
         for j in range(n):
-            if 1 <= levels[j] <= PAIR_LEVELS:
-                first_plane[j] = total_planes
-                first_count[j] = total_counts
+            fp[j] = -1
+            if not 1 <= levels[j] <= PAIR_LEVELS:
+                every_feature = False
+            else:
+                fp[j] = total_planes
+                fc[j] = total_counts
                 total_planes += levels[j] - 1
                 total_counts += levels[j]
-        words = np.zeros((max(total_planes, 1), n_words), dtype=np.uint64)
+                self._most_levels = max(self._most_levels, levels[j])
+        # every plane is written by _pack_levels before it is read
+        words = np.empty((max(total_planes, 1), n_words), dtype=np.uint64)
         class_words = np.zeros((max(K - 1, 1), n_words), dtype=np.uint64)
         class_counts = np.bincount(np.asarray(y), minlength=K).astype(np.int64)
         nlogn = np.zeros(m + 1, dtype=np.float64)
@@ -381,16 +462,17 @@ cdef class PlaneCounter:
         self._class_tables = np.zeros(max(total_counts, 1) * K, dtype=np.int64)
         self._entropy_values = np.zeros(n, dtype=np.float64)
         self._joint_entropy_values = np.zeros(n, dtype=np.float64)
+        self._relevance_values = np.zeros(n, dtype=np.float64)
         cdef uint64_t[:, ::1] w_view = words
         cdef uint64_t[:, ::1] cw_view = class_words
-        cdef Py_ssize_t[::1] fp = first_plane
-        cdef Py_ssize_t[::1] fc = first_count
         cdef int64_t[::1] cc = class_counts
         cdef double[::1] nl = nlogn
         cdef int64_t[::1] counts = self._counts
         cdef int64_t[::1] tables = self._class_tables
         cdef double[::1] h = self._entropy_values
         cdef double[::1] hc = self._joint_entropy_values
+        cdef double[::1] relevance = self._relevance_values
+        cdef Py_ssize_t bad_codes = 0
         for l in range(1, m + 1):  # the products n log n of entropy_of_counts (libm's log), one per n
             nl[l] = (<double> l) * log(<double> l)
         if K > 1:
@@ -401,19 +483,31 @@ cdef class PlaneCounter:
         P.entropy, P.class_entropy_of = &h[0] if n else NULL, &hc[0] if n else NULL
         P.nlogn, P.m, P.n_words, P.n_classes = &nl[0], m, n_words, K
         P.h_class = _entropy_of_counts(&cc[0], K, m, &nl[0])
+        cdef Py_ssize_t block, stop, n_blocks = (n + PLANE_BLOCK - 1) // PLANE_BLOCK
         cdef SignalCheck check
-        signal_check_init(&check, 16)
-        for j in prange(n, nogil=True, num_threads=n_threads, schedule='dynamic', chunksize=64):
-            if fp[j] < 0 or stop_requested(&check):
+        signal_check_init(&check, 1)
+        for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule='dynamic'):
+            if stop_requested(&check):
                 continue
-            if first_out_of_range(&codes[j, 0], m, levels[j]) >= 0:
-                fp[j] = -1  # left to the byte-code kernels, which report the bad code
-                continue
-            if levels[j] > 1:
-                _pack_levels(&codes[j, 0], m, levels[j], n_words, &w_view[0, 0] + fp[j] * n_words)
-            _feature_tables(&w_view[0, 0] + fp[j] * n_words, levels[j], P, &counts[fc[j]], &tables[fc[j] * K],
-                            &h[j], &hc[j])
+            stop = (block + 1) * PLANE_BLOCK
+            if stop > n:
+                stop = n
+            for j in range(block * PLANE_BLOCK, stop):
+                if fp[j] < 0:
+                    continue
+                if first_out_of_range(&codes[j, 0], m, levels[j]) >= 0:
+                    fp[j] = -1  # left to the byte-code kernels, which report the bad code
+                    bad_codes += 1
+                    continue
+                if levels[j] > 1:
+                    _pack_levels(&codes[j, 0], m, levels[j], n_words, &w_view[0, 0] + fp[j] * n_words)
+                _feature_tables(&w_view[0, 0] + fp[j] * n_words, levels[j], P, &counts[fc[j]],
+                                &tables[fc[j] * K], &h[j], &hc[j])
+                # I(X;C) = H(X) + H(C) - H(X,C), in the order of _entropy's _mutual_information
+                relevance[j] = _clip_rounding(h[j] + P.h_class - hc[j])
         raise_if_stopped(&check)
+        # every feature has planes (no level count too large, no bad code)
+        self._all_planes = every_feature and bad_codes == 0
 
     cdef bint _same(self, codes, levels, y, n_classes):
         return codes is self.codes and levels is self.levels and y is self.y and n_classes == self.n_classes
@@ -427,20 +521,19 @@ cdef class PlaneCounter:
         if not (self._same(codes, levels, y, n_classes) and _is_output(out, (codes.shape[0],))):
             return _entropy.feature_class_information(codes, levels, y, n_classes, out, n_threads)
         check_threads(n_threads)
+        if self._all_planes:  # I(X;C) of every feature computed with its planes
+            out[:] = self._relevance_values
+            return
         planes = self.has_planes()
         rest = np.flatnonzero(~planes)
-        if rest.size:
-            values = np.empty(rest.size, dtype=np.float64)
-            try:
-                _entropy.feature_class_information(np.ascontiguousarray(codes[rest]), levels[rest], y, n_classes,
-                                                   values, n_threads)
-            except ValueError:  # a bad code: reported by the kernel on all the rows (their own numbers)
-                return _entropy.feature_class_information(codes, levels, y, n_classes, out, n_threads)
-            out[rest] = values
-        # I(X;C) = H(X) + H(C) - H(X,C) with the margins of the (feature, class) table, as _entropy
-        values = self._entropy_values[planes] + self.planes.h_class - self._joint_entropy_values[planes]
-        values[(values < 0.0) & (values > -ROUNDING_TOLERANCE)] = 0.0
-        out[planes] = values
+        values = np.empty(rest.size, dtype=np.float64)
+        try:
+            _entropy.feature_class_information(np.ascontiguousarray(codes[rest]), levels[rest], y, n_classes,
+                                               values, n_threads)
+        except ValueError:  # a bad code: reported by the kernel on all the rows (their own numbers)
+            return _entropy.feature_class_information(codes, levels, y, n_classes, out, n_threads)
+        out[rest] = values
+        out[planes] = self._relevance_values[planes]
 
     def feature_entropies(self, codes, levels, out, n_threads=1):
         """:func:`fstools._ext._entropy.feature_entropies`, from the planes' level counts."""
@@ -458,9 +551,39 @@ cdef class PlaneCounter:
             out[rest] = values
         out[planes] = self._entropy_values[planes]
 
-    def lazy_cmim(self, *args, **kwargs):
-        """:func:`fstools._ext._entropy.lazy_cmim` (byte codes)."""
-        return _entropy.lazy_cmim(*args, **kwargs)
+    def lazy_cmim(self, codes, levels, y, n_classes, relevance, k, ranking, scores, tolerance):
+        """:func:`fstools._ext._entropy.lazy_cmim`: on the planes when every pair is counted on
+        them (the same loop, ``fstools._ext._lazy``), else by byte codes."""
+        n = codes.shape[0]
+        if not (self._same(codes, levels, y, n_classes) and self._all_planes
+                and _pair_on_planes(self._most_levels, self._most_levels, n_classes)
+                and (self._most_levels - 1) * n_classes <= RAW_COUNTS
+                and _is_vector(relevance, np.float64, n) and isinstance(k, (int, np.integer))
+                and not isinstance(k, bool) and 1 <= k <= n and _is_vector(ranking, np.intp, k)
+                and _is_vector(scores, np.float64, k) and isinstance(tolerance, (int, float))
+                and tolerance >= 0.0):
+            # anything unusual: the byte-code kernel, which checks and reports it
+            return _entropy.lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, tolerance)
+        self._plane_lazy_cmim(relevance, k, ranking, scores, tolerance)
+
+    def _plane_lazy_cmim(self, const double[::1] relevance, Py_ssize_t k, Py_ssize_t[::1] ranking,
+                         double[::1] scores, double tolerance):
+        cdef Py_ssize_t n = relevance.shape[0]
+        cdef Py_ssize_t step_words = max((self._most_levels - 1) * self.n_classes, 1) * self.planes.n_words
+        cdef double[::1] partial = np.array(relevance, dtype=np.float64)
+        cdef int32_t[::1] last = np.zeros(n, dtype=np.int32)
+        cdef int32_t[::1] heap = np.empty(n, dtype=np.int32)
+        cdef int32_t[::1] popped = np.empty(n, dtype=np.int32)
+        cdef uint64_t[::1] others = np.zeros(k * step_words, dtype=np.uint64)
+        cdef uint8_t[::1] ready = np.zeros(k, dtype=np.uint8)
+        cdef LazyPlanes data
+        data.P, data.others, data.ready, data.step_words = &self.planes, &others[0], &ready[0], step_words
+        cdef SignalCheck check
+        signal_check_init(&check, 1)
+        with nogil:
+            lazy_cmim_loop(&data, _plane_conditional_information, n, &partial[0], k, tolerance, &last[0],
+                           &heap[0], &popped[0], &ranking[0], &scores[0], &check)
+        raise_if_stopped(&check)
 
     def pair_information_terms(self, codes, levels, y, n_classes, selected, candidates, out, n_threads=1):
         """:func:`fstools._ext._entropy.pair_information_terms`: the pairs with few enough streams
@@ -470,6 +593,52 @@ cdef class PlaneCounter:
     def relevant_independency_terms(self, codes, levels, y, n_classes, selected, candidates, out, n_threads=1):
         """:func:`fstools._ext._entropy.relevant_independency_terms`, as :meth:`pair_information_terms`."""
         self._pairs(codes, levels, y, n_classes, selected, candidates, out, n_threads, True)
+
+    def accumulate_pair_terms(self, codes, levels, y, n_classes, selected, active, running, term, weight=1.0,
+                              minimum=False, n_threads=1):
+        """:func:`fstools._ext._entropy.accumulate_pair_terms`: the pairs with few enough streams
+        on the planes, the others by byte codes."""
+        n = codes.shape[0]
+        if not (self._same(codes, levels, y, n_classes) and isinstance(selected, (int, np.integer))
+                and 0 <= selected < n and self._first_plane[selected] >= 0
+                and (int(levels[selected]) - 1) * n_classes <= RAW_COUNTS
+                and isinstance(active, np.ndarray) and active.dtype == np.uint8 and active.shape == (n,)
+                and active.flags.c_contiguous and _is_output(running, (n,))
+                and not isinstance(term, bool) and isinstance(term, (int, np.integer)) and 0 <= term <= 3):
+            # anything unusual: the byte-code kernel, which checks and reports it
+            return _entropy.accumulate_pair_terms(codes, levels, y, n_classes, selected, active, running, term,
+                                                  weight, minimum, n_threads)
+        check_threads(n_threads)
+        selected_levels = int(levels[selected])
+        on_planes = active
+        if not (self._all_planes and _pair_on_planes(self._most_levels, selected_levels, n_classes)):
+            eligible = (self._first_plane >= 0) & _pair_on_planes(levels.astype(np.intp), selected_levels, n_classes)
+            rest = (active != 0) & ~eligible
+            if rest.any():
+                _entropy.accumulate_pair_terms(codes, levels, y, n_classes, selected, rest.view(np.uint8), running,
+                                               term, weight, minimum, n_threads)
+            on_planes = ((active != 0) & eligible).view(np.uint8)
+        self._plane_accumulate(selected, on_planes, running, term, weight, minimum, n_threads)
+
+    def _plane_accumulate(self, Py_ssize_t selected, const uint8_t[::1] active, double[::1] running, int term,
+                          double weight, bint minimum, int n_threads):
+        """:meth:`accumulate_pair_terms` on the planes, for the features flagged in ``active``."""
+        cdef Planes* P = &self.planes
+        cdef Py_ssize_t n = active.shape[0]
+        cdef Py_ssize_t j, block, stop, n_blocks = (n + PLANE_BLOCK - 1) // PLANE_BLOCK
+        cdef uint64_t[:, ::1] others = self._selected_planes(selected)
+        cdef SignalCheck check
+        signal_check_init(&check, 1)
+        for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule='dynamic'):
+            if stop_requested(&check):
+                continue
+            stop = (block + 1) * PLANE_BLOCK
+            if stop > n:
+                stop = n
+            for j in range(block * PLANE_BLOCK, stop):
+                if active[j]:
+                    _accumulate_on_planes(P, j, selected, &others[0, 0], term, weight, minimum, &running[j])
+        raise_if_stopped(&check)
 
     def _pairs(self, codes, levels, y, n_classes, selected, candidates, out, n_threads, bint relevant_independency):
         byte_kernel = (_entropy.relevant_independency_terms if relevant_independency
@@ -485,9 +654,8 @@ cdef class PlaneCounter:
         check_threads(n_threads)
         candidate_levels = levels[candidates].astype(np.intp)
         selected_levels = int(levels[selected])
-        on_planes = ((self._first_plane[candidates] >= 0)
-                     & ((candidate_levels - 1) * (selected_levels - 1) * n_classes <= MAX_STREAMS)
-                     & (candidate_levels * selected_levels * n_classes <= PAIR_CELLS))
+        on_planes = (self._first_plane[candidates] >= 0) & _pair_on_planes(candidate_levels, selected_levels,
+                                                                            n_classes)
         if (selected_levels - 1) * n_classes > RAW_COUNTS or not on_planes.any():
             return byte_kernel(codes, levels, y, n_classes, selected, candidates, out, n_threads)
         rows = out.reshape(candidates.shape[0], width)
@@ -504,36 +672,45 @@ cdef class PlaneCounter:
         out[rest] = values
         self._plane_pairs(selected, candidates, np.flatnonzero(on_planes), rows, n_threads, relevant_independency)
 
+    def _selected_planes(self, Py_ssize_t selected):
+        """The planes of ``selected`` that ``_pair_terms`` ANDs with a candidate's (``_fill_selected_planes``)."""
+        others_array = np.zeros((max((self.planes.levels[selected] - 1) * self.planes.n_classes, 1),
+                                 self.planes.n_words), dtype=np.uint64)
+        cdef uint64_t[:, ::1] others = others_array
+        _fill_selected_planes(&self.planes, selected, &others[0, 0])
+        return others_array
+
     def _plane_pairs(self, Py_ssize_t selected, const Py_ssize_t[::1] candidates, positions,
                      double[:, ::1] out, int n_threads, bint relevant_independency):
         """Pair terms on the planes of ``candidates[p]`` into ``out[p]``, for every ``p`` of
         ``positions`` (an intp array; None: all)."""
         cdef Planes* P = &self.planes
-        cdef Py_ssize_t K = P.n_classes, n_words = P.n_words
-        cdef Py_ssize_t Lb = P.levels[selected]
-        cdef Py_ssize_t ib, ic, w, i, p
-        cdef const uint64_t* b = P.words + P.first_plane[selected] * n_words
+        cdef Py_ssize_t i, p
         cdef const Py_ssize_t[::1] where = (np.arange(candidates.shape[0], dtype=np.intp) if positions is None
                                             else positions)
         cdef Py_ssize_t n_pairs = where.shape[0]
         if n_pairs == 0:
             return
-        # for ib = 1 .. Lb-1: B_ib, then B_ib & C_ic for ic = 1 .. K-1
-        others_array = np.zeros((max((Lb - 1) * K, 1), n_words), dtype=np.uint64)
-        cdef uint64_t[:, ::1] others = others_array
-        for ib in range(1, Lb):
-            for w in range(n_words):
-                others[(ib - 1) * K, w] = b[(ib - 1) * n_words + w]
-                for ic in range(1, K):
-                    others[(ib - 1) * K + ic, w] = b[(ib - 1) * n_words + w] & P.class_words[(ic - 1) * n_words + w]
+        cdef uint64_t[:, ::1] others = self._selected_planes(selected)
+        cdef Py_ssize_t block, stop, n_blocks = (n_pairs + PLANE_BLOCK - 1) // PLANE_BLOCK
         cdef SignalCheck check
-        signal_check_init(&check, 256)
-        for i in prange(n_pairs, nogil=True, num_threads=n_threads, schedule='dynamic', chunksize=256):
+        signal_check_init(&check, 1)
+        for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule='dynamic'):
             if stop_requested(&check):
                 continue
-            p = where[i]
-            _pair_terms(P, candidates[p], selected, &others[0, 0], relevant_independency, &out[p, 0])
+            stop = (block + 1) * PLANE_BLOCK
+            if stop > n_pairs:
+                stop = n_pairs
+            for i in range(block * PLANE_BLOCK, stop):
+                p = where[i]
+                _pair_terms(P, candidates[p], selected, &others[0, 0], relevant_independency, &out[p, 0])
         raise_if_stopped(&check)
+
+
+def _is_vector(value, dtype, length):
+    """True when ``value`` is a writeable C-contiguous 1-D array of ``dtype`` and ``length``."""
+    return (isinstance(value, np.ndarray) and value.dtype == dtype and value.shape == (length,)
+            and value.flags.c_contiguous and value.flags.writeable)
 
 
 def _is_output(out, shape):
@@ -550,9 +727,10 @@ def counting_kernel(codes, levels, y, n_classes, n_threads=1):
     counted on planes (its number of streams at most :data:`MAX_STREAMS`), and
     the module :mod:`fstools._ext._entropy` otherwise.  Either has the methods
     ``feature_class_information``, ``feature_entropies``,
-    ``pair_information_terms``, ``relevant_independency_terms`` and
-    ``lazy_cmim`` of :mod:`fstools._ext._entropy`, with the same results
-    (bitwise).
+    ``pair_information_terms``, ``relevant_independency_terms``,
+    ``accumulate_pair_terms`` and ``lazy_cmim`` of :mod:`fstools._ext._entropy`,
+    with the same results (bitwise).  Build it once for a selection: the
+    relevance and every greedy step then read the same planes.
 
     Parameters
     ----------

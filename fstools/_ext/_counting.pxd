@@ -1,8 +1,9 @@
 # cython: language_level=3
-"""Counting-table helpers shared by the information kernels (_entropy, _permutation).
+"""Counting-table helpers shared by the information kernels (_entropy, _bitcount, _permutation).
 
 ``count_t`` is the type of a cell of a counting table; :func:`entropy_of_counts` the plug-in
-entropy (nats) of the distribution a table of counts describes.
+entropy (nats) of the distribution a table of counts describes; :func:`accumulate_term` the
+update of a candidate's running term in a step of the greedy filters.
 """
 from libc.math cimport log
 from libc.stdint cimport int64_t
@@ -20,3 +21,29 @@ cdef inline double entropy_of_counts(const count_t* counts, Py_ssize_t n_cells, 
             n = <double> counts[k]
             sum_nlogn += n * log(n)
     return (<double> m * log(<double> m) - sum_nlogn) / m
+
+
+cdef extern from *:
+    """
+    /* sum + weight * term with the product rounded on its own (as NumPy's ``running +
+       weight * terms``): the volatile keeps the compiler from fusing it into a
+       multiply-add, which rounds once and would change the last bit. */
+    static inline double fstools_add_product(double sum, double weight, double term) {
+        volatile double product = weight * term;
+        return sum + product;
+    }
+    """
+    double add_product "fstools_add_product"(double sum, double weight, double term) noexcept nogil
+
+
+cdef inline void accumulate_term(double* target, double term, double weight, bint minimum) noexcept nogil:
+    """One greedy-step update of a candidate's running term (the rule of
+    ``accumulate_pair_terms`` in _entropy and _bitcount): ``min(target, term)`` when
+    ``minimum``, else ``target + term`` (weight 1) or ``target + weight * term``."""
+    if minimum:
+        if term < target[0]:
+            target[0] = term
+    elif weight == 1.0:
+        target[0] = target[0] + term
+    else:
+        target[0] = add_product(target[0], weight, term)

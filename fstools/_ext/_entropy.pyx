@@ -37,7 +37,10 @@ between features, raising KeyboardInterrupt with every table freed):
   candidates c, I(X_c;X_s), I(X_c,X_s;C), I(X_c;C|X_s) and I(X_s;C|X_c)
   from one joint table of (x_c, x_s, class): the engine of the greedy
   information-theoretic filters and of CMQFS's relevant independency
-  (:func:`relevant_independency_terms`, a thin use of the same core).
+  (:func:`relevant_independency_terms`, a thin use of the same core);
+* :func:`accumulate_pair_terms` -- one of those quantities for every remaining
+  candidate, folded into its running sum or minimum in place (one step of the
+  greedy filters).
 
 Codes are int8, int16 or int32 arrays (the fused type ``code_t``):
 :mod:`fstools.core.discretize` stores them in the smallest of int8 / int16 that
@@ -64,10 +67,11 @@ from fstools._ext._common cimport (BAD_CODE, OK, OUT_OF_MEMORY, SignalCheck, blo
 # class of the kernels over many features, or z of conditional_mutual_information).
 from fstools._ext._typedefs cimport code_t, sorted_t, third_code_t
 from fstools._ext._sorting cimport lower_bound
+from fstools._ext._lazy cimport lazy_cmim_loop
 
 cnp.import_array()
 
-from fstools._ext._counting cimport count_t, entropy_of_counts
+from fstools._ext._counting cimport accumulate_term, count_t, entropy_of_counts
 
 #: dtypes accepted for codes (int8 and int16 from fstools.core.discretize, int32 too).
 CODE_DTYPES = (np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32))
@@ -715,6 +719,100 @@ def _relevant_independency_terms(const code_t[:, ::1] codes, const int32_t[::1] 
                      &out[0] if out.shape[0] > 0 else NULL, 1, True, n_threads)
 
 
+# Features per work item of accumulate_pair_terms (one look at Ctrl-C each).
+cdef Py_ssize_t ACCUMULATE_BLOCK = 16
+
+
+def accumulate_pair_terms(codes, levels, y, n_classes, selected, active, running, term, weight=1.0,
+                          minimum=False, n_threads=1):
+    """One step of the greedy filters: a pair term of every active feature with the selected one,
+    folded into its running value in place.
+
+    For every feature ``j`` with ``active[j]`` nonzero, with ``t`` the value
+    ``out[term]`` of :func:`pair_information_terms` for the pair (candidate ``j``,
+    ``selected``)::
+
+        running[j] = min(running[j], t)          if minimum
+        running[j] = running[j] + weight * t     otherwise (weight 1: running[j] + t)
+
+    the product rounded on its own (no fused multiply-add), so that ``running``
+    is bitwise that of ``running[c] += weight * terms[:, term]`` (or
+    ``np.minimum``) in NumPy after :func:`pair_information_terms`.  This is
+    that call and that update in one pass, without the candidate list and the
+    table of terms.  The features are processed in parallel (OpenMP, blocks of
+    16 features handed out as threads come free); each ``running[j]`` is
+    computed by one thread with a fixed summation order, so the result does not
+    depend on ``n_threads``.
+
+    Parameters
+    ----------
+    codes, levels, y, n_classes, selected
+        As for :func:`pair_information_terms`.
+    active : ndarray of uint8, shape (n_features,)
+        Nonzero for the features to update (the remaining candidates).
+    running : ndarray of float64, shape (n_features,)
+        The running values, updated in place where ``active``.
+    term : {0, 1, 2, 3}
+        Which quantity of :func:`pair_information_terms`: I(X_c;X_s), I(X_c,X_s;C),
+        I(X_c;C|X_s) or I(X_s;C|X_c).
+    weight : float, default 1.0
+        Factor of the term in a sum (ignored with ``minimum``).
+    minimum : bool, default False
+        Keep the running minimum instead of the sum.
+    n_threads : int, default 1
+        Number of OpenMP threads (>= 1).
+    """
+    if isinstance(term, bool) or not isinstance(term, (int, np.integer)) or not 0 <= term <= 3:
+        raise ValueError(f"term: must be 0, 1, 2 or 3 (a column of pair_information_terms); got {term!r}")
+    return _accumulate_pair_terms(_code_matrix(codes), levels, y, n_classes, selected, active, running,
+                                  term, weight, minimum, n_threads)
+
+
+def _accumulate_pair_terms(const code_t[:, ::1] codes, const int32_t[::1] levels, const int32_t[::1] y,
+                           Py_ssize_t n_classes, Py_ssize_t selected, const uint8_t[::1] active,
+                           double[::1] running, int term, double weight, bint minimum, int n_threads):
+    """:func:`accumulate_pair_terms` for a checked code dtype."""
+    cdef Py_ssize_t n_features = codes.shape[0]
+    cdef Py_ssize_t m = codes.shape[1]
+    if active.shape[0] != n_features or running.shape[0] != n_features:
+        raise ValueError(f"active, running: must have one entry per feature ({n_features}); "
+                         f"got lengths {active.shape[0]} and {running.shape[0]}")
+    cdef const cnp.intp_t[::1] candidates = np.flatnonzero(np.asarray(active)).astype(np.intp)
+    _check_pair_arguments(codes, levels, y, n_classes, selected, candidates, n_threads)
+    cdef Py_ssize_t ls = levels[selected]
+    cdef Py_ssize_t n_blocks = (n_features + ACCUMULATE_BLOCK - 1) // ACCUMULATE_BLOCK
+    cdef Py_ssize_t block, j, stop
+    cdef int32_t[::1] status = np.zeros(n_features, dtype=np.int32)
+    cdef SignalCheck check
+    signal_check_init(&check, 1)
+    for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule='dynamic'):
+        if stop_requested(&check):
+            continue  # Ctrl-C: the remaining blocks are skipped
+        stop = (block + 1) * ACCUMULATE_BLOCK
+        if stop > n_features:
+            stop = n_features
+        for j in range(block * ACCUMULATE_BLOCK, stop):
+            if active[j]:
+                status[j] = _accumulate_one(&codes[j, 0], levels[j], &codes[selected, 0], ls, &y[0], n_classes,
+                                            m, term, weight, minimum, &running[j])
+    raise_if_stopped(&check)
+    _raise_row_status(status, codes, levels, f"of (candidate, codes[{selected}], y)")
+
+
+cdef int _accumulate_one(const code_t* xc, Py_ssize_t nc, const code_t* xs, Py_ssize_t ns, const int32_t* cls,
+                         Py_ssize_t k, Py_ssize_t m, int term, double weight, bint minimum,
+                         double* running) noexcept nogil:
+    """The pair terms of (Xc, Xs, C) (:func:`_pair_information`) and the update of one running value."""
+    cdef double terms[4]
+    cdef int status
+    if first_out_of_range(xc, m, nc) >= 0:
+        return BAD_CODE
+    status = _pair_information(xc, nc, xs, ns, cls, k, m, terms)
+    if status == OK:
+        accumulate_term(running, terms[term], weight, minimum)
+    return status
+
+
 def feature_class_information(codes, levels, y, n_classes, out, n_threads=1):
     """Mutual information I(X_j; C) of every feature with the class, in nats.
 
@@ -1341,122 +1439,61 @@ def _discrete_column_codes(const value_t[:, :] X, Py_ssize_t max_levels, int8_t[
 # CMIM with Fleuret's lazy evaluation
 # ---------------------------------------------------------------------------
 
-cdef inline bint _heap_before(const double* key, int32_t a, int32_t b) noexcept nogil:
-    """Order of the max-heap of :func:`lazy_cmim`: larger key first, then lower index."""
-    return key[a] > key[b] or (key[a] == key[b] and a < b)
+cdef struct ByteCodes:
+    # the byte codes of lazy_cmim's conditional information (codes of 1, 2 or 4 bytes)
+    const void* codes
+    int itemsize
+    Py_ssize_t m
+    const int32_t* levels
+    const int32_t* cls
+    Py_ssize_t n_classes
+    uint8_t* checked      # the features whose codes are known to be in range
+    Py_ssize_t bad_row    # the feature with a bad code, when BAD_CODE is returned
 
 
-cdef void _heap_sift_down(int32_t* heap, Py_ssize_t size, Py_ssize_t position,
-                          const double* key) noexcept nogil:
-    cdef Py_ssize_t child
-    cdef int32_t item = heap[position]
-    while True:
-        child = 2 * position + 1
-        if child >= size:
-            break
-        if child + 1 < size and _heap_before(key, heap[child + 1], heap[child]):
-            child += 1
-        if not _heap_before(key, heap[child], item):
-            break
-        heap[position] = heap[child]
-        position = child
-    heap[position] = item
+cdef Py_ssize_t _first_bad_code(const ByteCodes* B, Py_ssize_t j) noexcept nogil:
+    """:func:`first_out_of_range` of feature ``j``'s codes."""
+    if B.itemsize == 1:
+        return first_out_of_range(<const int8_t*> B.codes + j * B.m, B.m, B.levels[j])
+    if B.itemsize == 2:
+        return first_out_of_range(<const int16_t*> B.codes + j * B.m, B.m, B.levels[j])
+    return first_out_of_range(<const int32_t*> B.codes + j * B.m, B.m, B.levels[j])
 
 
-cdef void _heap_push(int32_t* heap, Py_ssize_t size, int32_t item, const double* key) noexcept nogil:
-    """Add ``item`` to the heap ``heap[0:size]`` (room for one more)."""
-    cdef Py_ssize_t position = size
-    cdef Py_ssize_t parent
-    while position > 0:
-        parent = (position - 1) // 2
-        if not _heap_before(key, item, heap[parent]):
-            break
-        heap[position] = heap[parent]
-        position = parent
-    heap[position] = item
+cdef bint _codes_in_range(ByteCodes* B, Py_ssize_t j) noexcept nogil:
+    """Whether feature ``j``'s codes are in range, looked at on its first use (else ``bad_row = j``)."""
+    if not B.checked[j]:
+        if _first_bad_code(B, j) >= 0:
+            B.bad_row = j
+            return False
+        B.checked[j] = 1
+    return True
 
 
-cdef inline double _tie_window(double best, double tolerance) noexcept nogil:
-    """The lowest value tied with ``best`` (fstools.core.ranking: best - tol * max(1, |best|))."""
-    return best - tolerance * (fabs(best) if fabs(best) > 1.0 else 1.0)
-
-
-cdef int _lazy_cmim(const code_t* codes, Py_ssize_t m, const int32_t* levels, Py_ssize_t n,
-                    const int32_t* cls, Py_ssize_t n_classes, double* partial, Py_ssize_t k,
-                    double tolerance, int32_t* last, int32_t* heap, int32_t* popped,
-                    uint8_t* checked, Py_ssize_t* ranking, double* scores,
-                    Py_ssize_t* bad_row, SignalCheck* check) noexcept nogil:
-    """The loop of :func:`lazy_cmim` (``partial`` starts as I(X_j;C), ``last`` as 0)."""
-    cdef Py_ssize_t j, t, size, n_popped, i, chosen, s
-    cdef double best, terms[4]
-    cdef bint have_best
+cdef int _byte_conditional_information(void* data, Py_ssize_t candidate, Py_ssize_t step,
+                                       Py_ssize_t selected, double* value) noexcept nogil:
+    """I(X_candidate;C|X_selected) from the byte codes (``_pair_information``'s third term), the
+    codes of both features checked at their first use."""
+    cdef ByteCodes* B = <ByteCodes*> data
+    cdef Py_ssize_t m = B.m
+    cdef double terms[4]
     cdef int status
-    # step 1: the first maximum of I(X_j;C), the lowest index within the window
-    best = partial[0]
-    for j in range(n):
-        if partial[j] > best:
-            best = partial[j]
-    for j in range(n):
-        if partial[j] >= _tie_window(best, tolerance):
-            break
-    ranking[0] = j
-    scores[0] = partial[j]
-    if k > 1 and first_out_of_range(codes + j * m, m, levels[j]) >= 0:
-        bad_row[0] = j
+    if not _codes_in_range(B, selected) or not _codes_in_range(B, candidate):
         return BAD_CODE
-    checked[j] = 1
-    size = 0
-    for i in range(n):
-        if i != j:
-            heap[size] = <int32_t> i
-            size += 1
-    for i in range(size // 2 - 1, -1, -1):
-        _heap_sift_down(heap, size, i, partial)
-    for t in range(1, k):
-        if stop_requested(check):
-            return OK
-        have_best = False
-        best = 0.0
-        n_popped = 0
-        while size > 0:
-            j = heap[0]
-            if have_best and partial[j] < _tie_window(best, tolerance):
-                break  # every other candidate's score is at most its partial score: out of the window
-            size -= 1
-            heap[0] = heap[size]
-            _heap_sift_down(heap, size, 0, partial)
-            popped[n_popped] = <int32_t> j
-            n_popped += 1
-            while last[j] < t and (not have_best or partial[j] >= _tie_window(best, tolerance)):
-                s = ranking[last[j]]
-                if not checked[j]:
-                    if first_out_of_range(codes + j * m, m, levels[j]) >= 0:
-                        bad_row[0] = j
-                        return BAD_CODE
-                    checked[j] = 1
-                status = _pair_information(codes + j * m, levels[j], codes + s * m, levels[s],
-                                           cls, n_classes, m, terms)
-                if status != OK:
-                    return status
-                if terms[2] < partial[j]:  # the running minimum (np.minimum of the eager update)
-                    partial[j] = terms[2]
-                last[j] += 1
-            if last[j] == t and (not have_best or partial[j] > best):
-                best = partial[j]
-                have_best = True
-        chosen = -1
-        for i in range(n_popped):
-            j = popped[i]
-            if last[j] == t and partial[j] >= _tie_window(best, tolerance) and (chosen < 0 or j < chosen):
-                chosen = j
-        ranking[t] = chosen
-        scores[t] = partial[chosen]
-        checked[chosen] = 1
-        for i in range(n_popped):
-            if popped[i] != chosen:
-                _heap_push(heap, size, popped[i], partial)
-                size += 1
-    return OK
+    if B.itemsize == 1:
+        status = _pair_information(<const int8_t*> B.codes + candidate * m, B.levels[candidate],
+                                   <const int8_t*> B.codes + selected * m, B.levels[selected],
+                                   B.cls, B.n_classes, m, terms)
+    elif B.itemsize == 2:
+        status = _pair_information(<const int16_t*> B.codes + candidate * m, B.levels[candidate],
+                                   <const int16_t*> B.codes + selected * m, B.levels[selected],
+                                   B.cls, B.n_classes, m, terms)
+    else:
+        status = _pair_information(<const int32_t*> B.codes + candidate * m, B.levels[candidate],
+                                   <const int32_t*> B.codes + selected * m, B.levels[selected],
+                                   B.cls, B.n_classes, m, terms)
+    value[0] = terms[2]
+    return status
 
 
 def lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, tolerance):
@@ -1514,7 +1551,6 @@ def _lazy_cmim_checked(const code_t[:, ::1] codes, const int32_t[::1] levels, co
     cdef Py_ssize_t n = codes.shape[0]
     cdef Py_ssize_t m = codes.shape[1]
     cdef Py_ssize_t j, max_levels = 1
-    cdef Py_ssize_t bad_row = -1
     cdef int status
     _check_feature_arguments(codes, levels, 1)
     if relevance.shape[0] != n:
@@ -1535,15 +1571,18 @@ def _lazy_cmim_checked(const code_t[:, ::1] codes, const int32_t[::1] levels, co
     cdef int32_t[::1] popped = np.empty(n, dtype=np.int32)
     cdef uint8_t[::1] checked = np.zeros(n, dtype=np.uint8)
     cdef Py_ssize_t[::1] order = np.empty(k, dtype=np.intp)
+    cdef ByteCodes data
+    data.codes, data.itemsize, data.m = <const void*> &codes[0, 0], sizeof(code_t), m
+    data.levels, data.cls, data.n_classes = &levels[0], &y[0], n_classes
+    data.checked, data.bad_row = &checked[0], -1
     cdef SignalCheck check
     signal_check_init(&check, 1)
     with nogil:
-        status = _lazy_cmim(&codes[0, 0], m, &levels[0], n, &y[0], n_classes, &partial[0], k, tolerance,
-                            &last[0], &heap[0], &popped[0], &checked[0], &order[0], &scores[0],
-                            &bad_row, &check)
+        status = lazy_cmim_loop(&data, _byte_conditional_information, n, &partial[0], k, tolerance,
+                                &last[0], &heap[0], &popped[0], &order[0], &scores[0], &check)
     raise_if_stopped(&check)
     if status == BAD_CODE:
-        _check_codes(codes[bad_row], f"codes[{bad_row}]", levels[bad_row], f"levels[{bad_row}]")
+        _check_codes(codes[data.bad_row], f"codes[{data.bad_row}]", levels[data.bad_row], f"levels[{data.bad_row}]")
     if status == OUT_OF_MEMORY:
         raise MemoryError("cannot allocate the counting table of (candidate, selected, y)")
     for j in range(k):

@@ -8,15 +8,34 @@ import threading
 import numpy as np
 
 
+#: joblib's count of usable cores, per (process, CPU affinity mask, ``LOKY_MAX_CPU_COUNT``):
+#: it reads the cgroup quota files on every call, and a selection asks several times.
+_joblib_cores = {}
+
+
 def available_cores():
     """Cores this process may use: CPU affinity, a cgroup CPU quota (containers) and
-    ``LOKY_MAX_CPU_COUNT`` are respected (``joblib.cpu_count``), else the affinity mask."""
-    affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    try:
-        from joblib import cpu_count
-    except ImportError:  # pragma: no cover - joblib is a dependency
-        return max(1, affinity)
-    return max(1, min(affinity, cpu_count()))
+    ``LOKY_MAX_CPU_COUNT`` are respected (``joblib.cpu_count``), else the affinity mask.
+
+    The affinity mask is read on every call (a process may change it); joblib's count
+    is kept per process, affinity mask and ``LOKY_MAX_CPU_COUNT``, so a change of any of
+    them is seen at the next call (a cgroup quota changed while the process runs is not).
+    """
+    if hasattr(os, "sched_getaffinity"):
+        mask = frozenset(os.sched_getaffinity(0))
+        affinity = len(mask)
+    else:  # pragma: no cover - macOS, Windows
+        mask = None
+        affinity = os.cpu_count() or 1
+    key = (os.getpid(), mask, os.environ.get("LOKY_MAX_CPU_COUNT"))
+    joblib_cores = _joblib_cores.get(key)
+    if joblib_cores is None:
+        try:
+            from joblib import cpu_count
+        except ImportError:  # pragma: no cover - joblib is a dependency
+            return max(1, affinity)
+        joblib_cores = _joblib_cores[key] = cpu_count()
+    return max(1, min(affinity, joblib_cores))
 
 
 def _joblib_default_n_jobs():
@@ -223,7 +242,8 @@ def _concatenate(parts):
     return np.concatenate(parts)
 
 
-def score_features(score_block, X, n_threads, *args, feature_axis=1, per_feature=(), n_blocks=None):
+def score_features(score_block, X, n_threads, *args, feature_axis=1, per_feature=(), n_blocks=None,
+                   local_block=None):
     """Per-feature scores of ``X``, through joblib when the user chose a joblib backend.
 
     Outside a joblib context this is ``score_block(X, *per_feature, *args, n_threads=n_threads)``
@@ -252,6 +272,10 @@ def score_features(score_block, X, n_threads, *args, feature_axis=1, per_feature
         Arrays with one entry per feature (e.g. the number of levels), split with ``X``.
     n_blocks : int, optional
         Number of tasks; default: the backend's number of workers (at most one per feature).
+    local_block : callable, optional
+        Called instead of ``score_block`` (with the same arguments) when all of ``X`` is
+        scored here in one call: e.g. ``score_block`` bound to state built for the whole of
+        ``X`` that cannot travel to other processes (the bit-planes of the codes).
 
     Returns
     -------
@@ -259,8 +283,9 @@ def score_features(score_block, X, n_threads, *args, feature_axis=1, per_feature
     """
     chosen = external_backend()
     n_features = X.shape[feature_axis]
+    local = score_block if local_block is None else local_block
     if chosen is None or n_features < 2:
-        return _score_one_block(score_block, X, per_feature, args, n_threads)
+        return _score_one_block(local, X, per_feature, args, n_threads)
     from joblib import Parallel, delayed
 
     backend, n_jobs = chosen
@@ -269,7 +294,7 @@ def score_features(score_block, X, n_threads, *args, feature_axis=1, per_feature
         n_blocks = max(1, backend.effective_n_jobs(n_jobs))
     blocks = _column_blocks(n_features, min(int(n_blocks), n_features))
     if len(blocks) == 1:
-        return _score_one_block(score_block, X, per_feature, args, n_threads)
+        return _score_one_block(local, X, per_feature, args, n_threads)
     tasks = []
     for columns in blocks:
         X_block = _take_features(X, columns, feature_axis)

@@ -54,13 +54,16 @@ Shared rules (all methods)
   redundant features, exactly as the criteria say.
 
 Speed: the per-candidate terms are kept as running sums (running minimum for
-CMIM) and updated after each choice with one call of
-:func:`fstools._ext._entropy.pair_information_terms` for the remaining
-candidates against the feature just chosen, so each step costs
-O(candidates x samples), and ``k`` steps O(k n m) for n features and m samples.
-Binary and few-level features are counted on bit-planes, 64 samples per
-popcount of ANDed words (:func:`fstools._ext._bitcount.counting_kernel`, the
-same results bitwise).
+CMIM) and updated after each choice by one parallel pass over the remaining
+candidates against the feature just chosen
+(:func:`fstools._ext._entropy.accumulate_pair_terms`: the terms of
+:func:`fstools._ext._entropy.pair_information_terms` folded into the running
+values in place), so each step costs O(candidates x samples), and ``k`` steps
+O(k n m) for n features and m samples; the only serial work of a step is the
+choice of the next feature.  Binary and few-level features are counted on
+bit-planes, 64 samples per popcount of ANDed words
+(:func:`fstools._ext._bitcount.counting_kernel`, the same results bitwise),
+built once per selection (in parallel) for the relevance and every step.
 CMIM is evaluated lazily (Fleuret 2004, as FEAST): candidates are taken in
 decreasing order of their partial score and brought up to date only while
 they can still win the step, usually a small fraction of the candidates.
@@ -97,6 +100,8 @@ FEAST / MIToolbox:
   selected); here each step takes the best *remaining* candidate;
 * MIFS-U exists in neither library; it is implemented from Kwak & Choi (2002).
 """
+
+import functools
 
 import numpy as np
 from scipy import sparse
@@ -146,12 +151,19 @@ def _mifs_u_weight(relevance, entropy):
     return relevance / entropy if entropy > 0.0 else 0.0
 
 
-def _feature_class_information(codes, levels, y, n_classes, n_threads=1):
-    """I(X_j;C) of every row of ``codes`` (all features, or one block of them: see score_features)."""
+def _feature_class_information(codes, levels, y, n_classes, n_threads=1, kernel=None):
+    """I(X_j;C) of every row of ``codes`` (all features, or one block of them: see score_features),
+    on ``kernel`` (the counting kernel built for these codes) or on bit-planes built here where they pay."""
     relevance = np.empty(codes.shape[0], dtype=np.float64)
-    kernel = _bitcount.counting_kernel(codes, levels, y, n_classes, n_threads)  # bit-planes where they pay
+    if kernel is None:
+        kernel = _bitcount.counting_kernel(codes, levels, y, n_classes, n_threads)
     kernel.feature_class_information(codes, levels, y, n_classes, relevance, n_threads)
     return relevance
+
+
+#: The pair term (column of :func:`fstools._ext._entropy.pair_information_terms`) each greedy
+#: criterion accumulates per candidate, and whether as a running minimum (else a sum).
+_STEP_TERMS = {"mifs": (0, False), "mifs_u": (0, False), "mrmr": (0, False), "jmi": (1, False), "cmim": (2, True)}
 
 
 def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=1, beta=1.0, lazy=True):
@@ -192,20 +204,22 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
     """
     if criterion not in CRITERIA:
         raise ValueError(f"criterion: must be one of {', '.join(map(repr, CRITERIA))}; got {criterion!r}")
-    kernel = _entropy
     levels = np.ascontiguousarray(levels, dtype=np.int32)
     codes = np.ascontiguousarray(codes)
-    if codes.dtype not in kernel.CODE_DTYPES:
+    if codes.dtype not in _entropy.CODE_DTYPES:
         codes = codes.astype(code_dtype(int(levels.max()) if levels.size else 1))
     y = np.ascontiguousarray(y, dtype=np.int32)
-    n_features = codes.shape[0]
+    n_features, m = codes.shape
     n_classes = int(y.max()) + 1
     requested_threads = int(n_threads)
     n_threads = threads_for_work(codes.size, requested_threads)
     k = n_features if k is None else min(int(k), n_features)
 
+    # the bit-planes (where they pay), built once: the relevance and every step count on them
+    kernel = _bitcount.counting_kernel(codes, levels, y, n_classes, n_threads)
     relevance = score_features(_feature_class_information, codes, n_threads, y, n_classes,
-                               feature_axis=0, per_feature=(levels,))  # per feature block under joblib
+                               feature_axis=0, per_feature=(levels,),  # per feature block under joblib
+                               local_block=functools.partial(_feature_class_information, kernel=kernel))
     if criterion == "mim":
         ranking = _top_ranking(relevance, k)
         return ranking, {"J": relevance[ranking].copy()}, relevance
@@ -214,7 +228,6 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
         scores = np.empty(k, dtype=np.float64)
         kernel.lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, TIE_TOLERANCE)
         return ranking, {"J": scores}, relevance
-    kernel = _bitcount.counting_kernel(codes, levels, y, n_classes, n_threads)  # bit-planes where they pay
     entropies = None
     if criterion == "mifs_u":
         entropies = np.empty(n_features, dtype=np.float64)
@@ -222,45 +235,45 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
 
     # running[j]: sum of I(X_j;X_s) (mifs, mrmr), of weighted I(X_j;X_s) (mifs_u),
     # of I(X_j,X_s;C) (jmi) over the selected s, or min of I(X_j;C|X_s) started
-    # at I(X_j;C) (cmim).
+    # at I(X_j;C) (cmim).  A chosen feature's I(X;C) in ``gain`` (and, for jmi and
+    # cmim, whose J is ``running``, its running value) is set to -inf: it cannot
+    # win a later step, and the choice needs no list of the remaining candidates.
     running = relevance.copy() if criterion == "cmim" else np.zeros(n_features, dtype=np.float64)
+    gain = relevance.copy()
+    term, minimum = _STEP_TERMS[criterion]
     remaining = np.ones(n_features, dtype=bool)
+    # the redundancy and J of every feature (mifs, mifs_u, mrmr), rewritten in place at each step
+    redundancy = np.zeros(n_features)
+    penalised = np.empty(n_features)
     ranking, step_j, step_redundancy = [], [], []
     for step in range(k):
-        candidates = np.flatnonzero(remaining)
         if step == 0:
-            redundancy = np.zeros(candidates.shape[0])
-            values = relevance[candidates]
+            values = gain
         elif criterion in ("mifs", "mifs_u"):
-            redundancy = beta * running[candidates]
-            values = relevance[candidates] - redundancy
+            np.multiply(beta, running, out=redundancy)
+            values = np.subtract(gain, redundancy, out=penalised)
         elif criterion == "mrmr":
-            redundancy = running[candidates] / step   # step = |S|
-            values = relevance[candidates] - redundancy
+            np.divide(running, step, out=redundancy)   # step = |S|
+            values = np.subtract(gain, redundancy, out=penalised)
         else:  # jmi, cmim
-            values = running[candidates]
-        best = first_maximum(values)  # lowest column index wins ties
-        chosen = int(candidates[best])
+            values = running
+        chosen = first_maximum(values)  # lowest column index wins ties
         ranking.append(chosen)
-        step_j.append(float(values[best]))
+        step_j.append(float(values[chosen]))
         if criterion in _PENALISED:
-            step_redundancy.append(float(redundancy[best]))
+            step_redundancy.append(float(redundancy[chosen]))
         remaining[chosen] = False
+        gain[chosen] = -np.inf
+        if criterion in ("jmi", "cmim"):
+            running[chosen] = -np.inf
         if step + 1 == k:
             break
-        candidates = np.flatnonzero(remaining).astype(np.intp)
-        terms = np.empty((candidates.shape[0], 4), dtype=np.float64)
-        kernel.pair_information_terms(codes, levels, y, n_classes, chosen, candidates, terms,
-                                      threads_for_work(candidates.shape[0] * codes.shape[1], requested_threads,
-                                                       greedy_step=True))
-        if criterion in ("mifs", "mrmr"):
-            running[candidates] += terms[:, 0]
-        elif criterion == "mifs_u":
-            running[candidates] += _mifs_u_weight(relevance[chosen], entropies[chosen]) * terms[:, 0]
-        elif criterion == "jmi":
-            running[candidates] += terms[:, 1]
-        else:  # cmim
-            running[candidates] = np.minimum(running[candidates], terms[:, 2])
+        weight = _mifs_u_weight(relevance[chosen], entropies[chosen]) if criterion == "mifs_u" else 1.0
+        # one parallel pass: the pair term of every remaining candidate with the chosen feature,
+        # added to (or, for cmim, taken into the minimum of) its running value
+        kernel.accumulate_pair_terms(codes, levels, y, n_classes, chosen, remaining.view(np.uint8), running, term,
+                                     weight, minimum, threads_for_work((n_features - step - 1) * m,
+                                                                       requested_threads, greedy_step=True))
 
     step_values = {"J": np.asarray(step_j, dtype=np.float64)}
     if criterion in _PENALISED:
