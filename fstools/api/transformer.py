@@ -140,11 +140,15 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
             result = self._select_multilabel(_design_frame(array, names), y, k, given)
         else:
             result = self._select(spec, array, names, y, k, given)
-        # Every feature is one term named by its column: the positions of the selected names in
-        # one pass over the names (a pandas reindex or a dictionary of 100,000 names costs more).
-        wanted = set(result.selected)
-        position = {name: j for j, name in enumerate(names) if name in wanted}
-        self.ranking_ = np.array([position[name] for name in result.selected], dtype=np.intp)
+        # Every feature is one term named by its column: the positions of the selected names, read
+        # from the names x0, x1, ... given here to an array's columns, else found in one pass over
+        # the names (a pandas reindex or a dictionary of 100,000 names costs more).
+        if hasattr(self, "feature_names_in_"):
+            wanted = set(result.selected)
+            position = {name: j for j, name in enumerate(names) if name in wanted}
+            self.ranking_ = np.array([position[name] for name in result.selected], dtype=np.intp)
+        else:
+            self.ranking_ = np.array([int(name[1:]) for name in result.selected], dtype=np.intp)
         self.result_ = result
         return self
 
