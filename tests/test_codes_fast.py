@@ -5,7 +5,7 @@ matrix in one kernel pass (:func:`fstools._ext._entropy.discrete_column_codes`; 
 row-major matrix is read a block of whole rows at a time).  Every test compares it
 with the obviously correct former path, ``numpy.unique`` column by column on float64
 (codes = ranks of the sorted distinct values), for every layout, element type and
-number of threads, across the kernel's block (256 columns) and tile (16 rows)
+number of threads, across the kernel's block (64 columns) and tile (64 rows)
 boundaries, and at the edges of the integrality test (values near 2^52 and 2^53,
 non-integers, NaN and infinities).  Sparse 0/1 input goes through
 :func:`fstools.core.sparse.sparse_mutual_information_relevance` (NumPy over all the
@@ -81,7 +81,7 @@ def _edge_columns(rng, m):
 
 @pytest.mark.parametrize("n_threads", [1, 2])
 def test_wide_row_major_matrix_crosses_blocks_and_tiles(n_threads):
-    # 2,100 columns (nine blocks of the row-major path, the last partial), 150 rows (ten 16-row tiles).
+    # 2,100 columns (33 blocks of the row-major path, the last partial), 150 rows (three 64-row tiles).
     rng = np.random.default_rng(3)
     m = 150
     edges = _edge_columns(rng, m)
