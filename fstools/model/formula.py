@@ -1265,12 +1265,13 @@ def _missing_rows(data: pd.DataFrame, columns: list[str]) -> tuple[np.ndarray, l
     row_missing = np.zeros(len(data), dtype=bool)
     columns_with_missing = []
     for column in columns:
-        values = data[column].array
+        series = data[column]
+        values = series.array
         if isinstance(values, pd.arrays.SparseArray) and not pd.isna(values.fill_value):
             stored = np.asarray(values.sp_values)
             missing_positions = np.asarray(values.sp_index.indices)[pd.isna(stored)]
         else:
-            missing_positions = np.flatnonzero(data[column].isna().to_numpy())
+            missing_positions = np.flatnonzero(series.isna().to_numpy())
         if missing_positions.size:
             row_missing[missing_positions] = True
             columns_with_missing.append(column)
@@ -1765,22 +1766,26 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
         if len(kept_positions) == 0:
             raise _no_complete_row_error(formula, data, responses + predictors)
         X = values[kept_positions]
-    else:
-        kept_positions = np.arange(len(data))
+        response = data[responses].iloc[kept_positions].copy()
+        row_index = data.index[kept_positions]
+    else:  # every row kept: no take of the rows
+        kept_positions = None
         X = values
+        response = data[responses].copy()
+        row_index = data.index
     return ModelFrame(
         formula=formula,
         response_names=list(responses),
-        response=data[responses].iloc[kept_positions].copy(),
+        response=response,
         X=X,
         column_names=list(predictors),
         terms=list(predictors),
         column_terms=list(predictors),
-        row_index=data.index[kept_positions],
-        n_dropped=len(data) - len(kept_positions),
+        row_index=row_index,
+        n_dropped=len(data) - len(row_index),
         design_info=None,
         patsy_terms=(),
-        column_checks=(nonfinite, constant) if len(kept_positions) == len(data) else None,
+        column_checks=(nonfinite, constant) if kept_positions is None else None,
     )
 
 
