@@ -51,7 +51,7 @@ from sklearn.linear_model import SGDClassifier  # noqa: E402
 import fstools as fs  # noqa: E402
 from _harness import (SUMMARY, benchmark_parser, interleaved_best,  # noqa: E402
                       print_machine_info, verdict, print_summary)
-from fstools.methods.passive_aggressive import OnlineLearner  # noqa: E402
+from fstools.methods.passive_aggressive import DEFAULT_GRAVITY, OnlineLearner  # noqa: E402
 
 try:  # deprecated in scikit-learn 1.8, removed in 1.10
     with warnings.catch_warnings():
@@ -130,8 +130,8 @@ def section_speed(sizes, repeat, quick):
     print(f"[1] One pass over a w8a-like stream: {n:,} x {d}, density {X.nnz / (n * d):.2%} "
           f"({X.nnz / n:.1f} nonzeros per row), binary, {np.mean(y == 1):.1%} : {np.mean(y == -1):.1%}, "
           f"CSR ({X.indices.dtype})")
-    print(f"    ours: MBPA with truncated gradient (defaults: C = 1, eta = 0.1, g = 0.01, theta = inf, K = 10), "
-          f"M = {M}")
+    print(f"    ours: MBPA with truncated gradient (defaults: C = 1, eta = 0.1, g = {DEFAULT_GRAVITY:g}, theta = inf, "
+          f"K = 10), M = {M}")
     print("    baselines: one partial_fit epoch of scikit-learn on the same CSR matrix, labels +1/-1")
 
     def ours_pass():
