@@ -69,11 +69,12 @@ def test_constructor_parameters_follow_scikit_learn_rules():
     """Explicit parameters, stored as given: get_params lists exactly them, no method-parameter names."""
     params = {"beta": 0.5}
     selector = fs.FeatureSelector(method="mrmr", k=3, n_jobs=1, params=params)
+    step_defaults = {"step_alpha": 0.05, "n_permutations": 999, "random_state": None}   # k='auto' only
     assert selector.get_params() == {"method": "mrmr", "k": 3, "n_jobs": 1, "params": {"beta": 0.5},
-                                     "response_type": None}
+                                     "response_type": None, **step_defaults}
     assert selector.params is params                       # not copied, not validated at construction
     assert fs.FeatureSelector().get_params() == {"method": "cmqfs", "k": 5, "n_jobs": None, "params": None,
-                                                 "response_type": None}
+                                                 "response_type": None, **step_defaults}
     with pytest.raises(TypeError):
         fs.FeatureSelector(method="mrmr", k=3, beta=0.5)   # method parameters go in params
     with pytest.raises(ValueError, match="Invalid parameter 'beta'"):
@@ -279,3 +280,39 @@ def test_result_of_a_multilabel_method():
     expected = fs.select("~ .", features, method="llsf", k=3, response=pd.DataFrame(Y, columns=["y0", "y1"]))
     _same_result(selector.result_, expected)
     assert list(selector.classes_) == [0, 1] and selector.result_.labels == ["y0", "y1"]
+
+
+# ------------------------------------------------------------------ k='auto'
+def _three_informative(seed=0, n=300, d=12):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 3, (n, d)).astype(float)
+    y = ((X[:, 0] + X[:, 1] + X[:, 2] + rng.integers(0, 2, n)) > 3).astype(int)
+    return X, y
+
+
+@pytest.mark.parametrize("method", ["jmi", "mrmr"])
+def test_k_auto_is_select_k_auto_on_the_same_data(method):
+    """k='auto' cuts the greedy path by its step tests exactly as fs.select(k='auto') does."""
+    X, y = _three_informative()
+    selector = fs.FeatureSelector(method=method, k="auto", n_permutations=99, random_state=3).fit(X, y)
+    frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])]).assign(y=y)
+    expected = fs.select("y ~ .", frame, method=method, k="auto", n_permutations=99, permutation_seed=3)
+    _same_result(selector.result_, expected)
+    assert list(selector.ranking_) == [int(name[1:]) for name in expected.selected]
+    assert selector.get_support().sum() == len(expected.selected) == selector.transform(X).shape[1]
+    # the cut of the planted data keeps the three informative columns
+    assert sorted(selector.ranking_) == [0, 1, 2]
+
+
+def test_k_auto_refused_where_there_is_no_path_and_bad_step_arguments():
+    X, y = _three_informative()
+    with pytest.raises(ValueError, match=r"^k: k='auto' needs a greedy method.*'fisher'"):
+        fs.FeatureSelector(method="fisher", k="auto").fit(X, y)
+    with pytest.raises(ValueError, match="step_alpha"):
+        fs.FeatureSelector(method="jmi", k="auto", step_alpha=1.5).fit(X, y)
+    with pytest.raises((TypeError, ValueError), match="n_permutations"):
+        fs.FeatureSelector(method="jmi", k="auto", n_permutations=0).fit(X, y)
+    with pytest.raises((TypeError, ValueError), match="random_state"):
+        fs.FeatureSelector(method="jmi", k="auto", random_state="seed").fit(X, y)
+    with pytest.raises(ValueError, match="'auto'"):
+        fs.FeatureSelector(method="jmi", k=None).fit(X, y)

@@ -33,7 +33,21 @@ __all__ = ["select", "select_frame", "format_call", "select_multilabel", "run_me
 
 
 def format_call(formula, method, k, na_action, n_jobs, params, formula_mode="safe", response_type=None,
-                 na_values=None):
+                na_values=None, test=None, n_permutations=999, permutation_seed=None, step_alpha=None):
+    """The call as the result prints it: ``select('y ~ .', data, method=..., ...)``, the arguments
+    that differ from their defaults; with a test or ``k='auto'`` its permutations, seed and level."""
+    call = _format_arguments(formula, method, k, na_action, n_jobs, params, formula_mode, response_type, na_values)
+    auto = isinstance(k, str) and k == "auto"
+    if test is not None or auto:
+        test_part = f"test={test!r}, " if test is not None else ""
+        alpha_part = f", step_alpha={step_alpha!r}" if auto else ""
+        call = (f"{call[:-1]}, {test_part}n_permutations={n_permutations!r}, permutation_seed={permutation_seed!r}"
+                f"{alpha_part})")
+    return call
+
+
+def _format_arguments(formula, method, k, na_action, n_jobs, params, formula_mode="safe", response_type=None,
+                      na_values=None):
     parts = [repr(formula), "data", f"method={method!r}"]
     if k is not None:
         parts.append(f"k={k!r}")
@@ -299,12 +313,8 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         check_permutation_method(spec)
     effective_n_threads(n_jobs)  # validate early
     response_type = check_response_type(response_type)
-    call = format_call(formula, method, k, na_action, n_jobs, params, formula_mode, response_type, na_values)
-    if test is not None or auto:
-        test_part = f"test={test!r}, " if test is not None else ""
-        alpha_part = f", step_alpha={step_alpha!r}" if auto else ""
-        call = (f"{call[:-1]}, {test_part}n_permutations={n_permutations!r}, permutation_seed={permutation_seed!r}"
-                f"{alpha_part})")
+    call = format_call(formula, method, k, na_action, n_jobs, params, formula_mode, response_type, na_values,
+                       test, n_permutations, permutation_seed, step_alpha)
     if "multilabel" in spec.capabilities and response_type is not None:
         raise TypeError(f"response_type: multi-label methods take 0/1 label columns; {method!r} does not "
                         f"take response_type={response_type!r}")

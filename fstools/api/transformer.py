@@ -9,8 +9,11 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from fstools.api.selection import format_call, select, select_frame
+from fstools.core.constraints import OPEN_UNIT_INTERVAL, validate
 from fstools.methods.multilabel import check_label_matrix
+from fstools.methods.permutation import check_permutation_arguments
 from fstools.methods.registry import get_method
+from fstools.methods.step_tests import check_step_method
 from fstools.model.formula import matrix_model_frame
 from fstools.model.response import prepare_response
 from fstools.model.validation import (check_finite_matrix, check_integer_columns, check_k, check_method_params,
@@ -29,8 +32,11 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         ``sparse`` capability (``fs.list_methods()``) take a scipy sparse ``X``
         without densifying it (``transform`` then returns a sparse matrix); the
         others refuse it with a TypeError.
-    k : int, default 5
-        Number of features to keep (1..n_features).
+    k : int or 'auto', default 5
+        Number of features to keep (1..n_features).  ``'auto'`` (the greedy methods mifs,
+        mifs_u, mrmr, jmi, cmim, cmqfs): the greedy path cut by its step tests, as
+        ``fs.select(..., k='auto')`` does (:meth:`fstools.SelectionResult.cut`): the features
+        before the first step whose permutation p-value is not below ``step_alpha``.
     n_jobs : int or None
         Threads (None: the n_jobs of an enclosing ``joblib.parallel_config``, else all cores or
         ``OMP_NUM_THREADS``); results do not depend on it.
@@ -46,6 +52,12 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         categoricals and integer-valued numbers with at most 10 distinct values are classes,
         other numbers continuous).  For a regression pipeline, a method that takes a continuous
         response (``fs.list_methods()``, column ``responses``).
+    step_alpha : float in (0, 1), default 0.05
+        Level of the step tests of ``k='auto'`` (unused otherwise).
+    n_permutations : int, default 999
+        Permutations of the step tests of ``k='auto'``.
+    random_state : None or int, default None
+        Seed of those permutations (an int makes the cut reproducible).
 
     Attributes
     ----------
@@ -81,12 +93,16 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
     ['flavanoids', 'color_intensity', 'proline', 'proanthocyanins', 'hue']
     """
 
-    def __init__(self, method="cmqfs", k=5, n_jobs=None, params=None, response_type=None):
+    def __init__(self, method="cmqfs", k=5, n_jobs=None, params=None, response_type=None, step_alpha=0.05,
+                 n_permutations=999, random_state=None):
         self.method = method
         self.k = k
         self.n_jobs = n_jobs
         self.params = params
         self.response_type = response_type
+        self.step_alpha = step_alpha
+        self.n_permutations = n_permutations
+        self.random_state = random_state
 
     def fit(self, X, y):
         """Rank the columns of ``X`` with the method and keep the first ``k``.
@@ -132,9 +148,14 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
             names = [str(name) for name in self.feature_names_in_]
         else:
             names = [f"x{j}" for j in range(array.shape[1])]
-        k = check_k(self.k, array.shape[1])
-        if k is None:
-            raise ValueError(f"k: must be an integer in 1..{array.shape[1]} for the transformer; got None")
+        if isinstance(self.k, str) and self.k == "auto":
+            check_step_method(spec, "k")  # raises for a method without a greedy path
+            k = "auto"
+        else:
+            k = check_k(self.k, array.shape[1])
+            if k is None:
+                raise ValueError(f"k: must be an integer in 1..{array.shape[1]} or 'auto' for the transformer; "
+                                 f"got None")
         if "multilabel" in spec.capabilities:
             check_finite_matrix(array, names, name="X")   # on the stored values of a sparse X
             result = self._select_multilabel(_design_frame(array, names), y, k, given)
@@ -183,10 +204,15 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
             values = target.values
             response_type = "continuous"
         frame = matrix_model_frame(X, names, response, values)
-        call = format_call(frame.formula, self.method, k, "drop", self.n_jobs, given, response_type=response_type)
         values = check_method_params(spec, given)
-        return select_frame(frame, spec, values, target, k, na_action="drop", n_jobs=self.n_jobs, call=call,
-                            design_name="X", stacklevel=5)
+        auto = k == "auto"
+        step_alpha = validate(OPEN_UNIT_INTERVAL, self.step_alpha, "step_alpha") if auto else None
+        _, n_permutations, seed = check_permutation_arguments(None, self.n_permutations, self.random_state)
+        call = format_call(frame.formula, self.method, k, "drop", self.n_jobs, given, response_type=response_type,
+                           n_permutations=n_permutations, permutation_seed=seed, step_alpha=step_alpha)
+        return select_frame(frame, spec, values, target, None if auto else k, na_action="drop", n_jobs=self.n_jobs,
+                            call=call, n_permutations=n_permutations, permutation_seed=seed, auto=auto,
+                            step_alpha=step_alpha, design_name="X", stacklevel=5)
 
     def _select_multilabel(self, data, Y, k, given):
         """The result of :func:`fstools.select` with ``response=`` for a multi-label method: ``Y`` is a
