@@ -431,7 +431,7 @@ def test_transformer_non_contiguous_and_float32_give_the_same_answer(method):
 @pytest.mark.parametrize("k, error, pattern", [
     (0, ValueError, r"k: must be in 1\.\.4"), (5, ValueError, r"k: must be in 1\.\.4"),
     (-3, ValueError, r"k: must be in 1\.\.4"), (2.0, TypeError, r"k: must be None or an integer"),
-    (None, ValueError, r"k: must be an integer in 1\.\.4 for the transformer; got None"),
+    (None, ValueError, r"k: must be an integer in 1\.\.4 or 'auto' for the transformer; got None"),
 ])
 def test_transformer_bad_k(method, k, error, pattern):
     X, y = xy(method)

@@ -69,7 +69,7 @@ def test_constructor_parameters_follow_scikit_learn_rules():
     """Explicit parameters, stored as given: get_params lists exactly them, no method-parameter names."""
     params = {"beta": 0.5}
     selector = fs.FeatureSelector(method="mrmr", k=3, n_jobs=1, params=params)
-    step_defaults = {"step_alpha": 0.05, "n_permutations": 999, "random_state": None}   # k='auto' only
+    step_defaults = {"na_action": "raise", "step_alpha": 0.05, "n_permutations": 999, "random_state": None}
     assert selector.get_params() == {"method": "mrmr", "k": 3, "n_jobs": 1, "params": {"beta": 0.5},
                                      "response_type": None, **step_defaults}
     assert selector.params is params                       # not copied, not validated at construction
@@ -200,7 +200,7 @@ def test_result_is_the_result_of_select_on_a_dataframe(wine):
     before = X.copy()
     params = {"discretization": "equal_width", "n_bins": 4}
     selector = fs.FeatureSelector(method="mrmr", k=4, params=params).fit(X, y)
-    _same_result(selector.result_, fs.select("class ~ .", wine, method="mrmr", k=4, **params))
+    _same_result(selector.result_, fs.select("class ~ .", wine, method="mrmr", k=4, na_action="raise", **params))
     assert list(X.columns[selector.ranking_]) == selector.result_.selected
     np.testing.assert_array_equal(selector.scores_, selector.result_.scores["score"].loc[list(X.columns)])
     pd.testing.assert_frame_equal(X, before)                   # the user's data are not modified
@@ -213,7 +213,7 @@ def test_result_names_the_columns_of_an_array_x0_x1(wine):
     selector = fs.FeatureSelector(method="cmqfs", k=3).fit(X, y)
     # The Response line states the classes as the user gave them (strings), as select does.
     frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])]).assign(y=y)
-    _same_result(selector.result_, fs.select("y ~ .", frame, method="cmqfs", k=3))
+    _same_result(selector.result_, fs.select("y ~ .", frame, method="cmqfs", k=3, na_action="raise"))
     assert selector.result_.selected == [f"x{j}" for j in selector.ranking_]
     assert selector.result_.classes == sorted(set(y))
 
@@ -246,11 +246,12 @@ def test_result_plot_and_pickle(wine):
 def test_result_inside_a_pipeline_and_after_grid_search_refit(wine):
     X, y = wine.drop(columns="class"), wine["class"]
     model = make_pipeline(fs.FeatureSelector(method="cmqfs", k=3), KNeighborsClassifier(n_neighbors=1)).fit(X, y)
-    _same_result(model.named_steps["featureselector"].result_, fs.select("class ~ .", wine, method="cmqfs", k=3))
+    _same_result(model.named_steps["featureselector"].result_,
+                 fs.select("class ~ .", wine, method="cmqfs", k=3, na_action="raise"))
     search = GridSearchCV(model, {"featureselector__k": [2, 4], "featureselector__params": [{"beta": 0.2}, None]},
                           cv=3).fit(X, y)
     best = search.best_params_
-    expected = fs.select("class ~ .", wine, method="cmqfs", k=best["featureselector__k"],
+    expected = fs.select("class ~ .", wine, method="cmqfs", k=best["featureselector__k"], na_action="raise",
                          **(best["featureselector__params"] or {}))
     _same_result(search.best_estimator_.named_steps["featureselector"].result_, expected)
 
@@ -296,7 +297,8 @@ def test_k_auto_is_select_k_auto_on_the_same_data(method):
     X, y = _three_informative()
     selector = fs.FeatureSelector(method=method, k="auto", n_permutations=99, random_state=3).fit(X, y)
     frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])]).assign(y=y)
-    expected = fs.select("y ~ .", frame, method=method, k="auto", n_permutations=99, permutation_seed=3)
+    expected = fs.select("y ~ .", frame, method=method, k="auto", n_permutations=99, permutation_seed=3,
+                         na_action="raise")
     _same_result(selector.result_, expected)
     assert list(selector.ranking_) == [int(name[1:]) for name in expected.selected]
     assert selector.get_support().sum() == len(expected.selected) == selector.transform(X).shape[1]
@@ -316,3 +318,48 @@ def test_k_auto_refused_where_there_is_no_path_and_bad_step_arguments():
         fs.FeatureSelector(method="jmi", k="auto", random_state="seed").fit(X, y)
     with pytest.raises(ValueError, match="'auto'"):
         fs.FeatureSelector(method="jmi", k=None).fit(X, y)
+
+
+# ------------------------------------------------------------------ na_action
+def _with_missing(wine, seed=4):
+    rng = np.random.default_rng(seed)
+    X = wine.drop(columns="class").to_numpy().copy()
+    X[rng.integers(0, len(X), 15), rng.integers(0, X.shape[1], 15)] = np.nan
+    y = wine["class"].to_numpy()
+    return X, y
+
+
+@pytest.mark.parametrize("method, na_action", [("mrmr", "drop"), ("mim", "level"), ("jmi", "level"),
+                                               ("relieff", "pass"), ("fisher", "drop")])
+def test_na_action_is_select_na_action_on_the_same_data(wine, method, na_action):
+    X, y = _with_missing(wine)
+    selector = fs.FeatureSelector(method=method, k=4, na_action=na_action).fit(X, y)
+    frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])]).assign(y=y)
+    expected = fs.select("y ~ .", frame, method=method, k=4, na_action=na_action)
+    assert selector.result_.call == expected.call and selector.result_.selected == expected.selected
+    pd.testing.assert_frame_equal(selector.result_.scores, expected.scores)
+    assert selector.result_.n_dropped == expected.n_dropped
+    assert selector.transform(X).shape == (len(X), 4)        # every row transformed, missing or not
+
+
+def test_na_action_drop_drops_rows_with_a_missing_label_too(wine):
+    X = wine.drop(columns="class").to_numpy()
+    y = pd.factorize(wine["class"])[0].astype(float)
+    y[[3, 50]] = np.nan
+    selector = fs.FeatureSelector(method="fisher", k=3, na_action="drop", response_type="class").fit(X, y)
+    complete = fs.FeatureSelector(method="fisher", k=3, response_type="class").fit(np.delete(X, [3, 50], 0),
+                                                                                   np.delete(y, [3, 50]))
+    np.testing.assert_array_equal(selector.ranking_, complete.ranking_)
+    assert selector.result_.n_dropped == 2
+
+
+def test_na_action_raise_is_the_default_and_bad_values_are_refused(wine):
+    X, y = _with_missing(wine)
+    with pytest.raises(ValueError, match=r"^X: non-finite values"):
+        fs.FeatureSelector(method="fisher", k=3).fit(X, y)
+    with pytest.raises(ValueError, match=r"na_action: .*'level'"):
+        fs.FeatureSelector(method="fisher", k=3, na_action="level").fit(X, y)   # fisher takes no 'level'
+    with pytest.raises(ValueError, match=r"na_action: must be one of"):
+        fs.FeatureSelector(method="fisher", k=3, na_action="omit").fit(X, y)
+    with pytest.raises(ValueError, match=r"every row has a missing value"):
+        fs.FeatureSelector(method="fisher", k=3, na_action="drop").fit(np.full((5, 3), np.nan), [0, 1, 0, 1, 0])

@@ -12,7 +12,7 @@ from fstools.api.selection import format_call, select, select_frame
 from fstools.core.constraints import OPEN_UNIT_INTERVAL, validate
 from fstools.methods.multilabel import check_label_matrix
 from fstools.methods.permutation import check_permutation_arguments
-from fstools.methods.registry import get_method
+from fstools.methods.registry import check_na_action, get_method
 from fstools.methods.step_tests import check_step_method
 from fstools.model.formula import matrix_model_frame
 from fstools.model.response import prepare_response
@@ -52,6 +52,12 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         categoricals and integer-valued numbers with at most 10 distinct values are classes,
         other numbers continuous).  For a regression pipeline, a method that takes a continuous
         response (``fs.list_methods()``, column ``responses``).
+    na_action : {'raise', 'drop', 'level', 'pass'}, default 'raise'
+        Missing values (NaN in ``X``, missing labels in ``y``), as in :func:`fstools.select`:
+        ``'raise'`` refuses them (scikit-learn's convention: impute first); ``'drop'`` fits on
+        the complete rows (the count is in ``result_``; :meth:`transform` keeps every row);
+        ``'level'`` (the information methods) makes a missing value a level of its own and
+        ``'pass'`` (ReliefF) leaves it to the method; rows with a missing label are dropped.
     step_alpha : float in (0, 1), default 0.05
         Level of the step tests of ``k='auto'`` (unused otherwise).
     n_permutations : int, default 999
@@ -93,13 +99,14 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
     ['flavanoids', 'color_intensity', 'proline', 'proanthocyanins', 'hue']
     """
 
-    def __init__(self, method="cmqfs", k=5, n_jobs=None, params=None, response_type=None, step_alpha=0.05,
-                 n_permutations=999, random_state=None):
+    def __init__(self, method="cmqfs", k=5, n_jobs=None, params=None, response_type=None, na_action="raise",
+                 step_alpha=0.05, n_permutations=999, random_state=None):
         self.method = method
         self.k = k
         self.n_jobs = n_jobs
         self.params = params
         self.response_type = response_type
+        self.na_action = na_action
         self.step_alpha = step_alpha
         self.n_permutations = n_permutations
         self.random_state = random_state
@@ -118,7 +125,8 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         else:
             raise TypeError(f"params: must be a dict of the method's parameters (e.g. {{'beta': 0.3}}) "
                             f"or None; got {type(self.params).__name__}")
-        check_method_params(spec, given)  # a bad parameter is refused before the data are looked at
+        values = check_method_params(spec, given)  # a bad parameter is refused before the data are looked at
+        check_na_action(spec, self.na_action, values)
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
         if isinstance(X, pd.DataFrame):
@@ -157,6 +165,9 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
                 raise ValueError(f"k: must be an integer in 1..{array.shape[1]} or 'auto' for the transformer; "
                                  f"got None")
         if "multilabel" in spec.capabilities:
+            if self.na_action != "raise":
+                raise ValueError(f"na_action: the transformer takes complete data for a multi-label method; "
+                                 f"got {self.na_action!r} (allowed: 'raise'; impute first, or use fs.select)")
             check_finite_matrix(array, names, name="X")   # on the stored values of a sparse X
             result = self._select_multilabel(_design_frame(array, names), y, k, given)
         else:
@@ -191,6 +202,17 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         if y_array.shape[0] != X.shape[0]:
             raise ValueError(f"y: has {y_array.shape[0]} labels but X has {X.shape[0]} samples")
         series = y.reset_index(drop=True) if isinstance(y, pd.Series) else pd.Series(y_array)
+        na_action, kept = self.na_action, None
+        if na_action != "raise":  # else a missing value is refused by the checks below
+            missing = np.array(series.isna(), dtype=bool)
+            if na_action == "drop":
+                missing |= _rows_with_nan(X)
+            if missing.any():
+                kept = np.flatnonzero(~missing)
+                if kept.size == 0:
+                    raise ValueError(f"X, y: every row has a missing value (na_action={na_action!r}); nothing "
+                                     f"to select on")
+                X, y_array, series = X[kept], y_array[kept], series.iloc[kept].reset_index(drop=True)
         target = prepare_response(series, self.response_type, name="y")
         spec.check_response(target.kind)
         preferred = y.name if isinstance(y, pd.Series) and isinstance(y.name, str) and y.name else "y"
@@ -203,14 +225,15 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         else:
             values = target.values
             response_type = "continuous"
-        frame = matrix_model_frame(X, names, response, values)
+        frame = matrix_model_frame(X, names, response, values, row_index=None if kept is None else pd.Index(kept),
+                                   n_dropped=0 if kept is None else len(missing) - kept.size, na_action=na_action)
         values = check_method_params(spec, given)
         auto = k == "auto"
         step_alpha = validate(OPEN_UNIT_INTERVAL, self.step_alpha, "step_alpha") if auto else None
         _, n_permutations, seed = check_permutation_arguments(None, self.n_permutations, self.random_state)
-        call = format_call(frame.formula, self.method, k, "drop", self.n_jobs, given, response_type=response_type,
+        call = format_call(frame.formula, self.method, k, na_action, self.n_jobs, given, response_type=response_type,
                            n_permutations=n_permutations, permutation_seed=seed, step_alpha=step_alpha)
-        return select_frame(frame, spec, values, target, None if auto else k, na_action="drop", n_jobs=self.n_jobs,
+        return select_frame(frame, spec, values, target, None if auto else k, na_action=na_action, n_jobs=self.n_jobs,
                             call=call, n_permutations=n_permutations, permutation_seed=seed, auto=auto,
                             step_alpha=step_alpha, design_name="X", stacklevel=5)
 
@@ -256,6 +279,7 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
+        tags.input_tags.allow_nan = self.na_action != "raise"  # transform then passes NaN through
         try:
             tags.input_tags.sparse = "sparse" in get_method(self.method).capabilities
         except ValueError:  # an unknown method is refused at fit
@@ -269,6 +293,23 @@ def _design_frame(X, names):
     if sparse.issparse(X):
         return pd.DataFrame.sparse.from_spmatrix(X, columns=names)
     return pd.DataFrame(X, columns=names, copy=False)
+
+
+def _rows_with_nan(X):
+    """Which rows of a float64 matrix (dense, or a scipy sparse matrix: its stored values) hold NaN.
+
+    A dense row's sum is NaN when the row holds a NaN (or both infinities): the sums (one pass,
+    no temporary of the matrix's size) leave only those rows to be looked at."""
+    missing = np.zeros(X.shape[0], dtype=bool)
+    if sparse.issparse(X):
+        coo = X.tocoo()
+        missing[coo.row[np.isnan(coo.data)]] = True
+        return missing
+    with np.errstate(invalid="ignore", over="ignore"):
+        suspects = np.flatnonzero(np.isnan(X.sum(axis=1)))
+    if suspects.size:
+        missing[suspects] = np.isnan(X[suspects]).any(axis=1)
+    return missing
 
 
 def _free_name(preferred, taken):

@@ -1789,7 +1789,8 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
     )
 
 
-def matrix_model_frame(X, column_names: list[str], response_name: str, response) -> ModelFrame:
+def matrix_model_frame(X, column_names: list[str], response_name: str, response, row_index=None,
+                       n_dropped: int = 0, na_action: str = "drop") -> ModelFrame:
     """The ModelFrame of ``response ~ .`` over a numeric matrix whose columns are named ``column_names``.
 
     What :func:`parse_formula` gives for that formula on a DataFrame of the columns of ``X`` and
@@ -1807,12 +1808,18 @@ def matrix_model_frame(X, column_names: list[str], response_name: str, response)
     response_name : str
     response : array_like or pandas.Categorical, shape (n_samples,)
         The response's values, without missing values.
+    row_index : pandas.Index, optional
+        The rows' labels (default 0 .. n_samples - 1), e.g. the positions kept after rows with
+        missing values were dropped (``n_dropped`` of them).
+    na_action : str
+        How missing values were treated (:data:`fstools.methods.registry.NA_ACTIONS`): under
+        ``'level'`` and ``'pass'`` ``X`` may hold NaN.
     """
     if sparse.issparse(X):
         X = sparse.csc_matrix(X)
     names = list(column_names)
     n_samples = X.shape[0]
-    row_index = pd.RangeIndex(n_samples)
+    row_index = pd.RangeIndex(n_samples) if row_index is None else row_index
     return ModelFrame(
         formula=format_formula([response_name], []).rsplit(" ~ ", 1)[0] + " ~ .",
         response_names=[response_name],
@@ -1822,9 +1829,10 @@ def matrix_model_frame(X, column_names: list[str], response_name: str, response)
         terms=names,
         column_terms=names,
         row_index=row_index,
-        n_dropped=0,
+        n_dropped=n_dropped,
         design_info=None,
         patsy_terms=(),
+        na_action=na_action,
     )
 
 
