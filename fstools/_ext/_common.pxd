@@ -115,12 +115,16 @@ cdef extern from *:
 
 
 cdef struct SignalCheck:
+    # Set once by the master thread, read by every thread (atomic) at every work item: alone in
+    # its cache line (64 bytes of padding on each side), so that the master's writes to the
+    # fields below do not make every other thread fetch the line again (false sharing).
+    char _before_stop[64]
+    int stop
+    char _after_stop[64]
     # Written by the master thread only:
     double next_time      # monotonic time of the next look at the signals
     Py_ssize_t every      # calls of stop_requested between two readings of the clock
     Py_ssize_t countdown
-    # Set once by the master thread, read by every thread (atomic):
-    int stop
 
 
 cdef inline void signal_check_init(SignalCheck* check, Py_ssize_t every) noexcept nogil:
