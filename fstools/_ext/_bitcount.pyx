@@ -60,8 +60,8 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
 from fstools._ext import _entropy
-from fstools._ext._common cimport (OK, SignalCheck, check_threads, first_out_of_range, raise_if_stopped,
-                                   signal_check_init, stop_requested)
+from fstools._ext._common cimport (OK, SignalCheck, block_length, check_threads, first_out_of_range,
+                                   raise_if_stopped, signal_check_init, stop_requested)
 from fstools._ext._counting cimport accumulate_term
 from fstools._ext._lazy cimport lazy_cmim_loop
 from fstools._ext._typedefs cimport code_t
@@ -489,9 +489,7 @@ cdef class PlaneCounter:
         for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule='dynamic'):
             if stop_requested(&check):
                 continue
-            stop = (block + 1) * PLANE_BLOCK
-            if stop > n:
-                stop = n
+            stop = block * PLANE_BLOCK + block_length(block * PLANE_BLOCK, PLANE_BLOCK, n)
             for j in range(block * PLANE_BLOCK, stop):
                 if fp[j] < 0:
                     continue
@@ -632,9 +630,7 @@ cdef class PlaneCounter:
         for block in prange(n_blocks, nogil=True, num_threads=n_threads, schedule='dynamic'):
             if stop_requested(&check):
                 continue
-            stop = (block + 1) * PLANE_BLOCK
-            if stop > n:
-                stop = n
+            stop = block * PLANE_BLOCK + block_length(block * PLANE_BLOCK, PLANE_BLOCK, n)
             for j in range(block * PLANE_BLOCK, stop):
                 if active[j]:
                     _accumulate_on_planes(P, j, selected, &others[0, 0], term, weight, minimum, &running[j])
