@@ -363,3 +363,14 @@ def test_na_action_raise_is_the_default_and_bad_values_are_refused(wine):
         fs.FeatureSelector(method="fisher", k=3, na_action="omit").fit(X, y)
     with pytest.raises(ValueError, match=r"every row has a missing value"):
         fs.FeatureSelector(method="fisher", k=3, na_action="drop").fit(np.full((5, 3), np.nan), [0, 1, 0, 1, 0])
+
+
+def test_refit_with_a_continuous_response_has_no_classes_and_repeated_names_are_refused(wine):
+    X, y = wine.drop(columns="class"), wine["class"]
+    selector = fs.FeatureSelector(method="mrmr", k=3).fit(X, y)
+    assert hasattr(selector, "classes_")
+    selector.set_params(response_type="continuous").fit(X, X["alcohol"].to_numpy() * 1.5)
+    assert not hasattr(selector, "classes_")
+    repeated = X.set_axis(["a", "a", *X.columns[2:]], axis=1)
+    with pytest.raises(ValueError, match=r"^X: column names must be unique .*'a'"):
+        fs.FeatureSelector(method="mrmr", k=3).fit(repeated, y)

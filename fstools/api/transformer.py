@@ -130,6 +130,10 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
         if isinstance(X, pd.DataFrame):
+            if not X.columns.is_unique:
+                repeated = sorted({str(c) for c in X.columns[X.columns.duplicated()]})
+                raise ValueError(f"X: column names must be unique (each names a feature); repeated: "
+                                 f"{', '.join(map(repr, repeated))}")
             non_numeric = [str(c) for c, dtype in X.dtypes.items()
                            if not (pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype))]
             if non_numeric:
@@ -225,6 +229,7 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         else:
             values = target.values
             response_type = "continuous"
+            self.__dict__.pop("classes_", None)  # no classes for a continuous response (nor from an earlier fit)
         frame = matrix_model_frame(X, names, response, values, row_index=None if kept is None else pd.Index(kept),
                                    n_dropped=0 if kept is None else len(missing) - kept.size, na_action=na_action)
         values = check_method_params(spec, given)
