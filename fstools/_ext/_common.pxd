@@ -105,6 +105,14 @@ cdef extern from *:
     }
     #endif
     #define FSTOOLS_SIGNAL_CHECK_SECONDS 0.02
+    /* FSTOOLS_VECTOR_CLONES before a vectorisable C loop of a kernel: an AVX2 copy of it besides
+       the baseline one, chosen at load time by the CPU (GCC on x86-64 Linux; the same IEEE
+       operations in the same order: the same bits, wider vectors). */
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+    #define FSTOOLS_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+    #else
+    #define FSTOOLS_VECTOR_CLONES
+    #endif
     """
     # Seconds between two looks at pending signals (Ctrl-C) in a long loop.
     double SIGNAL_CHECK_SECONDS "FSTOOLS_SIGNAL_CHECK_SECONDS"

@@ -1081,13 +1081,6 @@ cdef extern from *:
        fraction_sum[j] sums |((a + 2^52) - 2^52) - a| over the values v of column j, a = |v|:
        0 when every value is an integer below 2^52 in magnitude, NaN when some value is NaN
        or infinite, > 0 otherwise (a sum of non-negative terms is 0 only if every term is). */
-    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-    /* An AVX2 copy of the loop besides the baseline one, chosen at load time by the CPU (the
-       same IEEE operations in the same order: the same bits, wider vectors). */
-    #define FSTOOLS_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
-    #else
-    #define FSTOOLS_VECTOR_CLONES
-    #endif
     FSTOOLS_VECTOR_CLONES
     static void fstools_float64_row_stats(const double* restrict X, Py_ssize_t row_stride, Py_ssize_t m,
                                           Py_ssize_t width, double* restrict low, double* restrict high,

@@ -353,13 +353,6 @@ cdef extern from *:
        column j holds one) and spread[j] += |v - first[j]| (a sum of non-negative terms, 0 exactly
        when every value equals first[j]: the difference of two different doubles is never 0).
        In C for the restrict qualifiers: the loop over the columns vectorises. */
-    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-    /* An AVX2 copy of the loop besides the baseline one, chosen at load time by the CPU (the
-       same IEEE operations in the same order: the same bits, wider vectors). */
-    #define FSTOOLS_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
-    #else
-    #define FSTOOLS_VECTOR_CLONES
-    #endif
     FSTOOLS_VECTOR_CLONES
     static void fstools_column_flag_rows(const double* restrict X, Py_ssize_t row_stride, Py_ssize_t m,
                                          Py_ssize_t width, const double* restrict first,

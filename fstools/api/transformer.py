@@ -9,6 +9,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from fstools.api.selection import format_call, select, select_frame
+from fstools.core.arrays import rows_with_nan
 from fstools.core.constraints import OPEN_UNIT_INTERVAL, validate
 from fstools.methods.multilabel import check_label_matrix
 from fstools.methods.permutation import check_permutation_arguments
@@ -210,7 +211,7 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         if na_action != "raise":  # else a missing value is refused by the checks below
             missing = np.array(series.isna(), dtype=bool)
             if na_action == "drop":
-                missing |= _rows_with_nan(X)
+                missing |= rows_with_nan(X)
             if missing.any():
                 kept = np.flatnonzero(~missing)
                 if kept.size == 0:
@@ -298,23 +299,6 @@ def _design_frame(X, names):
     if sparse.issparse(X):
         return pd.DataFrame.sparse.from_spmatrix(X, columns=names)
     return pd.DataFrame(X, columns=names, copy=False)
-
-
-def _rows_with_nan(X):
-    """Which rows of a float64 matrix (dense, or a scipy sparse matrix: its stored values) hold NaN.
-
-    A dense row's sum is NaN when the row holds a NaN (or both infinities): the sums (one pass,
-    no temporary of the matrix's size) leave only those rows to be looked at."""
-    missing = np.zeros(X.shape[0], dtype=bool)
-    if sparse.issparse(X):
-        coo = X.tocoo()
-        missing[coo.row[np.isnan(coo.data)]] = True
-        return missing
-    with np.errstate(invalid="ignore", over="ignore"):
-        suspects = np.flatnonzero(np.isnan(X.sum(axis=1)))
-    if suspects.size:
-        missing[suspects] = np.isnan(X[suspects]).any(axis=1)
-    return missing
 
 
 def _free_name(preferred, taken):

@@ -10,15 +10,17 @@
   result neither overflow nor underflow and ratios of them are those of the unscaled data.
 * :func:`check_exact_integers` -- refuses integers that float64 cannot hold exactly.
 * :func:`nonfinite_and_constant_columns` -- both checks of a design in one threaded pass.
+* :func:`rows_with_nan` -- the rows holding NaN, looking only at the columns that may.
 """
 import numpy as np
+from scipy import sparse
 
 from fstools._ext import _moments
 from fstools.core.messages import preview
 
 __all__ = ["as_float_matrix", "as_class_codes", "constant_columns", "standardize_columns", "SCALINGS",
            "scaled_to_unit", "check_exact_integers", "EXACT_INTEGER_LIMIT", "nonfinite_columns",
-           "nonfinite_and_constant_columns",
+           "nonfinite_and_constant_columns", "rows_with_nan",
            "c_contiguous"]
 
 #: What :func:`standardize_columns` scales each centred column to.
@@ -164,6 +166,25 @@ def nonfinite_and_constant_columns(X, n_threads=1):
     comparison with the first row would read it twice.
     """
     return _moments.column_flags(np.asarray(X, dtype=np.float64), n_threads)
+
+
+def rows_with_nan(X, columns=None):
+    """Boolean mask of the rows of a float matrix that hold NaN.
+
+    ``X`` is dense or a scipy sparse matrix (its stored values; the implied zeros are not NaN).
+    For a dense ``X`` only the ``columns`` (positions) that may hold one are looked at: by
+    default those with a non-finite value (:func:`nonfinite_columns`, one pass of column sums),
+    or the ones the caller already knows (e.g. from :func:`nonfinite_and_constant_columns`).
+    """
+    missing = np.zeros(X.shape[0], dtype=bool)
+    if sparse.issparse(X):
+        coo = X.tocoo()
+        missing[coo.row[np.isnan(coo.data)]] = True
+        return missing
+    columns = nonfinite_columns(X) if columns is None else np.asarray(columns, dtype=np.intp)
+    if columns.size:
+        missing = np.isnan(X[:, columns]).any(axis=1)
+    return missing
 
 
 def as_float_matrix(X, name="X"):

@@ -49,7 +49,7 @@ from fstools.model import rfunctions
 from fstools.model.exceptions import FormulaError
 from fstools.model.columns import read_number_columns, warn_identifier_columns
 from fstools.methods.registry import NA_ACTIONS
-from fstools.core.arrays import nonfinite_and_constant_columns
+from fstools.core.arrays import nonfinite_and_constant_columns, rows_with_nan
 from fstools.model.validation import check_integer_columns
 from fstools.model.safe_eval import (NUMPY_FUNCTIONS, SAFE_FUNCTIONS, SAFE_MODE_HINT, bare_dotted_columns,
                                      check_mode, column_set, expression_problem, source_problem)
@@ -1754,7 +1754,7 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
     if na_action == "level" or suspects.size == 0:
         predictor_missing = np.zeros(len(data), dtype=bool)
     else:
-        predictor_missing = np.isnan(values[:, suspects]).any(axis=1)
+        predictor_missing = rows_with_nan(values, suspects)
     row_missing = response_missing if na_action == "pass" else response_missing | predictor_missing
     if row_missing.any():
         if na_action == "raise":
