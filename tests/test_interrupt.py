@@ -54,6 +54,16 @@ CASES = {
         print("started", flush=True)
         _fvg.permuted_modularity(X, y, 2, permutations, n_threads=2)
     """,
+    # MIM's (value, class) tables of 1,000 columns of 40,000,000 rows (one row read again and again).
+    "class_tables": """
+        from fstools._ext import _class_tables
+        m, p = 40_000_000, 1000
+        X = as_strided(rng.integers(0, 3, p).astype(np.float64), shape=(m, p), strides=(0, 8))
+        y = (rng.random(m) < 0.5).astype(np.int32)
+        out, levels, status = np.empty(p), np.empty(p, dtype=np.int32), np.empty(p, dtype=np.int8)
+        print("started", flush=True)
+        _class_tables.discrete_class_information(X, y, 2, 32, out, levels, status, n_threads=2)
+    """,
     # The class-wise neighbour search of ReliefF: 8000 queries against 40,000 samples x 50.
     "class_neighbours": """
         from fstools._ext import _neighbours

@@ -62,7 +62,7 @@ from libc.string cimport memcpy, memset
 from fstools._ext import _entropy
 from fstools._ext._common cimport (OK, SignalCheck, block_length, check_threads, first_out_of_range,
                                    raise_if_stopped, signal_check_init, stop_requested)
-from fstools._ext._counting cimport accumulate_term
+from fstools._ext._counting cimport accumulate_term, clip_rounding as _clip_rounding
 from fstools._ext._lazy cimport lazy_cmim_loop
 from fstools._ext._typedefs cimport code_t
 
@@ -179,16 +179,6 @@ cdef enum:
     # look per feature would have every thread read the cache line that the master thread
     # writes at each look.
     PLANE_BLOCK = 256
-
-# Negative results above this are rounding of a quantity that is >= 0 (as in _entropy).
-cdef double ROUNDING_TOLERANCE = 1e-12
-
-
-cdef inline double _clip_rounding(double value) noexcept nogil:
-    if value < 0.0 and value > -ROUNDING_TOLERANCE:
-        return 0.0
-    return value
-
 
 cdef inline double _entropy_of_counts(const int64_t* counts, Py_ssize_t n_cells, Py_ssize_t m,
                                       const double* nlogn) noexcept nogil:

@@ -23,6 +23,22 @@ cdef inline double entropy_of_counts(const count_t* counts, Py_ssize_t n_cells, 
     return (<double> m * log(<double> m) - sum_nlogn) / m
 
 
+cdef inline double clip_rounding(double value) noexcept nogil:
+    """Return 0.0 for a tiny negative ``value`` (a difference of entropies below zero by less
+    than 1e-12: rounding), else ``value``."""
+    if value < 0.0 and value > -1e-12:
+        return 0.0
+    return value
+
+
+cdef inline double mutual_information_of_table(const count_t* xy, const count_t* px, Py_ssize_t nx,
+                                               const count_t* py, Py_ssize_t ny, Py_ssize_t m) noexcept nogil:
+    """I(X;Y) = H(X) + H(Y) - H(X,Y) in nats from the (nx, ny) table ``xy`` of counts and its
+    marginals ``px``, ``py`` (total m), a tiny negative result (rounding) clipped to 0."""
+    return clip_rounding(entropy_of_counts(px, nx, m) + entropy_of_counts(py, ny, m)
+                         - entropy_of_counts(xy, nx * ny, m))
+
+
 cdef extern from *:
     """
     /* sum + weight * term with the product rounded on its own (as NumPy's ``running +

@@ -71,7 +71,8 @@ from fstools._ext._lazy cimport lazy_cmim_loop
 
 cnp.import_array()
 
-from fstools._ext._counting cimport accumulate_term, count_t, entropy_of_counts
+from fstools._ext._counting cimport (accumulate_term, clip_rounding as _clip_rounding, count_t, entropy_of_counts,
+                                     mutual_information_of_table)
 
 #: dtypes accepted for codes (int8 and int16 from fstools.core.discretize, int32 too).
 CODE_DTYPES = (np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32))
@@ -79,21 +80,9 @@ CODE_DTYPES = (np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32))
 #: Largest joint counting table (number of cells) a kernel will allocate.
 MAX_TABLE_CELLS = 2 ** 26
 
-# Negative results above this are rounding of a quantity that is >= 0.
-cdef double ROUNDING_TOLERANCE = 1e-12
-
 # ---------------------------------------------------------------------------
 # nogil helpers
 # ---------------------------------------------------------------------------
-
-
-
-cdef inline double _clip_rounding(double value) noexcept nogil:
-    """Return 0.0 for a tiny negative ``value`` (rounding), else ``value``."""
-    if value < 0.0 and value > -ROUNDING_TOLERANCE:
-        return 0.0
-    return value
-
 
 cdef void _count3(const code_t* a, const code_t* b, Py_ssize_t nb,
                   const third_code_t* c, Py_ssize_t nc, Py_ssize_t m,
@@ -241,9 +230,7 @@ cdef int _mutual_information(const code_t* x, Py_ssize_t nx, const third_code_t*
     cdef count_t* py = px + nx
     _count2_split(x, y, ny, m, n_xy, xy)
     _marginals3(xy, nx, 1, ny, NULL, NULL, NULL, px, NULL, py)
-    result[0] = _clip_rounding(entropy_of_counts(px, nx, m)
-                               + entropy_of_counts(py, ny, m)
-                               - entropy_of_counts(xy, n_xy, m))
+    result[0] = mutual_information_of_table(xy, px, nx, py, ny, m)
     free(xy)
     return OK
 

@@ -31,12 +31,7 @@ from fstools._ext._typedefs cimport code_t
 
 cnp.import_array()
 
-from fstools._ext._counting cimport count_t, entropy_of_counts
-
-# Negative results above this are rounding of a quantity that is >= 0.
-cdef double ROUNDING_TOLERANCE = 1e-12
-
-
+from fstools._ext._counting cimport clip_rounding, count_t, entropy_of_counts
 
 
 def permuted_class_information(codes, levels, y, Py_ssize_t n_classes, permutations, int n_threads=1):
@@ -114,7 +109,6 @@ def _permuted_information(const code_t[:, ::1] codes, const int32_t[::1] levels,
     cdef SignalCheck check
     cdef int32_t* permuted
     cdef count_t* table
-    cdef double value
     signal_check_init(&check, 1)
     with nogil, parallel(num_threads=n_threads):
         permuted = <int32_t*> malloc(m * sizeof(int32_t))
@@ -132,10 +126,7 @@ def _permuted_information(const code_t[:, ::1] codes, const int32_t[::1] levels,
                     memset(table, 0, cells * sizeof(count_t))
                     for i in range(m):
                         table[codes[j, i] * n_classes + permuted[i]] += 1
-                    value = feature_entropy[j] + class_entropy - entropy_of_counts(table, cells, m)
-                    if value < 0.0 and value > -ROUNDING_TOLERANCE:
-                        value = 0.0
-                    out[b, j] = value
+                    out[b, j] = clip_rounding(feature_entropy[j] + class_entropy - entropy_of_counts(table, cells, m))
         free(permuted)
         free(table)
     raise_if_stopped(&check)

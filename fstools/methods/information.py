@@ -106,7 +106,7 @@ import functools
 import numpy as np
 from scipy import sparse
 
-from fstools._ext import _bitcount, _entropy
+from fstools._ext import _bitcount, _class_tables, _entropy
 from fstools.core.parallel import score_features, threads_for_work
 from fstools.core.discretize import MAX_LEVELS_AS_IS, code_dtype, information_codes
 from fstools.core.sparse import as_canonical_csc, column_levels, sparse_mutual_information_relevance
@@ -349,16 +349,65 @@ def _information_method(criterion, X, y, k, n_threads, discretization, n_bins, b
     if np.count_nonzero(np.bincount(y, minlength=n_classes)) < 2:
         raise ValueError(f"y: {criterion} needs at least two classes (with one class I(X;C) = 0 for "
                          "every feature and the ranking would be arbitrary)")
-    codes, levels, as_is = information_codes(X, discretization=discretization, n_bins=n_bins,
-                                             n_threads=threads_for_work(np.size(X), int(n_threads)))
-    ranking, step_values, relevance = greedy_information_selection(
-        codes, levels, y, criterion, k=k, n_threads=n_threads, beta=float(beta))
+    if criterion == "mim":  # I(X_j;C) alone: counted from the values where they allow it (no codes)
+        relevance, levels, as_is, constant = _mim_relevance(X, y, n_classes, discretization, n_bins, n_threads)
+        ranking = _top_ranking(relevance, relevance.shape[0] if k is None else min(int(k), relevance.shape[0]))
+        step_values = {"J": relevance[ranking].copy()}
+    else:
+        codes, levels, as_is = information_codes(X, discretization=discretization, n_bins=n_bins,
+                                                 n_threads=threads_for_work(np.size(X), int(n_threads)))
+        ranking, step_values, relevance = greedy_information_selection(
+            codes, levels, y, criterion, k=k, n_threads=n_threads, beta=float(beta))
+        constant = _constant_codes(codes, levels, as_is)
 
     output = information_output(ranking, step_values, relevance, _discretisation_note(discretization, n_bins, as_is),
-                                _constant_codes(codes, levels, as_is))
+                                constant)
     if response_note:
         output.notes.insert(1, response_note)
     return output
+
+
+#: dtypes of X that :func:`fstools._ext._class_tables.discrete_class_information` reads as they are.
+_COUNTED_DTYPES = tuple(np.dtype(t) for t in (np.float64, np.float32, np.int64, np.int32, np.int16, np.int8,
+                                               np.uint8, np.bool_))
+
+
+def _mim_relevance(X, y, n_classes, discretization, n_bins, n_threads):
+    """I(X_j;C) of every column for MIM, with (levels, as_is, constant) as the code path gives them.
+
+    The columns of small non-negative integers (0..63, at most MAX_LEVELS_AS_IS values) are
+    counted straight from X in one read (:func:`fstools._ext._class_tables.discrete_class_information`,
+    bit for bit the information of their codes); the others go through
+    :func:`fstools.core.discretize.information_codes` and the counting kernels, as for every
+    other criterion.
+    """
+    array = np.asarray(X)
+    n_threads = threads_for_work(array.size, int(n_threads))
+    n_features = array.shape[1] if array.ndim == 2 else 0
+    relevance = np.zeros(n_features, dtype=np.float64)
+    levels = np.zeros(n_features, dtype=np.int32)
+    status = np.zeros(n_features, dtype=np.int8)
+    if (array.ndim == 2 and array.dtype in _COUNTED_DTYPES and 0 < array.shape[0] < 2 ** 31 - 1
+            and n_classes <= 1024 and n_features > 0):
+        _class_tables.discrete_class_information(array, y, n_classes, MAX_LEVELS_AS_IS, relevance, levels, status,
+                                                 n_threads)
+    counted = status == _class_tables.COLUMN_COUNTED
+    as_is, constant = counted.copy(), counted & (levels <= 1)
+    left = np.flatnonzero(~counted)
+    if left.size:
+        try:
+            codes, left_levels, left_as_is = information_codes(
+                array if left.size == n_features else array[:, left], discretization=discretization, n_bins=n_bins,
+                n_threads=n_threads)
+        except ValueError:
+            if left.size == n_features:
+                raise
+            information_codes(array, discretization=discretization, n_bins=n_bins)  # the error of X itself
+            raise
+        relevance[left] = _feature_class_information(codes, left_levels, y, n_classes, n_threads)
+        levels[left], as_is[left] = left_levels, left_as_is
+        constant[left] = _constant_codes(codes, left_levels, left_as_is)
+    return relevance, levels, as_is, constant
 
 
 def _constant_codes(codes, levels, as_is):

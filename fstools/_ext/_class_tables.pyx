@@ -1,0 +1,281 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""I(X_j;C) of the columns that hold small non-negative integers, counted straight from X.
+
+MIM needs only I(X_j;C) of every column.  For a column whose values are integers in
+``0 .. VALUE_RANGE-1`` the (value, class) table can be counted from the values
+themselves, in the one pass that also checks them, with no code matrix in between
+(:func:`fstools._ext._entropy.discrete_column_codes` first writes codes, which the
+counting kernels then read).  The columns it cannot decide (another value, more than
+``max_levels`` distinct values) are left to that general path.
+
+The information is the one of the code path bit for bit: the codes of a discrete column
+are the ranks of its sorted distinct values, so the (code, class) table is the
+(value, class) table without its empty rows, and the plug-in entropies
+(:func:`fstools._ext._counting.entropy_of_counts`) skip empty cells; the same nonzero
+cells are summed in the same order.
+"""
+import numpy as np
+
+cimport numpy as cnp
+from cython.parallel import parallel, prange
+from libc.stdint cimport int8_t, int32_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memset
+
+from fstools._ext._common cimport (OK, OUT_OF_MEMORY, SignalCheck, block_length, check_threads, raise_if_stopped,
+                                   signal_check_init, stop_requested)
+from fstools._ext._counting cimport count_t, mutual_information_of_table
+from fstools._ext._typedefs cimport sorted_t
+
+cnp.import_array()
+
+ctypedef sorted_t value_t
+
+cdef enum:
+    _LEFT = 0
+    _COUNTED = 1
+    # Values counted: integers 0 .. VALUE_RANGE - 1.
+    VALUE_RANGE = 64
+    # Row-major X: after this many rows, a block whose every column holds a value that is not
+    # counted is not read further.
+    FIRST_ROWS = 64
+    # Row-major X: a look at Ctrl-C every this many rows of a block.
+    SIGNAL_ROWS = 4096
+    # Row-major X: at most this many columns per block.
+    MAX_BLOCK_COLUMNS = 1024
+
+#: Status of a column after :func:`discrete_class_information`.
+COLUMN_LEFT = _LEFT
+COLUMN_COUNTED = _COUNTED
+
+# Row-major X: the tables of a block of columns take at most this many bytes (int32 cells),
+# so that they stay in the core's L2 cache while the rows stream by (wide blocks: X is read
+# in long runs, 2,000 x 500 in one block).
+cdef Py_ssize_t BLOCK_TABLE_BYTES = 1 << 19
+
+
+cdef inline int32_t _table_row(value_t v) noexcept nogil:
+    """The row of the table that counts ``v``: ``v`` itself when it is an integer in
+    0 .. VALUE_RANGE - 1, else VALUE_RANGE, the row of the values that are not counted.
+
+    Without a branch (conditional moves): the rows are counted in one increment per value,
+    and a column is left when its last row is not empty.  NaN fails every comparison.
+    """
+    cdef bint inside = v >= 0 and v < VALUE_RANGE
+    cdef int32_t row
+    if value_t is double or value_t is float:
+        row = <int32_t> (v if inside else <value_t> VALUE_RANGE)  # (no out-of-range conversion)
+        return row if <value_t> row == v else VALUE_RANGE
+    else:
+        return <int32_t> v if inside else VALUE_RANGE
+
+
+cdef int _column_information(const int32_t* table, Py_ssize_t n_classes, Py_ssize_t m, Py_ssize_t max_levels,
+                             count_t* work, double* information, int32_t* n_levels) noexcept nogil:
+    """From the (value, class) counts ``table`` (VALUE_RANGE x n_classes) of one column: the
+    number of distinct values and I(X;C); returns 1 when the column has at most ``max_levels``
+    values (counted), 0 otherwise (left to the caller).  ``work`` has room for
+    VALUE_RANGE * n_classes + VALUE_RANGE + n_classes counts."""
+    cdef Py_ssize_t v, c, n_values = 0, cell = 0
+    cdef count_t* xy = work
+    cdef count_t* px
+    cdef count_t* pc
+    cdef count_t row
+    for v in range(VALUE_RANGE):
+        row = 0
+        for c in range(n_classes):
+            row += table[v * n_classes + c]
+        if row > 0:
+            n_values += 1
+    if n_values > max_levels:
+        return 0
+    px = xy + n_values * n_classes
+    pc = px + n_values
+    for c in range(n_classes):
+        pc[c] = 0
+    for v in range(VALUE_RANGE):  # the table of the codes: the nonzero rows, in value order
+        row = 0
+        for c in range(n_classes):
+            row += table[v * n_classes + c]
+        if row == 0:
+            continue
+        px[cell // n_classes] = row
+        for c in range(n_classes):
+            xy[cell] = table[v * n_classes + c]
+            pc[c] += table[v * n_classes + c]
+            cell += 1
+    information[0] = mutual_information_of_table(xy, px, n_values, pc, n_classes, m)
+    n_levels[0] = <int32_t> n_values
+    return 1
+
+
+cdef inline int32_t _not_counted(const int32_t* table, Py_ssize_t n_classes) noexcept nogil:
+    """The number of values of a column that are not counted (the last row of its table)."""
+    cdef int32_t total = 0
+    cdef Py_ssize_t c
+    for c in range(n_classes):
+        total += table[VALUE_RANGE * n_classes + c]
+    return total
+
+
+cdef bint _every_column_left(const int32_t* tables, Py_ssize_t width, Py_ssize_t n_classes) noexcept nogil:
+    """Whether every column of a block has a value that is not counted."""
+    cdef Py_ssize_t c
+    for c in range(width):
+        if _not_counted(tables + c * (VALUE_RANGE + 1) * n_classes, n_classes) == 0:
+            return False
+    return True
+
+
+cdef void _count_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t first,
+                           Py_ssize_t width, const int32_t* y, Py_ssize_t n_classes, Py_ssize_t max_levels,
+                           int32_t* tables, count_t* work, double* out, int32_t* levels,
+                           int8_t* status, SignalCheck* check) noexcept nogil:
+    """Columns ``first .. first + width - 1`` of a row-major X, read a row at a time."""
+    cdef Py_ssize_t i, c, column_cells = (VALUE_RANGE + 1) * n_classes
+    cdef const value_t* row
+    cdef int32_t* cell
+    memset(tables, 0, width * column_cells * sizeof(int32_t))
+    for i in range(m):
+        row = X + i * row_stride + first
+        cell = tables + y[i]
+        for c in range(width):
+            cell[c * column_cells + _table_row(row[c]) * n_classes] += 1
+        if i == FIRST_ROWS - 1 and _every_column_left(tables, width, n_classes):
+            break  # continuous columns: the general path codes them; no need to read on
+        if i % SIGNAL_ROWS == SIGNAL_ROWS - 1 and stop_requested(check):
+            return  # Ctrl-C (the caller raises)
+    for c in range(width):
+        status[first + c] = _LEFT
+        if (_not_counted(tables + c * column_cells, n_classes) == 0
+                and _column_information(tables + c * column_cells, n_classes, m, max_levels, work,
+                                        &out[first + c], &levels[first + c])):
+            status[first + c] = _COUNTED
+
+
+cdef void _count_column(const value_t* x, Py_ssize_t stride, Py_ssize_t m, Py_ssize_t j, const int32_t* y,
+                        Py_ssize_t n_classes, Py_ssize_t max_levels, int32_t* table, count_t* work,
+                        double* out, int32_t* levels, int8_t* status, SignalCheck* check) noexcept nogil:
+    """Column ``j`` (values ``x[0], x[stride], ...``) of an X that is not row-major."""
+    cdef Py_ssize_t i
+    memset(table, 0, (VALUE_RANGE + 1) * n_classes * sizeof(int32_t))
+    status[j] = _LEFT
+    for i in range(m):
+        table[_table_row(x[i * stride]) * n_classes + y[i]] += 1
+        if i == FIRST_ROWS - 1 and _not_counted(table, n_classes) > 0:
+            return  # a continuous column: the general path codes it
+        if i % SIGNAL_ROWS == SIGNAL_ROWS - 1 and stop_requested(check):
+            return  # Ctrl-C (the caller raises)
+    if _not_counted(table, n_classes) == 0 and _column_information(table, n_classes, m, max_levels, work, &out[j], &levels[j]):
+        status[j] = _COUNTED
+
+
+def discrete_class_information(X, y, Py_ssize_t n_classes, Py_ssize_t max_levels, out, levels, status,
+                               int n_threads=1):
+    """I(X_j;C) in nats of every column of ``X`` that holds integers in 0 .. 63, from one read of X.
+
+    A column is counted when every value is an integer in ``0 .. VALUE_RANGE - 1``
+    (VALUE_RANGE = 64) and it has at most ``max_levels`` distinct values: then
+    ``out[j]`` is I(X_j;C), ``levels[j]`` the number of distinct values and
+    ``status[j]`` :data:`COLUMN_COUNTED`; bit for bit what
+    :func:`fstools._ext._entropy.feature_class_information` gives on the codes of
+    :func:`fstools._ext._entropy.discrete_column_codes`.  Every other column (a
+    negative, larger or non-integer value, NaN or infinity, more distinct values)
+    gets :data:`COLUMN_LEFT` and its ``out`` and ``levels`` are left as they are.
+
+    Parameters
+    ----------
+    X : ndarray, shape (m, n_features)
+        float64, float32, int64, int32, int16, int8, uint8 or bool; any strides
+        (row-major is read a row at a time, a block of columns per thread).
+    y : ndarray of int32, shape (m,)
+        Class codes in ``0 .. n_classes - 1``.
+    n_classes : int
+        1 .. 1024.
+    max_levels : int
+        1 .. VALUE_RANGE.
+    out : ndarray of float64, shape (n_features,)
+    levels : ndarray of int32, shape (n_features,)
+    status : ndarray of int8, shape (n_features,)
+    n_threads : int
+        OpenMP threads over blocks of columns; the result does not depend on it.
+    """
+    if not isinstance(X, np.ndarray) or X.ndim != 2:
+        raise TypeError(f"X: must be a 2-D NumPy array; got {type(X).__name__}")
+    if X.dtype == np.bool_:
+        X = X.view(np.uint8)
+    if X.dtype not in (np.float64, np.float32, np.int64, np.int32, np.int16, np.int8, np.uint8):
+        raise TypeError(f"X: unsupported dtype {X.dtype}")
+    if X.shape[0] == 0:
+        raise ValueError("X: has no rows")
+    if not 1 <= n_classes <= 1024:
+        raise ValueError(f"n_classes: must be in 1..1024; got {n_classes}")
+    if not 1 <= max_levels <= VALUE_RANGE:
+        raise ValueError(f"max_levels: must be in 1..{VALUE_RANGE}; got {max_levels}")
+    n_features = X.shape[1]
+    for name, value, dtype, shape in (("y", y, np.int32, (X.shape[0],)), ("out", out, np.float64, (n_features,)),
+                                      ("levels", levels, np.int32, (n_features,)),
+                                      ("status", status, np.int8, (n_features,))):
+        if (not isinstance(value, np.ndarray) or value.dtype != dtype or value.shape != shape
+                or not value.flags.c_contiguous or (name != "y" and not value.flags.writeable)):
+            raise TypeError(f"{name}: must be a C-contiguous NumPy array of {np.dtype(dtype).name} and shape "
+                            f"{shape}" + ("" if name == "y" else ", writeable"))
+    if y.size and (y.min() < 0 or y.max() >= n_classes):
+        raise ValueError(f"y: class codes must be in 0..{n_classes - 1}")
+    return _discrete_class_information(X, y, n_classes, max_levels, out, levels, status, n_threads)
+
+
+def _discrete_class_information(const value_t[:, :] X, const int32_t[::1] y, Py_ssize_t n_classes,
+                                Py_ssize_t max_levels, double[::1] out, int32_t[::1] levels, int8_t[::1] status,
+                                int n_threads):
+    """:func:`discrete_class_information` for one element type."""
+    cdef Py_ssize_t m = X.shape[0]
+    cdef Py_ssize_t n = X.shape[1]
+    cdef Py_ssize_t row_stride = X.strides[0] // sizeof(value_t)
+    cdef Py_ssize_t column_stride = X.strides[1] // sizeof(value_t)
+    cdef Py_ssize_t column_cells = (VALUE_RANGE + 1) * n_classes
+    cdef Py_ssize_t work_cells = VALUE_RANGE * n_classes + VALUE_RANGE + n_classes
+    cdef Py_ssize_t width, n_blocks, b, first, j
+    cdef int32_t[::1] failed = np.zeros(1, dtype=np.int32)  # (a variable set in a parallel block is private)
+    cdef int32_t* tables
+    cdef count_t* work
+    cdef bint row_major
+    check_threads(n_threads)
+    if n == 0:
+        return
+    if X.strides[0] % sizeof(value_t) or X.strides[1] % sizeof(value_t):
+        raise ValueError("X: strides must be multiples of the element size")
+    if m >= 2147483647:
+        raise ValueError(f"X: at most 2147483646 rows (int32 counts); got {m}")
+    if m == 1:
+        row_stride = 1  # one row: every column is one value
+    row_major = column_stride == 1 and m > 1
+    width = max(1, min(MAX_BLOCK_COLUMNS, BLOCK_TABLE_BYTES // (column_cells * <Py_ssize_t> sizeof(int32_t))))
+    if not row_major:
+        width = 1
+    width = min(width, (n + n_threads - 1) // n_threads)  # a block for every thread
+    n_blocks = (n + width - 1) // width
+    cdef const value_t* base = &X[0, 0]
+    cdef SignalCheck check
+    signal_check_init(&check, 1)
+    with nogil, parallel(num_threads=n_threads):
+        tables = <int32_t*> malloc(width * column_cells * sizeof(int32_t))
+        work = <count_t*> malloc(work_cells * sizeof(count_t))
+        if tables == NULL or work == NULL:
+            failed[0] = OUT_OF_MEMORY
+        else:
+            for b in prange(n_blocks, schedule='dynamic'):
+                if stop_requested(&check):
+                    continue
+                first = b * width
+                if row_major:
+                    _count_row_block(base, row_stride, m, first, block_length(first, width, n), &y[0], n_classes,
+                                     max_levels, tables, work, &out[0], &levels[0], &status[0], &check)
+                else:
+                    _count_column(base + first * column_stride, row_stride, m, first, &y[0], n_classes,
+                                  max_levels, tables, work, &out[0], &levels[0], &status[0], &check)
+        free(tables)
+        free(work)
+    raise_if_stopped(&check)
+    if failed[0] != OK:
+        raise MemoryError("cannot allocate the tables of discrete_class_information")

@@ -1,0 +1,178 @@
+"""I(X_j;C) counted straight from the values (the MIM path without codes).
+
+:func:`fstools._ext._class_tables.discrete_class_information` against two references:
+
+* the obvious NumPy: ``np.unique`` of each column, the (value, class) table by
+  ``np.add.at``, I = H(X) + H(C) - H(X,C) from the counts (close, not bitwise: another
+  summation), and which columns a discrete column of 0..63 with at most 32 values is;
+* the code path it replaces (``information_codes`` then ``feature_class_information``):
+  bitwise, since MIM's results must not change.
+
+Random matrices with ties, constant and duplicated columns, values outside 0..63,
+non-integers, NaN and infinities, every accepted dtype, C and Fortran order, strided views,
+one row, wide blocks, and 1 / 2 / 3 threads; and ``fs.select`` / the transformer with
+method 'mim' on such data against the same selection from the code path.
+"""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import fstools as fs
+from fstools._ext import _class_tables, _entropy
+from fstools.core.discretize import MAX_LEVELS_AS_IS, information_codes
+
+SPECIAL = [np.nan, np.inf, -np.inf, 0.5, -1.0, 64.0, 63.0, 1e300, -0.0, 2.0 ** 53]
+
+
+def _numpy_information(column, y, n_classes):
+    """I(X;C) in nats from np.unique counts (independent of the kernels)."""
+    m = column.shape[0]
+    _, x = np.unique(column, return_inverse=True)
+    table = np.zeros((x.max() + 1, n_classes))
+    np.add.at(table, (x, y), 1)
+
+    def entropy(counts):
+        counts = counts[counts > 0]
+        return -(counts / m * np.log(counts / m)).sum()
+    return entropy(table.sum(axis=1)) + entropy(table.sum(axis=0)) - entropy(table.ravel())
+
+
+def _counted_by_rule(column):
+    """The columns the kernel must count: integers in 0..63, at most MAX_LEVELS_AS_IS values."""
+    with np.errstate(invalid="ignore"):
+        integers = np.isfinite(column).all() and np.all(column == np.round(column))
+    return bool(integers and column.min() >= 0 and column.max() <= 63
+                and np.unique(column).size <= MAX_LEVELS_AS_IS)
+
+
+def _code_path(X, y, n_classes):
+    codes, levels, as_is = information_codes(X)
+    out = np.empty(X.shape[1])
+    _entropy.feature_class_information(codes, levels, y, n_classes, out)
+    return out, levels, as_is
+
+
+def _run(X, y, n_classes, n_threads=1):
+    n = X.shape[1]
+    out = np.full(n, -7.0)
+    levels = np.full(n, -3, dtype=np.int32)
+    status = np.full(n, 9, dtype=np.int8)
+    _class_tables.discrete_class_information(X, y, n_classes, MAX_LEVELS_AS_IS, out, levels, status, n_threads)
+    return out, levels, status
+
+
+@st.composite
+def problems(draw):
+    m = draw(st.integers(1, 300))
+    n = draw(st.integers(1, 120))
+    rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
+    top = draw(st.sampled_from([1, 2, 3, 10, 33, 40, 64, 70]))
+    X = rng.integers(0, top, (m, n)).astype(np.float64)
+    X[:, rng.random(n) < 0.15] = X[:, :1]  # duplicated columns
+    X[:, rng.random(n) < 0.1] = 5.0  # constant columns
+    n_special = draw(st.integers(0, 8))
+    if n_special:
+        X[rng.integers(0, m, n_special), rng.integers(0, n, n_special)] = rng.choice(SPECIAL, n_special)
+    n_classes = draw(st.integers(1, 5))
+    y = rng.integers(0, n_classes, m).astype(np.int32)
+    return X, y, n_classes
+
+
+@settings(max_examples=120, deadline=None)
+@given(problems(), st.sampled_from(["C", "F", "strided", "float32", "int64", "uint8"]), st.sampled_from([1, 2, 3]))
+def test_equal_to_numpy_and_to_the_code_path(problem, layout, n_threads):
+    X, y, n_classes = problem
+    if layout == "F":
+        X = np.asfortranarray(X)
+    elif layout == "strided":
+        X = np.repeat(X, 2, axis=1)[:, ::2]
+    elif layout == "float32":
+        X = np.where(np.abs(X) > 1e30, np.inf, X).astype(np.float32)
+    elif layout in ("int64", "uint8"):
+        if not np.isfinite(X).all() or X.min() < 0 or X.max() > 255:
+            X = np.where(np.isfinite(X), np.clip(np.round(X), 0, 255), 0.0)
+        X = X.astype(layout)
+    out, levels, status = _run(X, y, n_classes, n_threads)
+    counted = status == _class_tables.COLUMN_COUNTED
+    assert np.isin(status, [_class_tables.COLUMN_COUNTED, _class_tables.COLUMN_LEFT]).all()
+    expected = np.array([_counted_by_rule(X[:, j].astype(np.float64)) for j in range(X.shape[1])], dtype=bool)
+    assert np.array_equal(counted, expected)
+    assert (out[~counted] == -7.0).all() and (levels[~counted] == -3).all()  # left as they were
+    for j in np.flatnonzero(counted):
+        column = X[:, j].astype(np.float64)
+        assert levels[j] == np.unique(column).size
+        assert out[j] == pytest.approx(_numpy_information(column, y, n_classes), abs=1e-12)
+    if counted.any():
+        reference, ref_levels, as_is = _code_path(np.ascontiguousarray(X[:, counted]), y, n_classes)
+        assert out[counted].tobytes() == reference.tobytes()  # bit for bit the code path's
+        assert np.array_equal(levels[counted], ref_levels) and as_is.all()
+
+
+def test_wide_blocks_and_threads_agree():
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 3, (150, 2600)).astype(np.float64)
+    X[:, 1000] = 0.25  # one continuous column inside a block
+    y = rng.integers(0, 3, 150).astype(np.int32)
+    runs = [_run(X, y, 3, t) for t in (1, 2, 3)]
+    for out, levels, status in runs[1:]:
+        assert out.tobytes() == runs[0][0].tobytes()
+        assert np.array_equal(levels, runs[0][1]) and np.array_equal(status, runs[0][2])
+    assert runs[0][2][1000] == _class_tables.COLUMN_LEFT
+    assert (np.delete(runs[0][2], 1000) == _class_tables.COLUMN_COUNTED).all()
+
+
+def test_one_row_and_bool():
+    y = np.zeros(1, dtype=np.int32)
+    out, levels, status = _run(np.array([[0.0, 3.0, 0.5]]), y, 1)
+    assert list(status) == [1, 1, 0] and list(levels[:2]) == [1, 1] and list(out[:2]) == [0.0, 0.0]
+    X = np.array([[True, False], [False, False], [True, True]])
+    out, levels, status = _run(X, np.array([0, 1, 0], dtype=np.int32), 2)
+    assert (status == 1).all()
+    assert out[0] == pytest.approx(_numpy_information(X[:, 0].astype(float), np.array([0, 1, 0]), 2))
+
+
+@pytest.mark.parametrize("bad, match", [
+    (dict(y=np.zeros(4, dtype=np.int64)), "y: must be"),
+    (dict(y=np.full(5, 2, dtype=np.int32)), "y: class codes"),
+    (dict(n_classes=0), "n_classes"),
+    (dict(max_levels=65), "max_levels"),
+    (dict(X=np.zeros(5)), "X: must be a 2-D"),
+    (dict(X=np.zeros((0, 3))), "X: has no rows"),
+    (dict(X=np.zeros((5, 3), dtype=np.complex128)), "unsupported dtype"),
+])
+def test_bad_arguments_are_named(bad, match):
+    arguments = dict(X=np.zeros((5, 3)), y=np.zeros(5, dtype=np.int32), n_classes=2, max_levels=32,
+                     out=np.empty(3), levels=np.empty(3, dtype=np.int32), status=np.empty(3, dtype=np.int8))
+    arguments.update(bad)
+    with pytest.raises((ValueError, TypeError), match=match):
+        _class_tables.discrete_class_information(**arguments)
+
+
+def test_mim_selects_as_the_code_path_with_mixed_columns():
+    """mim on a frame of counted, negative, wide-range and continuous columns: every score is the
+    code path's (bitwise), the notes count the columns used as they are, constants are warned."""
+    rng = np.random.default_rng(5)
+    m = 400
+    y = rng.integers(0, 3, m)
+    X = np.column_stack([rng.integers(0, 4, m), y + rng.integers(0, 2, m), rng.integers(-3, 3, m),
+                         rng.integers(0, 2, m) * 1000, rng.normal(size=m) + y, np.full(m, 2.0),
+                         rng.integers(0, 50, m)]).astype(np.float64)
+    codes, levels, as_is = information_codes(X)
+    reference = np.empty(X.shape[1])
+    _entropy.feature_class_information(codes, levels, np.unique(y, return_inverse=True)[1].astype(np.int32), 3,
+                                       reference)
+    with pytest.warns(UserWarning, match="constant"):
+        selector = fs.FeatureSelector(method="mim", k=3).fit(X, y)
+    assert selector.scores_.tobytes() == reference.tobytes()
+    assert list(selector.ranking_) == list(np.lexsort((np.arange(7), -reference)))[:3]
+    summary = str(selector.result_.summary())
+    assert "for 2 continuous column(s); 5 discrete column(s)" in summary, summary
+
+
+def test_mim_nonfinite_error_names_the_column():
+    X = np.zeros((20, 4))
+    X[:, 1] = np.arange(20) % 2
+    X[7, 2] = np.nan
+    with pytest.raises(ValueError, match="x2"):
+        fs.FeatureSelector(method="mim", k=2).fit(X, np.arange(20) % 2)
