@@ -65,7 +65,7 @@ build it.
 import importlib
 
 #: The compiled modules (one per ``fstools/_ext/*.pyx``).
-KERNELS = ("_bench_counting", "_bitcount", "_build_info", "_common", "_entropy", "_fvg", "_moments", "_neighbours", "_online", "_permutation", "_sorting")
+KERNELS = ("_bench_counting", "_bitcount", "_build_info", "_class_tables", "_common", "_entropy", "_fvg", "_moments", "_neighbours", "_online", "_permutation", "_sorting")
 
 _BUILD_HINT = (
     "the compiled kernels of fstools are missing ({error}). Install the package with "

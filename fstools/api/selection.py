@@ -125,19 +125,18 @@ def check_finite_design(frame, name="data"):
                         name=name)
 
 
-def check_design(frame, k, response_word="response", stacklevel=2, name="data", n_threads=1):
+def check_design(frame, k, response_word="response", stacklevel=2, name="data", n_threads=1, read_values=True):
     """Checks of the design matrix shared by every entry point that takes a formula.
 
     Refuses non-finite values (but NaN, a missing value, under ``na_action='level'`` or
     ``'pass'``: :func:`check_finite_design`) and a formula whose terms have no design column,
     validates ``k`` against the number of candidate terms, and warns about terms
     without columns and constant columns.  Returns (column_terms, k).
+    ``read_values=False`` leaves out the checks of the values (non-finite and constant
+    columns: :func:`check_design_values`), for a caller that has them from the method.
     """
-    if frame.na_action in ("level", "pass"):  # NaN allowed: checked apart from the other values
-        check_finite_design(frame, name)
-        constants = constant_columns(frame.X, frame.column_names)
-    else:  # one read of X for both checks
-        constants = checked_constant_columns(frame.X, frame.column_names, name, n_threads, frame.column_checks)
+    if read_values:
+        check_design_values(frame, response_word, stacklevel + 1, name, n_threads)
     column_terms = list(frame.column_terms)
     if column_terms == list(frame.terms) and one_column_per_term(frame.column_names, column_terms):
         candidate_terms, empty_terms = column_terms, []  # every term one column (wide frames: no dict)
@@ -149,9 +148,32 @@ def check_design(frame, k, response_word="response", stacklevel=2, name="data", 
                       f"with one level) and are not candidates", UserWarning, stacklevel=stacklevel)
     if not candidate_terms:
         raise FormulaError(f"formula {frame.formula!r}: no predictor has any design column")
-    k = check_k(k, len(candidate_terms))
+    return column_terms, check_k(k, len(candidate_terms))
+
+
+def check_design_values(frame, response_word="response", stacklevel=2, name="data", n_threads=1, constant=None):
+    """The checks of the design's values: refuse non-finite values (NaN allowed under
+    ``na_action='level'`` or ``'pass'``), warn about constant columns.
+
+    ``constant``: the mask of the constant columns when a method has found them on its own
+    read of ``X`` (:attr:`fstools.methods.registry.MethodOutput.constant_columns`), else None.
+    """
+    if constant is not None:
+        constants = [frame.column_names[j] for j in np.flatnonzero(constant)]
+    elif frame.na_action in ("level", "pass"):  # NaN allowed: checked apart from the other values
+        check_finite_design(frame, name)
+        constants = constant_columns(frame.X, frame.column_names)
+    else:  # one read of X for both checks
+        constants = checked_constant_columns(frame.X, frame.column_names, name, n_threads, frame.column_checks)
     warn_constant_columns(constants, name, response_word, stacklevel)
-    return column_terms, k
+
+
+def _method_reads_design(spec, frame):
+    """Whether the design's value checks can come from the method's own read of ``X``
+    (:attr:`fstools.methods.registry.MethodSpec.checks_design`): a dense float64 ``X`` whose
+    checks are not known yet, rows with missing values dropped or refused."""
+    return (spec.checks_design and frame.column_checks is None and frame.na_action in ("drop", "raise")
+            and isinstance(frame.X, np.ndarray) and frame.X.dtype == np.float64)
 
 
 def frame_response(frame, response_type, spec, stacklevel=4):
@@ -358,8 +380,9 @@ def select_frame(frame, spec, values, target, k, *, na_action, n_jobs, call, tes
     messages about it (``'data'``, or ``'X'`` for :class:`fstools.FeatureSelector`).
     """
     y, class_names = target.values, target.class_names
+    deferred = _method_reads_design(spec, frame)  # the values checked by the method's own read of X
     column_terms, k = check_design(frame, None if auto else k, stacklevel=stacklevel, name=design_name,
-                                   n_threads=effective_n_threads(n_jobs))
+                                   n_threads=effective_n_threads(n_jobs), read_values=not deferred)
     if auto:  # the greedy path to its maximum, cut by its step tests below
         k = min(len(dict.fromkeys(column_terms)), AUTO_MAX_STEPS)
 
@@ -373,8 +396,17 @@ def select_frame(frame, spec, values, target, k, *, na_action, n_jobs, call, tes
         # Streaming methods code the two classes +1 / -1 themselves (majority or positive=),
         # and report the mapping by class name.
         run_values["class_names"] = class_names
-    output = run_method(spec, X, y, columns_for_k_terms(column_terms, k, column_names), run_values, n_jobs,
-                        column_names=column_names, response_type=target.kind)
+    try:
+        output = run_method(spec, X, y, columns_for_k_terms(column_terms, k, column_names), run_values, n_jobs,
+                            column_names=column_names, response_type=target.kind)
+    except Exception:
+        if deferred:  # a non-finite value is refused in the design's words, naming its columns
+            check_design_values(frame, stacklevel=stacklevel, name=design_name)
+        raise
+    if deferred:
+        same_columns = X is frame.X and output.constant_columns is not None
+        check_design_values(frame, stacklevel=stacklevel, name=design_name, n_threads=effective_n_threads(n_jobs),
+                            constant=output.constant_columns if same_columns else None)
     scores, selected = term_scores(output, spec, column_names, column_terms, k)
     steps = steps_table(output, column_terms, selected)
     used = dict(values)

@@ -350,7 +350,9 @@ def _information_method(criterion, X, y, k, n_threads, discretization, n_bins, b
         raise ValueError(f"y: {criterion} needs at least two classes (with one class I(X;C) = 0 for "
                          "every feature and the ranking would be arbitrary)")
     if criterion == "mim":  # I(X_j;C) alone: counted from the values where they allow it (no codes)
-        relevance, levels, as_is, constant = _mim_relevance(X, y, n_classes, discretization, n_bins, n_threads)
+        # per block of columns under a joblib backend (a Dask cluster), else one call
+        relevance, levels, as_is, constant = score_features(_mim_relevance, np.asarray(X), int(n_threads), y,
+                                                            n_classes, discretization, n_bins)
         ranking = _top_ranking(relevance, relevance.shape[0] if k is None else min(int(k), relevance.shape[0]))
         step_values = {"J": relevance[ranking].copy()}
     else:
@@ -362,6 +364,7 @@ def _information_method(criterion, X, y, k, n_threads, discretization, n_bins, b
 
     output = information_output(ranking, step_values, relevance, _discretisation_note(discretization, n_bins, as_is),
                                 constant)
+    output.constant_columns = _constant_columns(X, constant, as_is)
     if response_note:
         output.notes.insert(1, response_note)
     return output
@@ -372,7 +375,7 @@ _COUNTED_DTYPES = tuple(np.dtype(t) for t in (np.float64, np.float32, np.int64, 
                                                np.uint8, np.bool_))
 
 
-def _mim_relevance(X, y, n_classes, discretization, n_bins, n_threads):
+def _mim_relevance(X, y, n_classes, discretization, n_bins, n_threads=1):
     """I(X_j;C) of every column for MIM, with (levels, as_is, constant) as the code path gives them.
 
     The columns of small non-negative integers (0..63, at most MAX_LEVELS_AS_IS values) are
@@ -417,6 +420,17 @@ def _constant_codes(codes, levels, as_is):
     discretised = np.flatnonzero(~as_is)
     if discretised.size:
         constant[discretised] = np.ptp(codes[discretised], axis=1) == 0
+    return constant
+
+
+def _constant_columns(X, constant_codes, as_is):
+    """The columns of ``X`` with a single value, from the columns with a single code: a column used
+    as it is has one code exactly when it has one value; a discretised one with one code (a
+    constant column always has) is looked at, since a scheme may put different values in one bin."""
+    constant = constant_codes.copy()
+    suspects = np.flatnonzero(constant_codes & ~as_is)
+    if suspects.size:
+        constant[suspects] = np.ptp(np.asarray(X)[:, suspects], axis=0) == 0
     return constant
 
 
@@ -773,5 +787,6 @@ for _name, _function in _FUNCTIONS.items():
         any_layout=True,
         factors="codes",
         missing=frozenset({"level"}),
+        checks_design=True,
     ))
 del _name, _function, _description, _reference

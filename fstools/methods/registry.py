@@ -158,6 +158,11 @@ class MethodSpec:
     responses: frozenset = frozenset({"class"})
     #: Named parameter sets (:class:`Preset`), e.g. the paper's literal settings as ``"paper"``.
     presets: tuple = ()
+    #: True when the method's function, on a dense ``X``, reads every value, refuses a non-finite
+    #: one (ValueError) and returns :attr:`MethodOutput.constant_columns`: the model layer then
+    #: leaves the design's checks to the method's own read of ``X`` (one read instead of two),
+    #: and states a refusal in the design's words (:func:`fstools.api.selection.select_frame`).
+    checks_design: bool = False
 
     @property
     def supervised(self):
@@ -219,6 +224,11 @@ class MethodOutput:
     tables : dict of str -> dict of str -> ndarray
         Further small tables to show with the result (e.g. DFS's ``gamma_cv`` grid):
         ``SelectionResult.tables`` (DataFrames), printed under the summary.
+    constant_columns : ndarray of bool, shape (n_features,), or None
+        Set by a method that has read every value of a dense ``X`` and refused non-finite ones
+        (see :attr:`MethodSpec.checks_design`): exactly the columns of ``X`` with a single value.
+        The model layer then takes the design's checks from the method instead of reading
+        ``X`` once more for them.
     """
 
     ranking: np.ndarray
@@ -228,6 +238,7 @@ class MethodOutput:
     notes: list = field(default_factory=list)
     iterations: dict | None = None
     tables: dict = field(default_factory=dict)
+    constant_columns: np.ndarray | None = None
 
 
 _REGISTRY: dict[str, MethodSpec] = {}
