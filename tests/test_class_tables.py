@@ -14,6 +14,7 @@ one row, wide blocks, and 1 / 2 / 3 threads; and ``fs.select`` / the transformer
 method 'mim' on such data against the same selection from the code path.
 """
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -176,3 +177,32 @@ def test_mim_nonfinite_error_names_the_column():
     X[7, 2] = np.nan
     with pytest.raises(ValueError, match="x2"):
         fs.FeatureSelector(method="mim", k=2).fit(X, np.arange(20) % 2)
+
+
+@pytest.mark.parametrize("method", ["mim", "mifs", "jmi", "cmim"])
+def test_design_checks_taken_from_the_method_equal_the_design_read(method):
+    """The information methods check the design on their own read of X (one read, not two): the
+    warnings and the refusals are those of the design's own checks (fs.select on a frame with
+    na_action='raise' reads the values itself; the transformer defers them to the method)."""
+    rng = np.random.default_rng(11)
+    X = rng.integers(0, 3, (60, 6)).astype(np.float64)
+    X[:, 2] = 1.5  # constant, discretised
+    X[:, 4] = 0.0  # constant, used as it is
+    X[:, 5] = np.r_[np.zeros(57), 1.0, 2.0, 3.0] + 0.25  # one bin of equal_frequency, not constant
+    y = rng.integers(0, 2, 60)
+    for params in ({}, {"discretization": "equal_frequency", "n_bins": 2}):
+        with pytest.warns(UserWarning, match=r"X: 2 constant column\(s\) \(x2, x4\)"):
+            fs.FeatureSelector(method=method, k=2, params=params).fit(X, y)
+    X[3, 1] = np.inf
+    with pytest.raises(ValueError, match=r"X: .*x1"):
+        fs.FeatureSelector(method=method, k=2).fit(X, y)
+
+
+def test_design_checks_with_a_factor_fall_back_to_the_design_read():
+    """With a factor the method reads other columns (its level codes): the constant columns are
+    then found on the design, as before."""
+    rng = np.random.default_rng(2)
+    frame = pd.DataFrame({"a": rng.normal(size=50), "b": np.ones(50), "g": rng.choice(["u", "v"], 50),
+                          "y": rng.integers(0, 2, 50)})
+    with pytest.warns(UserWarning, match=r"1 constant column\(s\) \(b\)"):
+        fs.select("y ~ .", frame, method="mim", k=2, na_action="raise")
