@@ -374,3 +374,25 @@ def test_refit_with_a_continuous_response_has_no_classes_and_repeated_names_are_
     repeated = X.set_axis(["a", "a", *X.columns[2:]], axis=1)
     with pytest.raises(ValueError, match=r"^X: column names must be unique .*'a'"):
         fs.FeatureSelector(method="mrmr", k=3).fit(repeated, y)
+
+
+@pytest.mark.parametrize("method", ["mim", "jmi", "cmqfs", "fisher"])
+def test_result_built_when_read_equals_the_eager_one(method):
+    """A fit sets ranking_ and scores_ from the method; result_ (its tables) is built when first
+    read, also after a pickle round trip, and equals fs.select's on the same data."""
+    import pickle
+
+    from sklearn.datasets import load_wine
+    X, y = load_wine(return_X_y=True)
+    selector = fs.FeatureSelector(method=method, k=4).fit(X, y)
+    scores_before = selector.scores_
+    copy = pickle.loads(pickle.dumps(selector))
+    frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])])
+    frame["y"] = y
+    expected = fs.select("y ~ .", frame, method=method, k=4)
+    for fitted in (selector, copy):
+        assert fitted.result_.selected == expected.selected
+        pd.testing.assert_frame_equal(fitted.result_.scores, expected.scores)
+        assert list(fitted.ranking_) == [int(name[1:]) for name in expected.selected]
+        assert fitted.scores_.tobytes() == scores_before.tobytes()
+    assert pickle.loads(pickle.dumps(selector)).result_.selected == expected.selected  # after it was built

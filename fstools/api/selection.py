@@ -4,6 +4,7 @@ This layer owns validation: every user mistake is refused here, with a
 message naming the argument and the allowed values, before any kernel runs.
 """
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -19,7 +20,7 @@ from fstools.model.terms import (columns_for_k_terms, method_design, one_column_
 from fstools.model.formula import format_formula, label_name, parse_formula
 from fstools.model.safe_eval import check_mode
 from fstools.methods.permutation import check_permutation_arguments, check_permutation_method
-from fstools.methods.registry import check_na_action, check_response, get_method
+from fstools.methods.registry import MethodOutput, check_na_action, check_response, get_method
 from fstools.methods.step_tests import AUTO_MAX_STEPS, check_step_method
 from fstools.model.response import Response, check_response_type, prepare_response
 from fstools.results.multilabel_result import MultiLabelResult
@@ -370,16 +371,34 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
                         step_alpha=step_alpha)
 
 
-def select_frame(frame, spec, values, target, k, *, na_action, n_jobs, call, test=None, n_permutations=999,
-                 permutation_seed=None, auto=False, step_alpha=None, design_name="data", stacklevel=4):
-    """The part of :func:`select` after the formula: checks of the design, the method, the result.
+@dataclass
+class MethodRun:
+    """What :func:`run_frame` leaves for :func:`result_of_run`: the method's output on the
+    design of a model frame, with the design's names and the number of terms kept."""
 
-    ``frame`` is the :class:`fstools.model.formula.ModelFrame`, ``values`` the method's checked
-    parameters, ``target`` the checked :class:`fstools.model.response.Response`; the other
-    arguments are :func:`select`'s, checked.  ``design_name`` names the design in the
-    messages about it (``'data'``, or ``'X'`` for :class:`fstools.FeatureSelector`).
+    output: MethodOutput
+    column_names: list
+    column_terms: list
+    factor_notes: list
+    k: object
+    values: dict
+
+    def ranking_by_column(self):
+        """The positions of the selected columns when every term is one column (the transformer's
+        ``ranking_``), else None: the first ``k`` of the method's ranking."""
+        if not one_column_per_term(self.column_names, self.column_terms):
+            return None
+        ranking = np.asarray(self.output.ranking, dtype=np.intp)
+        return ranking if self.k is None else ranking[: self.k]
+
+
+def run_frame(frame, spec, values, target, k, *, na_action, n_jobs, auto=False, design_name="data", stacklevel=4):
+    """The checks of the design and the method: the part of :func:`select_frame` that looks at the
+    data (every check, refusal and warning), without building the result tables.
+
+    ``k`` is None under ``auto`` (the greedy path to its maximum).  Returns a :class:`MethodRun`.
     """
-    y, class_names = target.values, target.class_names
+    y = target.values
     deferred = _method_reads_design(spec, frame)  # the values checked by the method's own read of X
     column_terms, k = check_design(frame, None if auto else k, stacklevel=stacklevel, name=design_name,
                                    n_threads=effective_n_threads(n_jobs), read_values=not deferred)
@@ -395,7 +414,7 @@ def select_frame(frame, spec, values, target, k, *, na_action, n_jobs, call, tes
     if "streaming" in spec.capabilities:
         # Streaming methods code the two classes +1 / -1 themselves (majority or positive=),
         # and report the mapping by class name.
-        run_values["class_names"] = class_names
+        run_values["class_names"] = target.class_names
     try:
         output = run_method(spec, X, y, columns_for_k_terms(column_terms, k, column_names), run_values, n_jobs,
                             column_names=column_names, response_type=target.kind)
@@ -407,26 +426,51 @@ def select_frame(frame, spec, values, target, k, *, na_action, n_jobs, call, tes
         same_columns = X is frame.X and output.constant_columns is not None
         check_design_values(frame, stacklevel=stacklevel, name=design_name, n_threads=effective_n_threads(n_jobs),
                             constant=output.constant_columns if same_columns else None)
-    scores, selected = term_scores(output, spec, column_names, column_terms, k)
-    steps = steps_table(output, column_terms, selected)
-    used = dict(values)
-    used["k"] = k
+    return MethodRun(output, column_names, column_terms, factor_notes, k, values)
+
+
+def result_of_run(frame, spec, target, run, *, n_jobs, call, test=None, n_permutations=999, permutation_seed=None,
+                  auto=False, step_alpha=None):
+    """The :class:`SelectionResult` of a :class:`MethodRun` (the rest of :func:`select_frame`):
+    the scores and steps tables, and the tests asked for."""
+    output = run.output
+    scores, selected = term_scores(output, spec, run.column_names, run.column_terms, run.k)
+    steps = steps_table(output, run.column_terms, selected)
+    used = dict(run.values)
+    used["k"] = run.k
     streaming = "streaming" in spec.capabilities
     # What a stream shows besides the scores (also in the summary's notes): the class mapping
     # (name -> +1 / -1) and the prequential stream metrics (rows 'selected' and 'learner').
-    result = SelectionResult(call=call, spec=spec, params=used, model_frame=frame, y=y,
-                           class_names=class_names, scores=scores, steps=steps, selected=selected,
-                           notes=[*frame.notes, *target.notes, *factor_notes,
-                                  *_with_thread_note(output.notes, n_jobs)],
-                           iterations=output.iterations, response_type=target.kind,
-                           response_reason=target.reason,
-                           tables=output.tables, class_mapping=output.class_mapping if streaming else None,
-                           stream_metrics=pd.DataFrame(output.stream_metrics).T if streaming else None)
+    result = SelectionResult(call=call, spec=spec, params=used, model_frame=frame, y=target.values,
+                             class_names=target.class_names, scores=scores, steps=steps, selected=selected,
+                             notes=[*frame.notes, *target.notes, *run.factor_notes,
+                                    *_with_thread_note(output.notes, n_jobs)],
+                             iterations=output.iterations, response_type=target.kind,
+                             response_reason=target.reason,
+                             tables=output.tables, class_mapping=output.class_mapping if streaming else None,
+                             stream_metrics=pd.DataFrame(output.stream_metrics).T if streaming else None)
     if test == "permutation" or (test == "step" and not auto):
         result = result.test(test, n_permutations=n_permutations, random_state=permutation_seed, n_jobs=n_jobs)
     if auto:
         result = result.cut(step_alpha, n_permutations=n_permutations, random_state=permutation_seed, n_jobs=n_jobs)
     return result
+
+
+def select_frame(frame, spec, values, target, k, *, na_action, n_jobs, call, test=None, n_permutations=999,
+                 permutation_seed=None, auto=False, step_alpha=None, design_name="data", stacklevel=4):
+    """The part of :func:`select` after the formula: checks of the design, the method, the result.
+
+    ``frame`` is the :class:`fstools.model.formula.ModelFrame`, ``values`` the method's checked
+    parameters, ``target`` the checked :class:`fstools.model.response.Response`; the other
+    arguments are :func:`select`'s, checked.  ``design_name`` names the design in the
+    messages about it (``'data'``, or ``'X'`` for :class:`fstools.FeatureSelector`).
+    :func:`run_frame` then :func:`result_of_run`.
+    """
+    run = run_frame(frame, spec, values, target, k, na_action=na_action, n_jobs=n_jobs, auto=auto,
+                    design_name=design_name, stacklevel=stacklevel + 1)
+    return result_of_run(frame, spec, target, run, n_jobs=n_jobs, call=call, test=test,
+                         n_permutations=n_permutations, permutation_seed=permutation_seed, auto=auto,
+                         step_alpha=step_alpha)
 
 
 def _with_response(formula, data, response):

@@ -8,7 +8,7 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from fstools.api.selection import format_call, select, select_frame
+from fstools.api.selection import format_call, result_of_run, run_frame, select, select_frame
 from fstools.core.arrays import rows_with_nan
 from fstools.core.constraints import OPEN_UNIT_INTERVAL, validate
 from fstools.methods.multilabel import check_label_matrix
@@ -85,7 +85,10 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         DataFrame ``X``, else ``x0``, ``x1``, ...; its response by the name of a Series ``y``,
         else ``y`` (multi-label: the label columns of a DataFrame ``Y``, else ``y0``, ``y1``, ...),
         with ``_`` appended where a feature has that name.  ``ranking_`` and ``scores_`` are its
-        ``selected`` and ``scores['score']`` by column position.
+        ``selected`` and ``scores['score']`` by column position.  Built when first read: a fit
+        checks the data, runs the method and sets ``ranking_`` and ``scores_``; the tables of
+        the result (a row per feature, costly for wide data in a pipeline that never reads
+        them) wait until ``result_`` is read.
 
     Examples
     --------
@@ -177,6 +180,13 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
             result = self._select_multilabel(_design_frame(array, names), y, k, given)
         else:
             result = self._select(spec, array, names, y, k, given)
+        self.__dict__.pop("_result", None)
+        self.__dict__.pop("_pending_result", None)
+        self.__dict__.pop("result_", None)  # (set by fits before result_ was built when read)
+        if isinstance(result, _PendingResult):  # every feature one column: the ranking without the tables
+            self.ranking_ = result.run.ranking_by_column()
+            self._pending_result = result
+            return self
         # Every feature is one term named by its column: the positions of the selected names, read
         # from the names x0, x1, ... given here to an array's columns, else found in one pass over
         # the names (a pandas reindex or a dictionary of 100,000 names costs more).
@@ -186,8 +196,21 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
             self.ranking_ = np.array([position[name] for name in result.selected], dtype=np.intp)
         else:
             self.ranking_ = np.array([int(name[1:]) for name in result.selected], dtype=np.intp)
-        self.result_ = result
+        self._result = result
         return self
+
+    @property
+    def result_(self):
+        """The fit as :func:`fstools.select` returns it (see the class's Attributes); built when
+        first read."""
+        if "result_" in self.__dict__:  # a selector pickled before result_ was built when read
+            return self.__dict__["result_"]
+        if "_result" not in self.__dict__:
+            if "_pending_result" not in self.__dict__:
+                raise AttributeError(f"{type(self).__name__} has no result_ before fit")
+            self._result = self._pending_result.build()
+            del self._pending_result
+        return self._result
 
     def _select(self, spec, X, names, y, k, given):
         """The result of :func:`fstools.select` on the validated ``X`` (columns ``names``) and ``y``;
@@ -239,9 +262,14 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         _, n_permutations, seed = check_permutation_arguments(None, self.n_permutations, self.random_state)
         call = format_call(frame.formula, self.method, k, na_action, self.n_jobs, given, response_type=response_type,
                            n_permutations=n_permutations, permutation_seed=seed, step_alpha=step_alpha)
-        return select_frame(frame, spec, values, target, None if auto else k, na_action=na_action, n_jobs=self.n_jobs,
-                            call=call, n_permutations=n_permutations, permutation_seed=seed, auto=auto,
-                            step_alpha=step_alpha, design_name="X", stacklevel=5)
+        if auto:
+            return select_frame(frame, spec, values, target, None, na_action=na_action, n_jobs=self.n_jobs,
+                                call=call, n_permutations=n_permutations, permutation_seed=seed, auto=auto,
+                                step_alpha=step_alpha, design_name="X", stacklevel=5)
+        run = run_frame(frame, spec, values, target, k, na_action=na_action, n_jobs=self.n_jobs, design_name="X",
+                        stacklevel=5)
+        pending = _PendingResult(frame, spec, target, run, self.n_jobs, call)
+        return pending if run.ranking_by_column() is not None else pending.build()
 
     def _select_multilabel(self, data, Y, k, given):
         """The result of :func:`fstools.select` with ``response=`` for a multi-label method: ``Y`` is a
@@ -267,9 +295,12 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
 
     @property
     def scores_(self):
-        """The score of each feature (column order), from ``result_`` when asked for (a wide fit
-        does not pay for the lookup of every name unless the scores are read)."""
+        """The score of each feature (column order): the method's own when ``result_`` has not been
+        built, else from ``result_`` (a wide fit does not pay for the lookup of every name unless
+        the scores are read)."""
         check_is_fitted(self, "ranking_")
+        if "_pending_result" in self.__dict__:
+            return np.array(self._pending_result.run.output.scores, dtype=np.float64)
         if hasattr(self, "feature_names_in_"):
             names = [str(name) for name in self.feature_names_in_]
         else:
@@ -311,3 +342,14 @@ def _free_name(preferred, taken):
     while name in taken:
         name += "_"
     return name
+
+
+class _PendingResult:
+    """The pieces of a fit's :class:`~fstools.SelectionResult`, built by :meth:`build` when
+    ``result_`` is first read (:func:`fstools.api.selection.result_of_run`)."""
+
+    def __init__(self, frame, spec, target, run, n_jobs, call):
+        self.frame, self.spec, self.target, self.run, self.n_jobs, self.call = frame, spec, target, run, n_jobs, call
+
+    def build(self):
+        return result_of_run(self.frame, self.spec, self.target, self.run, n_jobs=self.n_jobs, call=self.call)
