@@ -36,6 +36,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from fstools.core.arrays import default_column_names
 from fstools.core.discretize import MAX_LEVELS_AS_IS, MU_SIGMA_LEVELS, MU_SIGMA_EDGES
 from fstools.model.exceptions import FormulaError
 from fstools.methods.cmqfs import min_max_normalise, modularity_scores
@@ -507,7 +508,7 @@ def select_dask_array(X, y, method="fisher", k=None, *, feature_names=None, n_jo
     spec, values = _check_method(method, params)
     X, y = _as_dask_inputs(X, y)
     if feature_names is None:
-        feature_names = [f"x{j}" for j in range(X.shape[1])]
+        feature_names = list(default_column_names(X.shape[1]))
     feature_names = [str(name) for name in feature_names]
     if len(feature_names) != X.shape[1]:
         raise ValueError(f"feature_names: has {len(feature_names)} names for {X.shape[1]} columns")

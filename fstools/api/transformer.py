@@ -9,7 +9,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from fstools.api.selection import format_call, result_of_run, run_frame, select, select_frame
-from fstools.core.arrays import rows_with_nan
+from fstools.core.arrays import default_column_names, rows_with_nan
 from fstools.core.constraints import OPEN_UNIT_INTERVAL, validate
 from fstools.methods.multilabel import check_label_matrix
 from fstools.methods.permutation import check_permutation_arguments
@@ -151,7 +151,7 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         if isinstance(X, pd.DataFrame):
             check_integer_columns(X, name="X")
         elif isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind in "iu":
-            check_integer_columns(X, [f"x{j}" for j in range(X.shape[1])], name="X")
+            check_integer_columns(X, list(default_column_names(X.shape[1])), name="X")
         try:
             array = validate_data(self, X, dtype=np.float64, accept_sparse=["csr", "csc"],
                                   ensure_all_finite=False, reset=True)
@@ -163,7 +163,7 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         if hasattr(self, "feature_names_in_"):
             names = [str(name) for name in self.feature_names_in_]
         else:
-            names = [f"x{j}" for j in range(array.shape[1])]
+            names = list(default_column_names(array.shape[1]))
         if isinstance(self.k, str) and self.k == "auto":
             check_step_method(spec, "k")  # raises for a method without a greedy path
             k = "auto"
@@ -304,7 +304,7 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         if hasattr(self, "feature_names_in_"):
             names = [str(name) for name in self.feature_names_in_]
         else:
-            names = [f"x{j}" for j in range(self.n_features_in_)]
+            names = list(default_column_names(self.n_features_in_))
         return self.result_.scores["score"].reindex(names).to_numpy(dtype=np.float64)
 
     def _get_support_mask(self):

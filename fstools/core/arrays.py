@@ -12,6 +12,8 @@
 * :func:`nonfinite_and_constant_columns` -- both checks of a design in one threaded pass.
 * :func:`rows_with_nan` -- the rows holding NaN, looking only at the columns that may.
 """
+import functools
+
 import numpy as np
 from scipy import sparse
 
@@ -121,6 +123,13 @@ def scaled_to_unit(X, magnitude=None, axis=0):
 
 #: Side of the square tiles in which :func:`c_contiguous` transposes.
 _TILE = 256
+
+
+@functools.lru_cache(maxsize=8)
+def default_column_names(n_columns):
+    """The names of the columns of an array without names: ``('x0', 'x1', ...)``, a tuple (the
+    names of a wide array are made once, not at every fit)."""
+    return tuple(f"x{j}" for j in range(n_columns))
 
 
 def c_contiguous(values):

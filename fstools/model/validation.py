@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from fstools.core.arrays import (EXACT_INTEGER_LIMIT, check_exact_integers, nonfinite_and_constant_columns,
-                                 nonfinite_columns)
+from fstools.core.arrays import (EXACT_INTEGER_LIMIT, check_exact_integers, default_column_names,
+                                 nonfinite_and_constant_columns, nonfinite_columns)
 from fstools.core.messages import did_you_mean, preview
 from fstools.methods.multilabel import check_label_matrix
 from fstools.methods.registry import sparse_format, sparse_methods
@@ -292,7 +292,7 @@ def check_sparse_input(spec, X, name="X"):
             matrix = matrix.copy()
         matrix.sum_duplicates()
     if not np.isfinite(matrix.data).all():
-        check_finite_matrix(matrix, [f"x{j}" for j in range(matrix.shape[1])], name=name)
+        check_finite_matrix(matrix, list(default_column_names(matrix.shape[1])), name=name)
     return matrix
 
 
