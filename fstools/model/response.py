@@ -91,7 +91,9 @@ def response_type_of(series):
         if numbers_ is None:
             return "class", "strings" if pd.api.types.is_string_dtype(dtype) else f"{dtype} values"
         series = numbers_
-    values = series.dropna().to_numpy(dtype=np.float64)
+    if not (isinstance(dtype, np.dtype) and dtype.kind in "iu"):  # (NumPy integers hold no missing value)
+        series = series.dropna()
+    values = series.to_numpy(dtype=np.float64)
     if not _is_integer_valued(values[np.isfinite(values)]):
         return "continuous", "numeric with non-integer values"
     n_levels = len(np.unique(values))

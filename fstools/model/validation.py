@@ -72,7 +72,8 @@ def encode_classes(labels, name="y", fractional=False):
     continuous response first.
     """
     series = labels if isinstance(labels, pd.Series) else pd.Series(np.asarray(labels))
-    if series.isna().any():
+    # (NumPy integer and boolean columns cannot hold a missing value)
+    if not (isinstance(series.dtype, np.dtype) and series.dtype.kind in "iub") and series.isna().any():
         raise ValueError(f"{name}: has {int(series.isna().sum())} missing value(s); remove them first")
     if len(series) == 0:
         raise ValueError(f"{name}: is empty")
@@ -89,7 +90,7 @@ def encode_classes(labels, name="y", fractional=False):
                 raise ValueError(f"{name}: is a float response with non-integer values (a continuous "
                                  f"response); allowed here: class labels (categorical, string, integer); "
                                  f"fs.select takes a continuous response with methods that accept one")
-        kinds = {type(v) for v in series.tolist()}
+        kinds = {type(v) for v in series.tolist()} if series.dtype == object else set()  # (one kind otherwise)
         if len(kinds) > 1 and not all(issubclass(kind, numbers.Number) for kind in kinds):
             raise TypeError(f"{name}: labels of mixed types {sorted(k.__name__ for k in kinds)}; "
                             f"allowed: labels of one type")
