@@ -216,6 +216,8 @@ def test_sparse_mim_refuses_continuous_columns(column, problem):
                                          rf"column\(s\) 6 have {problem}.*X\.toarray\(\).*discretised"):
         sparse_mim(sparse.csr_matrix(X), y)
     mim(X, y)   # dense input is discretised instead
+    with pytest.raises(ValueError, match=rf"column\(s\) 'x6' have {problem}"):  # the transformer names it
+        fs.FeatureSelector(method="mim", k=2).fit(sparse.csr_matrix(X), y)
 
 
 def test_sparse_mim_validates_its_parameters_like_mim():

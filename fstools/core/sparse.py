@@ -34,7 +34,7 @@ import numpy as np
 from scipy import sparse
 
 from fstools.core.discretize import MAX_LEVELS_AS_IS
-from fstools.core.messages import preview
+from fstools.core.messages import ColumnError, preview
 
 __all__ = ["as_canonical_csc", "ClassColumnStatistics", "class_column_sums", "class_column_statistics",
            "centred_sums_of_squares", "column_ranges", "ColumnLevels", "column_levels",
@@ -480,14 +480,18 @@ def sparse_mutual_information_relevance(X, y, n_classes, max_levels=MAX_LEVELS_A
     levels = column_levels(X)
     too_many = np.setdiff1d(np.flatnonzero(levels.counts() > max_levels), non_integer)
     if non_integer.size or too_many.size:
-        problems = []
-        if non_integer.size:
-            problems.append(f"column(s) {preview(non_integer)} have non-integer values")
-        if too_many.size:
-            problems.append(f"column(s) {preview(too_many)} have more than {max_levels} distinct values")
-        raise ValueError(f"X: method {method!r} on sparse input needs binary/count features (integer values, "
-                         f"at most {max_levels} distinct per column); {'; '.join(problems)}. Convert with "
-                         f"X.toarray() if it fits in memory (dense input is discretised instead)")
+        # a ColumnError: the layers that know the columns' names restate it with them
+        if non_integer.size and too_many.size:
+            problem, columns = (f"have non-integer values or more than {max_levels} distinct values",
+                                np.union1d(non_integer, too_many))
+        elif non_integer.size:
+            problem, columns = "have non-integer values", non_integer
+        else:
+            problem, columns = f"have more than {max_levels} distinct values", too_many
+        raise ColumnError(f"X: method {method!r} on sparse input needs binary/count features (integer values, "
+                          f"at most {max_levels} distinct per column); column(s) {{columns}} {problem}. Convert "
+                          f"with X.toarray() if it fits in memory (dense input is discretised instead)",
+                          columns.tolist())
     counts, levels = level_class_counts(X, y, n_classes, levels)
     starts = levels.column_starts
     n_levels = np.diff(starts)
