@@ -23,7 +23,7 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
 from fstools._ext._common cimport (OK, OUT_OF_MEMORY, SignalCheck, block_length, check_threads, raise_if_stopped,
-                                   signal_check_init, stop_requested)
+                                   signal_check_init, stop_requested, value_matrix)
 from fstools._ext._counting cimport count_t, mutual_information_of_table
 from fstools._ext._typedefs cimport sorted_t
 
@@ -200,12 +200,7 @@ def discrete_class_information(X, y, Py_ssize_t n_classes, Py_ssize_t max_levels
     n_threads : int
         OpenMP threads over blocks of columns; the result does not depend on it.
     """
-    if not isinstance(X, np.ndarray) or X.ndim != 2:
-        raise TypeError(f"X: must be a 2-D NumPy array; got {type(X).__name__}")
-    if X.dtype == np.bool_:
-        X = X.view(np.uint8)
-    if X.dtype not in (np.float64, np.float32, np.int64, np.int32, np.int16, np.int8, np.uint8):
-        raise TypeError(f"X: unsupported dtype {X.dtype}")
+    X = value_matrix(X)
     if X.shape[0] == 0:
         raise ValueError("X: has no rows")
     if not 1 <= n_classes <= 1024:

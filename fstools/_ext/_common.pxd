@@ -176,3 +176,5 @@ cdef int check_at_least_one(str name, Py_ssize_t value) except -1
 cdef int check_length(str name, Py_ssize_t length, Py_ssize_t expected, str what) except -1
 cdef int check_class_codes(str name, const int32_t[::1] codes, Py_ssize_t n_classes) except -1
 cdef int check_double_strides(str name, Py_ssize_t row_stride, Py_ssize_t column_stride) except -1
+# X as the kernels that read a matrix of values take it (bool viewed as uint8), or TypeError.
+cdef object value_matrix(object X)

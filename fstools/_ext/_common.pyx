@@ -80,3 +80,20 @@ cdef int check_double_strides(str name, Py_ssize_t row_stride, Py_ssize_t column
         raise ValueError(f"{name}: strides {row_stride}, {column_stride} bytes are not whole multiples of "
                          f"{sizeof(double)} (make it contiguous first)")
     return 0
+
+
+cdef object value_matrix(object X):
+    """``X`` as the kernels that read a matrix of values take it (``sorted_t`` of _typedefs): a 2-D
+    NumPy array of float64, float32, int64, int32, int16, int8 or uint8, a boolean one viewed as
+    uint8; TypeError naming ``X`` otherwise."""
+    import numpy as np
+    if not isinstance(X, np.ndarray):
+        raise TypeError(f"X: must be a 2-D NumPy array; got {type(X).__name__}")
+    if X.ndim != 2:
+        raise TypeError(f"X: must be a 2-D NumPy array; got a {X.ndim}-D array")
+    if X.dtype == np.bool_:
+        X = X.view(np.uint8)
+    if X.dtype not in (np.float64, np.float32, np.int64, np.int32, np.int16, np.int8, np.uint8):
+        raise TypeError(f"X: unsupported dtype {X.dtype}; allowed: float64, float32, int64, int32, int16, int8, "
+                        f"uint8, bool")
+    return X

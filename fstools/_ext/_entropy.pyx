@@ -61,7 +61,8 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t
 from libc.stdlib cimport calloc, free, malloc
 
 from fstools._ext._common cimport (BAD_CODE, OK, OUT_OF_MEMORY, SignalCheck, block_length, check_threads,
-                                   first_out_of_range, raise_if_stopped, signal_check_init, stop_requested)
+                                   first_out_of_range, raise_if_stopped, signal_check_init, stop_requested,
+                                   value_matrix)
 # code_t: integer codes of a discrete variable; third_code_t: the same types as an
 # independent fused type, for the third variable of a counting table (the int32
 # class of the kernels over many features, or z of conditional_mutual_information).
@@ -1334,12 +1335,7 @@ def discrete_column_codes(X, Py_ssize_t max_levels, codes, levels, status, int n
     n_threads : int
         OpenMP threads over blocks of columns; the result does not depend on it.
     """
-    if not isinstance(X, np.ndarray) or X.ndim != 2:
-        raise TypeError(f"X: must be a 2-D NumPy array; got {_describe_dtype(X)}")
-    if X.dtype == np.bool_:
-        X = X.view(np.uint8)
-    if X.dtype not in (np.float64, np.float32, np.int64, np.int32, np.int16, np.int8, np.uint8):
-        raise TypeError(f"X: unsupported dtype {X.dtype}")
+    X = value_matrix(X)
     if not 1 <= max_levels <= 127:
         raise ValueError(f"max_levels: must be in 1..127; got {max_levels}")
     if X.shape[0] == 0:
