@@ -21,7 +21,10 @@ kernels replaced (so the codes are bitwise those):
   level of a value ``g`` is the number of edges ``t`` with ``g > mu + t
   sigma`` minus the number with ``g < mu - t sigma``, the products ``t
   sigma`` rounded before the addition (this extension is compiled with
-  ``-ffp-contract=off``: no fused multiply-add); the code is level + 4.
+  ``-ffp-contract=off``: no fused multiply-add); the code is level + 4.  The
+  comparisons are a C loop (``fstools_mu_sigma_levels``) that the compiler
+  vectorises, with an AVX2 clone chosen at load time where the CPU has it
+  (``FSTOOLS_VECTOR_CLONES``: the same comparisons, wider vectors).
 * ``EQUAL_WIDTH`` -- ``n_bins`` bins of equal width: min and max scaled by
   ``ldexp(., -e)``, ``width = high / n_bins - low / n_bins``, cut points
   ``low + k * width`` (k = 1 .. n_bins-1) and the code of a value the number
@@ -42,12 +45,16 @@ buffer (8192 values) into chunks summed one after another (checked with
 its codes are those of every NumPy >= 1.25 for columns of up to 8192 values,
 and those of NumPy >= 2.3 beyond (they no longer depend on the NumPy version).
 
+Non-finite values: found in the pass that takes each column's range; the
+call raises a ValueError naming the first column that has one.
+
 Threads: a work item is a block of up to :data:`BLOCK_WIDTH` of the chosen
-columns, copied into a per-thread buffer (one strided read of ``X``, row by
-row for C-ordered input so that each cache line is read once), then coded
-column by column; each column is computed by one thread with the same
-operations whatever the thread count, so the codes do not depend on
-``n_threads``.  Ctrl-C is looked at between work items.
+columns (at most :data:`BLOCK_VALUES` values), copied into a per-thread
+buffer (one strided read of ``X``; C-ordered input by tiles of eight rows, so
+that each column of the buffer receives a whole cache line at a time), then
+coded column by column in the buffer; each column is computed by one thread
+with the same operations whatever the thread count, so the codes do not
+depend on ``n_threads``.  Ctrl-C is looked at between work items.
 """
 import numpy as np
 
@@ -59,7 +66,6 @@ from libc.stdlib cimport free, malloc, qsort
 from fstools._ext._common cimport (NON_FINITE, OK, OUT_OF_MEMORY, SignalCheck, check_double_strides,
                                    check_threads, raise_if_stopped, signal_check_init,
                                    stop_requested)
-from fstools._ext._sorting cimport lower_bound
 from fstools._ext._typedefs cimport code_t
 
 #: Scheme numbers of :func:`discretize_columns`.
@@ -67,17 +73,27 @@ MU_SIGMA = 0
 EQUAL_WIDTH = 1
 EQUAL_FREQUENCY = 2
 
-#: Chosen columns per work item (8 doubles: one 64-byte cache line of a C-ordered row).
-BLOCK_WIDTH = 8
+#: Chosen columns per work item (64 doubles: 512 bytes of a C-ordered row read at a time).
+BLOCK_WIDTH = 64
 
-#: Largest number of values (rows x columns) of a work item's copy of ``X``.
-BLOCK_VALUES = 1 << 18
+#: Largest number of values (rows x columns) of a work item's copy of ``X`` (1 MiB: it stays
+#: in the L2 cache while its columns are coded).
+BLOCK_VALUES = 1 << 17
 
 #: Below this many values NumPy's pairwise sum is a plain loop; up to PAIRWISE_BLOCK values
 #: it uses eight accumulators; above, it splits the values in two and recurses.
 cdef enum:
     PAIRWISE_UNROLL = 8
     PAIRWISE_BLOCK = 128
+
+#: Edges of the MU_SIGMA scheme (multiples of sigma on each side of mu: nine levels; the C
+#: loop fstools_mu_sigma_levels is written for four).
+cdef enum:
+    N_EDGES = 4
+
+#: Rows of a C-ordered X gathered together (8 doubles: one cache line of each block column).
+cdef enum:
+    GATHER_ROWS = 8
 
 cdef enum:
     SCHEME_MU_SIGMA = 0
@@ -126,6 +142,52 @@ cdef double pairwise_sum(const double* a, Py_ssize_t n) noexcept nogil:
     return pairwise_sum(a, half) + pairwise_sum(a + half, n - half)
 
 
+cdef inline double squared_deviation(double value, double mu) noexcept nogil:
+    cdef double deviation = value - mu
+    return deviation * deviation
+
+
+cdef double pairwise_sum_of_squares(const double* a, Py_ssize_t n, double mu) noexcept nogil:
+    """:func:`pairwise_sum` of the values ``(a[i] - mu)^2`` (each rounded as NumPy's ``subtract``
+    then ``square`` round it), computed on the fly instead of from an array of them."""
+    cdef Py_ssize_t i, half
+    cdef double result
+    cdef double r0, r1, r2, r3, r4, r5, r6, r7
+    if n < PAIRWISE_UNROLL:
+        result = -0.0
+        for i in range(n):
+            result += squared_deviation(a[i], mu)
+        return result
+    if n <= PAIRWISE_BLOCK:
+        r0 = squared_deviation(a[0], mu)
+        r1 = squared_deviation(a[1], mu)
+        r2 = squared_deviation(a[2], mu)
+        r3 = squared_deviation(a[3], mu)
+        r4 = squared_deviation(a[4], mu)
+        r5 = squared_deviation(a[5], mu)
+        r6 = squared_deviation(a[6], mu)
+        r7 = squared_deviation(a[7], mu)
+        i = 8
+        while i < n - n % 8:
+            r0 += squared_deviation(a[i], mu)
+            r1 += squared_deviation(a[i + 1], mu)
+            r2 += squared_deviation(a[i + 2], mu)
+            r3 += squared_deviation(a[i + 3], mu)
+            r4 += squared_deviation(a[i + 4], mu)
+            r5 += squared_deviation(a[i + 5], mu)
+            r6 += squared_deviation(a[i + 6], mu)
+            r7 += squared_deviation(a[i + 7], mu)
+            i += 8
+        result = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        while i < n:
+            result += squared_deviation(a[i], mu)
+            i += 1
+        return result
+    half = n // 2
+    half -= half % 8
+    return pairwise_sum_of_squares(a, half, mu) + pairwise_sum_of_squares(a + half, n - half, mu)
+
+
 cdef double numpy_sum(const double* a, Py_ssize_t n) noexcept nogil:
     """``numpy.add.reduce`` of a contiguous row: the identity 0.0 plus the pairwise sum of all values."""
     cdef double total = 0.0
@@ -133,34 +195,69 @@ cdef double numpy_sum(const double* a, Py_ssize_t n) noexcept nogil:
     return total
 
 
-cdef double mean_and_sigma(const double* g, Py_ssize_t n, double* squares, double* sigma) noexcept nogil:
+cdef double mean_and_sigma(const double* g, Py_ssize_t n, double* sigma) noexcept nogil:
     """The mean of ``g[0:n]`` (returned) and its standard deviation with divisor n - 1 (``sigma``),
-    as ``numpy.mean`` and ``numpy.std(ddof=1)``; ``squares``: scratch of n doubles, ``n >= 2``."""
-    cdef Py_ssize_t i
+    as ``numpy.mean`` and ``numpy.std(ddof=1)`` (``n >= 2``): the sums from 0.0, as
+    ``numpy.add.reduce``."""
     cdef double mu = numpy_sum(g, n) / <double> n
-    cdef double deviation
-    for i in range(n):
-        deviation = g[i] - mu
-        squares[i] = deviation * deviation
-    sigma[0] = sqrt(numpy_sum(squares, n) / <double> (n - 1))
+    cdef double squares = 0.0
+    squares += pairwise_sum_of_squares(g, n, mu)
+    sigma[0] = sqrt(squares / <double> (n - 1))
     return mu
 
 
+cdef inline Py_ssize_t count_below(const double* cuts, Py_ssize_t n_cuts, double value) noexcept nogil:
+    """Number of the non-decreasing ``cuts[0:n_cuts]`` (n_cuts >= 1) strictly below ``value``.
+
+    A binary search whose steps depend on ``n_cuts`` only (the comparison picks the half
+    without a branch): on data in random order a branch there is mispredicted half the
+    time, which cost more than the rest of the scheme."""
+    cdef const double* first = cuts
+    cdef Py_ssize_t size = n_cuts
+    cdef Py_ssize_t half
+    while size > 1:
+        half = size // 2
+        first = first + half * (first[half - 1] < value)
+        size -= half
+    return (first - cuts) + (first[0] < value)
+
+
 cdef bint column_range(const double* values, Py_ssize_t n, double* low, double* high) noexcept nogil:
-    """Minimum and maximum of ``values[0:n]``; False when a value is not finite."""
-    cdef Py_ssize_t i
-    cdef double smallest = values[0]
-    cdef double largest = values[0]
-    cdef bint finite = True
-    for i in range(n):
-        finite = finite & (isfinite(values[i]) != 0)
-        if values[i] < smallest:
-            smallest = values[i]
-        if values[i] > largest:
-            largest = values[i]
-    low[0] = smallest
-    high[0] = largest
-    return finite
+    """Minimum and maximum of ``values[0:n]``; False when a value is not finite.
+
+    Eight independent lanes (values i, i + 8, ...), so that no comparison waits for the one
+    before it; ``value - value`` is 0 for a finite value and NaN otherwise, and a lane's sum
+    of them stays 0 only when all its values are finite."""
+    cdef Py_ssize_t i, lane
+    cdef double smallest[8]
+    cdef double largest[8]
+    cdef double check[8]
+    cdef double value
+    for lane in range(8):
+        smallest[lane] = values[0]
+        largest[lane] = values[0]
+        check[lane] = 0.0
+    i = 0
+    while i + 8 <= n:
+        for lane in range(8):
+            value = values[i + lane]
+            smallest[lane] = value if value < smallest[lane] else smallest[lane]
+            largest[lane] = value if value > largest[lane] else largest[lane]
+            check[lane] += value - value
+        i += 8
+    while i < n:
+        value = values[i]
+        smallest[0] = value if value < smallest[0] else smallest[0]
+        largest[0] = value if value > largest[0] else largest[0]
+        check[0] += value - value
+        i += 1
+    for lane in range(1, 8):
+        smallest[0] = smallest[lane] if smallest[lane] < smallest[0] else smallest[0]
+        largest[0] = largest[lane] if largest[lane] > largest[0] else largest[0]
+        check[0] += check[lane]
+    low[0] = smallest[0]
+    high[0] = largest[0]
+    return check[0] == 0.0
 
 
 cdef void scale_to_unit(double* values, Py_ssize_t n, int exponent) noexcept nogil:
@@ -176,49 +273,70 @@ cdef void scale_to_unit(double* values, Py_ssize_t n, int exponent) noexcept nog
             values[i] = ldexp(values[i], -exponent)
 
 
-cdef void mu_sigma_column(double* values, Py_ssize_t n, const double* edges, Py_ssize_t n_edges,
-                          double* squares, code_t* out) noexcept nogil:
-    """Nine-level codes of one column (``values`` are overwritten by the scaled column)."""
+cdef extern from *:
+    """
+    /* The levels of the mu/sigma scheme, in C for the restrict qualifiers and the AVX2 clone:
+       level = 4 + #{k: g > upper[k]} - #{k: g < lower[k]} (four edges), the comparisons
+       exact; the loop vectorises (with SSE4.2 / AVX2: double comparisons into integer lanes). */
+    FSTOOLS_VECTOR_CLONES
+    static void fstools_mu_sigma_levels(const double* restrict g, Py_ssize_t n,
+                                        const double* restrict upper, const double* restrict lower,
+                                        int8_t* restrict levels)
+    {
+        const double u0 = upper[0], u1 = upper[1], u2 = upper[2], u3 = upper[3];
+        const double l0 = lower[0], l1 = lower[1], l2 = lower[2], l3 = lower[3];
+        Py_ssize_t i;
+        for (i = 0; i < n; ++i) {
+            const double x = g[i];
+            int64_t above = (int64_t) (x > u0) + (int64_t) (x > u1) + (int64_t) (x > u2) + (int64_t) (x > u3);
+            int64_t below = (int64_t) (x < l0) + (int64_t) (x < l1) + (int64_t) (x < l2) + (int64_t) (x < l3);
+            levels[i] = (int8_t) (4 + above - below);
+        }
+    }
+    """
+    void mu_sigma_levels "fstools_mu_sigma_levels"(const double* g, Py_ssize_t n, const double* upper,
+                                                   const double* lower, int8_t* levels) noexcept nogil
+
+
+cdef void mu_sigma_column(double* values, Py_ssize_t n, double low, double high, const double* edges,
+                          int8_t* levels, code_t* out) noexcept nogil:
+    """Nine-level codes of one column of range [low, high] (``values`` are overwritten by the
+    scaled column; ``levels``: scratch of n bytes)."""
     cdef Py_ssize_t i, k
-    cdef double low, high, mu, sigma, step
-    cdef double upper[16]
-    cdef double lower[16]
+    cdef double mu, sigma, step, value
+    cdef double upper[N_EDGES]
+    cdef double lower[N_EDGES]
     cdef int exponent
-    cdef int level
-    cdef code_t middle = <code_t> n_edges
-    column_range(values, n, &low, &high)
+    cdef code_t middle = <code_t> N_EDGES
     if not low < high:
         for i in range(n):
             out[i] = middle
         return
     frexp(fabs(low) if fabs(low) > fabs(high) else fabs(high), &exponent)
     scale_to_unit(values, n, exponent)
-    mu = mean_and_sigma(values, n, squares, &sigma)
+    mu = mean_and_sigma(values, n, &sigma)
     if sigma == 0:  # defensive, as the NumPy code: a varying scaled column has sigma > 0
         for i in range(n):
             out[i] = middle
         return
-    for k in range(n_edges):
+    for k in range(N_EDGES):
         step = edges[k] * sigma
         upper[k] = mu + step
         lower[k] = mu - step
-    for i in range(n):
-        level = 0
-        for k in range(n_edges):
-            if values[i] > upper[k]:
-                level += 1
-            if values[i] < lower[k]:
-                level -= 1
-        out[i] = <code_t> (level + n_edges)
+    if code_t is int8_t:
+        mu_sigma_levels(values, n, upper, lower, out)
+    else:
+        mu_sigma_levels(values, n, upper, lower, levels)
+        for i in range(n):
+            out[i] = levels[i]
 
 
-cdef void equal_width_column(const double* values, Py_ssize_t n, Py_ssize_t n_bins, double* cuts,
-                             code_t* out) noexcept nogil:
-    """Equal-width codes of one column; ``cuts``: scratch of n_bins - 1 doubles."""
+cdef void equal_width_column(const double* values, Py_ssize_t n, double low, double high, Py_ssize_t n_bins,
+                             double* cuts, code_t* out) noexcept nogil:
+    """Equal-width codes of one column of range [low, high]; ``cuts``: scratch of n_bins - 1 doubles."""
     cdef Py_ssize_t i, k
-    cdef double low, high, width, factor, scaled
+    cdef double width, factor, scaled
     cdef int exponent
-    column_range(values, n, &low, &high)
     if not low < high:
         for i in range(n):
             out[i] = 0
@@ -235,11 +353,11 @@ cdef void equal_width_column(const double* values, Py_ssize_t n, Py_ssize_t n_bi
     if isfinite(factor):
         for i in range(n):
             scaled = values[i] * factor
-            out[i] = <code_t> lower_bound(cuts, n_bins - 1, scaled)
+            out[i] = <code_t> count_below(cuts, n_bins - 1, scaled)
     else:
         for i in range(n):
             scaled = ldexp(values[i], -exponent)
-            out[i] = <code_t> lower_bound(cuts, n_bins - 1, scaled)
+            out[i] = <code_t> count_below(cuts, n_bins - 1, scaled)
 
 
 cdef int compare_doubles(const void* a, const void* b) noexcept nogil:
@@ -253,14 +371,12 @@ cdef int compare_doubles(const void* a, const void* b) noexcept nogil:
     return 0
 
 
-cdef void equal_frequency_column(const double* values, Py_ssize_t n, const intptr_t* ranks,
-                                 Py_ssize_t n_cuts, double* ordered, double* cuts,
+cdef void equal_frequency_column(const double* values, Py_ssize_t n, double low, double high,
+                                 const intptr_t* ranks, Py_ssize_t n_cuts, double* ordered, double* cuts,
                                  code_t* out) noexcept nogil:
-    """Equal-frequency codes of one column: the cut points are the order statistics ``ranks``;
-    ``ordered``: scratch of n doubles, ``cuts``: of n_cuts doubles."""
+    """Equal-frequency codes of one column of range [low, high]: the cut points are the order
+    statistics ``ranks``; ``ordered``: scratch of n doubles, ``cuts``: of n_cuts doubles."""
     cdef Py_ssize_t i, k
-    cdef double low, high
-    column_range(values, n, &low, &high)
     if not low < high:
         for i in range(n):
             out[i] = 0
@@ -271,13 +387,12 @@ cdef void equal_frequency_column(const double* values, Py_ssize_t n, const intpt
     for k in range(n_cuts):
         cuts[k] = ordered[ranks[k]]
     for i in range(n):
-        out[i] = <code_t> lower_bound(cuts, n_cuts, values[i])
+        out[i] = <code_t> count_below(cuts, n_cuts, values[i])
 
 
 cdef struct Scheme:
     int kind
     const double* edges
-    Py_ssize_t n_edges
     Py_ssize_t n_bins
     const intptr_t* ranks
 
@@ -289,15 +404,20 @@ cdef int code_block(const double* base, Py_ssize_t row_stride, Py_ssize_t column
     """Code the chosen columns ``columns[first:first + width]`` into their rows of ``codes``
     (row ``columns[c]``, n codes each); ``block``: width * n doubles, ``scratch``: n,
     ``cuts``: n_bins.  Returns OK or NON_FINITE."""
-    cdef Py_ssize_t i, c
+    cdef Py_ssize_t i, c, start, stop
     cdef double low, high
     cdef const double* source
-    # one strided read of X into the block, row by row when the rows are contiguous
+    # one strided read of X into the block; C-ordered X by tiles of GATHER_ROWS rows, so that
+    # each column of the block receives a whole cache line at a time
     if column_stride == 1:
-        for i in range(n):
-            source = base + i * row_stride
+        start = 0
+        while start < n:
+            stop = start + GATHER_ROWS if n - start > GATHER_ROWS else n
             for c in range(width):
-                block[c * n + i] = source[columns[first + c]]
+                source = base + columns[first + c]
+                for i in range(start, stop):
+                    block[c * n + i] = source[i * row_stride]
+            start = stop
     else:
         for c in range(width):
             source = base + columns[first + c] * column_stride
@@ -306,14 +426,13 @@ cdef int code_block(const double* base, Py_ssize_t row_stride, Py_ssize_t column
     for c in range(width):
         if not column_range(block + c * n, n, &low, &high):
             return NON_FINITE
-    for c in range(width):
         if scheme.kind == SCHEME_MU_SIGMA:
-            mu_sigma_column(block + c * n, n, scheme.edges, scheme.n_edges, scratch,
+            mu_sigma_column(block + c * n, n, low, high, scheme.edges, <int8_t*> scratch,
                             codes + columns[first + c] * n)
         elif scheme.kind == SCHEME_EQUAL_WIDTH:
-            equal_width_column(block + c * n, n, scheme.n_bins, cuts, codes + columns[first + c] * n)
+            equal_width_column(block + c * n, n, low, high, scheme.n_bins, cuts, codes + columns[first + c] * n)
         else:
-            equal_frequency_column(block + c * n, n, scheme.ranks, scheme.n_bins - 1, scratch, cuts,
+            equal_frequency_column(block + c * n, n, low, high, scheme.ranks, scheme.n_bins - 1, scratch, cuts,
                                    codes + columns[first + c] * n)
     return OK
 
@@ -337,8 +456,7 @@ def discretize_columns(X, columns, codes, int scheme, Py_ssize_t n_bins=0, edges
         Bins of EQUAL_WIDTH and EQUAL_FREQUENCY (2 or more; the codes' dtype must hold
         ``n_bins - 1``); unused by MU_SIGMA.
     edges : ndarray of float64, optional
-        MU_SIGMA's multiples of sigma, increasing and positive (at most 16; the codes run
-        over ``0 .. 2 len(edges)``).
+        MU_SIGMA's four multiples of sigma, increasing and positive (codes 0 .. 8).
     ranks : ndarray of intp, shape (n_bins - 1,), optional
         EQUAL_FREQUENCY's cut points as 0-based positions in the sorted column,
         non-decreasing, in ``0 .. n_samples-1``.
@@ -374,9 +492,9 @@ def discretize_columns(X, columns, codes, int scheme, Py_ssize_t n_bins=0, edges
     rank_values = np.zeros(1, dtype=np.intp)
     if scheme == MU_SIGMA:
         edge_values = np.ascontiguousarray(edges, dtype=np.float64) if edges is not None else None
-        if (edge_values is None or edge_values.ndim != 1 or not 1 <= edge_values.size <= 16
+        if (edge_values is None or edge_values.ndim != 1 or edge_values.size != N_EDGES
                 or not np.all(edge_values > 0) or np.any(np.diff(edge_values) <= 0)):
-            raise ValueError(f"edges: must be 1 to 16 increasing positive numbers; got {edges!r}")
+            raise ValueError(f"edges: must be {N_EDGES} increasing positive numbers; got {edges!r}")
         if 2 * edge_values.size > top:
             raise ValueError(f"codes: dtype {codes.dtype} cannot hold the codes 0..{2 * edge_values.size}")
     elif scheme in (EQUAL_WIDTH, EQUAL_FREQUENCY):
@@ -433,7 +551,6 @@ def _discretize_columns(const double[:, :] X, const intptr_t[::1] columns, code_
     cdef const double* base = &X[0, 0]
     scheme.kind = kind
     scheme.edges = &edges[0]
-    scheme.n_edges = edges.shape[0]
     scheme.n_bins = n_bins
     scheme.ranks = &ranks[0]
     signal_check_init(&check, 1)
@@ -476,9 +593,8 @@ def mean_and_sigma_of(values):
     """(mean, standard deviation with divisor n - 1) of a 1-D float64 array of at least two
     values, as the MU_SIGMA scheme computes them (for the tests)."""
     cdef const double[::1] view = _contiguous_values(values, 2)
-    cdef double[::1] squares = np.empty(view.shape[0])
     cdef double sigma = 0
-    cdef double mu = mean_and_sigma(&view[0], view.shape[0], &squares[0], &sigma)
+    cdef double mu = mean_and_sigma(&view[0], view.shape[0], &sigma)
     return mu, sigma
 
 

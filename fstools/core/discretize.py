@@ -216,7 +216,7 @@ def mu_sigma_levels(X):
     ValueError
         If ``X`` is not 2-D, has no rows, or has non-finite values.
     """
-    return _scheme_codes(_check_X(X), "mu_sigma")
+    return _scheme_codes(_check_X(X, check_finite=False), "mu_sigma")
 
 
 def equal_width_levels(X, n_bins):
@@ -255,7 +255,7 @@ def equal_width_levels(X, n_bins):
         array of finite numbers with at least one row.
     """
     n_bins = _check_n_bins(n_bins)
-    return _scheme_codes(_check_X(X), "equal_width", n_bins)
+    return _scheme_codes(_check_X(X, check_finite=False), "equal_width", n_bins)
 
 
 def equal_frequency_levels(X, n_bins):
@@ -296,7 +296,7 @@ def equal_frequency_levels(X, n_bins):
         array of finite numbers with at least one row.
     """
     n_bins = _check_n_bins(n_bins)
-    return _scheme_codes(_check_X(X), "equal_frequency", n_bins)
+    return _scheme_codes(_check_X(X, check_finite=False), "equal_frequency", n_bins)
 
 
 #: Scheme numbers of the kernel :func:`fstools._ext._discretize.discretize_columns`.
@@ -321,8 +321,20 @@ def _continuous_codes(array, columns, codes, method, n_bins=None, n_threads=1):
     The one place where continuous columns are discretised: the kernel
     :func:`fstools._ext._discretize.discretize_columns` reads float64 input as it is;
     other dtypes go to it a block of columns at a time, converted to float64.
-    ``columns``: increasing column indices.
+    ``columns``: increasing column indices.  The kernel checks that the values are
+    finite (``array`` need not be checked before); a non-finite value is the
+    ValueError of :func:`_check_X`, located row first.
     """
+    try:
+        _kernel_codes(array, columns, codes, method, n_bins, n_threads)
+    except ValueError:
+        if array.dtype.kind == "f" and not np.isfinite(array[:, columns]).all():
+            raise _first_non_finite_error(array) from None
+        raise
+
+
+def _kernel_codes(array, columns, codes, method, n_bins, n_threads):
+    """:func:`_continuous_codes` without the located message for non-finite values."""
     n_samples, n_features = array.shape
     columns = np.asarray(columns, dtype=np.intp)
     scheme = {"scheme": _KERNEL_SCHEMES[method], "n_threads": n_threads}
@@ -456,7 +468,8 @@ def discretize(X, method="mu_sigma", n_bins=None):
         ``n_bins``, or an ``X`` that is not a 2-D array of finite numbers.
     """
     n_bins = _check_method(method, n_bins)
-    return _codes_of(_check_X(X), method, n_bins)
+    # (the schemes' kernel finds non-finite values itself, in the pass that reads the columns)
+    return _codes_of(_check_X(X, check_finite=method == "none"), method, n_bins)
 
 
 def _check_method(method, n_bins):
