@@ -545,3 +545,22 @@ def test_ctrl_c_stops_the_kernel():
     assert "KeyboardInterrupt" in stderr, stderr[-2000:]
     assert "finished" not in stdout
     assert elapsed < 5.0
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.int32])
+def test_wider_code_types_give_the_same_codes(dtype):
+    """codes of int16 / int32 (allowed by the kernel for every scheme) hold the same codes."""
+    rng = np.random.default_rng(8)
+    X = np.column_stack([rng.normal(size=300), np.round(rng.normal(size=300)), np.full(300, 3.0),
+                         on_threshold_column(rng, 300)])
+    for method, n_bins in METHODS:
+        expected = reference_codes(X, method, n_bins)
+        codes = np.full((X.shape[1], X.shape[0]), -1, dtype=dtype)
+        scheme = {"mu_sigma": _discretize.MU_SIGMA, "equal_width": _discretize.EQUAL_WIDTH,
+                  "equal_frequency": _discretize.EQUAL_FREQUENCY}[method]
+        arguments = {"edges": np.array(MU_SIGMA_EDGES)} if method == "mu_sigma" else {"n_bins": n_bins}
+        if method == "equal_frequency":
+            arguments["ranks"] = np.quantile(np.arange(300.0), np.arange(1, n_bins) / n_bins,
+                                             method="inverted_cdf").astype(np.intp)
+        _discretize.discretize_columns(X, np.arange(X.shape[1]), codes, scheme, n_threads=2, **arguments)
+        np.testing.assert_array_equal(codes, expected)
