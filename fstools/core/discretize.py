@@ -371,14 +371,16 @@ def _quantile_ranks(n_samples, n_bins):
 
 
 def _equal_width_block(block, n_bins):
-    """Equal-width codes of the rows of ``block`` (columns of X, float64), by the kernel."""
+    """Equal-width codes of the rows of ``block`` (columns of X, float64), by the kernel
+    (the block-at-a-time entry point tests/test_information_fast_paths.py checks)."""
     codes = np.empty(block.shape, dtype=code_dtype(n_bins))
     _continuous_codes(block.T, np.arange(block.shape[0]), codes, "equal_width", n_bins)
     return codes
 
 
 def _equal_frequency_block(block, n_bins):
-    """Equal-frequency codes of the rows of ``block`` (columns of X, float64), by the kernel."""
+    """Equal-frequency codes of the rows of ``block`` (columns of X, float64), by the kernel
+    (the block-at-a-time entry point tests/test_information_fast_paths.py checks)."""
     codes = np.empty(block.shape, dtype=code_dtype(n_bins))
     _continuous_codes(block.T, np.arange(block.shape[0]), codes, "equal_frequency", n_bins)
     return codes
