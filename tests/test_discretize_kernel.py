@@ -225,6 +225,14 @@ def matrices(draw, max_columns=6):
     return np.column_stack(columns)
 
 
+def as_float32(X):
+    """``X`` as float32, the values beyond float32's range (which become inf) replaced by 1."""
+    with np.errstate(over="ignore"):
+        X = X.astype(np.float32)
+    X[~np.isfinite(X)] = 1.0
+    return X
+
+
 def kernel_codes(X, method, n_bins=None, n_threads=1, columns=None):
     """Codes by the kernel called directly (every column, or the chosen ones)."""
     n, p = X.shape
@@ -272,8 +280,7 @@ def test_public_functions_equal_numpy_reference(X, method_bins, dtype, order):
     and order: the reference of the same values converted to float64."""
     method, n_bins = method_bins
     if dtype == "float32":
-        X = X.astype(np.float32)  # (huge values become inf: replaced)
-        X[~np.isfinite(X)] = 1.0
+        X = as_float32(X)
     elif dtype != "float64":
         X = np.clip(np.nan_to_num(X), -1e4, 1e4).astype(dtype)
     X = np.asarray(X, order=order)
@@ -294,8 +301,7 @@ def test_information_codes_continuous_columns_equal_reference(X, method_bins, n_
     """information_codes codes its continuous columns as the reference, whatever the threads."""
     method, n_bins = method_bins
     if dtype == "float32":
-        X = X.astype(np.float32)
-        X[~np.isfinite(X)] = 1.0
+        X = as_float32(X)
     elif dtype == "int32":
         X = np.clip(X, -1e6, 1e6).astype(np.int32)
     X = np.asarray(X, order=order)
