@@ -27,6 +27,13 @@ _bitcount
 _bench_counting
     Private: the plain C counting loops that ``benchmarks/bench_counting.py``
     compares the kernels with (same build); not used by fstools.
+_discretize
+    Continuous columns coded by the mu/sigma, equal-width and equal-frequency
+    schemes of ``fstools.core.discretize`` in one pass per block of columns
+    (threads over columns), bitwise the codes of the NumPy arithmetic they replace.
+_class_tables
+    MIM's I(X_j; C) counted straight from the values of columns of small non-negative
+    integers (one read of X, no code matrix), bitwise the information of their codes.
 _online
     Passive-aggressive updates (PA, PA-I, PA-II, MBPA, ONPA, cost-sensitive) with
     truncated gradient, a whole pass over dense or CSR rows without the GIL.
@@ -65,7 +72,8 @@ build it.
 import importlib
 
 #: The compiled modules (one per ``fstools/_ext/*.pyx``).
-KERNELS = ("_bench_counting", "_bitcount", "_build_info", "_class_tables", "_common", "_entropy", "_fvg", "_moments", "_neighbours", "_online", "_permutation", "_sorting")
+KERNELS = ("_bench_counting", "_bitcount", "_build_info", "_class_tables", "_common", "_discretize", "_entropy", "_fvg", "_moments",
+           "_neighbours", "_online", "_permutation", "_sorting")
 
 _BUILD_HINT = (
     "the compiled kernels of fstools are missing ({error}). Install the package with "

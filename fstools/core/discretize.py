@@ -14,13 +14,18 @@ levels : ndarray of int32, shape (n_features,)
     The number of levels of each feature.  Codes need not use every level.
 
 which is the layout the kernels of :mod:`fstools._ext._entropy` expect.
-This module is NumPy plus one kernel of :mod:`fstools._ext._entropy` (which
-finds and codes the discrete columns of :func:`information_codes`); it knows
-nothing about data frames.
+This module is NumPy plus two kernels: :mod:`fstools._ext._discretize` codes
+the continuous columns by the three schemes below (one pass per block of
+columns, threaded over columns, bitwise the codes of the NumPy arithmetic
+each scheme's docstring states), and :mod:`fstools._ext._entropy` finds and
+codes the discrete columns of :func:`information_codes`.  It knows nothing
+about data frames.
 
-Memory: ``X`` is never copied whole.  The columns are converted to float64
-and discretised a block of columns at a time (about :data:`BLOCK_VALUES`
-values per block), so beyond the codes the extra memory is a few blocks.
+Memory: ``X`` is never copied whole.  float64 columns are read by the kernel
+as they are (C- or F-ordered), a block of columns per thread at a time; other
+dtypes are converted to float64 a block of columns at a time (about
+:data:`BLOCK_VALUES` values per block), so beyond the codes the extra memory
+is a few blocks.
 
 Extreme magnitudes: the levels of every scheme are invariant under scaling a
 column by a positive factor, and the mu/sigma and equal-width schemes compute
@@ -38,8 +43,7 @@ its references [27, 52], in the mRMR line of work of Peng et al.).
 """
 import numpy as np
 
-from fstools._ext import _entropy
-from fstools.core.arrays import scaled_to_unit
+from fstools._ext import _discretize, _entropy
 
 __all__ = [
     "discretize",
@@ -212,48 +216,7 @@ def mu_sigma_levels(X):
     ValueError
         If ``X`` is not 2-D, has no rows, or has non-finite values.
     """
-    return _mu_sigma_codes(_check_X(X))
-
-
-def _mu_sigma_codes(array):
-    """:func:`mu_sigma_levels` of a checked ``array``, a block of columns at a time."""
-    n_samples, n_features = array.shape
-    codes = np.empty((n_features, n_samples), dtype=code_dtype(MU_SIGMA_LEVELS))
-    for start, block in _column_blocks(array):
-        codes[start:start + block.shape[0]] = _mu_sigma_block(block)
-    return codes, np.full(n_features, MU_SIGMA_LEVELS, dtype=np.int32)
-
-
-def _mu_sigma_block(block):
-    """Nine-level codes (int8) of the rows of ``block`` (columns of X, float64)."""
-    codes = np.full(block.shape, MU_SIGMA_LEVELS // 2, dtype=code_dtype(MU_SIGMA_LEVELS))
-    low, high = block.min(axis=1), block.max(axis=1)
-    varying = low < high  # constant columns stay at level 0
-    if not np.any(varying):
-        return codes
-    rows = block if varying.all() else block[varying]  # (no copy when every column varies)
-    G, _ = scaled_to_unit(rows, np.maximum(np.abs(low[varying]), np.abs(high[varying])), axis=1)
-    mu = G.mean(axis=1, keepdims=True)
-    sigma = G.std(axis=1, ddof=1, keepdims=True)
-    level = np.zeros(G.shape, dtype=codes.dtype)
-    for t in MU_SIGMA_EDGES:
-        level += G > mu + t * sigma
-        level -= G < mu - t * sigma
-    # Defensive: after the scaling a non-constant column has sigma > 0; were it
-    # ever 0, the column is treated as constant.
-    level[sigma[:, 0] == 0] = 0
-    codes[varying] = level + MU_SIGMA_LEVELS // 2
-    return codes
-
-
-def _codes_from_cuts(values, cuts):
-    """Codes of ``values`` for increasing interior cut points: bins (cut[k-1], cut[k]].
-
-    The code of ``v`` is the number of cut points strictly below ``v``, so a
-    value equal to a cut point goes to the lower bin (right-closed bins, as R's
-    ``cut`` and pandas' ``cut``/``qcut``).
-    """
-    return np.searchsorted(cuts, values, side="left")
+    return _scheme_codes(_check_X(X, check_finite=False), "mu_sigma")
 
 
 def equal_width_levels(X, n_bins):
@@ -292,52 +255,7 @@ def equal_width_levels(X, n_bins):
         array of finite numbers with at least one row.
     """
     n_bins = _check_n_bins(n_bins)
-    return _equal_width_codes(_check_X(X), n_bins)
-
-
-def _equal_width_codes(array, n_bins):
-    """:func:`equal_width_levels` of a checked ``array``, a block of columns at a time."""
-    n_samples, n_features = array.shape
-    codes = np.zeros((n_features, n_samples), dtype=code_dtype(n_bins))
-    for start, block in _column_blocks(array):
-        codes[start:start + block.shape[0]] = _equal_width_block(block, n_bins)
-    return codes, np.full(n_features, n_bins, dtype=np.int32)
-
-
-#: Up to this many cut points, codes are counted by comparisons over a whole block
-#: (one vectorised pass per cut point) instead of a binary search per column.
-_COMPARED_CUTS = 32
-
-
-def _codes_below_cuts(G, cuts, dtype):
-    """Codes of the rows of ``G`` for the non-decreasing cut points ``cuts`` (one row of cuts per row).
-
-    The code of ``v`` is the number of cut points strictly below ``v``, which
-    is :func:`_codes_from_cuts` (``searchsorted(..., side="left")``) row by row.
-    """
-    if cuts.shape[1] <= _COMPARED_CUTS:
-        codes = np.zeros(G.shape, dtype=dtype)
-        for k in range(cuts.shape[1]):
-            codes += G > cuts[:, k:k + 1]
-        return codes
-    return np.stack([_codes_from_cuts(row, row_cuts) for row, row_cuts in zip(G, cuts)]).astype(dtype)
-
-
-def _equal_width_block(block, n_bins):
-    """Equal-width codes of the rows of ``block`` (columns of X, float64)."""
-    dtype = code_dtype(n_bins)
-    codes = np.zeros(block.shape, dtype=dtype)
-    low, high = block.min(axis=1), block.max(axis=1)
-    varying = low < high  # constant columns stay at code 0
-    if not np.any(varying):
-        return codes
-    rows, low, high = block[varying], low[varying], high[varying]
-    exponent = np.frexp(np.maximum(np.abs(low), np.abs(high)))[1][:, None]
-    low, high = np.ldexp(low[:, None], -exponent), np.ldexp(high[:, None], -exponent)
-    width = high / n_bins - low / n_bins  # (high - low) / n_bins without overflow
-    cuts = low + np.arange(1, n_bins)[None, :] * width
-    codes[varying] = _codes_below_cuts(np.ldexp(rows, -exponent), cuts, dtype)
-    return codes
+    return _scheme_codes(_check_X(X, check_finite=False), "equal_width", n_bins)
 
 
 def equal_frequency_levels(X, n_bins):
@@ -378,29 +296,93 @@ def equal_frequency_levels(X, n_bins):
         array of finite numbers with at least one row.
     """
     n_bins = _check_n_bins(n_bins)
-    return _equal_frequency_codes(_check_X(X), n_bins)
+    return _scheme_codes(_check_X(X, check_finite=False), "equal_frequency", n_bins)
 
 
-def _equal_frequency_codes(array, n_bins):
-    """:func:`equal_frequency_levels` of a checked ``array``, a block of columns at a time."""
+#: Scheme numbers of the kernel :func:`fstools._ext._discretize.discretize_columns`.
+_KERNEL_SCHEMES = {"mu_sigma": _discretize.MU_SIGMA, "equal_width": _discretize.EQUAL_WIDTH,
+                   "equal_frequency": _discretize.EQUAL_FREQUENCY}
+
+
+def _scheme_codes(array, method, n_bins=None, n_threads=1):
+    """(codes, levels) of every column of a checked ``array`` by the scheme ``method``
+    ('mu_sigma', 'equal_width' or 'equal_frequency')."""
     n_samples, n_features = array.shape
-    codes = np.zeros((n_features, n_samples), dtype=code_dtype(n_bins))
-    for start, block in _column_blocks(array):
-        codes[start:start + block.shape[0]] = _equal_frequency_block(block, n_bins)
-    return codes, np.full(n_features, n_bins, dtype=np.int32)
+    n_levels = MU_SIGMA_LEVELS if method == "mu_sigma" else n_bins
+    codes = np.empty((n_features, n_samples), dtype=code_dtype(n_levels))
+    _continuous_codes(array, np.arange(n_features), codes, method, n_bins, n_threads)
+    return codes, np.full(n_features, n_levels, dtype=np.int32)
+
+
+def _continuous_codes(array, columns, codes, method, n_bins=None, n_threads=1):
+    """Code the ``columns`` of a checked ``array`` by the scheme ``method`` into their rows of
+    ``codes`` (shape (n_features, n_samples), C-contiguous; other rows untouched).
+
+    The one place where continuous columns are discretised: the kernel
+    :func:`fstools._ext._discretize.discretize_columns` reads float64 input as it is;
+    other dtypes go to it a block of columns at a time, converted to float64.
+    ``columns``: increasing column indices.  The kernel checks that the values are
+    finite (``array`` need not be checked before); a non-finite value is the
+    ValueError of :func:`_check_X`, located row first.
+    """
+    try:
+        _kernel_codes(array, columns, codes, method, n_bins, n_threads)
+    except ValueError:
+        if array.dtype.kind == "f" and not np.isfinite(array[:, columns]).all():
+            raise _first_non_finite_error(array) from None
+        raise
+
+
+def _kernel_codes(array, columns, codes, method, n_bins, n_threads):
+    """:func:`_continuous_codes` without the located message for non-finite values."""
+    n_samples, n_features = array.shape
+    columns = np.asarray(columns, dtype=np.intp)
+    scheme = {"scheme": _KERNEL_SCHEMES[method], "n_threads": n_threads}
+    if method == "mu_sigma":
+        scheme["edges"] = np.asarray(MU_SIGMA_EDGES, dtype=np.float64)
+    else:
+        scheme["n_bins"] = n_bins
+    if method == "equal_frequency":
+        scheme["ranks"] = _quantile_ranks(n_samples, n_bins)
+    if array.dtype == np.float64:
+        _discretize.discretize_columns(array, columns, codes, **scheme)
+        return
+    width = max(1, BLOCK_VALUES // n_samples)
+    for start in range(0, n_features, width):
+        stop = min(start + width, n_features)
+        chosen = columns[(columns >= start) & (columns < stop)] - start
+        if chosen.size:
+            block = np.empty((n_samples, stop - start))  # only the chosen columns are set and read
+            block[:, chosen] = array[:, chosen + start]
+            _discretize.discretize_columns(block, chosen, codes[start:stop], **scheme)
+
+
+def _quantile_ranks(n_samples, n_bins):
+    """Positions in a sorted column of ``n_samples`` values of its equal-frequency cut points.
+
+    The quantiles at ``k / n_bins``, ``k = 1 .. n_bins-1``, by
+    ``numpy.quantile(..., method="inverted_cdf")``, which selects data values: the
+    same quantiles of ``0 .. n_samples-1`` are those positions (NumPy's own rule,
+    whatever its version).
+    """
+    positions = np.arange(n_samples, dtype=np.float64)
+    probabilities = np.arange(1, n_bins) / n_bins
+    return np.quantile(positions, probabilities, method="inverted_cdf").astype(np.intp)
+
+
+def _equal_width_block(block, n_bins):
+    """Equal-width codes of the rows of ``block`` (columns of X, float64), by the kernel
+    (the block-at-a-time entry point tests/test_information_fast_paths.py checks)."""
+    codes = np.empty(block.shape, dtype=code_dtype(n_bins))
+    _continuous_codes(block.T, np.arange(block.shape[0]), codes, "equal_width", n_bins)
+    return codes
 
 
 def _equal_frequency_block(block, n_bins):
-    """Equal-frequency codes of the rows of ``block`` (columns of X, float64)."""
-    dtype = code_dtype(n_bins)
-    codes = np.zeros(block.shape, dtype=dtype)
-    varying = block.min(axis=1) < block.max(axis=1)  # constant columns stay at code 0
-    if not np.any(varying):
-        return codes
-    rows = block[varying]
-    # inverted_cdf selects data values (no interpolation): the same cut points row by row
-    cuts = np.quantile(rows, np.arange(1, n_bins) / n_bins, axis=1, method="inverted_cdf").T
-    codes[varying] = _codes_below_cuts(rows, np.ascontiguousarray(cuts), dtype)
+    """Equal-frequency codes of the rows of ``block`` (columns of X, float64), by the kernel
+    (the block-at-a-time entry point tests/test_information_fast_paths.py checks)."""
+    codes = np.empty(block.shape, dtype=code_dtype(n_bins))
+    _continuous_codes(block.T, np.arange(block.shape[0]), codes, "equal_frequency", n_bins)
     return codes
 
 
@@ -488,7 +470,8 @@ def discretize(X, method="mu_sigma", n_bins=None):
         ``n_bins``, or an ``X`` that is not a 2-D array of finite numbers.
     """
     n_bins = _check_method(method, n_bins)
-    return _codes_of(_check_X(X), method, n_bins)
+    # (the schemes' kernel finds non-finite values itself, in the pass that reads the columns)
+    return _codes_of(_check_X(X, check_finite=method == "none"), method, n_bins)
 
 
 def _check_method(method, n_bins):
@@ -509,13 +492,9 @@ def _check_method(method, n_bins):
 
 def _codes_of(array, method, n_bins):
     """(codes, levels) of a checked ``array`` by a checked ``method`` and ``n_bins``."""
-    if method == "mu_sigma":
-        return _mu_sigma_codes(array)
-    if method == "equal_width":
-        return _equal_width_codes(array, n_bins)
-    if method == "equal_frequency":
-        return _equal_frequency_codes(array, n_bins)
-    return _factorize_codes(array)
+    if method == "none":
+        return _factorize_codes(array)
+    return _scheme_codes(array, method, n_bins)
 
 
 #: An integer-valued column with at most this many distinct values is used as
@@ -561,8 +540,8 @@ def information_codes(X, discretization="mu_sigma", n_bins=None, n_threads=1):
     n_bins : int, optional
         Bins of the equal-width / equal-frequency schemes.
     n_threads : int, default 1
-        Threads of the kernel that finds and codes the discrete columns; the
-        result does not depend on it.
+        Threads of the kernels that find and code the discrete columns and
+        discretise the continuous ones; the result does not depend on it.
 
     Returns
     -------
@@ -578,8 +557,10 @@ def information_codes(X, discretization="mu_sigma", n_bins=None, n_threads=1):
     The discrete columns are found and coded by one kernel pass per column
     (:func:`fstools._ext._entropy.discrete_column_codes`: no Python loop over
     the columns, no sort), the finiteness check included; only the continuous
-    columns are then discretised, a block of columns at a time.  The codes are
-    those of ``numpy.unique`` column by column and of the schemes above.
+    columns are then discretised, by one kernel pass per block of columns
+    (:func:`fstools._ext._discretize.discretize_columns`, read from ``X`` as it
+    is when it is float64).  The codes are those of ``numpy.unique`` column by
+    column and of the schemes above.
     """
     if discretization == "none":
         raise ValueError("discretization: must be one of 'mu_sigma', 'equal_width', 'equal_frequency'; "
@@ -603,14 +584,7 @@ def information_codes(X, discretization="mu_sigma", n_bins=None, n_threads=1):
     continuous = np.flatnonzero(~as_is)
     levels[continuous] = n_levels
     if continuous.size:
-        block_codes = {"mu_sigma": _mu_sigma_block,
-                       "equal_width": lambda block: _equal_width_block(block, n_bins),
-                       "equal_frequency": lambda block: _equal_frequency_block(block, n_bins)}[discretization]
-        width = max(1, BLOCK_VALUES // n_samples)
-        for start in range(0, continuous.size, width):
-            columns = continuous[start:start + width]
-            block = np.ascontiguousarray(array[:, columns].T, dtype=np.float64)
-            codes[columns] = block_codes(block)
+        _continuous_codes(array, continuous, codes, discretization, n_bins, n_threads)
     return codes, levels, as_is
 
 
