@@ -568,7 +568,8 @@ cdef class PlaneCounter:
                 and _is_vector(relevance, np.float64, n) and isinstance(k, (int, np.integer))
                 and not isinstance(k, bool) and 1 <= k <= n and _is_vector(ranking, np.intp, k)
                 and _is_vector(scores, np.float64, k) and isinstance(tolerance, (int, float))
-                and tolerance >= 0.0 and isinstance(n_threads, (int, np.integer)) and n_threads >= 1):
+                and tolerance >= 0.0 and isinstance(n_threads, (int, np.integer)) and not isinstance(n_threads, bool)
+                and n_threads >= 1):
             # anything unusual: the byte-code kernel, which checks and reports it
             return _entropy.lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, tolerance,
                                       n_threads)

@@ -20,14 +20,14 @@ threads.  Batches are used when an item is worth a thread's start (``parallel_it
 one item per batch the loop is the one-thread loop.
 
 The heap.  Only candidates whose I(X_j;C) is near the top ever leave it (those within the tie
-window of a step's best score), so the heap starts with about ``heap_least`` of the
-most relevant candidates (``heap_least``, 1024 in the kernels): a histogram of I(X_j;C) per block of candidates gives the cut, and
-three passes over the candidates (their blocks in parallel) find the first pick, count the
-histogram and gather the candidates above the cut.  The others wait, never updated, in a
-reserve; the next bins of the histogram join the heap when the reserve's largest I(X_j;C)
-could come before the heap's top and be within the tie window.  A candidate gets a *slot*
-when it joins the heap (its partial score and prefix length), so the loop touches memory in
-proportion to the candidates it updates, not to all of them.
+window of a step's best score), so the heap starts with about ``heap_least`` of the most
+relevant candidates (1,024 in the kernels): a histogram of I(X_j;C) per block of candidates
+gives the cut, and three passes over the candidates (their blocks in parallel) find the first
+pick, count the histogram and gather the candidates above the cut.  The others wait, never
+updated, in a reserve; the next bins of the histogram join the heap when the reserve's largest
+I(X_j;C) could come before the heap's top and be within the tie window.  A candidate gets a
+*slot* (its partial score and prefix length) when it joins the heap, so the loop touches memory
+in proportion to the candidates it takes, not to all of them.
 """
 from cython.parallel cimport prange
 from libc.math cimport INFINITY, fabs, isfinite
@@ -389,8 +389,9 @@ cdef inline int lazy_cmim_loop(void* data, conditional_information_t conditional
 
     ``relevance``: I(X_j;C) of the ``n`` candidates; ``n_threads``: threads of the passes over
     every candidate and, when ``parallel_items``, of the batches of work items (else one item
-    at a time); ``heap_least``: candidates the heap starts with (at least 1).  Returns OK (also when stopped: see ``check``), NON_FINITE (a value of
-    ``relevance`` is NaN or infinite: nothing done), OUT_OF_MEMORY, or the first status other
+    at a time); ``heap_least``: candidates the heap starts with (at least 1).  Returns OK (also
+    when stopped: see ``check``), NON_FINITE (a value of ``relevance`` is NaN or infinite:
+    nothing done), OUT_OF_MEMORY, or the first status other
     than OK of ``conditional`` or ``prepare``.
     """
     cdef LazyState S
