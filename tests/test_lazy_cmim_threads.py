@@ -8,8 +8,9 @@ pick or a score: every run here is compared with the eager update of every candi
 step (``lazy=False`` of :func:`fstools.methods.information.greedy_information_selection`, the
 tested reference) bitwise, for 1, 2 and 3 threads, on byte codes and on bit-planes, with
 
-* the threaded batches forced on small data (``LAZY_PARALLEL_SAMPLES`` / ``LAZY_PARALLEL_WORDS``
-  lowered to 0: every step's items go in batches of two per thread),
+* the threaded batches and passes forced on small data (``LAZY_PARALLEL_SAMPLES``,
+  ``LAZY_PARALLEL_WORDS`` and ``LAZY_PARALLEL_CANDIDATES`` lowered to 0: every step's items go in
+  batches of two per thread, the passes over all candidates run on blocks in parallel),
 * a heap that starts with 1 to 7 candidates (``LAZY_HEAP_LEAST``), so that the reserve is
   drawn on again and again, and with the default (the whole heap at once on small data),
 * data built to be hard for a lazy scheme: exact ties (duplicated and relabelled columns),
@@ -39,17 +40,20 @@ THREADS = (1, 2, 3)
 
 @contextlib.contextmanager
 def _lazy_settings(batches=False, heap_least=None):
-    """Force the threaded batches (whatever the work of an item) and/or a small first heap."""
-    saved = (_entropy.LAZY_PARALLEL_SAMPLES, _bitcount.LAZY_PARALLEL_WORDS, _entropy.LAZY_HEAP_LEAST)
+    """Force the threaded batches and passes (whatever the work) and/or a small first heap."""
+    saved = (_entropy.LAZY_PARALLEL_SAMPLES, _bitcount.LAZY_PARALLEL_WORDS, _entropy.LAZY_PARALLEL_CANDIDATES,
+             _entropy.LAZY_HEAP_LEAST)
     try:
         if batches:
             _entropy.LAZY_PARALLEL_SAMPLES = 0
             _bitcount.LAZY_PARALLEL_WORDS = 0
+            _entropy.LAZY_PARALLEL_CANDIDATES = 0
         if heap_least is not None:
             _entropy.LAZY_HEAP_LEAST = heap_least
         yield
     finally:
-        _entropy.LAZY_PARALLEL_SAMPLES, _bitcount.LAZY_PARALLEL_WORDS, _entropy.LAZY_HEAP_LEAST = saved
+        (_entropy.LAZY_PARALLEL_SAMPLES, _bitcount.LAZY_PARALLEL_WORDS, _entropy.LAZY_PARALLEL_CANDIDATES,
+         _entropy.LAZY_HEAP_LEAST) = saved
 
 
 def _codes_with_ties(rng, m, n, max_levels):
@@ -134,6 +138,31 @@ def test_sparse_binary_columns_on_planes_and_bytes(seed, heap_least):
             for kernel in _both_kernels(codes, levels, y):
                 _assert_runs_equal_eager(_kernel_runs(kernel, codes, levels, y, relevance, k),
                                          (want_ranking, want_scores))
+
+
+@pytest.mark.parametrize("heap_least", [None, 2, 40])
+def test_many_features_several_blocks(heap_least):
+    # 20,000 candidates: the passes over all of them run on three blocks (8,192 candidates or
+    # more each), threaded without any lowered limit; the best feature (and its tied copies) in
+    # the middle block and the last, the first pick's block holding reserve candidates too
+    rng = np.random.default_rng(5)
+    m, n = 48, 20_000
+    y = (rng.random(m) < 0.3).astype(np.int32)
+    y[:2] = [0, 1]
+    X = rng.random((m, n)) < 0.05
+    X[:, 9000] = y == 1
+    X[:, 19_999] = X[:, 9000]
+    X[:, 9001:9030] |= (y[:, None] == 1) & (rng.random((m, 29)) < 0.5)
+    codes = np.ascontiguousarray(X.T.astype(np.int8))
+    levels = np.full(n, 2, dtype=np.int32)
+    assert n >= _entropy.LAZY_PARALLEL_CANDIDATES
+    k = 30
+    want_ranking, want_scores, relevance = _eager(codes, levels, y, k)
+    assert want_ranking[0] == 9000
+    with _lazy_settings(heap_least=heap_least):
+        for kernel in _both_kernels(codes, levels, y):
+            _assert_runs_equal_eager(_kernel_runs(kernel, codes, levels, y, relevance, k),
+                                     (want_ranking, want_scores))
 
 
 @pytest.mark.parametrize("heap_least", [None, 1, 5])

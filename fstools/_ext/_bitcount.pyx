@@ -591,14 +591,15 @@ cdef class PlaneCounter:
         cdef LazyPlanes data
         data.P, data.others, data.step_words = &self.planes, &others[0], step_words
         cdef bint parallel_items = item_words >= LAZY_PARALLEL_WORDS
+        cdef bint parallel_passes = n >= _entropy.LAZY_PARALLEL_CANDIDATES
         cdef Py_ssize_t heap_least = _entropy.LAZY_HEAP_LEAST
         cdef int status
         cdef SignalCheck check
         signal_check_init(&check, LAZY_SIGNAL_EVERY)
         with nogil:
             status = lazy_cmim_loop(&data, _plane_conditional_information, _plane_prepare_step, n, &relevance[0],
-                                    k, tolerance, &ranking[0], &scores[0], n_threads, parallel_items, heap_least,
-                                    &check)
+                                    k, tolerance, &ranking[0], &scores[0], n_threads, parallel_passes, parallel_items,
+                                    heap_least, &check)
         raise_if_stopped(&check)
         if status == OUT_OF_MEMORY:
             raise MemoryError("cannot allocate the arrays of the lazy loop")

@@ -1493,7 +1493,7 @@ def lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, tolera
     terms the one-thread loop skips: they only tighten upper bounds).  Batches
     are used when an item's samples and table cells are many enough for it to
     be worth a thread (:data:`LAZY_PARALLEL_SAMPLES`); the passes over every candidate
-    (the first pick, the cut of the heap) are threaded in any case.  Every
+    (the first pick, the cut of the heap) from :data:`LAZY_PARALLEL_CANDIDATES` features.  Every
     feature's codes are checked before the loop.
 
     Fleuret, "Fast binary feature selection with conditional mutual
@@ -1538,6 +1538,10 @@ def lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, tolera
 #: the threaded batches on small data).
 LAZY_PARALLEL_SAMPLES = 256
 
+#: Features from which the passes of :func:`lazy_cmim` over every candidate (the first pick,
+#: the cut of the heap) are threaded.  Read at each call, also by the bit-plane kernel.
+LAZY_PARALLEL_CANDIDATES = 20_000
+
 #: Candidates the heap of :func:`lazy_cmim` starts with (the most relevant; the others join
 #: when they could be picked).  Read at each call, also by the bit-plane kernel.
 LAZY_HEAP_LEAST = 1024
@@ -1564,11 +1568,13 @@ def _lazy_cmim_checked(const code_t[:, ::1] codes, const int32_t[::1] levels, co
         max_levels = max(max_levels, levels[j])
     _check_table_size(<object> max_levels * <object> max_levels * <object> n_classes,
                       "(a candidate feature, a selected feature, y)")
-    # every feature's codes in range (threads over the features), the first bad one reported
+    # every feature's codes in range (threads over blocks of 256 features), the first bad one reported
     cdef uint8_t[::1] bad = np.zeros(n, dtype=np.uint8)
-    for j in prange(n, nogil=True, num_threads=n_threads, schedule='dynamic'):
-        if first_out_of_range(&codes[j, 0], m, levels[j]) >= 0:
-            bad[j] = 1
+    cdef Py_ssize_t block, feature, n_blocks = (n + 255) // 256
+    for block in prange(n_blocks, nogil=True, num_threads=n_threads if n_blocks > 1 else 1, schedule='dynamic'):
+        for feature in range(block * 256, block * 256 + block_length(block * 256, 256, n)):
+            if first_out_of_range(&codes[feature, 0], m, levels[feature]) >= 0:
+                bad[feature] = 1
     for j in range(n):
         if bad[j]:
             _check_codes(codes[j], f"codes[{j}]", levels[j], f"levels[{j}]")
@@ -1578,12 +1584,14 @@ def _lazy_cmim_checked(const code_t[:, ::1] codes, const int32_t[::1] levels, co
     cdef Py_ssize_t[::1] order = np.empty(k, dtype=np.intp)
     # an item counts m samples into a table of (candidate, selected, class) cells
     cdef bint parallel_items = m + max_levels * max_levels * n_classes >= LAZY_PARALLEL_SAMPLES
+    cdef bint parallel_passes = n >= LAZY_PARALLEL_CANDIDATES
     cdef Py_ssize_t heap_least = LAZY_HEAP_LEAST
     cdef SignalCheck check
     signal_check_init(&check, LAZY_SIGNAL_EVERY)
     with nogil:
         status = lazy_cmim_loop(&data, _byte_conditional_information, NULL, n, &relevance[0], k, tolerance,
-                                &order[0], &scores[0], n_threads, parallel_items, heap_least, &check)
+                                &order[0], &scores[0], n_threads, parallel_passes, parallel_items, heap_least,
+                                &check)
     raise_if_stopped(&check)
     if status == NON_FINITE:
         j = int(np.flatnonzero(~np.isfinite(np.asarray(relevance)))[0])

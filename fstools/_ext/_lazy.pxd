@@ -17,7 +17,9 @@ time its items are merged): they only tighten upper bounds, so the argument of t
 candidate whose partial score is below the tie window of the best complete score cannot be
 picked) still holds, and every pick and score is the eager update's, whatever the number of
 threads.  Batches are used when an item is worth a thread's start (``parallel_items``); with
-one item per batch the loop is the one-thread loop.
+one item per batch the loop is the one-thread loop.  The passes over every candidate (below)
+are threaded when there are enough candidates (``parallel_passes``): a short parallel region
+costs more than it saves, the more so on a loaded machine where a thread waits for a core.
 
 The heap.  Only candidates whose I(X_j;C) is near the top ever leave it (those within the tie
 window of a step's best score), so the heap starts with about ``heap_least`` of the most
@@ -383,13 +385,13 @@ cdef inline int lazy_step(LazyState* S, Py_ssize_t t) noexcept nogil:
 
 cdef inline int lazy_cmim_loop(void* data, conditional_information_t conditional, prepare_step_t prepare,
                                Py_ssize_t n, const double* relevance, Py_ssize_t k, double tolerance,
-                               Py_ssize_t* ranking, double* scores, int n_threads, bint parallel_items,
-                               Py_ssize_t heap_least, SignalCheck* check) noexcept nogil:
+                               Py_ssize_t* ranking, double* scores, int n_threads, bint parallel_passes,
+                               bint parallel_items, Py_ssize_t heap_least, SignalCheck* check) noexcept nogil:
     """The lazy CMIM loop: ``k`` picks (1 <= k <= n) into ``ranking`` and their scores into ``scores``.
 
     ``relevance``: I(X_j;C) of the ``n`` candidates; ``n_threads``: threads of the passes over
-    every candidate and, when ``parallel_items``, of the batches of work items (else one item
-    at a time); ``heap_least``: candidates the heap starts with (at least 1).  Returns OK (also
+    every candidate when ``parallel_passes`` (else one), and of the batches of work items when
+    ``parallel_items`` (else one item at a time); ``heap_least``: candidates the heap starts with (at least 1).  Returns OK (also
     when stopped: see ``check``), NON_FINITE (a value of ``relevance`` is NaN or infinite:
     nothing done), OUT_OF_MEMORY, or the first status other
     than OK of ``conditional`` or ``prepare``.
@@ -411,6 +413,8 @@ cdef inline int lazy_cmim_loop(void* data, conditional_information_t conditional
     S.block_size = (n + S.n_blocks - 1) // S.n_blocks
     S.n_blocks = (n + S.block_size - 1) // S.block_size
     S.pass_threads = n_threads if n_threads < S.n_blocks else <int> S.n_blocks
+    if not parallel_passes:
+        S.pass_threads = 1
     # the arrays of n entries are written only as far as slots are used (pages never touched
     # are never mapped)
     S.candidate = <int32_t*> malloc(n * sizeof(int32_t))
