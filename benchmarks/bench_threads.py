@@ -9,7 +9,9 @@ Rows (every core count this machine has, wall time, best of ``--repeat``, runs i
    steps; lazy evaluation for cmim), then the whole path, input checks, codes, counting and
    the engine.  Targets: 2 threads at least 1.8x faster than 1, for the engine and for the fit.
    Under the engine rows, the lazy CMIM loop alone (``lazy_cmim`` on the planes and I(X;C)
-   already computed), without a target: its share of the cmim engine.
+   already computed), without a target: its share of the cmim engine; and the same loop on
+   byte codes (2,000 x 500 random codes of ten levels), where a step's terms run in parallel
+   batches.
    Each row also prints the CPU time of the process per thread count: threads that wait
    (at a barrier, or for a core held by another process) show as CPU time above one thread's.
 2. The CMQFS relevance (the modularity of every feature's 1-D k-NN graph) on 200,000 x 20 normal
@@ -31,7 +33,7 @@ import _harness  # noqa: E402
 from _harness import benchmark_parser, print_machine_info, print_summary, usable_cores, verdict  # noqa: E402
 
 import fstools as fs  # noqa: E402
-from fstools._ext import _bitcount  # noqa: E402
+from fstools._ext import _bitcount, _entropy  # noqa: E402
 from fstools.core.ranking import TIE_TOLERANCE  # noqa: E402
 from fstools.core.discretize import information_codes  # noqa: E402
 from fstools.methods.cmqfs import modularity_scores  # noqa: E402
@@ -92,6 +94,25 @@ def section_fit(sizes, repeat, threads):
 
     print("  of which the lazy loop alone: lazy_cmim(..., k=50, n_threads=t) on the planes (no target)")
     _thread_curve("lazy loop", "cmim", {t: (lambda t=t: lazy_loop(t)) for t in threads}, repeat, threads, None)
+    # the same loop on byte codes (ten levels: too many streams for planes), where a step's terms
+    # are long enough to go in parallel batches
+    rng = np.random.default_rng(2)
+    m, n = sizes["bytes_m"], sizes["bytes_n"]
+    y10 = rng.integers(0, 2, m).astype(np.int32)
+    codes10 = rng.integers(0, 10, (n, m)).astype(np.int8)
+    codes10[:20] = np.where(rng.random((20, m)) < 0.3, 9 * y10, codes10[:20])
+    levels10 = np.full(n, 10, dtype=np.int32)
+    relevance10 = np.empty(n)
+    _entropy.feature_class_information(codes10, levels10, y10, 2, relevance10)
+
+    def byte_loop(t):
+        ranking = np.empty(50, dtype=np.intp)
+        _entropy.lazy_cmim(codes10, levels10, y10, 2, relevance10, 50, ranking, np.empty(50), TIE_TOLERANCE, t)
+        return ranking
+
+    print(f"  the lazy loop on byte codes: {m:,} x {n} random codes of ten levels, k = 50 (no target)")
+    _thread_curve("lazy loop, byte codes", "cmim", {t: (lambda t=t: byte_loop(t)) for t in threads}, repeat,
+                  threads, None)
     print(f"  fit: FeatureSelector(method, k=50, n_jobs=t).fit(X, y)  (load average now {_harness.load_average()})")
     for method in ("jmi", "mrmr", "cmim"):
         functions = {t: (lambda t=t: fs.FeatureSelector(method=method, k=50, n_jobs=t).fit(X, y).ranking_)
@@ -120,8 +141,8 @@ def section_cmqfs(sizes, repeat, threads):
 def main():
     parser = benchmark_parser(__doc__)
     options = parser.parse_args()
-    sizes = (dict(fit_m=800, fit_n=20_000, cmqfs_m=50_000, cmqfs_n=20) if options.quick
-             else dict(fit_m=800, fit_n=100_000, cmqfs_m=200_000, cmqfs_n=20))
+    sizes = (dict(fit_m=800, fit_n=20_000, bytes_m=500, bytes_n=200, cmqfs_m=50_000, cmqfs_n=20) if options.quick
+             else dict(fit_m=800, fit_n=100_000, bytes_m=2000, bytes_n=500, cmqfs_m=200_000, cmqfs_n=20))
     threads = list(range(1, usable_cores() + 1))
     start = time.perf_counter()
     print_machine_info("Threads end to end", options.quick, options.repeat, sizes)
