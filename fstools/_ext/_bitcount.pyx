@@ -60,10 +60,10 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
 from fstools._ext import _entropy
-from fstools._ext._common cimport (OK, SignalCheck, block_length, check_threads, first_out_of_range,
-                                   raise_if_stopped, signal_check_init, stop_requested)
+from fstools._ext._common cimport (NON_FINITE, OK, OUT_OF_MEMORY, SignalCheck, block_length, check_threads,
+                                   first_out_of_range, raise_if_stopped, signal_check_init, stop_requested)
 from fstools._ext._counting cimport accumulate_term, clip_rounding as _clip_rounding
-from fstools._ext._lazy cimport lazy_cmim_loop
+from fstools._ext._lazy cimport LAZY_SIGNAL_EVERY, lazy_cmim_loop
 from fstools._ext._typedefs cimport code_t
 
 cnp.import_array()
@@ -367,22 +367,31 @@ cdef struct LazyPlanes:
     # the planes of lazy_cmim's conditional information
     const Planes* P
     uint64_t* others      # for each step, the planes of its pick (``_fill_selected_planes``)
-    uint8_t* ready        # whether the planes of a step's pick are filled
     Py_ssize_t step_words # words of ``others`` per step
+
+
+cdef int _plane_prepare_step(void* data, Py_ssize_t step, Py_ssize_t selected) noexcept nogil:
+    """The planes of step ``step``'s pick, filled once by one thread before its terms are counted."""
+    cdef LazyPlanes* L = <LazyPlanes*> data
+    _fill_selected_planes(L.P, selected, L.others + step * L.step_words)
+    return OK
 
 
 cdef int _plane_conditional_information(void* data, Py_ssize_t candidate, Py_ssize_t step,
                                         Py_ssize_t selected, double* value) noexcept nogil:
-    """I(X_candidate;C|X_selected) on the planes (the third term of ``_pair_terms``)."""
-    cdef LazyPlanes* L = <LazyPlanes*> data
-    cdef uint64_t* others = L.others + step * L.step_words
+    """I(X_candidate;C|X_selected) on the planes (the third term of ``_pair_terms``); reads the
+    planes only (called from several threads at once)."""
+    cdef const LazyPlanes* L = <const LazyPlanes*> data
     cdef double terms[4]
-    if not L.ready[step]:
-        _fill_selected_planes(L.P, selected, others)
-        L.ready[step] = 1
-    _pair_terms(L.P, candidate, selected, others, False, terms)
+    _pair_terms(L.P, candidate, selected, L.others + step * L.step_words, False, terms)
     value[0] = terms[2]
     return OK
+
+
+#: 64-bit words ANDed by a work item of the lazy CMIM loop on the planes (a pair's streams)
+#: from which it is worth a thread: with fewer, a step's items run one at a time on one
+#: thread.  Read at each call (tests lower it to run the threaded batches on small data).
+LAZY_PARALLEL_WORDS = 256
 
 
 def _pair_on_planes(candidate_levels, selected_levels, n_classes):
@@ -539,7 +548,7 @@ cdef class PlaneCounter:
             out[rest] = values
         out[planes] = self._entropy_values[planes]
 
-    def lazy_cmim(self, codes, levels, y, n_classes, relevance, k, ranking, scores, tolerance):
+    def lazy_cmim(self, codes, levels, y, n_classes, relevance, k, ranking, scores, tolerance, n_threads=1):
         """:func:`fstools._ext._entropy.lazy_cmim`: on the planes when every pair is counted on
         them (the same loop, ``fstools._ext._lazy``), else by byte codes."""
         n = codes.shape[0]
@@ -549,29 +558,42 @@ cdef class PlaneCounter:
                 and _is_vector(relevance, np.float64, n) and isinstance(k, (int, np.integer))
                 and not isinstance(k, bool) and 1 <= k <= n and _is_vector(ranking, np.intp, k)
                 and _is_vector(scores, np.float64, k) and isinstance(tolerance, (int, float))
-                and tolerance >= 0.0):
+                and tolerance >= 0.0 and isinstance(n_threads, (int, np.integer)) and not isinstance(n_threads, bool)
+                and n_threads >= 1):
             # anything unusual: the byte-code kernel, which checks and reports it
-            return _entropy.lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, tolerance)
-        self._plane_lazy_cmim(relevance, k, ranking, scores, tolerance)
+            return _entropy.lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, tolerance,
+                                      n_threads)
+        check_threads(n_threads)
+        if not self._plane_lazy_cmim(relevance, k, ranking, scores, tolerance, n_threads):
+            # a value of relevance that is not finite: the byte-code kernel reports it
+            return _entropy.lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, tolerance,
+                                      n_threads)
 
     def _plane_lazy_cmim(self, const double[::1] relevance, Py_ssize_t k, Py_ssize_t[::1] ranking,
-                         double[::1] scores, double tolerance):
+                         double[::1] scores, double tolerance, int n_threads):
+        """The lazy loop on the planes; False (nothing done) when ``relevance`` is not finite."""
         cdef Py_ssize_t n = relevance.shape[0]
         cdef Py_ssize_t step_words = max((self._most_levels - 1) * self.n_classes, 1) * self.planes.n_words
-        cdef double[::1] partial = np.array(relevance, dtype=np.float64)
-        cdef int32_t[::1] last = np.zeros(n, dtype=np.int32)
-        cdef int32_t[::1] heap = np.empty(n, dtype=np.int32)
-        cdef int32_t[::1] popped = np.empty(n, dtype=np.int32)
-        cdef uint64_t[::1] others = np.zeros(k * step_words, dtype=np.uint64)
-        cdef uint8_t[::1] ready = np.zeros(k, dtype=np.uint8)
+        cdef Py_ssize_t item_words = ((self._most_levels - 1) * (self._most_levels - 1) * self.n_classes
+                                      * self.planes.n_words)
+        # for each step but the last, the planes of its pick
+        cdef uint64_t[::1] others = np.empty(max(k - 1, 1) * step_words, dtype=np.uint64)
         cdef LazyPlanes data
-        data.P, data.others, data.ready, data.step_words = &self.planes, &others[0], &ready[0], step_words
+        data.P, data.others, data.step_words = &self.planes, &others[0], step_words
+        cdef bint parallel_items = item_words >= LAZY_PARALLEL_WORDS
+        cdef bint parallel_passes = n >= _entropy.LAZY_PARALLEL_CANDIDATES
+        cdef Py_ssize_t heap_least = _entropy.LAZY_HEAP_LEAST
+        cdef int status
         cdef SignalCheck check
-        signal_check_init(&check, 1)
+        signal_check_init(&check, LAZY_SIGNAL_EVERY)
         with nogil:
-            lazy_cmim_loop(&data, _plane_conditional_information, n, &partial[0], k, tolerance, &last[0],
-                           &heap[0], &popped[0], &ranking[0], &scores[0], &check)
+            status = lazy_cmim_loop(&data, _plane_conditional_information, _plane_prepare_step, n, &relevance[0],
+                                    k, tolerance, &ranking[0], &scores[0], n_threads, parallel_passes, parallel_items,
+                                    heap_least, &check)
         raise_if_stopped(&check)
+        if status == OUT_OF_MEMORY:
+            raise MemoryError("cannot allocate the arrays of the lazy loop")
+        return status != NON_FINITE
 
     def pair_information_terms(self, codes, levels, y, n_classes, selected, candidates, out, n_threads=1):
         """:func:`fstools._ext._entropy.pair_information_terms`: the pairs with few enough streams

@@ -60,7 +60,7 @@ from libc.math cimport fabs, fmax, log
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t
 from libc.stdlib cimport calloc, free, malloc
 
-from fstools._ext._common cimport (BAD_CODE, OK, OUT_OF_MEMORY, SignalCheck, block_length, check_threads,
+from fstools._ext._common cimport (BAD_CODE, NON_FINITE, OK, OUT_OF_MEMORY, SignalCheck, block_length, check_threads,
                                    first_out_of_range, raise_if_stopped, signal_check_init, stop_requested,
                                    value_matrix)
 # code_t: integer codes of a discrete variable; third_code_t: the same types as an
@@ -68,7 +68,7 @@ from fstools._ext._common cimport (BAD_CODE, OK, OUT_OF_MEMORY, SignalCheck, blo
 # class of the kernels over many features, or z of conditional_mutual_information).
 from fstools._ext._typedefs cimport code_t, sorted_t, third_code_t
 from fstools._ext._sorting cimport lower_bound
-from fstools._ext._lazy cimport lazy_cmim_loop
+from fstools._ext._lazy cimport LAZY_SIGNAL_EVERY, lazy_cmim_loop
 
 cnp.import_array()
 
@@ -1418,46 +1418,23 @@ def _discrete_column_codes(const value_t[:, :] X, Py_ssize_t max_levels, int8_t[
 # ---------------------------------------------------------------------------
 
 cdef struct ByteCodes:
-    # the byte codes of lazy_cmim's conditional information (codes of 1, 2 or 4 bytes)
+    # the byte codes of lazy_cmim's conditional information (codes of 1, 2 or 4 bytes, all in range)
     const void* codes
     int itemsize
     Py_ssize_t m
     const int32_t* levels
     const int32_t* cls
     Py_ssize_t n_classes
-    uint8_t* checked      # the features whose codes are known to be in range
-    Py_ssize_t bad_row    # the feature with a bad code, when BAD_CODE is returned
-
-
-cdef Py_ssize_t _first_bad_code(const ByteCodes* B, Py_ssize_t j) noexcept nogil:
-    """:func:`first_out_of_range` of feature ``j``'s codes."""
-    if B.itemsize == 1:
-        return first_out_of_range(<const int8_t*> B.codes + j * B.m, B.m, B.levels[j])
-    if B.itemsize == 2:
-        return first_out_of_range(<const int16_t*> B.codes + j * B.m, B.m, B.levels[j])
-    return first_out_of_range(<const int32_t*> B.codes + j * B.m, B.m, B.levels[j])
-
-
-cdef bint _codes_in_range(ByteCodes* B, Py_ssize_t j) noexcept nogil:
-    """Whether feature ``j``'s codes are in range, looked at on its first use (else ``bad_row = j``)."""
-    if not B.checked[j]:
-        if _first_bad_code(B, j) >= 0:
-            B.bad_row = j
-            return False
-        B.checked[j] = 1
-    return True
 
 
 cdef int _byte_conditional_information(void* data, Py_ssize_t candidate, Py_ssize_t step,
                                        Py_ssize_t selected, double* value) noexcept nogil:
-    """I(X_candidate;C|X_selected) from the byte codes (``_pair_information``'s third term), the
-    codes of both features checked at their first use."""
-    cdef ByteCodes* B = <ByteCodes*> data
+    """I(X_candidate;C|X_selected) from the byte codes (``_pair_information``'s third term).
+    Reads the codes only (called from several threads at once)."""
+    cdef const ByteCodes* B = <const ByteCodes*> data
     cdef Py_ssize_t m = B.m
     cdef double terms[4]
     cdef int status
-    if not _codes_in_range(B, selected) or not _codes_in_range(B, candidate):
-        return BAD_CODE
     if B.itemsize == 1:
         status = _pair_information(<const int8_t*> B.codes + candidate * m, B.levels[candidate],
                                    <const int8_t*> B.codes + selected * m, B.levels[selected],
@@ -1474,7 +1451,7 @@ cdef int _byte_conditional_information(void* data, Py_ssize_t candidate, Py_ssiz
     return status
 
 
-def lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, tolerance):
+def lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, tolerance, n_threads=1):
     """CMIM by Fleuret's lazy evaluation: the picks and scores of the eager update.
 
     CMIM's score of a candidate ``X_j`` after the selections ``s_1 .. s_t`` is
@@ -1487,11 +1464,23 @@ def lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, tolera
     the step ends at the first candidate whose partial score is below that
     window (no later one can reach it).  Every conditional term is
     ``I(X_j;C|X_s)`` of :func:`pair_information_terms` (``out[:, 2]``), and the
-    minimum is the same whatever the order, so the scores are bitwise those of
-    the eager update; the pick is, as there, the lowest column index among the
+    minimum is taken over the selections in order, so the scores are bitwise those
+    of the eager update; the pick is, as there, the lowest column index among the
     candidates within ``tolerance`` (relative, :data:`fstools.core.ranking.TIE_TOLERANCE`)
     of the best score -- every such candidate has been brought up to date.
-    One thread (the result is the same for any number).
+
+    With several threads (``fstools._ext._lazy``) a step brings the candidates up
+    to date in batches of (candidate, selected feature) items computed in
+    parallel and merged in the order of the one-thread loop; the picks and
+    scores are the same for any number of threads (a batch may compute a few
+    terms the one-thread loop skips: they only tighten upper bounds).  Batches
+    are used when an item's samples and table cells are many enough for it to
+    be worth a thread (:data:`LAZY_PARALLEL_SAMPLES`); the passes over every candidate
+    (the first pick, the cut of the heap) from :data:`LAZY_PARALLEL_CANDIDATES` features.  Every
+    feature's codes are checked before the loop.
+
+    Fleuret, "Fast binary feature selection with conditional mutual
+    information", Journal of Machine Learning Research 5 (2004).
 
     Parameters
     ----------
@@ -1500,7 +1489,7 @@ def lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, tolera
     y : ndarray of int32, shape (m,)
     n_classes : int
     relevance : ndarray of float64, shape (n_features,)
-        I(X_j;C) of every feature (:func:`feature_class_information`).
+        I(X_j;C) of every feature (:func:`feature_class_information`); finite.
     k : int
         Number of features to select, 1 .. n_features.
     ranking : ndarray of intp, shape (k,)
@@ -1509,6 +1498,8 @@ def lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, tolera
         Filled with the score of each pick (step 1: I(X;C)).
     tolerance : float
         Relative tie tolerance.
+    n_threads : int, default 1
+        Threads (OpenMP); the result does not depend on it.
     """
     for name, value, dtype in (("levels", levels, np.int32), ("y", y, np.int32),
                                ("relevance", relevance, np.float64), ("ranking", ranking, np.intp),
@@ -1518,13 +1509,30 @@ def lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, tolera
                             f"got {_describe_dtype(value)}")
     if not tolerance >= 0.0:
         raise ValueError(f"tolerance: must be a number >= 0; got {tolerance!r}")
+    if isinstance(n_threads, bool) or not isinstance(n_threads, (int, np.integer)) or n_threads < 1:
+        raise ValueError(f"n_threads: must be an integer >= 1; got {n_threads!r}")
     return _lazy_cmim_checked(_code_matrix(codes), levels, y, n_classes, relevance, k, ranking, scores,
-                              tolerance)
+                              tolerance, n_threads)
+
+
+#: Samples plus table cells from which a work item of :func:`lazy_cmim` (a pair counted over
+#: the samples into a table of (candidate, selected, class) cells) is worth a thread: with fewer,
+#: a step's items run one at a time on one thread.  Read at each call (tests lower it to run
+#: the threaded batches on small data).
+LAZY_PARALLEL_SAMPLES = 256
+
+#: Features from which the passes of :func:`lazy_cmim` over every candidate (the first pick,
+#: the cut of the heap) are threaded.  Read at each call, also by the bit-plane kernel.
+LAZY_PARALLEL_CANDIDATES = 20_000
+
+#: Candidates the heap of :func:`lazy_cmim` starts with (the most relevant; the others join
+#: when they could be picked).  Read at each call, also by the bit-plane kernel.
+LAZY_HEAP_LEAST = 1024
 
 
 def _lazy_cmim_checked(const code_t[:, ::1] codes, const int32_t[::1] levels, const int32_t[::1] y,
                        Py_ssize_t n_classes, const double[::1] relevance, Py_ssize_t k,
-                       cnp.intp_t[::1] ranking, double[::1] scores, double tolerance):
+                       cnp.intp_t[::1] ranking, double[::1] scores, double tolerance, int n_threads):
     """:func:`lazy_cmim` for a checked code dtype."""
     cdef Py_ssize_t n = codes.shape[0]
     cdef Py_ssize_t m = codes.shape[1]
@@ -1543,25 +1551,37 @@ def _lazy_cmim_checked(const code_t[:, ::1] codes, const int32_t[::1] levels, co
         max_levels = max(max_levels, levels[j])
     _check_table_size(<object> max_levels * <object> max_levels * <object> n_classes,
                       "(a candidate feature, a selected feature, y)")
-    cdef double[::1] partial = np.array(relevance, dtype=np.float64)
-    cdef int32_t[::1] last = np.zeros(n, dtype=np.int32)
-    cdef int32_t[::1] heap = np.empty(n, dtype=np.int32)
-    cdef int32_t[::1] popped = np.empty(n, dtype=np.int32)
-    cdef uint8_t[::1] checked = np.zeros(n, dtype=np.uint8)
-    cdef Py_ssize_t[::1] order = np.empty(k, dtype=np.intp)
+    # every feature's codes in range (threads over blocks of 256 features), the first bad one reported
+    cdef uint8_t[::1] bad = np.zeros(n, dtype=np.uint8)
+    cdef Py_ssize_t block, feature, n_blocks = (n + 255) // 256
+    for block in prange(n_blocks, nogil=True, num_threads=n_threads if n_blocks > 1 else 1, schedule='dynamic'):
+        for feature in range(block * 256, block * 256 + block_length(block * 256, 256, n)):
+            if first_out_of_range(&codes[feature, 0], m, levels[feature]) >= 0:
+                bad[feature] = 1
+    for j in range(n):
+        if bad[j]:
+            _check_codes(codes[j], f"codes[{j}]", levels[j], f"levels[{j}]")
     cdef ByteCodes data
     data.codes, data.itemsize, data.m = <const void*> &codes[0, 0], sizeof(code_t), m
     data.levels, data.cls, data.n_classes = &levels[0], &y[0], n_classes
-    data.checked, data.bad_row = &checked[0], -1
+    cdef Py_ssize_t[::1] order = np.empty(k, dtype=np.intp)
+    # an item counts m samples into a table of (candidate, selected, class) cells
+    cdef bint parallel_items = m + max_levels * max_levels * n_classes >= LAZY_PARALLEL_SAMPLES
+    cdef bint parallel_passes = n >= LAZY_PARALLEL_CANDIDATES
+    cdef Py_ssize_t heap_least = LAZY_HEAP_LEAST
     cdef SignalCheck check
-    signal_check_init(&check, 1)
+    signal_check_init(&check, LAZY_SIGNAL_EVERY)
     with nogil:
-        status = lazy_cmim_loop(&data, _byte_conditional_information, n, &partial[0], k, tolerance,
-                                &last[0], &heap[0], &popped[0], &order[0], &scores[0], &check)
+        status = lazy_cmim_loop(&data, _byte_conditional_information, NULL, n, &relevance[0], k, tolerance,
+                                &order[0], &scores[0], n_threads, parallel_passes, parallel_items, heap_least,
+                                &check)
     raise_if_stopped(&check)
-    if status == BAD_CODE:
-        _check_codes(codes[data.bad_row], f"codes[{data.bad_row}]", levels[data.bad_row], f"levels[{data.bad_row}]")
+    if status == NON_FINITE:
+        j = int(np.flatnonzero(~np.isfinite(np.asarray(relevance)))[0])
+        raise ValueError(f"relevance: must be finite (I(X_j;C) of every feature); got {relevance[j]} "
+                         f"at index {j}")
     if status == OUT_OF_MEMORY:
-        raise MemoryError("cannot allocate the counting table of (candidate, selected, y)")
+        raise MemoryError("cannot allocate the counting table of (candidate, selected, y) or the lazy "
+                          "loop's arrays")
     for j in range(k):
         ranking[j] = order[j]

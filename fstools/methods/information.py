@@ -189,8 +189,8 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
         Redundancy weight of 'mifs' and 'mifs_u' (ignored by the others).
     lazy : bool, default True
         CMIM only: Fleuret's lazy evaluation (:func:`fstools._ext._entropy.lazy_cmim`,
-        one thread) instead of updating every candidate at every step; the
-        same picks and scores.
+        ``n_threads`` threads) instead of updating every candidate at every step;
+        the same picks and scores.
 
     Returns
     -------
@@ -226,7 +226,7 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
     if criterion == "cmim" and lazy and k > 0:
         ranking = np.empty(k, dtype=np.intp)
         scores = np.empty(k, dtype=np.float64)
-        kernel.lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, TIE_TOLERANCE)
+        kernel.lazy_cmim(codes, levels, y, n_classes, relevance, k, ranking, scores, TIE_TOLERANCE, n_threads)
         return ranking, {"J": scores}, relevance
     entropies = None
     if criterion == "mifs_u":
