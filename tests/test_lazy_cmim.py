@@ -15,22 +15,9 @@ columns), constant columns, few samples and k = all features.
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from references.information import information_selection_ref
+from references.information import codes_with_ties, information_selection_ref
 
 from fstools.methods.information import greedy_information_selection
-
-
-def _codes_with_ties(rng, m, n, max_levels):
-    levels = rng.integers(1, max_levels + 1, n).astype(np.int32)
-    codes = (rng.random((n, m)) * levels[:, None]).astype(np.int8)
-    for j in rng.choice(n, size=n // 3, replace=False):          # duplicated columns
-        source = rng.integers(0, n)
-        codes[j], levels[j] = codes[source], levels[source]
-    for j in rng.choice(n, size=n // 5, replace=False):          # relabelled copies (same information)
-        source = rng.integers(0, n)
-        codes[j], levels[j] = levels[source] - 1 - codes[source], levels[source]
-    codes[rng.choice(n, size=n // 6, replace=False)] = 0        # constant columns
-    return np.ascontiguousarray(codes), levels
 
 
 def _eager_and_lazy(codes, levels, y, k):
@@ -44,7 +31,7 @@ def _eager_and_lazy(codes, levels, y, k):
        max_levels=st.integers(1, 5), n_classes=st.integers(2, 4), all_features=st.booleans())
 def test_lazy_equals_eager_property(seed, m, n, max_levels, n_classes, all_features):
     rng = np.random.default_rng(seed)
-    codes, levels = _codes_with_ties(rng, m, n, max_levels)
+    codes, levels = codes_with_ties(rng, m, n, max_levels)
     y = rng.integers(0, n_classes, m).astype(np.int32)
     y[:2] = [0, 1]
     k = n if all_features else int(rng.integers(1, n + 1))
@@ -93,7 +80,7 @@ def test_lazy_updates_few_candidates_but_picks_the_same():
 @given(seed=st.integers(0, 2 ** 32 - 1), m=st.integers(2, 40), n=st.integers(1, 10))
 def test_lazy_equals_the_brute_force_reference(seed, m, n):
     rng = np.random.default_rng(seed)
-    codes, levels = _codes_with_ties(rng, m, n, 3)
+    codes, levels = codes_with_ties(rng, m, n, 3)
     y = rng.integers(0, 3, m).astype(np.int32)
     y[:2] = [0, 1]
     ranking, steps, _ = greedy_information_selection(codes, levels, y, "cmim", k=n, lazy=True)

@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from references.information import information_selection_ref
+from references.information import codes_with_ties, information_selection_ref
 from test_interrupt import _PRELUDE, STOP_WITHIN, _interrupt
 
 from fstools._ext import _bitcount, _entropy
@@ -54,19 +54,6 @@ def _lazy_settings(batches=False, heap_least=None):
     finally:
         (_entropy.LAZY_PARALLEL_SAMPLES, _bitcount.LAZY_PARALLEL_WORDS, _entropy.LAZY_PARALLEL_CANDIDATES,
          _entropy.LAZY_HEAP_LEAST) = saved
-
-
-def _codes_with_ties(rng, m, n, max_levels):
-    levels = rng.integers(1, max_levels + 1, n).astype(np.int32)
-    codes = (rng.random((n, m)) * levels[:, None]).astype(np.int8)
-    for j in rng.choice(n, size=n // 3, replace=False):          # duplicated columns
-        source = rng.integers(0, n)
-        codes[j], levels[j] = codes[source], levels[source]
-    for j in rng.choice(n, size=n // 5, replace=False):          # relabelled copies (same information)
-        source = rng.integers(0, n)
-        codes[j], levels[j] = levels[source] - 1 - codes[source], levels[source]
-    codes[rng.choice(n, size=n // 6, replace=False)] = 0        # constant columns
-    return np.ascontiguousarray(codes), levels
 
 
 def _eager(codes, levels, y, k):
@@ -105,7 +92,7 @@ def _both_kernels(codes, levels, y):
 def test_threads_equal_the_eager_update_property(seed, m, n, max_levels, n_classes, all_features,
                                                  batches, heap_least):
     rng = np.random.default_rng(seed)
-    codes, levels = _codes_with_ties(rng, m, n, max_levels)
+    codes, levels = codes_with_ties(rng, m, n, max_levels)
     y = rng.integers(0, n_classes, m).astype(np.int32)
     y[:2] = [0, 1]
     k = n if all_features else int(rng.integers(1, n + 1))
@@ -192,7 +179,7 @@ def test_extreme_magnitudes_and_all_equal_relevance(scale, heap_least):
     # overflow or lose candidates): the eager update's rule on the same numbers is the reference
     rng = np.random.default_rng(3)
     m, n = 90, 60
-    codes, levels = _codes_with_ties(rng, m, n, 3)
+    codes, levels = codes_with_ties(rng, m, n, 3)
     y = rng.integers(0, 2, m).astype(np.int32)
     y[:2] = [0, 1]
     relevance = np.empty(n)
@@ -235,7 +222,7 @@ def _eager_from_relevance(codes, levels, y, relevance, k):
 @given(seed=st.integers(0, 2 ** 32 - 1), m=st.integers(2, 40), n=st.integers(1, 9))
 def test_threads_equal_the_brute_force_reference(seed, m, n):
     rng = np.random.default_rng(seed)
-    codes, levels = _codes_with_ties(rng, m, n, 3)
+    codes, levels = codes_with_ties(rng, m, n, 3)
     y = rng.integers(0, 3, m).astype(np.int32)
     y[:2] = [0, 1]
     expected_ranking, expected_j = information_selection_ref(codes, y, n, "cmim")
@@ -253,7 +240,7 @@ def test_threads_equal_the_brute_force_reference(seed, m, n):
 def test_selection_end_to_end_is_thread_invariant(parallel_everywhere):
     # through greedy_information_selection (the threads reach the lazy kernel)
     rng = np.random.default_rng(8)
-    codes, levels = _codes_with_ties(rng, 300, 80, 4)
+    codes, levels = codes_with_ties(rng, 300, 80, 4)
     y = rng.integers(0, 3, 300).astype(np.int32)
     want = greedy_information_selection(codes, levels, y, "cmim", k=80, lazy=False)
     for n_threads in THREADS:

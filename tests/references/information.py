@@ -167,3 +167,19 @@ def information_selection_ref(codes, y, k, method, beta=1.0):
         selected.append(candidates[position])
         values.append(scores[position])
     return selected, values
+
+
+def codes_with_ties(rng, m, n, max_levels):
+    """Random feature-major int8 codes (n features of m samples, 1..max_levels levels each) with the
+    cases that break ties in a greedy selection: duplicated columns, relabelled copies (the same
+    information under other codes) and constant columns.  Returns (codes, levels)."""
+    levels = rng.integers(1, max_levels + 1, n).astype(np.int32)
+    codes = (rng.random((n, m)) * levels[:, None]).astype(np.int8)
+    for j in rng.choice(n, size=n // 3, replace=False):          # duplicated columns
+        source = rng.integers(0, n)
+        codes[j], levels[j] = codes[source], levels[source]
+    for j in rng.choice(n, size=n // 5, replace=False):          # relabelled copies (same information)
+        source = rng.integers(0, n)
+        codes[j], levels[j] = levels[source] - 1 - codes[source], levels[source]
+    codes[rng.choice(n, size=n // 6, replace=False)] = 0        # constant columns
+    return np.ascontiguousarray(codes), levels
