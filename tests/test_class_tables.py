@@ -206,3 +206,30 @@ def test_design_checks_with_a_factor_fall_back_to_the_design_read():
                           "y": rng.integers(0, 2, 50)})
     with pytest.warns(UserWarning, match=r"1 constant column\(s\) \(b\)"):
         fs.select("y ~ .", frame, method="mim", k=2, na_action="raise")
+
+
+@pytest.mark.parametrize("method", ["mim", "cmim"])
+def test_select_drop_without_reading_first_equals_the_complete_rows(method):
+    """select with na_action='drop' leaves the rows with a missing value to the method's own read:
+    on complete data it does not read the design first; with a missing value it starts again with
+    the values read (the rows dropped and counted), and the result is the one on the complete rows;
+    a warning of the design is given once, pointing at the caller."""
+    import warnings
+    rng = np.random.default_rng(8)
+    frame = pd.DataFrame(rng.integers(0, 3, (80, 6)).astype(float), columns=list("abcdef"))
+    frame["f"] = 1.0  # constant
+    frame["y"] = rng.integers(0, 2, 80)
+    holey = frame.copy()
+    holey.loc[[3, 17], "b"] = np.nan
+    for data, complete in ((frame, frame), (holey, holey.dropna())):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = fs.select("y ~ .", data, method=method, k=3)
+        constant = [w for w in caught if "constant column" in str(w.message)]
+        assert len(constant) == 1 and constant[0].filename == __file__
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = fs.select("y ~ .", complete.reset_index(drop=True), method=method, k=3)
+        assert result.selected == expected.selected
+        assert result.scores["score"].tolist() == expected.scores["score"].tolist()
+        assert result.n_dropped == len(data) - len(complete)

@@ -3,6 +3,7 @@
 This layer owns validation: every user mistake is refused here, with a
 message naming the argument and the allowed values, before any kernel runs.
 """
+import contextlib
 import warnings
 from dataclasses import dataclass
 
@@ -351,24 +352,48 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         raise TypeError(f"response: only multi-label methods take a DataFrame of labels; {method!r} takes "
                         f"its response from the formula")
 
-    # Pandas sparse predictors stay sparse (CSC) for the methods that take sparse input.
-    frame = parse_formula(formula, data, na_action=na_action, sparse_design="sparse" in spec.capabilities,
-                          formula_mode=formula_mode, na_values=na_values, require_response=False,
-                          n_threads=effective_n_threads(n_jobs))
-    if not frame.response_names:
-        # A one-sided formula ("~ ."): for the methods that use no response (R's formula without one).
-        spec.check_response(None)
-        if response_type is not None:
-            raise ValueError(f"response_type: the formula {formula!r} has no response; got {response_type!r}")
-        target = Response(None, None, None, None)
-    elif len(frame.response_names) != 1:
-        raise FormulaError(f"formula {formula!r}: method {method!r} takes one response; the formula has "
-                           f"{len(frame.response_names)} ({', '.join(map(label_name, frame.response_names))})")
-    else:
-        target = frame_response(frame, response_type, spec)
-    return select_frame(frame, spec, values, target, k, na_action=na_action, n_jobs=n_jobs, call=call, test=test,
-                        n_permutations=n_permutations, permutation_seed=permutation_seed, auto=auto,
-                        step_alpha=step_alpha)
+    # The method reads and checks every value itself (MethodSpec.checks_design): with na_action='drop'
+    # the design is not read first for the rows with a missing value, which a wide frame of complete
+    # rows does not have.  Should the method refuse a value, select starts again with the values read
+    # first (those rows dropped; the design's messages); the first attempt's warnings are shown only
+    # when it stands.
+    attempts = (False, True) if spec.checks_design and na_action == "drop" else (True,)
+    for read_values in attempts:
+        recording = warnings.catch_warnings(record=True) if not read_values else contextlib.nullcontext([])
+        with recording as caught:
+            if not read_values:
+                warnings.simplefilter("always")
+            try:
+                # Pandas sparse predictors stay sparse (CSC) for the methods that take sparse input.
+                frame = parse_formula(formula, data, na_action=na_action,
+                                      sparse_design="sparse" in spec.capabilities, formula_mode=formula_mode,
+                                      na_values=na_values, require_response=False,
+                                      n_threads=effective_n_threads(n_jobs), read_values=read_values)
+                if not frame.response_names:
+                    # A one-sided formula ("~ ."): for the methods that use no response (R's formula
+                    # without one).
+                    spec.check_response(None)
+                    if response_type is not None:
+                        raise ValueError(f"response_type: the formula {formula!r} has no response; got "
+                                         f"{response_type!r}")
+                    target = Response(None, None, None, None)
+                elif len(frame.response_names) != 1:
+                    raise FormulaError(f"formula {formula!r}: method {method!r} takes one response; the formula "
+                                       f"has {len(frame.response_names)} "
+                                       f"({', '.join(map(label_name, frame.response_names))})")
+                else:
+                    target = frame_response(frame, response_type, spec)
+                result = select_frame(frame, spec, values, target, k, na_action=na_action, n_jobs=n_jobs, call=call,
+                                      test=test, n_permutations=n_permutations, permutation_seed=permutation_seed,
+                                      auto=auto, step_alpha=step_alpha)
+            except ValueError:
+                if read_values:
+                    raise
+                continue
+        for warning in caught:
+            warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno,
+                                   source=warning.source)
+        return result
 
 
 @dataclass

@@ -1327,7 +1327,7 @@ def _sparse_design(data: pd.DataFrame, columns: list[str], positions: np.ndarray
 
 def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
                   sparse_design: bool = False, formula_mode: str = "safe", na_values=None,
-                  require_response: bool = True, n_threads: int = 1) -> ModelFrame:
+                  require_response: bool = True, n_threads: int = 1, read_values: bool = True) -> ModelFrame:
     """Evaluate an R-style formula on a DataFrame.
 
     Parameters
@@ -1462,7 +1462,8 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
     if dot is not None:
         direct, positions = dot
         data, notes, numbers = read_number_columns(data, direct, na_values)
-        frame = _direct_model_frame(formula, data, responses, direct, positions, na_action, n_threads)
+        frame = _direct_model_frame(formula, data, responses, direct, positions, na_action, n_threads,
+                                    read_values=read_values or na_action != "drop")
         if frame is not None and na_action == "level":
             notes += _missing_predictor_notes(data, direct)
         if frame is not None:
@@ -1722,10 +1723,15 @@ def _dot_columns(rhs: list[_Token], data: pd.DataFrame, responses: list[str],
 
 
 def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], predictors: list[str],
-                        positions: np.ndarray, na_action: str, n_threads: int = 1) -> ModelFrame | None:
+                        positions: np.ndarray, na_action: str, n_threads: int = 1,
+                        read_values: bool = True) -> ModelFrame | None:
     """The ModelFrame of plain numeric columns read straight from the DataFrame, or None.
 
     ``predictors`` are the columns at ``positions`` of ``data`` (:func:`_dot_columns`).
+    ``read_values=False`` (na_action 'drop' only) skips the read of the values for the rows
+    with a missing value and the design's checks: for a caller whose method reads and checks
+    every value itself, and which starts again with the values read when it refuses one
+    (:func:`fstools.api.selection.select`).
 
     For ``y ~ .`` on a wide frame of numbers: no patsy (whose cost grows faster than the number
     of terms), no formula code, one pass over the values.  None when a predictor is not a
@@ -1747,8 +1753,11 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
     # One read of the values: which columns hold a non-finite value and which are constant (the
     # checks of the design, kept on the frame when every row is kept); the rows with a missing
     # value are then looked for in the columns that hold one only.
-    nonfinite, constant = nonfinite_and_constant_columns(values, n_threads)
-    suspects = np.flatnonzero(nonfinite)
+    if read_values:
+        nonfinite, constant = nonfinite_and_constant_columns(values, n_threads)
+        suspects = np.flatnonzero(nonfinite)
+    else:  # checked by the method's own read (a missing value there: the caller starts again)
+        suspects = np.empty(0, dtype=np.intp)
     # na_action='level': a missing predictor value stays NaN in X (a level of its own for the method);
     # 'pass': it stays NaN for the method to treat.
     if na_action == "level" or suspects.size == 0:
@@ -1785,7 +1794,7 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
         n_dropped=len(data) - len(row_index),
         design_info=None,
         patsy_terms=(),
-        column_checks=(nonfinite, constant) if kept_positions is None else None,
+        column_checks=(nonfinite, constant) if kept_positions is None and read_values else None,
     )
 
 
