@@ -247,7 +247,8 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         response = _free_name(preferred, names)
         if target.kind == "class":
             # The classes as checked above (messages name y), as a categorical.
-            values = pd.Categorical.from_codes(target.values, categories=target.class_names)
+            values = pd.Categorical.from_codes(target.values, dtype=pd.CategoricalDtype(target.class_names),
+                                               validate=False)  # (codes 0..C-1 from encode_classes)
             self.classes_ = np.unique(y_array)
             response_type = None
         else:

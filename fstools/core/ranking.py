@@ -59,6 +59,13 @@ def _rank_with_tolerance(values, k, tolerance):
     """
     n = values.shape[0]
     order = np.argsort(-values, kind="stable")  # decreasing; equal values by index
+    ordered = values[order]
+    if n > 1 and np.isfinite(ordered).all():
+        # No value within the tolerance window of the next larger one: every pick is the largest
+        # remaining value alone in its window, so the picks are the decreasing order itself.
+        windows = ordered[:-1] - tolerance * np.maximum(1.0, np.abs(ordered[:-1]))
+        if not (ordered[1:] >= windows).any():
+            return order[:k].astype(np.intp)
     taken = np.zeros(n, dtype=bool)
     waiting = []       # heap of indices inside the tolerance window, not yet taken
     entered = 0        # order[:entered] have entered the window
