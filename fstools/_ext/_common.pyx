@@ -82,6 +82,12 @@ cdef int check_double_strides(str name, Py_ssize_t row_stride, Py_ssize_t column
     return 0
 
 
+#: The dtypes of X that the kernels reading a matrix of values take as they are (``sorted_t`` of
+#: _typedefs; booleans are viewed as uint8): the one list for their callers.
+VALUE_DTYPES = tuple(__import__("numpy").dtype(name) for name in ("float64", "float32", "int64", "int32", "int16",
+                                                                   "int8", "uint8", "bool"))
+
+
 cdef object value_matrix(object X):
     """``X`` as the kernels that read a matrix of values take it (``sorted_t`` of _typedefs): a 2-D
     NumPy array of float64, float32, int64, int32, int16, int8 or uint8, a boolean one viewed as
@@ -91,9 +97,8 @@ cdef object value_matrix(object X):
         raise TypeError(f"X: must be a 2-D NumPy array; got {type(X).__name__}")
     if X.ndim != 2:
         raise TypeError(f"X: must be a 2-D NumPy array; got a {X.ndim}-D array")
+    if X.dtype not in VALUE_DTYPES:
+        raise TypeError(f"X: unsupported dtype {X.dtype}; allowed: {', '.join(map(str, VALUE_DTYPES))}")
     if X.dtype == np.bool_:
         X = X.view(np.uint8)
-    if X.dtype not in (np.float64, np.float32, np.int64, np.int32, np.int16, np.int8, np.uint8):
-        raise TypeError(f"X: unsupported dtype {X.dtype}; allowed: float64, float32, int64, int32, int16, int8, "
-                        f"uint8, bool")
     return X

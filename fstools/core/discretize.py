@@ -43,7 +43,7 @@ its references [27, 52], in the mRMR line of work of Peng et al.).
 """
 import numpy as np
 
-from fstools._ext import _discretize, _entropy
+from fstools._ext import _common, _discretize, _entropy
 
 __all__ = [
     "discretize",
@@ -588,12 +588,6 @@ def information_codes(X, discretization="mu_sigma", n_bins=None, n_threads=1):
     return codes, levels, as_is
 
 
-#: dtypes the discrete-columns kernel reads as they are; others go to it a block of
-#: columns at a time as float64.
-_KERNEL_DTYPES = tuple(np.dtype(t) for t in (np.float64, np.float32, np.int64, np.int32, np.int16, np.int8,
-                                              np.uint8, np.bool_))
-
-
 def _discrete_codes(array, max_levels, n_threads=1):
     """(codes int8 (n_features, n_samples), levels int32, status int8) of the kernel
     :func:`fstools._ext._entropy.discrete_column_codes` over a checked ``array``.
@@ -604,7 +598,7 @@ def _discrete_codes(array, max_levels, n_threads=1):
     codes = np.empty((n_features, n_samples), dtype=np.int8)
     levels = np.zeros(n_features, dtype=np.int32)
     status = np.zeros(n_features, dtype=np.int8)
-    if array.dtype in _KERNEL_DTYPES:
+    if array.dtype in _common.VALUE_DTYPES:  # read as they are
         _entropy.discrete_column_codes(array, max_levels, codes, levels, status, n_threads)
         return codes, levels, status
     width = max(1, BLOCK_VALUES // n_samples)

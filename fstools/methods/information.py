@@ -106,7 +106,7 @@ import functools
 import numpy as np
 from scipy import sparse
 
-from fstools._ext import _bitcount, _class_tables, _entropy
+from fstools._ext import _bitcount, _class_tables, _common, _entropy
 from fstools.core.parallel import score_features, threads_for_work
 from fstools.core.discretize import MAX_LEVELS_AS_IS, code_dtype, information_codes
 from fstools.core.sparse import as_canonical_csc, column_levels, sparse_mutual_information_relevance
@@ -370,11 +370,6 @@ def _information_method(criterion, X, y, k, n_threads, discretization, n_bins, b
     return output
 
 
-#: dtypes of X that :func:`fstools._ext._class_tables.discrete_class_information` reads as they are.
-_COUNTED_DTYPES = tuple(np.dtype(t) for t in (np.float64, np.float32, np.int64, np.int32, np.int16, np.int8,
-                                               np.uint8, np.bool_))
-
-
 def _mim_relevance(X, y, n_classes, discretization, n_bins, n_threads=1):
     """I(X_j;C) of every column for MIM, with (levels, as_is, constant) as the code path gives them.
 
@@ -395,7 +390,7 @@ def _mim_relevance(X, y, n_classes, discretization, n_bins, n_threads=1):
     # (10 levels, 2,000 x 500: 1.8 ms against 3.3); a column at a time it does not on binary
     # columns, whose codes are written by a vectorised loop and counted on bit-planes
     # (benchmarks/bench_information.py, select on the Dorothea-like data).
-    if (array.ndim == 2 and array.flags.c_contiguous and array.shape[0] > 1 and array.dtype in _COUNTED_DTYPES
+    if (array.ndim == 2 and array.flags.c_contiguous and array.shape[0] > 1 and array.dtype in _common.VALUE_DTYPES
             and array.shape[0] < 2 ** 31 - 1 and n_classes <= 1024 and n_features > 0):
         _class_tables.discrete_class_information(array, y, n_classes, MAX_LEVELS_AS_IS, relevance, levels, status,
                                                  n_threads)
