@@ -1028,3 +1028,42 @@ def test_wide_dot_missing_values_refused_like_patsy_path():
         parse_formula("y ~ .", df, na_action="raise")
     with pytest.raises(ValueError, match=r"1 of 4 rows have missing values \(in column\(s\) 'a'\)"):
         parse_formula("y ~ a + b", df, na_action="raise")
+
+
+# ---------------------------------------------------------------------------
+# The response columns of a model frame: pandas' own selection, built faster
+# ---------------------------------------------------------------------------
+
+def _response_cases():
+    rng = np.random.default_rng(0)
+    plain = pd.DataFrame(rng.random((20, 5)), columns=list("abcde"))
+    plain["y"] = rng.integers(0, 3, 20)
+    plain["s"] = list("xy" * 10)
+    plain["cat"] = pd.Categorical(list("pq" * 10))
+    plain.columns.name = "cols"
+    labelled = plain.copy()
+    labelled.index = pd.Index(list("abcdefghijklmnopqrst"), name="idx")
+    numbered = pd.DataFrame(rng.random((6, 3)), columns=[0, 1, 2])
+    nested = pd.DataFrame(rng.random((6, 3)), columns=pd.MultiIndex.from_tuples([("g", "x"), ("g", "y"), ("h", "z")]))
+    nullable = pd.DataFrame({"y": pd.array([1, None, 3, 4], dtype="Int64"), "x": [1.0, 2, 3, 4]})
+    repeated = pd.DataFrame(rng.random((4, 3)), columns=["y", "x", "y"])
+    return [(plain, ["y"]), (plain, ["s", "y"]), (plain, ["y", "s"]), (plain, ["cat"]), (plain, []),
+            (labelled, ["y", "cat"]), (numbered, [2]), (nested, [("g", "y")]), (nullable, ["y"]),
+            (repeated, ["y"])]
+
+
+@pytest.mark.parametrize("case", range(len(_response_cases())))
+@pytest.mark.parametrize("rows", [None, [0, 2, 3]])
+def test_response_columns_equal_pandas_selection(case, rows):
+    from fstools.model.formula import response_columns
+
+    data, responses = _response_cases()[case]
+    before = data.copy()
+    rows = None if rows is None else np.asarray(rows)
+    expected = data[responses] if rows is None else data[responses].iloc[rows]
+    got = response_columns(data, responses, rows)
+    pd.testing.assert_frame_equal(got, expected.copy(), check_column_type=True, check_index_type=True)
+    assert got.columns.name == expected.columns.name
+    if got.shape[1]:  # a copy: writing to it leaves the data as they were
+        got.iloc[0, 0] = got.iloc[1, 0]
+    pd.testing.assert_frame_equal(data, before)

@@ -1545,7 +1545,7 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
     frame = ModelFrame(
         formula=formula,
         response_names=responses,
-        response=data[responses].iloc[kept_positions].copy(),
+        response=response_columns(data, responses, kept_positions),
         X=X,
         column_names=column_names,
         terms=terms,
@@ -1645,6 +1645,26 @@ def _missing_as_level(formula: str, data: pd.DataFrame, predictors: list[str], u
         else:
             replaced[column] = series.astype(object).where(~missing, MISSING_LEVEL)
     return data.assign(**replaced) if replaced else data
+
+
+def response_columns(data: pd.DataFrame, responses: list, rows: np.ndarray | None = None) -> pd.DataFrame:
+    """A copy of the columns ``responses`` of ``data`` (labels), at the row positions ``rows`` or all.
+
+    ``data[responses].copy()``, built column by column: on a wide frame pandas' selection of a
+    list of columns costs several times more (0.28 ms against 0.06 on 2,000 x 501).  A label
+    held by several columns (and no response at all) takes pandas' own selection.
+    """
+    positions = [data.columns.get_loc(name) for name in responses]
+    if not positions or not all(isinstance(position, int) for position in positions):
+        selected = data[responses]
+        return (selected if rows is None else selected.iloc[rows]).copy()
+    frame = pd.DataFrame({i: data.iloc[:, position] for i, position in enumerate(positions)}, copy=True)
+    first = positions[0]
+    if positions == list(range(first, first + len(positions))):  # (a slice of an Index is cheaper than a take)
+        frame.columns = data.columns[first:first + len(positions)]
+    else:
+        frame.columns = data.columns[positions]
+    return frame if rows is None else frame.iloc[rows].copy()
 
 
 def _check_integer_columns(data: pd.DataFrame, columns: list[str]) -> None:
@@ -1775,12 +1795,12 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
         if len(kept_positions) == 0:
             raise _no_complete_row_error(formula, data, responses + predictors)
         X = values[kept_positions]
-        response = data[responses].iloc[kept_positions].copy()
+        response = response_columns(data, responses, kept_positions)
         row_index = data.index[kept_positions]
     else:  # every row kept: no take of the rows
         kept_positions = None
         X = values
-        response = data[responses].copy()
+        response = response_columns(data, responses)
         row_index = data.index
     return ModelFrame(
         formula=formula,
