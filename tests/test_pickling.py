@@ -109,3 +109,67 @@ def test_select_runs_in_joblib_worker_processes(wine):
     results = joblib.Parallel(n_jobs=2, backend="loky")(
         joblib.delayed(fs.select)("class ~ .", wine, method=method, k=3) for method in methods)
     assert [r.selected for r in results] == [fs.select("class ~ .", wine, method=m, k=3).selected for m in methods]
+
+
+# ---------------------------------------------------------------------------
+# The scores and steps tables of a result are built when first read
+# ---------------------------------------------------------------------------
+
+def _eager_tables(res):
+    """The tables as select built them before they were built when read: term_scores and
+    steps_table on the method's output, straight from the method layer."""
+    from fstools.methods.registry import get_method
+    from fstools.model.terms import steps_table, term_scores
+
+    frame = res._frame
+    spec = get_method(res.method)
+    output = spec.function(np.ascontiguousarray(frame.X), np.asarray(res._y, dtype=np.int32), res.params["k"], 1)
+    scores, selected = term_scores(output, spec, frame.column_names, frame.column_terms, res.params["k"])
+    return scores, steps_table(output, frame.column_terms, selected), selected
+
+
+@pytest.mark.parametrize("method", ["mrmr", "mim", "relieff"])
+def test_tables_built_when_read(wine, method):
+    res = fs.select("class ~ .", wine, method=method, k=4)
+    assert "_pending_tables" in res.__dict__  # nothing built yet
+    scores, steps, selected = _eager_tables(res)
+    assert res.selected == selected
+    pd.testing.assert_frame_equal(res.scores, scores)
+    assert "_pending_tables" not in res.__dict__
+    if steps is None:
+        assert res.steps is None
+    else:
+        pd.testing.assert_frame_equal(res.steps, steps)
+
+
+@pytest.mark.parametrize("how", ["pickle", "copy", "deepcopy", "setter"])
+def test_tables_pending_survive_copies(wine, how, tmp_path):
+    res = fs.select("class ~ .", wine, method="jmi", k=3)
+    reference = fs.select("class ~ .", wine, method="jmi", k=3)
+    expected_scores, expected_steps = reference.scores.copy(), reference.steps.copy()
+    if how == "pickle":
+        other = pickle.loads(pickle.dumps(res))
+    elif how == "copy":
+        other = copy.copy(res)
+    elif how == "deepcopy":
+        other = copy.deepcopy(res)
+    else:  # setting a table first builds the other one
+        res.scores = expected_scores.iloc[:2]
+        pd.testing.assert_frame_equal(res.scores, expected_scores.iloc[:2])
+        pd.testing.assert_frame_equal(res.steps, expected_steps)
+        return
+    pd.testing.assert_frame_equal(other.scores, expected_scores)
+    pd.testing.assert_frame_equal(other.steps, expected_steps)
+    assert "Selected (3)" in repr(other) and other.summary() is not None
+
+
+def test_results_pickled_with_plain_tables_still_load(wine):
+    # results pickled before the tables were built when read held them as plain attributes
+    res = fs.select("class ~ .", wine, method="mrmr", k=3)
+    state = res.__getstate__()
+    state["scores"], state["steps"] = state.pop("_scores"), state.pop("_steps")
+    old = fs.SelectionResult.__new__(fs.SelectionResult)
+    old.__setstate__(state)
+    pd.testing.assert_frame_equal(old.scores, res.scores)
+    pd.testing.assert_frame_equal(old.steps, res.steps)
+    assert old.summary() is not None

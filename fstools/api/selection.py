@@ -4,6 +4,7 @@ This layer owns validation: every user mistake is refused here, with a
 message naming the argument and the allowed values, before any kernel runs.
 """
 import contextlib
+import functools
 import warnings
 from dataclasses import dataclass
 
@@ -16,8 +17,8 @@ from fstools.core.constraints import OPEN_UNIT_INTERVAL, validate
 from fstools.core.messages import ColumnError
 from fstools.core.parallel import effective_n_threads, thread_note
 from fstools.model.exceptions import FormulaError
-from fstools.model.terms import (columns_for_k_terms, method_design, one_column_per_term, steps_table,
-                                 term_scores)
+from fstools.model.terms import (columns_for_k_terms, method_design, one_column_per_term, selected_terms,
+                                 steps_table, term_scores)
 from fstools.model.formula import format_formula, label_name, parse_formula
 from fstools.model.safe_eval import check_mode
 from fstools.methods.permutation import check_permutation_arguments, check_permutation_method
@@ -454,20 +455,28 @@ def run_frame(frame, spec, values, target, k, *, na_action, n_jobs, auto=False, 
     return MethodRun(output, column_names, column_terms, factor_notes, k, values)
 
 
+def _run_tables(output, spec, column_names, column_terms, k, selected):
+    """(scores, steps) of a result: :func:`fstools.model.terms.term_scores` and
+    :func:`fstools.model.terms.steps_table`."""
+    scores, _ = term_scores(output, spec, column_names, column_terms, k)
+    return scores, steps_table(output, column_terms, selected)
+
+
 def result_of_run(frame, spec, target, run, *, n_jobs, call, test=None, n_permutations=999, permutation_seed=None,
                   auto=False, step_alpha=None):
     """The :class:`SelectionResult` of a :class:`MethodRun` (the rest of :func:`select_frame`):
     the scores and steps tables, and the tests asked for."""
     output = run.output
-    scores, selected = term_scores(output, spec, run.column_names, run.column_terms, run.k)
-    steps = steps_table(output, run.column_terms, selected)
+    selected = selected_terms(output, run.column_terms, run.k)
+    # the scores and steps tables, built when first read (SelectionResult.scores)
+    tables = functools.partial(_run_tables, output, spec, run.column_names, run.column_terms, run.k, selected)
     used = dict(run.values)
     used["k"] = run.k
     streaming = "streaming" in spec.capabilities
     # What a stream shows besides the scores (also in the summary's notes): the class mapping
     # (name -> +1 / -1) and the prequential stream metrics (rows 'selected' and 'learner').
     result = SelectionResult(call=call, spec=spec, params=used, model_frame=frame, y=target.values,
-                             class_names=target.class_names, scores=scores, steps=steps, selected=selected,
+                             class_names=target.class_names, scores=tables, selected=selected,
                              notes=[*frame.notes, *target.notes, *run.factor_notes,
                                     *_with_thread_note(output.notes, n_jobs)],
                              iterations=output.iterations, response_type=target.kind,

@@ -15,7 +15,7 @@ from fstools.core.arrays import standardize_columns
 from fstools.core.discretize import MAX_LEVELS_AS_IS, information_codes
 from fstools.core.ranking import complete_ranking
 
-__all__ = ["columns_for_k_terms", "ranked_terms", "term_scores", "steps_table", "factor_code_design",
+__all__ = ["columns_for_k_terms", "ranked_terms", "term_scores", "selected_terms", "steps_table", "factor_code_design",
            "FACTOR_CODE_LEVELS", "method_design", "one_column_per_term", "missing_level_codes", "SelectionDesign", "selection_design",
            "selection_input"]
 
@@ -92,7 +92,7 @@ def term_scores(output, spec, column_names, column_terms, k):
             representative.setdefault(column_terms[j], j)
         term_order = list(representative)
         positions = np.fromiter(representative.values(), dtype=np.intp, count=len(representative))
-    selected = _distinct((column_terms[int(j)] for j in output.ranking), k)
+    selected = selected_terms(output, column_terms, k)
     rows = {"rank": np.arange(1, len(term_order) + 1), "score": _take(output.scores, positions)}
     for name, values in output.columns.items():
         rows[name] = _take(values, positions)
@@ -100,6 +100,11 @@ def term_scores(output, spec, column_names, column_terms, k):
     if len(term_order) < len(column_terms):
         table["term_column"] = [column_names[representative[t]] for t in term_order]
     return table, selected
+
+
+def selected_terms(output, column_terms, k):
+    """The first ``k`` distinct terms of the method's own ranking (all when None)."""
+    return _distinct((column_terms[int(j)] for j in output.ranking), k)
 
 
 def _take(values, positions):

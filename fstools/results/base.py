@@ -59,8 +59,11 @@ class Result:
         self.method = spec.name
         self._spec = spec
         self.params = dict(params)
-        self.scores = scores
-        self.steps = steps
+        if callable(scores):  # the tables built when first read: see _build_tables
+            self._pending_tables = scores
+        else:
+            self._scores = scores
+            self._steps = steps
         self.selected = list(selected)
         self.notes = list(notes)
         self.iterations = None if iterations is None else pd.DataFrame(iterations)
@@ -68,6 +71,47 @@ class Result:
         self.n = int(n)
         self.n_dropped = int(n_dropped)
         self.formula = format_formula(list(response_names), self.selected)
+
+    # ---------------------------------------------------------- the tables, built when first read
+    # ``scores`` given to __init__ as a function of no arguments returning (scores, steps): the
+    # tables are built when one is first read (or the result pickled or copied), so that a
+    # selection whose tables nobody looks at (a wide frame: 100,000 rows) does not pay for them.
+
+    def _build_tables(self):
+        pending = self.__dict__.pop("_pending_tables", None)
+        if pending is not None:
+            self._scores, self._steps = pending()
+
+    @property
+    def scores(self):
+        self._build_tables()
+        return self._scores
+
+    @scores.setter
+    def scores(self, value):
+        self._build_tables()
+        self._scores = value
+
+    @property
+    def steps(self):
+        self._build_tables()
+        return self._steps
+
+    @steps.setter
+    def steps(self, value):
+        self._build_tables()
+        self._steps = value
+
+    def __getstate__(self):
+        self._build_tables()  # (the pending function need not pickle)
+        return self.__dict__.copy()
+
+    def __setstate__(self, state):
+        state = dict(state)
+        for name in ("scores", "steps"):  # results pickled when these were plain attributes
+            if name in state:
+                state[f"_{name}"] = state.pop(name)
+        self.__dict__.update(state)
 
     # ---------------------------------------------------------- presentation
     def _population(self):

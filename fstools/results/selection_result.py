@@ -130,9 +130,9 @@ class SelectionResult(Result):
         than 2 columns or a constant one.  Shown in the summary.
     """
 
-    def __init__(self, *, call, spec, params, model_frame, y, class_names, scores, steps,
-                 selected, notes, iterations=None, tables=None, class_mapping=None, stream_metrics=None,
-                 response_type="class", response_reason=None):
+    def __init__(self, *, call, spec, params, model_frame, y, class_names, scores, selected, notes, steps=None,
+                 iterations=None, tables=None, class_mapping=None, stream_metrics=None, response_type="class",
+                 response_reason=None):
         super().__init__(call=call, spec=spec, params=params, scores=scores, selected=selected,
                          response_names=model_frame.response_names, n=model_frame.X.shape[0],
                          n_dropped=model_frame.n_dropped, notes=notes, steps=steps, iterations=iterations,
