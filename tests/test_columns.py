@@ -121,3 +121,28 @@ def test_transform_reads_new_data_as_the_fit_did(formula, k):
     with_factor = floats.assign(g=np.where(floats["x"] > 0, "up", "down"))
     res = fs.select("y ~ x + g", with_factor, method="fisher", k=2)
     assert res.transform(with_factor.head(3))["g"].tolist() == with_factor["g"].head(3).tolist()
+
+
+@pytest.mark.parametrize("entries", [["?"], ["n/a", "-", "?"], ["red"] * 5])
+def test_transform_refuses_new_entries_that_are_not_numbers(entries):
+    """A column the selection read as numbers must be numbers in new data: entries that are not
+    (however many) are refused naming the column and the entries, never left as text."""
+    floats = _frame(3)
+    texts = floats.assign(z=floats["z"].map(lambda v: f"{v:.4f}").astype(object))
+    result = fs.select("y ~ .", texts, method="fisher", k=2)
+    new = texts.head(8).copy()
+    new.loc[: len(entries) - 1, "z"] = entries  # from one entry in eight to five of eight
+    before = new.copy()
+    distinct = list(dict.fromkeys(entries))
+    with pytest.raises(ValueError, match="column 'z' was read as numbers") as error:
+        result.transform(new)
+    for entry in distinct:
+        assert repr(entry) in str(error.value)
+    pd.testing.assert_frame_equal(new, before)
+    # an entry that means missing to the selection (na_values) is a missing value, not refused
+    declared = fs.select("y ~ .", texts, method="fisher", k=2, na_values=distinct)
+    out = declared.transform(new)
+    assert out["z"].dtype == np.float64 and out["z"].isna().sum() == len(entries)
+    # every entry missing: numbers (NaN), not text
+    empty = texts.head(3).assign(z=pd.Series([None] * 3, dtype=object))
+    assert result.transform(empty)["z"].dtype == np.float64

@@ -86,6 +86,14 @@ def stray_entries(series):
     return []
 
 
+def _entries_not_numbers(series):
+    """The distinct present entries of a text column that are neither numbers nor parse as one."""
+    values = series.dropna().astype(object)
+    kept = values.where(~values.map(lambda v: isinstance(v, (bool, np.bool_))), None)
+    parsed = pd.to_numeric(kept, errors="coerce")
+    return list(dict.fromkeys(values[parsed.isna()].tolist()))
+
+
 def _text_columns(data):
     """The set of names of the text (object or string) columns of ``data``."""
     dtypes = data.dtypes
@@ -93,7 +101,7 @@ def _text_columns(data):
     return set(data.columns[dtypes.isin(text).to_numpy()]) if text else set()
 
 
-def read_number_columns(data, columns, na_values=None, where="data"):
+def read_number_columns(data, columns, na_values=None, where="data", required=False):
     """``data`` with its text columns of numbers among ``columns`` read as numbers.
 
     Parameters
@@ -106,6 +114,9 @@ def read_number_columns(data, columns, na_values=None, where="data"):
         Entries that mean "missing" in text columns (as in ``pandas.read_csv``), e.g. ``['?']``.
     where : str
         The argument named in messages.
+    required : bool, default False
+        Every text column among ``columns`` must be numbers (a fitted selection's columns that
+        were read as numbers, on new data): one that is not is refused, naming the entries.
 
     Returns
     -------
@@ -116,7 +127,8 @@ def read_number_columns(data, columns, na_values=None, where="data"):
     ------
     ValueError
         For a column of numbers with a few entries that are not numbers (see
-        :func:`stray_entries`), naming the column and the entries.
+        :func:`stray_entries`), naming the column and the entries; with ``required``, for
+        any text column among ``columns`` that is not all numbers.
     """
     notes = []
     changed = {}
@@ -145,6 +157,15 @@ def read_number_columns(data, columns, na_values=None, where="data"):
             raise ValueError(f"{where}: column {column!r} holds numbers except for {count} entr"
                              f"{'y' if count == 1 else 'ies'} {preview(stray, quote=True)}; declare them missing "
                              f"with na_values={stray!r} (rows with missing values are dropped), or fix them")
+        bad = _entries_not_numbers(series) if required else []
+        if required and not bad:  # no present value (every entry missing): numbers, all NaN
+            changed[column] = pd.to_numeric(series.astype(object), errors="coerce").astype(np.float64)
+            continue
+        if bad:
+            raise ValueError(f"{where}: column {column!r} was read as numbers when the selection was made; here "
+                             f"{len(bad)} distinct entr{'y is' if len(bad) == 1 else 'ies are'} not: "
+                             f"{preview(bad, quote=True)}; declare them missing (na_values= of the selection) "
+                             f"or fix them")
         if declared_missing:
             changed[column] = series
     if not changed:

@@ -2167,7 +2167,7 @@ def term_frame(model_frame: ModelFrame, terms: list[str], data: pd.DataFrame) ->
     # with the fit's na_values.
     if model_frame.number_columns:
         data, _, _ = read_number_columns(data, [model_frame.label(column) for column in model_frame.number_columns
-                                                if present(column)], model_frame.na_values)
+                                                if present(column)], model_frame.na_values, required=True)
 
     computed = [name for name in terms if plain_column(name) is None]
     work = None
