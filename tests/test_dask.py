@@ -221,3 +221,67 @@ def test_missing_labels_are_refused():
     labels[5] = None
     with pytest.raises(ValueError, match="y: has 1 missing value"):
         fs.select_dask_array(X, labels, method="mim")
+
+
+def _with_missing(seed=8, n=600):
+    """Data with missing predictor values: continuous, integer-valued and nearly constant columns."""
+    _, _, frame = _dask_data(n=n, seed=seed)
+    rng = np.random.RandomState(seed)
+    frame["x6"] = rng.randint(0, 4, n).astype(float)                # four integer levels
+    frame["x7"] = 2.0                                                # constant where observed
+    for column, share in (("x0", 0.05), ("x2", 0.1), ("x6", 0.2), ("x7", 0.3)):
+        frame.loc[rng.rand(n) < share, column] = np.nan
+    frame.loc[[5, 250], "y"] = None                                  # rows dropped: a missing response
+    return frame
+
+
+def test_missing_values_as_a_level_equal_in_memory():
+    frame = _with_missing()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        reference = fs.select("y ~ .", frame, method="mim", na_action="level")
+        result = fs.select("y ~ .", dd.from_pandas(frame, npartitions=4), method="mim", na_action="level")
+    assert result.n_dropped == reference.n_dropped == 2
+    _assert_same_scores(result, reference)
+    # the same notes, then the out-of-core one
+    assert result.notes[:len(reference.notes)] == reference.notes
+    assert "na_action='level'" in result.call
+
+
+def test_missing_level_refusals_name_the_column():
+    frame = _with_missing(seed=9)
+    frame["x8"] = np.arange(len(frame)) % 32.0                       # 32 integer levels: no room for missing
+    frame.loc[3, "x8"] = np.nan
+    data = dd.from_pandas(frame, npartitions=3)
+    with pytest.raises(ValueError, match="column 'x8' would have 33 levels"):
+        fs.select("y ~ .", data, method="mim", na_action="level")
+    with pytest.raises(ValueError, match="column 'x8' would have 33 levels"):  # the in-memory message
+        fs.select("y ~ .", frame, method="mim", na_action="level")
+    empty = frame.drop(columns="x8").assign(x9=np.nan)
+    with pytest.raises(ValueError, match="column 'x9' has no observed value"):
+        fs.select("y ~ .", dd.from_pandas(empty, npartitions=3), method="mim", na_action="level")
+    infinite = frame.drop(columns="x8")
+    infinite.loc[7, "x1"] = np.inf
+    with pytest.raises(ValueError, match="infinite value"):
+        fs.select("y ~ .", dd.from_pandas(infinite, npartitions=3), method="mim", na_action="level")
+    with pytest.raises(ValueError, match="method 'fisher' takes 'drop', 'raise'; got 'level'"):
+        fs.select("y ~ .", data, method="fisher", na_action="level")
+
+
+def test_observed_moments_merge_equals_numpy_per_column():
+    rng = np.random.RandomState(11)
+    X = rng.normal(size=(300, 4)) * [1, 10, 1e3, 0.1] + [0, 5, -7, 1e4]
+    X[rng.rand(*X.shape) < 0.2] = np.nan
+    X[:, 3] = np.nan
+    X[0, 3] = 1.5
+    blocks = [X[:50], X[50:51], X[51:51], X[51:200], X[200:]]
+    merged = out_of_core._observed_moments(blocks[0])
+    for block in blocks[1:]:
+        merged = out_of_core._merge_moments(merged, out_of_core._observed_moments(block))
+    observed = ~np.isnan(X)
+    np.testing.assert_array_equal(merged.count, observed.sum(axis=0))
+    np.testing.assert_allclose(merged.mean, np.nanmean(X, axis=0), rtol=1e-12)
+    np.testing.assert_allclose(merged.m2, np.nansum((X - np.nanmean(X, axis=0)) ** 2, axis=0), rtol=1e-10,
+                               atol=1e-12)
+    np.testing.assert_array_equal(merged.low, np.nanmin(X, axis=0))
+    np.testing.assert_array_equal(merged.high, np.nanmax(X, axis=0))

@@ -40,13 +40,13 @@ from fstools.core.arrays import default_column_names
 from fstools.core.discretize import MAX_LEVELS_AS_IS, MU_SIGMA_LEVELS, MU_SIGMA_EDGES
 from fstools.model.exceptions import FormulaError
 from fstools.methods.cmqfs import min_max_normalise, modularity_scores
-from fstools.model.terms import term_scores
+from fstools.model.terms import missing_level_note, term_scores
 from fstools.results.out_of_core_result import OutOfCoreResult
 from fstools.core.ranking import TIE_TOLERANCE, rank_features
 from fstools.methods.registry import MethodOutput, get_method
 from fstools.model.validation import check_k, check_method_params, warn_constant_columns
 from fstools.core.parallel import effective_n_threads
-from fstools.model.formula import parse_formula
+from fstools.model.formula import missing_predictor_notes, parse_formula
 
 __all__ = ["SUPPORTED_METHODS", "COLUMN_BLOCK_BYTES", "select_dask", "select_dask_array", "is_dask_collection",
            "OutOfCoreResult"]
@@ -109,8 +109,30 @@ def _moments(X):
     return ColumnMoments(n, mean, np.einsum("ij,ij->j", deviation, deviation), X.min(axis=0), X.max(axis=0))
 
 
+def _observed_moments(X):
+    """The :class:`ColumnMoments` of the observed (not NaN) values of each column of a block:
+    ``count`` is then an array, the observed values of each column (na_action='level')."""
+    observed = ~np.isnan(X)
+    count = observed.sum(axis=0)
+    if X.shape[0] == 0:
+        empty = np.zeros(X.shape[1])
+        return ColumnMoments(count, empty, empty.copy(), np.full(X.shape[1], np.inf), np.full(X.shape[1], -np.inf))
+    mean = np.where(observed, X, 0.0).sum(axis=0) / np.maximum(count, 1)
+    deviation = np.where(observed, X - mean, 0.0)
+    return ColumnMoments(count, mean, np.einsum("ij,ij->j", deviation, deviation),
+                         np.where(observed, X, np.inf).min(axis=0), np.where(observed, X, -np.inf).max(axis=0))
+
+
 def _merge_moments(a, b):
-    """Chan, Golub & LeVeque (1979): the moments of the union of two disjoint sets of rows."""
+    """Chan, Golub & LeVeque (1979): the moments of the union of two disjoint sets of rows
+    (column by column when the counts are arrays, see :func:`_observed_moments`)."""
+    if np.ndim(a.count) or np.ndim(b.count):
+        n = a.count + b.count
+        delta = b.mean - a.mean
+        share = np.where(n > 0, b.count / np.maximum(n, 1), 0.0)
+        mean = np.where(a.count == 0, b.mean, a.mean + delta * share)
+        m2 = a.m2 + b.m2 + np.where((a.count > 0) & (b.count > 0), delta * delta * (a.count * share), 0.0)
+        return ColumnMoments(n, mean, m2, np.minimum(a.low, b.low), np.maximum(a.high, b.high))
     if a.count == 0:
         return b
     if b.count == 0:
@@ -122,14 +144,18 @@ def _merge_moments(a, b):
     return ColumnMoments(n, mean, m2, np.minimum(a.low, b.low), np.maximum(a.high, b.high))
 
 
-def _partition_statistics(X, y, by_class, value_sets):
-    """Pass 1 on one partition: finiteness, labels, column moments, per-class moments, value sets."""
+def _partition_statistics(X, y, by_class, value_sets, missing_level=False):
+    """Pass 1 on one partition: finiteness, labels, column moments, per-class moments, value sets.
+
+    ``missing_level`` (na_action='level'): NaN is a missing value, counted per column
+    (``missing``); the moments and value sets are those of the observed values."""
     X = np.asarray(X, dtype=np.float64)
     y = _labels_of(y)
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"y: a partition has {y.shape[0]} labels for {X.shape[0]} rows; y must have one label "
                          f"per row of X, in the same partitions")
-    finite = np.isfinite(X)
+    missing = np.isnan(X) if missing_level else np.zeros(X.shape, dtype=bool)
+    finite = np.isfinite(X) | missing
     bad = ~finite.all(axis=0)
     labels, counts = np.unique(y, return_counts=True)
     statistics = {"n": X.shape[0], "n_nonfinite": int(X.size - np.count_nonzero(finite)),
@@ -137,14 +163,16 @@ def _partition_statistics(X, y, by_class, value_sets):
                   "labels": dict(zip(labels.tolist(), counts.tolist()))}
     if statistics["n_nonfinite"]:
         return statistics  # nothing else is meaningful; refused after the pass
-    statistics["moments"] = _moments(X)
+    if missing_level:
+        statistics["missing"] = missing.sum(axis=0)
+    statistics["moments"] = _observed_moments(X) if missing_level else _moments(X)
     if by_class:
         statistics["classes"] = {label: _moments(X[y == label]) for label in labels.tolist()}
     if value_sets:
-        integer = np.all(X == np.round(X), axis=0)
+        integer = np.all((X == np.round(X)) | missing, axis=0)
         values = []
         for j in range(X.shape[1]):
-            column_values = np.unique(X[:, j]) if integer[j] else None
+            column_values = np.unique(X[~missing[:, j], j]) if integer[j] else None
             values.append(column_values if column_values is not None and column_values.size <= MAX_LEVELS_AS_IS
                           else None)
         statistics["values"] = values
@@ -170,6 +198,8 @@ def _merge_statistics(*parts):
             if "values" in merged:
                 combined["values"] = [None if a is None or b is None else _union_or_none(a, b)
                                       for a, b in zip(merged["values"], part["values"])]
+            if "missing" in merged:
+                combined["missing"] = merged["missing"] + part["missing"]
         merged = combined
     return merged
 
@@ -184,11 +214,13 @@ def _class_codes(y, classes):
     return pd.Index(classes).get_indexer(_labels_of(y)).astype(np.int32)
 
 
-def _level_codes(X, mu, sigma, varying, as_is_values):
+def _level_codes(X, mu, sigma, varying, as_is_values, missing_codes=None):
     """Codes (rows x columns) of one partition: mu/sigma levels 0..8, or the as-is value index.
 
     The same comparisons as :func:`fstools.core.discretize.mu_sigma_levels` (``mu + t * sigma``,
-    values on a boundary in the interval nearer to mu) with the global mu and sigma.
+    values on a boundary in the interval nearer to mu) with the global mu and sigma.  With
+    ``missing_codes`` (na_action='level'), a missing value (NaN) of column j gets the code
+    ``missing_codes[j]``, one more than the column's levels.
     """
     codes = np.full(X.shape, MU_SIGMA_LEVELS // 2, dtype=np.int64)
     scaled = varying & (sigma > 0)
@@ -201,14 +233,17 @@ def _level_codes(X, mu, sigma, varying, as_is_values):
         codes[:, scaled] = level + MU_SIGMA_LEVELS // 2
     for j, values in as_is_values.items():
         codes[:, j] = np.searchsorted(values, X[:, j])
+    if missing_codes is not None:
+        missing = np.isnan(X)
+        codes[missing] = np.broadcast_to(missing_codes, X.shape)[missing]
     return codes
 
 
-def _partition_level_counts(X, y, classes, mu, sigma, varying, as_is_values, n_levels):
+def _partition_level_counts(X, y, classes, mu, sigma, varying, as_is_values, n_levels, missing_codes=None):
     """Pass 2 of MIM on one partition: rows per (column, level, class), shape (d, n_levels, K)."""
     X = np.asarray(X, dtype=np.float64)
     y_codes = _class_codes(y, classes)
-    codes = _level_codes(X, mu, sigma, varying, as_is_values)
+    codes = _level_codes(X, mu, sigma, varying, as_is_values, missing_codes)
     n_classes = len(classes)
     column = np.arange(X.shape[1], dtype=np.int64)
     cells = (column * n_levels + codes) * n_classes + y_codes[:, None]
@@ -274,19 +309,40 @@ def _fisher_output(statistics, classes, n):
                                  "within_variance": within_ss / n}, notes=notes)
 
 
-def _mim_output(X, y, statistics, classes, k):
-    """MIM from two passes: global mu/sigma and value sets, then (level, class) counts."""
+def _mim_output(X, y, statistics, classes, k, names):
+    """MIM from two passes: global mu/sigma and value sets, then (level, class) counts.
+
+    Under na_action='level' (``statistics['missing']``) the moments and value sets are those of
+    the observed values and a missing value is one more level of its column, as
+    :func:`fstools.model.terms.missing_level_codes` codes it in memory."""
     dask, da = _dask()
-    n, mean, m2, low, high = statistics["moments"]  # ColumnMoments
+    n = statistics["n"]
+    observed, mean, m2, low, high = statistics["moments"]  # ColumnMoments (counts per column under 'level')
     varying = low < high
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        sigma = np.sqrt(m2 / (n - 1)) if n > 1 else np.zeros_like(mean)
+        sigma = np.where(observed > 1, np.sqrt(m2 / (np.maximum(observed, 2) - 1)), 0.0)
     if not (np.all(np.isfinite(mean[varying])) and np.all(np.isfinite(sigma[varying]))):
         raise ValueError("X: has values so large that a column's mean or standard deviation overflows; rescale X")
     as_is_values = {j: values for j, values in enumerate(statistics["values"]) if values is not None}
-    n_levels = max([MU_SIGMA_LEVELS] + [values.size for values in as_is_values.values()])
+    column_levels = np.full(mean.shape[0], MU_SIGMA_LEVELS, dtype=np.int64)
+    for j, values in as_is_values.items():
+        column_levels[j] = values.size
+    missing_codes, with_missing = None, np.zeros(mean.shape[0], dtype=bool)
+    if "missing" in statistics:
+        with_missing = statistics["missing"] > 0
+        empty = np.flatnonzero(statistics["missing"] == n)
+        if empty.size:
+            raise ValueError(f"na_action='level': column {names[empty[0]]!r} has no observed value")
+        too_many = np.flatnonzero(with_missing & (column_levels + 1 > MAX_LEVELS_AS_IS))
+        if too_many.size:
+            j = too_many[0]
+            raise ValueError(f"na_action='level': column {names[j]!r} would have {int(column_levels[j]) + 1} levels "
+                             f"with missing as one, more than the {MAX_LEVELS_AS_IS} the information methods read "
+                             f"as levels; drop the rows (na_action='drop')")
+        missing_codes = column_levels  # a missing value: the level after the column's own
+    n_levels = int(column_levels.max()) + (1 if with_missing.any() else 0)
     parts = [dask.delayed(_partition_level_counts)(block, labels, classes, mean, sigma, varying, as_is_values,
-                                                   n_levels)
+                                                   n_levels, missing_codes)
              for block, labels in _row_blocks(X, y)]
     counts = np.asarray(dask.compute(_tree(parts, _sum_counts))[0], dtype=np.float64)   # (d, L, K)
     class_counts = counts.sum(axis=1)[0]
@@ -300,10 +356,13 @@ def _mim_output(X, y, statistics, classes, k):
     step[ranking] = np.arange(1, ranking.shape[0] + 1)
     j_column = np.full(n_features, np.nan)
     j_column[ranking] = relevance[ranking]
-    n_as_is = len(as_is_values)
+    # (a column with missing values is coded first, then used as it is: counted as discrete, as in memory)
+    n_as_is = len(set(as_is_values) | set(np.flatnonzero(with_missing).tolist()))
     notes = [f"discretisation: 'mu_sigma' (nine levels at mean +- 0.5, 1.5, 2.5, 3.5 sd; Zhao et al. 2015, "
              f"section 5.2) for {n_features - n_as_is} continuous column(s); {n_as_is} discrete column(s) "
              f"(integer values, at most {MAX_LEVELS_AS_IS} distinct) used as they are; information in nats"]
+    if with_missing.any():
+        notes.insert(0, missing_level_note([names[j] for j in np.flatnonzero(with_missing)], "mu_sigma"))
     used_levels = (level_counts > 0).sum(axis=1)
     if np.any(used_levels <= 1):
         notes.append(f"{int(np.count_nonzero(used_levels <= 1))} column(s) constant after discretisation: "
@@ -430,7 +489,10 @@ def _check_method(method, params):
 def _warn_constant_columns(statistics, names):
     """The warning of fs.select (api.check_design) for constant columns, from pass 1's minima and maxima."""
     moments = statistics["moments"]
-    warn_constant_columns([names[j] for j in np.flatnonzero(moments.low == moments.high)], stacklevel=4)
+    constant = moments.low == moments.high
+    if "missing" in statistics:  # a column with a missing value is not constant (as in memory: NaN != NaN)
+        constant &= statistics["missing"] == 0
+    warn_constant_columns([names[j] for j in np.flatnonzero(constant)], stacklevel=4)
 
 
 class _Scored(NamedTuple):
@@ -443,18 +505,23 @@ class _Scored(NamedTuple):
     n: int
 
 
-def _score(X, y, spec, k, n_jobs, names):
-    """Validate (pass 1) and score."""
+def _score(X, y, spec, k, n_jobs, names, missing_level=False):
+    """Validate (pass 1) and score; ``missing_level``: NaN is a missing value, a level of its own
+    (na_action='level', mim only)."""
 
     dask, da = _dask()
     n_threads = effective_n_threads(n_jobs)
     k = check_k(k, X.shape[1])
-    parts = [dask.delayed(_partition_statistics)(block, labels, spec.name == "fisher", spec.name == "mim")
+    parts = [dask.delayed(_partition_statistics)(block, labels, spec.name == "fisher", spec.name == "mim",
+                                                 missing_level)
              for block, labels in _row_blocks(X, y)]
     statistics = dask.compute(_tree(parts, _merge_statistics))[0]
     if statistics["n_nonfinite"]:
         columns = sorted(statistics["nonfinite_columns"])
         shown = ", ".join(map(str, columns[:10])) + (", ..." if len(columns) > 10 else "")
+        if missing_level:
+            raise ValueError(f"X: {statistics['n_nonfinite']} infinite value(s) in column(s) {shown}; allowed: "
+                             f"finite numbers and missing values (NaN, a level of its own under na_action='level')")
         raise ValueError(f"X: {statistics['n_nonfinite']} non-finite value(s) (NaN or inf) in column(s) {shown}; "
                          f"allowed: finite numbers (drop or impute them first, e.g. with dask's dropna / fillna)")
     labels = statistics["labels"]
@@ -469,7 +536,7 @@ def _score(X, y, spec, k, n_jobs, names):
     if spec.name == "fisher":
         output = _fisher_output(statistics, classes, statistics["n"])
     elif spec.name == "mim":
-        output = _mim_output(X, y, statistics, classes, k)
+        output = _mim_output(X, y, statistics, classes, k, names)
     else:
         output = _cmqfs_relevance_output(X, y, classes, k, n_threads)
     return _Scored(output, k, classes, labels, statistics["n"])
@@ -553,15 +620,19 @@ def select_dask(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jo
 
     The formula's terms must be numeric columns (``"y ~ ."``, ``"y ~ a + b"``, ``"y ~ . - c"``);
     rows with missing values in the used columns are dropped (``na_action='drop'``, counted)
-    or refused (``'raise'``).  See :func:`select_dask_array` for the methods.
+    or refused (``'raise'``); for ``mim``, ``'level'`` keeps a missing predictor value as a level
+    of its own (only rows with a missing response are dropped), as in memory.  See
+    :func:`select_dask_array` for the methods.
     """
     spec, values = _check_method(method, params)
     if response is not None:
         raise TypeError("response: multi-label methods are not available on dask input")
     if not isinstance(formula, str):
         raise TypeError(f"formula: must be a string such as 'class ~ .'; got {type(formula).__name__}")
-    if na_action not in ("drop", "raise"):
-        raise ValueError(f"na_action: must be 'drop' or 'raise'; got {na_action!r}")
+    allowed = ("drop", "raise") + (("level",) if "level" in spec.missing else ())
+    if na_action not in allowed:
+        raise ValueError(f"na_action: on dask input method {spec.name!r} takes {', '.join(map(repr, allowed))}; "
+                         f"got {na_action!r}")
     if not hasattr(data, "dtypes") or not hasattr(data, "to_dask_array"):
         raise TypeError(f"data: must be a pandas or dask DataFrame; got {type(data).__name__}")
     dask, _ = _dask()
@@ -569,7 +640,11 @@ def select_dask(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jo
     used = data[predictors + [response_name]]
     missing_by_column, rows_with_missing = dask.compute(used.isna().sum(), used.isna().any(axis=1).sum())
     n_dropped = int(rows_with_missing)
-    if n_dropped:
+    if na_action == "level":  # only a missing response drops its row; a missing predictor is a level
+        n_dropped = int(missing_by_column[response_name])
+        if n_dropped:
+            used = used.dropna(subset=[response_name])
+    elif n_dropped:
         if na_action == "raise":
             counts = missing_by_column[missing_by_column > 0]
             shown = ", ".join(f"{name} ({int(count)})" for name, count in counts.items())
@@ -585,17 +660,20 @@ def select_dask(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jo
     if na_action != "drop":
         parts.append(f"na_action={na_action!r}")
     parts += [f"{name}={value!r}" for name, value in params.items()]
+    notes = missing_predictor_notes({name: int(missing_by_column[name]) for name in predictors}) \
+        if na_action == "level" else []
     return _result(X, y, spec, values, k, n_jobs, predictors, response_name, n_dropped,
-                   f"select({', '.join(parts)})")
+                   f"select({', '.join(parts)})", missing_level=na_action == "level", notes=notes)
 
 
-def _result(X, y, spec, values, k, n_jobs, names, response_name, n_dropped, call):
+def _result(X, y, spec, values, k, n_jobs, names, response_name, n_dropped, call, missing_level=False, notes=()):
     X, y = _as_dask_inputs(X, y)
-    scored = _score(X, y, spec, k, n_jobs, names)
+    scored = _score(X, y, spec, k, n_jobs, names, missing_level)
     scores, selected = term_scores(scored.output, spec, names, list(names), scored.k)
     used = dict(values)
     used["k"] = scored.k
     return OutOfCoreResult(call=call, spec=spec, params=used, scores=scores, selected=selected,
                            response=response_name, classes=[str(c) for c in scored.classes],
                            class_counts=[int(scored.class_counts[c]) for c in scored.classes], n=scored.n,
-                           n_dropped=n_dropped, notes=scored.output.notes + [f"out of core: statistics of {X.numblocks[0]} partition(s) combined"])
+                           n_dropped=n_dropped, notes=[*notes, *scored.output.notes,
+                                                      f"out of core: statistics of {X.numblocks[0]} partition(s) combined"])

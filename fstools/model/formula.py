@@ -54,7 +54,8 @@ from fstools.model.validation import check_integer_columns
 from fstools.model.safe_eval import (NUMPY_FUNCTIONS, SAFE_FUNCTIONS, SAFE_MODE_HINT, bare_dotted_columns,
                                      check_mode, column_set, expression_problem, source_problem)
 
-__all__ = ["ModelFrame", "parse_formula", "matrix_model_frame", "format_formula", "term_frame", "label_name"]
+__all__ = ["ModelFrame", "parse_formula", "matrix_model_frame", "format_formula", "term_frame", "label_name",
+           "missing_predictor_notes"]
 
 #: The level a missing value of a categorical predictor becomes under ``na_action='level'``
 #: (as pandas and R print a missing value).
@@ -1596,7 +1597,12 @@ def _finish(frame: ModelFrame, formula: str, source: pd.DataFrame, names: _Colum
 
 def _missing_predictor_notes(data: pd.DataFrame, predictors: list[str]) -> list[str]:
     """The note of ``na_action='level'``: the predictors with missing values, and how many, kept."""
-    counts = {column: int(data[column].isna().sum()) for column in predictors}
+    return missing_predictor_notes({column: int(data[column].isna().sum()) for column in predictors})
+
+
+def missing_predictor_notes(counts: dict) -> list[str]:
+    """The note of ``na_action='level'`` from the number of missing values of each predictor
+    (column name -> count; those without are left out)."""
     counts = {column: count for column, count in counts.items() if count}
     if not counts:
         return []

@@ -16,7 +16,7 @@ from fstools.core.discretize import MAX_LEVELS_AS_IS, information_codes
 from fstools.core.ranking import complete_ranking
 
 __all__ = ["columns_for_k_terms", "ranked_terms", "term_scores", "selected_terms", "steps_table", "factor_code_design",
-           "FACTOR_CODE_LEVELS", "method_design", "one_column_per_term", "missing_level_codes", "SelectionDesign", "selection_design",
+           "FACTOR_CODE_LEVELS", "method_design", "one_column_per_term", "missing_level_codes", "missing_level_note", "SelectionDesign", "selection_design",
            "selection_input"]
 
 #: Most levels of a factor scored by its level codes: the information methods read integer
@@ -309,10 +309,15 @@ def missing_level_codes(X, column_names, discretization="mu_sigma", n_bins=None)
                              f"rows (na_action='drop')")
         X[observed, j] = codes[0]
         X[~observed, j] = levels[0]
-    shown = ", ".join(column_names[j] for j in columns[:10])
-    more = f" and {columns.size - 10} more" if columns.size > 10 else ""
-    return X, [f"na_action='level': the observed values of {shown}{more} coded as the method codes a column "
-               f"(discretised by {discretization!r} unless discrete), missing as one more level"]
+    return X, [missing_level_note([column_names[j] for j in columns], discretization)]
+
+
+def missing_level_note(names, discretization):
+    """The note of :func:`missing_level_codes` for the columns ``names``."""
+    shown = ", ".join(names[:10])
+    more = f" and {len(names) - 10} more" if len(names) > 10 else ""
+    return (f"na_action='level': the observed values of {shown}{more} coded as the method codes a column "
+            f"(discretised by {discretization!r} unless discrete), missing as one more level")
 
 
 class SelectionDesign(NamedTuple):
