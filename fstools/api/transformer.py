@@ -15,7 +15,7 @@ from fstools.methods.multilabel import check_label_matrix
 from fstools.methods.permutation import check_permutation_arguments
 from fstools.methods.registry import check_na_action, get_method
 from fstools.methods.step_tests import check_step_method
-from fstools.model.formula import matrix_model_frame
+from fstools.model.formula import matrix_model_frame, with_matrix_response
 from fstools.model.response import prepare_response
 from fstools.model.validation import (check_finite_matrix, check_integer_columns, check_k, check_method_params,
                                       check_sparse_input, label_matrix)
@@ -246,16 +246,14 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         preferred = y.name if isinstance(y, pd.Series) and isinstance(y.name, str) and y.name else "y"
         response = _free_name(preferred, names)
         if target.kind == "class":
-            # The classes as checked above (messages name y), as a categorical.
-            values = pd.Categorical.from_codes(target.values, dtype=pd.CategoricalDtype(target.class_names),
-                                               validate=False)  # (codes 0..C-1 from encode_classes)
             self.classes_ = np.unique(y_array)
             response_type = None
         else:
-            values = target.values
             response_type = "continuous"
             self.__dict__.pop("classes_", None)  # no classes for a continuous response (nor from an earlier fit)
-        frame = matrix_model_frame(X, names, response, values, row_index=None if kept is None else pd.Index(kept),
+        # The frame's response column is built with the result (_PendingResult): the method reads
+        # the checked codes of ``target``.
+        frame = matrix_model_frame(X, names, response, None, row_index=None if kept is None else pd.Index(kept),
                                    n_dropped=0 if kept is None else len(missing) - kept.size, na_action=na_action)
         values = check_method_params(spec, given)
         auto = k == "auto"
@@ -264,9 +262,9 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         call = format_call(frame.formula, self.method, k, na_action, self.n_jobs, given, response_type=response_type,
                            n_permutations=n_permutations, permutation_seed=seed, step_alpha=step_alpha)
         if auto:
-            return select_frame(frame, spec, values, target, None, na_action=na_action, n_jobs=self.n_jobs,
-                                call=call, n_permutations=n_permutations, permutation_seed=seed, auto=auto,
-                                step_alpha=step_alpha, design_name="X", stacklevel=5)
+            return select_frame(_with_response(frame, target), spec, values, target, None, na_action=na_action,
+                                n_jobs=self.n_jobs, call=call, n_permutations=n_permutations, permutation_seed=seed,
+                                auto=auto, step_alpha=step_alpha, design_name="X", stacklevel=5)
         run = run_frame(frame, spec, values, target, k, na_action=na_action, n_jobs=self.n_jobs, design_name="X",
                         stacklevel=5)
         pending = _PendingResult(frame, spec, target, run, self.n_jobs, call)
@@ -353,4 +351,16 @@ class _PendingResult:
         self.frame, self.spec, self.target, self.run, self.n_jobs, self.call = frame, spec, target, run, n_jobs, call
 
     def build(self):
-        return result_of_run(self.frame, self.spec, self.target, self.run, n_jobs=self.n_jobs, call=self.call)
+        return result_of_run(_with_response(self.frame, self.target), self.spec, self.target, self.run,
+                             n_jobs=self.n_jobs, call=self.call)
+
+
+def _with_response(frame, target):
+    """The transformer's model frame with its response column: the classes as checked (messages
+    name y), as a categorical, or the continuous values."""
+    if target.kind == "class":
+        values = pd.Categorical.from_codes(target.values, dtype=pd.CategoricalDtype(target.class_names),
+                                           validate=False)  # (codes 0..C-1 from encode_classes)
+    else:
+        values = target.values
+    return with_matrix_response(frame, values)

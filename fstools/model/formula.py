@@ -54,7 +54,8 @@ from fstools.model.validation import check_integer_columns
 from fstools.model.safe_eval import (NUMPY_FUNCTIONS, SAFE_FUNCTIONS, SAFE_MODE_HINT, bare_dotted_columns,
                                      check_mode, column_set, expression_problem, source_problem)
 
-__all__ = ["ModelFrame", "parse_formula", "matrix_model_frame", "format_formula", "term_frame", "label_name",
+__all__ = ["ModelFrame", "parse_formula", "matrix_model_frame", "with_matrix_response", "format_formula", "term_frame",
+           "label_name",
            "missing_predictor_notes"]
 
 #: The level a missing value of a categorical predictor becomes under ``na_action='level'``
@@ -1842,8 +1843,10 @@ def matrix_model_frame(X, column_names: list[str], response_name: str, response,
     column_names : list of str
         Distinct names of the columns, none equal to ``response_name``.
     response_name : str
-    response : array_like or pandas.Categorical, shape (n_samples,)
-        The response's values, without missing values.
+    response : array_like or pandas.Categorical, shape (n_samples,), or None
+        The response's values, without missing values; None leaves ``ModelFrame.response``
+        None, for a caller that sets it later (:func:`with_matrix_response`) when something
+        reads it.
     row_index : pandas.Index, optional
         The rows' labels (default 0 .. n_samples - 1), e.g. the positions kept after rows with
         missing values were dropped (``n_dropped`` of them).
@@ -1859,7 +1862,7 @@ def matrix_model_frame(X, column_names: list[str], response_name: str, response,
     return ModelFrame(
         formula=format_formula([response_name], []).rsplit(" ~ ", 1)[0] + " ~ .",
         response_names=[response_name],
-        response=pd.DataFrame({response_name: response}, index=row_index),
+        response=None if response is None else pd.DataFrame({response_name: response}, index=row_index),
         X=X,
         column_names=names,
         terms=names,
@@ -1870,6 +1873,12 @@ def matrix_model_frame(X, column_names: list[str], response_name: str, response,
         patsy_terms=(),
         na_action=na_action,
     )
+
+
+def with_matrix_response(frame: ModelFrame, response) -> ModelFrame:
+    """``frame`` (of :func:`matrix_model_frame`) with the response's values ``response`` set."""
+    name = frame.response_names[0]
+    return dataclasses.replace(frame, response=pd.DataFrame({name: response}, index=frame.row_index))
 
 
 def _plain_numeric_columns(patsy_terms: list, data: pd.DataFrame) -> list[str] | None:
