@@ -448,7 +448,7 @@ cdef class PlaneCounter:
         cdef Py_ssize_t j, l, total_planes = 0, total_counts = 0, K = n_classes
         cdef Planes* P = &self.planes
         cdef bint slots = binary_planes is not None
-        cdef const uint8_t[::1] ready = (np.asarray(prepared, dtype=np.uint8) if slots
+        cdef const uint8_t[::1] ready = (prepared.view(np.uint8) if slots
                                          else np.zeros(n, dtype=np.uint8))
         check_threads(n_threads)
         # feature j's planes start at plane first_plane[j] (-1: none), its counts at first_count[j]
@@ -486,11 +486,13 @@ cdef class PlaneCounter:
         nlogn = np.zeros(m + 1, dtype=np.float64)
         self._words, self._class_words, self._nlogn = words, class_words, nlogn
         self._first_plane, self._first_count, self._class_counts = first_plane, first_count, class_counts
-        self._counts = np.zeros(max(total_counts, 1), dtype=np.int64)
-        self._class_tables = np.zeros(max(total_counts, 1) * K, dtype=np.int64)
-        self._entropy_values = np.zeros(n, dtype=np.float64)
-        self._joint_entropy_values = np.zeros(n, dtype=np.float64)
-        self._relevance_values = np.zeros(n, dtype=np.float64)
+        # written by _feature_tables for every feature with planes, and read only for those: not
+        # zeroed first (zeroing ~70 bytes per feature is serial work as long as the parallel loop)
+        self._counts = np.empty(max(total_counts, 1), dtype=np.int64)
+        self._class_tables = np.empty(max(total_counts, 1) * K, dtype=np.int64)
+        self._entropy_values = np.empty(n, dtype=np.float64)
+        self._joint_entropy_values = np.empty(n, dtype=np.float64)
+        self._relevance_values = np.empty(n, dtype=np.float64)
         cdef uint64_t[:, ::1] w_view = words
         cdef uint64_t[:, ::1] cw_view = class_words
         cdef int64_t[::1] cc = class_counts
@@ -843,7 +845,8 @@ def counting_kernel(codes, levels, y, n_classes, n_threads=1, binary_planes=None
                 and y.flags.c_contiguous and levels.flags.c_contiguous and 1 <= n_classes and codes.shape[1] > 0
                 and levels.size and y.min() >= 0 and y.max() < n_classes
                 and (int(levels.min()) - 1) ** 2 * n_classes <= MAX_STREAMS):
-            return PlaneCounter(codes, levels, y, int(n_classes), n_threads, binary_planes, np.asarray(prepared))
+            return PlaneCounter(codes, levels, y, int(n_classes), n_threads, binary_planes,
+                                np.ascontiguousarray(prepared))
         # the byte-code kernels: they read every codes row
         _unpack_binary_planes(binary_planes, np.flatnonzero(prepared), codes, n_threads)
         return _entropy
