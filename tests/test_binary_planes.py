@@ -153,6 +153,12 @@ def test_information_codes_with_planes_matches_information_codes():
     p_codes, _, _, planes, prepared = information_codes_with_planes(X, "equal_width", 200)
     assert planes is None and not prepared.any()
     np.testing.assert_array_equal(p_codes, information_codes(X, "equal_width", 200)[0])
+    # no binary column: no planes, every codes row written
+    X3 = rng.integers(0, 3, (70, 20)).astype(np.float64)
+    X3[:3] = np.array([0.0, 1.0, 2.0])[:, None]
+    p_codes, _, _, planes, prepared = information_codes_with_planes(X3)
+    assert planes is None and not prepared.any()
+    np.testing.assert_array_equal(p_codes, information_codes(X3)[0])
 
 
 def _assert_same_selection(X, y, criterion, n_threads, k=12, lazy=True, **options):

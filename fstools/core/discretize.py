@@ -590,9 +590,10 @@ def information_codes_with_planes(X, discretization="mu_sigma", n_bins=None, n_t
     levels : ndarray of int32, shape (n_features,)
     as_is : ndarray of bool, shape (n_features,)
     planes : ndarray of uint64, shape (n_features, ceil(n_samples / 64)), or None
-        Row ``j`` is the plane of feature ``j`` where ``prepared[j]``.  None (and
-        ``prepared`` all False, every codes row written) when the codes are not int8
-        (more than 127 bins).
+        Row ``j`` is the plane of feature ``j`` where ``prepared[j]`` (the other rows
+        hold no meaning).  None (and ``prepared`` all False, every codes row written)
+        when no column is used as it is with at most two levels, or when the codes are
+        not int8 (more than 127 bins).
     prepared : ndarray of bool, shape (n_features,)
     """
     return _information_codes(X, discretization, n_bins, n_threads, True)
@@ -617,6 +618,8 @@ def _information_codes(X, discretization, n_bins, n_threads, with_planes):
     # the columns whose plane the kernel wrote instead of their codes
     prepared = ((status == _entropy.COLUMN_DISCRETE) & (levels <= 2) if with_planes
                 else np.zeros(n_features, dtype=bool))
+    if not prepared.any():
+        planes = None  # no binary column: nothing to lay out in one row per feature
     for j in np.flatnonzero(status == _entropy.COLUMN_UNDECIDED):  # int64 beyond 2^53: as before
         column = array[:, j].astype(np.float64)
         status[j] = _entropy.COLUMN_CONTINUOUS
