@@ -486,13 +486,19 @@ cdef class PlaneCounter:
         nlogn = np.zeros(m + 1, dtype=np.float64)
         self._words, self._class_words, self._nlogn = words, class_words, nlogn
         self._first_plane, self._first_count, self._class_counts = first_plane, first_count, class_counts
-        # written by _feature_tables for every feature with planes, and read only for those: not
-        # zeroed first (zeroing ~70 bytes per feature is serial work as long as the parallel loop)
-        self._counts = np.empty(max(total_counts, 1), dtype=np.int64)
-        self._class_tables = np.empty(max(total_counts, 1) * K, dtype=np.int64)
-        self._entropy_values = np.empty(n, dtype=np.float64)
-        self._joint_entropy_values = np.empty(n, dtype=np.float64)
-        self._relevance_values = np.empty(n, dtype=np.float64)
+        # Written by _feature_tables for every feature with planes, and read only for those: not
+        # zeroed first (zeroing ~70 bytes per feature is serial work as long as the parallel loop).
+        # One allocation for the five (7 MB for 100,000 binary features): NumPy asks the kernel for
+        # huge pages for an array of 4 MB or more, and the first touch by the threads then faults
+        # in a few 2 MB pages instead of ~1,800 pages of 4 KB (measured: 2,400 faults, ~4 ms of a
+        # 9 ms cmim selection on Dorothea-like data).
+        cdef Py_ssize_t n_cells = max(total_counts, 1)
+        tables_buffer = _huge_page_buffer(n_cells * (1 + K) + 3 * n)
+        self._counts = tables_buffer[:n_cells]
+        self._class_tables = tables_buffer[n_cells:n_cells * (1 + K)]
+        self._entropy_values = tables_buffer[n_cells * (1 + K):n_cells * (1 + K) + n].view(np.float64)
+        self._joint_entropy_values = tables_buffer[n_cells * (1 + K) + n:n_cells * (1 + K) + 2 * n].view(np.float64)
+        self._relevance_values = tables_buffer[n_cells * (1 + K) + 2 * n:].view(np.float64)
         cdef uint64_t[:, ::1] w_view = words
         cdef uint64_t[:, ::1] cw_view = class_words
         cdef int64_t[::1] cc = class_counts
@@ -773,6 +779,23 @@ cdef class PlaneCounter:
                 p = where[i]
                 _pair_terms(P, candidates[p], selected, &others[0, 0], relevant_independency, &out[p, 0])
         raise_if_stopped(&check)
+
+
+#: Bytes of a huge page (x86-64; elsewhere the alignment is merely unneeded).
+HUGE_PAGE_BYTES = 1 << 21
+
+
+def _huge_page_buffer(n_values):
+    """An uninitialised int64 array of ``n_values`` starting on a 2 MB boundary when it is 4 MB
+    or more: NumPy asks the kernel for huge pages for such an array (``madvise``), and the whole
+    of an aligned array can then be backed by them (its first touch faults in a page per 2 MB
+    instead of one per 4 KB).  The 4 MB allocated beyond it are address space, never touched."""
+    if n_values * 8 < 2 * HUGE_PAGE_BYTES:
+        return np.empty(n_values, dtype=np.int64)
+    pad = 2 * HUGE_PAGE_BYTES // 8
+    raw = np.empty(n_values + pad, dtype=np.int64)
+    skip = (-raw.ctypes.data % HUGE_PAGE_BYTES) // 8
+    return raw[skip:skip + n_values]
 
 
 def _is_vector(value, dtype, length):
