@@ -12,6 +12,13 @@ Rows (every core count this machine has, wall time, best of ``--repeat``, runs i
    already computed), without a target: its share of the cmim engine; and the same loop on
    byte codes (2,000 x 500 random codes of ten levels), where a step's terms run in parallel
    batches.
+   Before the fit rows, without targets: the data pass of the fit alone
+   (``information_codes_with_planes(X)``: the binary columns found and written as bit-planes,
+   one read of X), and the machine's memory-stream ceiling measured in the same run: a plain
+   C loop (``fstools._ext._bench_counting.stream_to_int8``, OpenMP) that reads the same 640 MB
+   of float64 and writes a byte per value, nothing else.  Its 2-thread speed-up is what
+   memory bandwidth allows any pass over X: the fit reaches 1.8x only as far as its work
+   between the reads of X scales better than that.
    Each row also prints the CPU time of the process per thread count: threads that wait
    (at a barrier, or for a core held by another process) show as CPU time above one thread's.
 2. The CMQFS relevance (the modularity of every feature's 1-D k-NN graph) on 200,000 x 20 normal
@@ -33,9 +40,9 @@ import _harness  # noqa: E402
 from _harness import benchmark_parser, print_machine_info, print_summary, usable_cores, verdict  # noqa: E402
 
 import fstools as fs  # noqa: E402
-from fstools._ext import _bitcount, _entropy  # noqa: E402
+from fstools._ext import _bench_counting, _bitcount, _entropy  # noqa: E402
 from fstools.core.ranking import TIE_TOLERANCE  # noqa: E402
-from fstools.core.discretize import information_codes  # noqa: E402
+from fstools.core.discretize import information_codes, information_codes_with_planes  # noqa: E402
 from fstools.methods.cmqfs import modularity_scores  # noqa: E402
 from fstools.methods.information import greedy_information_selection  # noqa: E402
 
@@ -113,6 +120,21 @@ def section_fit(sizes, repeat, threads):
     print(f"  the lazy loop on byte codes: {m:,} x {n} random codes of ten levels, k = 50 (no target)")
     _thread_curve("lazy loop, byte codes", "cmim", {t: (lambda t=t: byte_loop(t)) for t in threads}, repeat,
                   threads, None)
+    print(f"  the data pass of the fit: information_codes_with_planes(X, n_threads=t) (no target; load average "
+          f"now {_harness.load_average()})")
+    _thread_curve("data pass", "codes", {t: (lambda t=t: information_codes_with_planes(X, n_threads=t)[1])
+                                         for t in threads}, repeat, threads, None)
+    flat = X.reshape(-1)
+    stream_out = np.empty(flat.shape[0], dtype=np.int8)
+
+    def stream(t):
+        _bench_counting.stream_to_int8(flat, stream_out, t)
+        return stream_out[:1].copy()
+
+    print(f"  memory-stream ceiling: plain C, read X ({X.nbytes / 2 ** 20:.0f} MB of float64), write a byte per "
+          f"value, OpenMP (no target)")
+    _thread_curve("stream", "C", {t: (lambda t=t: stream(t)) for t in threads}, repeat, threads, None)
+    del stream_out
     print(f"  fit: FeatureSelector(method, k=50, n_jobs=t).fit(X, y)  (load average now {_harness.load_average()})")
     for method in ("jmi", "mrmr", "cmim"):
         functions = {t: (lambda t=t: fs.FeatureSelector(method=method, k=50, n_jobs=t).fit(X, y).ranking_)

@@ -57,7 +57,7 @@ import numpy as np
 cimport numpy as cnp
 from cython.parallel import parallel, prange
 from libc.math cimport fabs, fmax, log
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 
 from fstools._ext._common cimport (BAD_CODE, NON_FINITE, OK, OUT_OF_MEMORY, SignalCheck, block_length, check_threads,
@@ -1033,9 +1033,10 @@ cdef int _code_discrete_column(const value_t* x, Py_ssize_t m, Py_ssize_t max_le
 
 cdef int _code_column_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t column_stride,
                             Py_ssize_t m, Py_ssize_t first, Py_ssize_t width, Py_ssize_t max_levels,
-                            int8_t* codes, int32_t* levels, int8_t* status,
+                            int8_t* codes, int32_t* levels, int8_t* status, uint64_t* planes,
                             value_t* scratch) noexcept nogil:
-    """:func:`_code_discrete_column` for columns ``first .. first + width - 1`` of ``X``.
+    """:func:`_code_discrete_column` for columns ``first .. first + width - 1`` of ``X``; with
+    ``planes`` (not NULL), a binary column's codes are also packed into its bit-plane there.
 
     Strides are in elements.  A column that is not contiguous is first copied
     (the block transposed through ``scratch``, room for ``width * m + max_levels``
@@ -1059,6 +1060,8 @@ cdef int _code_column_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t 
             column = X + j * column_stride
         status[j] = <int8_t> _code_discrete_column(column, m, max_levels, codes + j * m, levels + j,
                                                    distinct, table)
+        if planes != NULL and status[j] == _DISCRETE and levels[j] <= 2:
+            _pack_binary_codes(codes + j * m, m, planes + j * ((m + 63) // 64))
     return OK
 
 
@@ -1098,6 +1101,82 @@ cdef extern from *:
                                    double* low, double* high, double* fraction_sum) noexcept nogil
 
 
+cdef extern from *:
+    """
+    /* The bit-plane words of a tile of at most 64 float64 rows of _code_row_block: bit i of
+       words[j] is set when row i's value in column j differs from low[j] (for a column of two
+       adjacent integers, when its code x - low is 1).  A row at a time, vectorised over the
+       columns (a comparison and an OR per value) as fstools_float64_row_stats. */
+    FSTOOLS_VECTOR_CLONES
+    static void fstools_float64_binary_words(const double* restrict X, Py_ssize_t row_stride, Py_ssize_t rows,
+                                             Py_ssize_t width, const double* restrict low,
+                                             uint64_t* restrict words)
+    {
+        Py_ssize_t i, j;
+        for (j = 0; j < width; ++j)
+            words[j] = 0;
+        for (i = 0; i < rows; ++i) {
+            const double* restrict row = X + i * row_stride;
+            const uint64_t bit = (uint64_t) 1 << i;
+            for (j = 0; j < width; ++j)
+                words[j] |= row[j] != low[j] ? bit : 0;
+        }
+    }
+    """
+    void fstools_float64_binary_words(const double* X, Py_ssize_t row_stride, Py_ssize_t rows, Py_ssize_t width,
+                                      const double* low, uint64_t* words) noexcept nogil
+
+
+cdef extern from *:
+    """
+    /* fstools_float64_row_stats and, in the same pass, the bit-plane words of every column
+       relative to its first value: bit i % 64 of planes[j * n_words + i / 64] is set when
+       the value of row i in column j differs from ref[j] = the value of row 0 (for a column
+       of two adjacent integers, the plane of code 1 when row 0 holds the smaller value, its
+       complement otherwise: see _code_row_block).  words has room for width words. */
+    FSTOOLS_VECTOR_CLONES
+    static void fstools_float64_row_stats_words(const double* restrict X, Py_ssize_t row_stride, Py_ssize_t m,
+                                                Py_ssize_t width, double* restrict low, double* restrict high,
+                                                double* restrict fraction_sum, double* restrict ref,
+                                                uint64_t* restrict words, uint64_t* restrict planes,
+                                                Py_ssize_t n_words)
+    {
+        const double two_to_52 = 4503599627370496.0;
+        Py_ssize_t start, i, j;
+        for (j = 0; j < width; ++j) {
+            low[j] = X[j];
+            high[j] = X[j];
+            ref[j] = X[j];
+            fraction_sum[j] = 0.0;
+            words[j] = 0;
+        }
+        for (start = 0; start < m; start += 64) {
+            const Py_ssize_t rows = m - start < 64 ? m - start : 64;
+            for (i = 0; i < rows; ++i) {
+                const double* restrict row = X + (start + i) * row_stride;
+                const uint64_t bit = (uint64_t) 1 << i;
+                for (j = 0; j < width; ++j) {
+                    double v = row[j];
+                    double a = v < 0.0 ? -v : v;
+                    double fraction = ((a + two_to_52) - two_to_52) - a;
+                    low[j] = v < low[j] ? v : low[j];
+                    high[j] = v > high[j] ? v : high[j];
+                    fraction_sum[j] += fraction < 0.0 ? -fraction : fraction;
+                    words[j] |= v != ref[j] ? bit : 0;
+                }
+            }
+            for (j = 0; j < width; ++j) {
+                planes[j * n_words + start / 64] = words[j];
+                words[j] = 0;
+            }
+        }
+    }
+    """
+    void fstools_float64_row_stats_words(const double* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
+                                         double* low, double* high, double* fraction_sum, double* ref,
+                                         uint64_t* words, uint64_t* planes, Py_ssize_t n_words) noexcept nogil
+
+
 # The row-major path of discrete_column_codes reads blocks of ROW_BLOCK_COLUMNS columns of
 # whole rows (512 bytes of float64 per row), and writes their codes in tiles of CODE_TILE_ROWS
 # rows: a tile (32 KiB of float64) stays in the L1 cache while each of its columns is read down
@@ -1105,6 +1184,8 @@ cdef extern from *:
 # writes.  Measured on 800 x 100,000 binary float64 (benchmarks/bench_information.py): 64 x 64
 # codes it in 0.9 of the time of 256 x 16 and 0.6 of 1024 x 64 on one thread, and 1.75x faster
 # on two threads than on one (256 x 16: 1.4x; the wider blocks are read from memory twice).
+# CODE_TILE_ROWS is also the 64 bits of a bit-plane word (the binary columns' planes are written
+# a word per tile: see _code_row_block).
 cdef Py_ssize_t ROW_BLOCK_COLUMNS = 64
 cdef Py_ssize_t CODE_TILE_ROWS = 64
 
@@ -1119,6 +1200,8 @@ cdef struct RowBlockScratch:
     uint8_t* tables        # width * TABLE_RANGE presence flags, then ranks
     void* column           # m + max_levels values and TABLE_RANGE flags: one column, for
                            # the columns of more than TABLE_RANGE integers (binary search)
+    uint64_t* words        # width bit-plane words of a tile (the binary columns' planes)
+    double* ref            # width values: the first value of each column (float64 with planes)
 
 
 cdef void _free_row_block_scratch(RowBlockScratch* work) noexcept nogil:
@@ -1129,6 +1212,8 @@ cdef void _free_row_block_scratch(RowBlockScratch* work) noexcept nogil:
     free(work.tabled)
     free(work.tables)
     free(work.column)
+    free(work.words)
+    free(work.ref)
 
 
 cdef RowBlockScratch _row_block_scratch(Py_ssize_t width, Py_ssize_t m, Py_ssize_t max_levels,
@@ -1144,10 +1229,15 @@ cdef RowBlockScratch _row_block_scratch(Py_ssize_t width, Py_ssize_t m, Py_ssize
     work.tabled = <Py_ssize_t*> malloc(width * sizeof(Py_ssize_t))
     work.tables = <uint8_t*> malloc(width * TABLE_RANGE)
     work.column = malloc((m + max_levels) * value_size + TABLE_RANGE)
+    work.words = <uint64_t*> malloc(width * sizeof(uint64_t))
+    work.ref = <double*> malloc(width * sizeof(double))
     if (work.low == NULL or work.high == NULL or work.fraction_sum == NULL or work.binary == NULL
-            or work.tabled == NULL or work.tables == NULL or work.column == NULL):
+            or work.tabled == NULL or work.tables == NULL or work.column == NULL or work.words == NULL
+            or work.ref == NULL):
         _free_row_block_scratch(&work)
         work.low = work.high = work.column = NULL
+        work.words = NULL
+        work.ref = NULL
         work.fraction_sum = NULL
         work.tables = NULL
         work.binary = work.tabled = NULL
@@ -1156,7 +1246,8 @@ cdef RowBlockScratch _row_block_scratch(Py_ssize_t width, Py_ssize_t m, Py_ssize
 
 cdef void _code_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t first,
                           Py_ssize_t width, Py_ssize_t max_levels, int8_t* codes, int32_t* levels,
-                          int8_t* status, RowBlockScratch* work) noexcept nogil:
+                          int8_t* status, uint64_t* planes, Py_ssize_t n_words,
+                          RowBlockScratch* work) noexcept nogil:
     """:func:`_code_discrete_column` for columns ``first .. first + width - 1`` of a row-major ``X``.
 
     ``X`` has contiguous rows (column stride 1, row stride ``row_stride`` elements), so the
@@ -1166,6 +1257,11 @@ cdef void _code_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m,
     time, the binary columns as ``x - min`` and the others as the rank of the value in the
     table.  A column of wider integers is copied and coded by :func:`_code_discrete_column`.
     The codes, levels and status are those of :func:`_code_discrete_column` on each column.
+    When ``planes`` is not NULL (``n_words`` words per column), a binary column gets its
+    bit-plane of code 1 there instead of its codes: for float64, the words of every column
+    of the block are written in the pass of statistics (relative to the column's first value;
+    complemented for a binary column whose first value is its larger; the rows of the other
+    columns are left with words of no meaning), for the other types a word per tile of 64 rows.
 
     Integrality and finiteness come from one sum per column of ``|((a + 2^52) - 2^52) - a|``
     over its values ``v`` (``a = |v|``): 0 when every value is an integer below 2^52 in
@@ -1184,10 +1280,18 @@ cdef void _code_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m,
     cdef value_t v
     cdef double a, fraction
     cdef Py_ssize_t i, jj, t, n_binary = 0, n_tabled = 0, n_kept, offset, n_distinct, start, length
+    cdef Py_ssize_t n_packed = 0
     cdef int8_t rank
     cdef uint8_t* table
+    # float64 with planes: every column's words in the stats pass (relative to its first value)
+    cdef bint words_written = value_t is double and planes != NULL
+    cdef uint64_t last_word_bits
     if value_t is double:
-        fstools_float64_row_stats(X + first, row_stride, m, width, low, high, fraction_sum)
+        if planes != NULL:
+            fstools_float64_row_stats_words(X + first, row_stride, m, width, low, high, fraction_sum, work.ref,
+                                            work.words, planes + first * n_words, n_words)
+        else:
+            fstools_float64_row_stats(X + first, row_stride, m, width, low, high, fraction_sum)
     else:
         row = X + first
         for jj in range(width):
@@ -1223,8 +1327,16 @@ cdef void _code_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m,
             else:
                 status[first + jj] = _DISCRETE
                 levels[first + jj] = <int32_t> n_distinct
-                binary[n_binary] = jj
-                n_binary += 1
+                if words_written:
+                    if n_distinct == 2 and work.ref[jj] != <double> low[jj]:
+                        # row 0 holds the larger value: the words flag the smaller one, code 0
+                        last_word_bits = (~(<uint64_t> 0)) >> ((64 - m % 64) % 64)
+                        for t in range(n_words):
+                            planes[(first + jj) * n_words + t] = ~planes[(first + jj) * n_words + t]
+                        planes[(first + jj) * n_words + n_words - 1] &= last_word_bits
+                else:
+                    binary[n_binary] = jj
+                    n_binary += 1
         elif <double> high[jj] - <double> low[jj] < TABLE_RANGE:
             table = tables + jj * TABLE_RANGE
             offset = <Py_ssize_t> (<double> high[jj] - <double> low[jj]) + 1
@@ -1266,22 +1378,42 @@ cdef void _code_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m,
             tabled[n_kept] = jj
             n_kept += 1
         n_tabled = n_kept
-    if n_binary == 0 and n_tabled == 0:
+    if planes != NULL:
+        # the columns of two values further apart (coded through a table or on their own): their
+        # codes were written above or are written below; packed after the tiles
+        for jj in range(width):
+            if (status[first + jj] == _DISCRETE and levels[first + jj] <= 2
+                    and <double> high[jj] - <double> low[jj] > 1.0):
+                n_packed += 1
+    if n_binary == 0 and n_tabled == 0 and n_packed == 0:
         return
     # Tiles of CODE_TILE_ROWS rows (in cache while every column of the block is written), a
-    # column at a time within the tile: each write is a contiguous run of codes.
+    # column at a time within the tile: each write is a contiguous run of codes.  With planes,
+    # the binary columns' words of the tile are computed for the whole block a row at a time
+    # (vectorised over the columns; the other columns' words are not used).
     start = 0
     while start < m:
         length = min(CODE_TILE_ROWS, m - start)
         row = X + start * row_stride + first
-        for t in range(n_binary):
-            jj = binary[t]
-            _write_binary_codes(row + jj, row_stride, length, low[jj], codes + (first + jj) * m + start)
+        if planes != NULL and n_binary:
+            _binary_words(row, row_stride, length, width, low, work.words)
+            for t in range(n_binary):
+                jj = binary[t]
+                planes[(first + jj) * n_words + start // CODE_TILE_ROWS] = work.words[jj]
+        else:
+            for t in range(n_binary):
+                jj = binary[t]
+                _write_binary_codes(row + jj, row_stride, length, low[jj], codes + (first + jj) * m + start)
         for t in range(n_tabled):
             jj = tabled[t]
             _write_table_codes(row + jj, row_stride, length, low[jj], tables + jj * TABLE_RANGE,
                                codes + (first + jj) * m + start)
         start += length
+    if n_packed:
+        for jj in range(width):
+            if (status[first + jj] == _DISCRETE and levels[first + jj] <= 2
+                    and <double> high[jj] - <double> low[jj] > 1.0):
+                _pack_binary_codes(codes + (first + jj) * m, m, planes + (first + jj) * n_words)
 
 
 cdef bint _all_integers(const value_t* x, Py_ssize_t stride, Py_ssize_t m) noexcept nogil:
@@ -1291,6 +1423,38 @@ cdef bint _all_integers(const value_t* x, Py_ssize_t stride, Py_ssize_t m) noexc
         if not _value_is_integer(x[i * stride]):
             return False
     return True
+
+
+cdef void _binary_words(const value_t* X, Py_ssize_t row_stride, Py_ssize_t rows, Py_ssize_t width,
+                        const value_t* low, uint64_t* words) noexcept nogil:
+    """Bit ``i`` of ``words[jj]`` set when ``X[i * row_stride + jj] != low[jj]``, for ``rows``
+    (at most 64) rows and ``width`` columns (:c:func:`fstools_float64_binary_words` for float64)."""
+    cdef Py_ssize_t i, jj
+    cdef const value_t* row
+    cdef uint64_t bit
+    if value_t is double:
+        fstools_float64_binary_words(X, row_stride, rows, width, low, words)
+    else:
+        for jj in range(width):
+            words[jj] = 0
+        for i in range(rows):
+            row = X + i * row_stride
+            bit = (<uint64_t> 1) << i
+            for jj in range(width):
+                if row[jj] != low[jj]:
+                    words[jj] |= bit
+
+
+cdef void _pack_binary_codes(const int8_t* codes, Py_ssize_t m, uint64_t* plane) noexcept nogil:
+    """The bit-plane of code 1 of ``codes[0:m]`` (codes 0 and 1): bit ``i % 64`` of word
+    ``i // 64`` set when ``codes[i]`` is 1, the bits past ``m`` zero."""
+    cdef Py_ssize_t i
+    cdef Py_ssize_t n_words = (m + 63) // 64
+    for i in range(n_words):
+        plane[i] = 0
+    for i in range(m):
+        if codes[i]:
+            plane[i // 64] |= (<uint64_t> 1) << (i % 64)
 
 
 cdef void _write_binary_codes(const value_t* x, Py_ssize_t stride, Py_ssize_t m, value_t low,
@@ -1309,7 +1473,7 @@ cdef void _write_table_codes(const value_t* x, Py_ssize_t stride, Py_ssize_t m, 
         out[i] = <int8_t> rank[<Py_ssize_t> (x[i * stride] - low)]
 
 
-def discrete_column_codes(X, Py_ssize_t max_levels, codes, levels, status, int n_threads=1):
+def discrete_column_codes(X, Py_ssize_t max_levels, codes, levels, status, int n_threads=1, planes=None):
     """Code the discrete columns of ``X`` as they are, in one pass per column.
 
     A column is discrete when every value is a (finite) integer and it has at
@@ -1334,6 +1498,15 @@ def discrete_column_codes(X, Py_ssize_t max_levels, codes, levels, status, int n
         (int64 values beyond 2^53: left to the caller).
     n_threads : int
         OpenMP threads over blocks of columns; the result does not depend on it.
+    planes : ndarray of uint64, shape (n_features, ceil(m / 64)), C-contiguous, optional
+        When given, every discrete column with at most two levels (a binary or
+        constant column) gets the bit-plane of its code 1 in row ``j``, in the
+        layout of :mod:`fstools._ext._bitcount` (bit ``i % 64`` of word ``i // 64``
+        set when sample ``i`` has code 1, the bits past ``m`` zero), and its row of
+        ``codes`` is then unspecified (on a row-major ``X`` it is not written at
+        all: the codes of those columns are never stored).  The other rows of
+        ``planes`` are unspecified on return (float64 rows write every column's
+        words in the pass that classifies them).
     """
     X = value_matrix(X)
     if not 1 <= max_levels <= 127:
@@ -1346,14 +1519,30 @@ def discrete_column_codes(X, Py_ssize_t max_levels, codes, levels, status, int n
                 or not value.flags.c_contiguous or not value.flags.writeable):
             raise TypeError(f"{name}: must be a writeable C-contiguous {ndim}-D NumPy array of "
                             f"{np.dtype(dtype).name}; got {_describe_dtype(value)}")
-    return _discrete_column_codes(X, max_levels, codes, levels, status, n_threads)
+    if planes is not None:
+        if (not isinstance(planes, np.ndarray) or planes.dtype != np.uint64 or planes.ndim != 2
+                or not planes.flags.c_contiguous or not planes.flags.writeable):
+            raise TypeError(f"planes: must be None or a writeable C-contiguous 2-D NumPy array of uint64; "
+                            f"got {_describe_dtype(planes)}")
+        if planes.shape != (X.shape[1], (X.shape[0] + 63) // 64):
+            raise ValueError(f"planes: must have shape ({X.shape[1]}, {(X.shape[0] + 63) // 64}) (one row of "
+                             f"ceil(m / 64) words per column); got {planes.shape}")
+        if X.shape[1] == 0:
+            planes = None
+    return _discrete_column_codes(X, max_levels, codes, levels, status, n_threads, planes)
 
 
 def _discrete_column_codes(const value_t[:, :] X, Py_ssize_t max_levels, int8_t[:, ::1] codes,
-                           int32_t[::1] levels, int8_t[::1] status, int n_threads):
+                           int32_t[::1] levels, int8_t[::1] status, int n_threads, planes_array=None):
     """:func:`discrete_column_codes` for one element type."""
     cdef Py_ssize_t m = X.shape[0]
     cdef Py_ssize_t n = X.shape[1]
+    cdef Py_ssize_t n_words = (m + 63) // 64
+    cdef uint64_t[:, ::1] planes_view
+    cdef uint64_t* planes = NULL
+    if planes_array is not None:
+        planes_view = planes_array
+        planes = &planes_view[0, 0]
     cdef Py_ssize_t row_stride = X.strides[0] // sizeof(value_t)
     cdef Py_ssize_t column_stride = X.strides[1] // sizeof(value_t)
     cdef Py_ssize_t width, n_blocks, b, first, i
@@ -1386,7 +1575,7 @@ def _discrete_column_codes(const value_t[:, :] X, Py_ssize_t max_levels, int8_t[
                         continue
                     first = b * width
                     _code_row_block(base, row_stride, m, first, block_length(first, width, n), max_levels,
-                                    &codes[0, 0], &levels[0], &status[0], &work)
+                                    &codes[0, 0], &levels[0], &status[0], planes, n_words, &work)
                 _free_row_block_scratch(&work)
         raise_if_stopped(&check)
         if failed[0] != OK:
@@ -1406,7 +1595,7 @@ def _discrete_column_codes(const value_t[:, :] X, Py_ssize_t max_levels, int8_t[
                 first = b * width
                 _code_column_block(base, row_stride, column_stride, m, first,
                                    block_length(first, width, n), max_levels,
-                                   &codes[0, 0], &levels[0], &status[0], scratch)
+                                   &codes[0, 0], &levels[0], &status[0], planes, scratch)
             free(scratch)
     raise_if_stopped(&check)
     if failed[0] != OK:

@@ -562,15 +562,64 @@ def information_codes(X, discretization="mu_sigma", n_bins=None, n_threads=1):
     is when it is float64).  The codes are those of ``numpy.unique`` column by
     column and of the schemes above.
     """
+    return _information_codes(X, discretization, n_bins, n_threads, False)[:3]
+
+
+def information_codes_with_planes(X, discretization="mu_sigma", n_bins=None, n_threads=1):
+    """:func:`information_codes` with the binary columns as bit-planes instead of codes.
+
+    The same codes, levels and columns used as they are, except that the columns used as
+    they are with at most two levels (binary or constant) are delivered as the bit-plane of
+    their code 1 (the layout of :mod:`fstools._ext._bitcount`), and their rows of ``codes``
+    are not written: on a row-major ``X`` of 0/1 columns (Dorothea-like data) the codes
+    kernel then writes one 64-bit word per 64 samples instead of 64 bytes, and the counting
+    kernel reads the planes as they are instead of packing the codes again.
+
+    Parameters
+    ----------
+    X, discretization, n_bins, n_threads
+        As :func:`information_codes`.
+
+    Returns
+    -------
+    codes : ndarray of int8 or int16, shape (n_features, n_samples)
+        As :func:`information_codes`, but the rows where ``prepared`` is True hold no
+        codes yet: give ``codes``, ``planes`` and ``prepared`` to
+        :func:`fstools._ext._bitcount.counting_kernel` (``binary_planes=planes``), which
+        writes them when something reads them, before any other use.
+    levels : ndarray of int32, shape (n_features,)
+    as_is : ndarray of bool, shape (n_features,)
+    planes : ndarray of uint64, shape (n_features, ceil(n_samples / 64)), or None
+        Row ``j`` is the plane of feature ``j`` where ``prepared[j]`` (the other rows
+        hold no meaning).  None (and ``prepared`` all False, every codes row written)
+        when no column is used as it is with at most two levels, or when the codes are
+        not int8 (more than 127 bins).
+    prepared : ndarray of bool, shape (n_features,)
+    """
+    return _information_codes(X, discretization, n_bins, n_threads, True)
+
+
+def _information_codes(X, discretization, n_bins, n_threads, with_planes):
+    """(codes, levels, as_is, planes, prepared) of :func:`information_codes_with_planes`;
+    without ``with_planes``, planes None and every codes row written."""
     if discretization == "none":
         raise ValueError("discretization: must be one of 'mu_sigma', 'equal_width', 'equal_frequency'; "
                          "got 'none' (discrete columns are detected and used as they are anyway)")
     n_bins = _check_method(discretization, n_bins)
     array = _check_X(X, check_finite=False)
     n_samples, n_features = array.shape
-    discrete_codes, levels, status = _discrete_codes(array, MAX_LEVELS_AS_IS, n_threads)
+    n_levels = MU_SIGMA_LEVELS if discretization == "mu_sigma" else n_bins
+    dtype = code_dtype(n_levels)
+    with_planes = with_planes and dtype == np.int8  # (int16 codes are a copy of the int8 ones: every row written)
+    planes = np.empty((n_features, (n_samples + 63) // 64), dtype=np.uint64) if with_planes else None
+    discrete_codes, levels, status = _discrete_codes(array, MAX_LEVELS_AS_IS, n_threads, planes)
     if np.any(status == _entropy.COLUMN_NON_FINITE):
         raise _first_non_finite_error(array)
+    # the columns whose plane the kernel wrote instead of their codes
+    prepared = ((status == _entropy.COLUMN_DISCRETE) & (levels <= 2) if with_planes
+                else np.zeros(n_features, dtype=bool))
+    if not prepared.any():
+        planes = None  # no binary column: nothing to lay out in one row per feature
     for j in np.flatnonzero(status == _entropy.COLUMN_UNDECIDED):  # int64 beyond 2^53: as before
         column = array[:, j].astype(np.float64)
         status[j] = _entropy.COLUMN_CONTINUOUS
@@ -578,33 +627,32 @@ def information_codes(X, discretization="mu_sigma", n_bins=None, n_threads=1):
             discrete_codes[j], levels[j] = _factorize_column(column)
             status[j] = _entropy.COLUMN_DISCRETE
     as_is = status == _entropy.COLUMN_DISCRETE
-    n_levels = MU_SIGMA_LEVELS if discretization == "mu_sigma" else n_bins
-    dtype = code_dtype(n_levels)
     codes = discrete_codes if dtype == discrete_codes.dtype else discrete_codes.astype(dtype)
     continuous = np.flatnonzero(~as_is)
     levels[continuous] = n_levels
     if continuous.size:
         _continuous_codes(array, continuous, codes, discretization, n_bins, n_threads)
-    return codes, levels, as_is
+    return codes, levels, as_is, planes, prepared
 
 
-def _discrete_codes(array, max_levels, n_threads=1):
+def _discrete_codes(array, max_levels, n_threads=1, planes=None):
     """(codes int8 (n_features, n_samples), levels int32, status int8) of the kernel
     :func:`fstools._ext._entropy.discrete_column_codes` over a checked ``array``.
 
     Rows of ``codes`` and entries of ``levels`` of columns whose status is not
-    ``COLUMN_DISCRETE`` are left unset."""
+    ``COLUMN_DISCRETE`` are left unset; with ``planes``, so are the codes rows of the
+    discrete columns of at most two levels (their bit-planes are in ``planes``)."""
     n_samples, n_features = array.shape
     codes = np.empty((n_features, n_samples), dtype=np.int8)
     levels = np.zeros(n_features, dtype=np.int32)
     status = np.zeros(n_features, dtype=np.int8)
     if array.dtype in _common.VALUE_DTYPES:  # read as they are
-        _entropy.discrete_column_codes(array, max_levels, codes, levels, status, n_threads)
+        _entropy.discrete_column_codes(array, max_levels, codes, levels, status, n_threads, planes)
         return codes, levels, status
     width = max(1, BLOCK_VALUES // n_samples)
     for start in range(0, n_features, width):
         stop = min(start + width, n_features)
         block = np.asarray(array[:, start:stop], dtype=np.float64)
         _entropy.discrete_column_codes(block, max_levels, codes[start:stop], levels[start:stop],
-                                       status[start:stop], n_threads)
+                                       status[start:stop], n_threads, None if planes is None else planes[start:stop])
     return codes, levels, status

@@ -107,8 +107,8 @@ import numpy as np
 from scipy import sparse
 
 from fstools._ext import _bitcount, _class_tables, _common, _entropy
-from fstools.core.parallel import score_features, threads_for_work
-from fstools.core.discretize import MAX_LEVELS_AS_IS, code_dtype, information_codes
+from fstools.core.parallel import external_backend, score_features, threads_for_work
+from fstools.core.discretize import MAX_LEVELS_AS_IS, code_dtype, information_codes, information_codes_with_planes
 from fstools.core.sparse import as_canonical_csc, column_levels, sparse_mutual_information_relevance
 from fstools.core.ranking import TIE_TOLERANCE, first_maximum, rank_features
 from fstools.core.constraints import (is_integer_at_least, is_none_or, is_nonnegative_number, is_one_of, is_positive_integer,
@@ -166,7 +166,8 @@ def _feature_class_information(codes, levels, y, n_classes, n_threads=1, kernel=
 _STEP_TERMS = {"mifs": (0, False), "mifs_u": (0, False), "mrmr": (0, False), "jmi": (1, False), "cmim": (2, True)}
 
 
-def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=1, beta=1.0, lazy=True):
+def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=1, beta=1.0, lazy=True,
+                                 binary_planes=None, prepared=None):
     """Greedy forward selection by an information-theoretic criterion, on discrete codes.
 
     Parameters
@@ -191,6 +192,11 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
         CMIM only: Fleuret's lazy evaluation (:func:`fstools._ext._entropy.lazy_cmim`,
         ``n_threads`` threads) instead of updating every candidate at every step;
         the same picks and scores.
+    binary_planes, prepared : ndarray, optional
+        The bit-planes of the binary columns and which they are, from
+        :func:`fstools.core.discretize.information_codes_with_planes` with the ``codes``:
+        the rows of ``codes`` where ``prepared`` is True are not written yet (they are
+        written from the planes, in place, only if something reads them).
 
     Returns
     -------
@@ -205,6 +211,10 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
     if criterion not in CRITERIA:
         raise ValueError(f"criterion: must be one of {', '.join(map(repr, CRITERIA))}; got {criterion!r}")
     levels = np.ascontiguousarray(levels, dtype=np.int32)
+    if binary_planes is not None and not (isinstance(codes, np.ndarray) and codes.dtype == np.int8
+                                          and codes.flags.c_contiguous and codes.flags.writeable):
+        raise ValueError("codes: with binary_planes, must be the writeable C-contiguous int8 codes of "
+                         "information_codes_with_planes")
     codes = np.ascontiguousarray(codes)
     if codes.dtype not in _entropy.CODE_DTYPES:
         codes = codes.astype(code_dtype(int(levels.max()) if levels.size else 1))
@@ -216,7 +226,9 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
     k = n_features if k is None else min(int(k), n_features)
 
     # the bit-planes (where they pay), built once: the relevance and every step count on them
-    kernel = _bitcount.counting_kernel(codes, levels, y, n_classes, n_threads)
+    kernel = _bitcount.counting_kernel(codes, levels, y, n_classes, n_threads, binary_planes, prepared)
+    if binary_planes is not None and kernel is not _entropy and external_backend() is not None:
+        kernel.write_codes()  # blocks of the codes go to joblib tasks
     relevance = score_features(_feature_class_information, codes, n_threads, y, n_classes,
                                feature_axis=0, per_feature=(levels,),  # per feature block under joblib
                                local_block=functools.partial(_feature_class_information, kernel=kernel))
@@ -356,11 +368,13 @@ def _information_method(criterion, X, y, k, n_threads, discretization, n_bins, b
         ranking = _top_ranking(relevance, relevance.shape[0] if k is None else min(int(k), relevance.shape[0]))
         step_values = {"J": relevance[ranking].copy()}
     else:
-        codes, levels, as_is = information_codes(X, discretization=discretization, n_bins=n_bins,
-                                                 n_threads=threads_for_work(np.size(X), int(n_threads)))
+        # the binary columns as bit-planes (their codes rows written only if something reads them)
+        codes, levels, as_is, planes, prepared = information_codes_with_planes(
+            X, discretization=discretization, n_bins=n_bins, n_threads=threads_for_work(np.size(X), int(n_threads)))
         ranking, step_values, relevance = greedy_information_selection(
-            codes, levels, y, criterion, k=k, n_threads=n_threads, beta=float(beta))
-        constant = _constant_codes(codes, levels, as_is)
+            codes, levels, y, criterion, k=k, n_threads=n_threads, beta=float(beta), binary_planes=planes,
+            prepared=prepared)
+        constant = _constant_codes(codes, levels, as_is)  # (reads the discretised rows only)
 
     output = information_output(ranking, step_values, relevance, _discretisation_note(discretization, n_bins, as_is),
                                 constant)

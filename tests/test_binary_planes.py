@@ -1,0 +1,282 @@
+"""Binary columns as bit-planes straight from the data: nothing changes but speed.
+
+:func:`fstools._ext._entropy.discrete_column_codes` with ``planes`` writes the bit-plane
+of code 1 of every discrete column of at most two levels instead of its int8 codes,
+:func:`fstools.core.discretize.information_codes_with_planes` returns them, and
+:func:`fstools._ext._bitcount.counting_kernel` with ``binary_planes`` counts on them
+as they are, writing the missing codes rows only when something reads the codes.
+
+References, independent of the kernels: the codes of ``numpy.unique`` column by column
+(ranks of the sorted distinct values), the plane of such codes packed with
+``numpy.packbits`` (bit ``i % 64`` of word ``i // 64``, little-endian bit order), and
+every selection compared with the one made on the complete codes of
+:func:`fstools.core.discretize.information_codes` (itself tested against the brute-force
+references in ``tests/test_references.py``): rankings, step values and relevance bitwise
+equal, for 1, 2 and 3 threads.
+"""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import fstools as fs
+from fstools._ext import _bitcount
+from fstools._ext import _entropy as ent
+from fstools.core.discretize import MAX_LEVELS_AS_IS, information_codes, information_codes_with_planes
+from fstools.methods.information import greedy_information_selection
+
+CRITERIA = ("mim", "mifs", "mifs_u", "mrmr", "jmi", "cmim")
+
+
+def _unique_codes(X):
+    """(discrete, codes, levels) column by column with ``numpy.unique`` on float64."""
+    X = np.asarray(X, dtype=np.float64)
+    discrete = np.zeros(X.shape[1], dtype=bool)
+    codes = np.zeros((X.shape[1], X.shape[0]), dtype=np.int8)
+    levels = np.zeros(X.shape[1], dtype=np.int32)
+    for j in range(X.shape[1]):
+        column = X[:, j]
+        if not np.isfinite(column).all():
+            continue
+        values, inverse = np.unique(column, return_inverse=True)
+        if np.all(column == np.floor(column)) and values.size <= MAX_LEVELS_AS_IS:
+            discrete[j], codes[j], levels[j] = True, inverse.ravel(), values.size
+    return discrete, codes, levels
+
+
+def _packed_plane(codes_row):
+    """The plane of code 1 of one row of codes, as uint64 words (bits past m zero)."""
+    m = codes_row.shape[0]
+    bits = np.zeros(((m + 63) // 64) * 64, dtype=np.uint8)
+    bits[:m] = codes_row == 1
+    return np.packbits(bits, bitorder="little").view("<u8").astype(np.uint64)
+
+
+def _mixed_matrix(rng, m, n, dtype=np.float64):
+    """Columns of every kind: 0/1, shifted and negative pairs, the larger value first,
+    constant, two values far apart (table and wide), few levels, continuous."""
+    X = rng.integers(0, 2, (m, n)).astype(np.float64)
+    kinds = rng.integers(0, 9, n)
+    for j in range(n):
+        u = rng.integers(0, 2, m)
+        if kinds[j] == 1:
+            X[:, j] = u - 7.0  # -7 / -6
+        elif kinds[j] == 2:
+            X[:, j] = 1.0 - u
+            X[0, j] = 1.0  # the larger value first
+        elif kinds[j] == 3:
+            X[:, j] = 4.0  # constant
+        elif kinds[j] == 4:
+            X[:, j] = 5.0 * u  # 0 / 5: two values through the presence table
+        elif kinds[j] == 5:
+            X[:, j] = 3.0 + 1000.0 * u  # 3 / 1003: two values wider than the table
+        elif kinds[j] == 6:
+            X[:, j] = rng.integers(0, 5, m)
+        elif kinds[j] == 7 and np.issubdtype(dtype, np.floating):
+            X[:, j] = rng.standard_normal(m)
+    return X.astype(dtype)
+
+
+def _kernel(X, n_threads=1):
+    n, m = X.shape[1], X.shape[0]
+    codes = np.full((n, m), -1, dtype=np.int8)
+    levels = np.zeros(n, dtype=np.int32)
+    status = np.zeros(n, dtype=np.int8)
+    planes = np.zeros((n, (m + 63) // 64), dtype=np.uint64)
+    ent.discrete_column_codes(X, MAX_LEVELS_AS_IS, codes, levels, status, n_threads, planes)
+    return codes, levels, status, planes
+
+
+def _assert_planes_match(X, n_threads):
+    codes, levels, status, planes = _kernel(X, n_threads)
+    discrete, ref_codes, ref_levels = _unique_codes(X)
+    np.testing.assert_array_equal(status == ent.COLUMN_DISCRETE, discrete)
+    np.testing.assert_array_equal(levels[discrete], ref_levels[discrete])
+    prepared = discrete & (levels <= 2)
+    for j in np.flatnonzero(prepared):
+        np.testing.assert_array_equal(planes[j], _packed_plane(ref_codes[j]), err_msg=f"column {j}")
+    rest = discrete & ~prepared
+    np.testing.assert_array_equal(codes[rest], ref_codes[rest])
+
+
+@pytest.mark.parametrize("m", [1, 2, 63, 64, 65, 130, 800])
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int32, np.int8, np.uint8])
+def test_kernel_planes_are_the_packed_codes(m, layout, dtype):
+    rng = np.random.default_rng(m)
+    X = _mixed_matrix(rng, m, 150, dtype)  # more than two blocks of 64 columns
+    if layout == "F":
+        X = np.asfortranarray(X)
+    elif layout == "strided":
+        X = np.ascontiguousarray(np.repeat(X, 2, axis=1))[:, ::2]
+    for n_threads in (1, 2, 3):
+        _assert_planes_match(X, n_threads)
+
+
+def test_kernel_planes_of_bool_and_signed_zero():
+    rng = np.random.default_rng(5)
+    B = rng.integers(0, 2, (100, 70)).astype(bool)
+    _assert_planes_match(B, 2)
+    Z = np.where(rng.integers(0, 2, (100, 70)) == 1, 0.0, -0.0)  # one value: code 0 everywhere
+    codes, levels, status, planes = _kernel(Z)
+    assert np.all(levels == 1) and np.all(planes == 0)
+
+
+@settings(max_examples=120, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), m=st.integers(1, 200), n=st.integers(1, 80),
+       magnitude=st.sampled_from([1.0, 2.0 ** 40, 2.0 ** 52 - 4, 2.0 ** 52, 2.0 ** 53, 1e300]),
+       duplicate=st.booleans(), threads=st.integers(1, 3))
+def test_kernel_planes_property(seed, m, n, magnitude, duplicate, threads):
+    """Random sizes, ties, constant and duplicated columns, values at extreme magnitudes."""
+    rng = np.random.default_rng(seed)
+    X = _mixed_matrix(rng, m, n)
+    shifted = rng.random(n) < 0.3
+    X[:, shifted] += magnitude if magnitude < 2.0 ** 53 else 0.0
+    X[:, rng.random(n) < 0.1] *= magnitude  # two values far apart (or continuous) at that magnitude
+    if duplicate and n > 1:
+        X[:, n // 2:] = X[:, :n - n // 2]
+    _assert_planes_match(X, threads)
+
+
+def test_information_codes_with_planes_matches_information_codes():
+    rng = np.random.default_rng(11)
+    X = _mixed_matrix(rng, 300, 200)
+    codes, levels, as_is = information_codes(X)
+    p_codes, p_levels, p_as_is, planes, prepared = information_codes_with_planes(X, n_threads=2)
+    np.testing.assert_array_equal(p_levels, levels)
+    np.testing.assert_array_equal(p_as_is, as_is)
+    np.testing.assert_array_equal(prepared, as_is & (levels <= 2))
+    np.testing.assert_array_equal(p_codes[~prepared], codes[~prepared])
+    for j in np.flatnonzero(prepared):
+        np.testing.assert_array_equal(planes[j], _packed_plane(codes[j]))
+    # more than 127 bins: int16 codes, every row written, no planes
+    p_codes, _, _, planes, prepared = information_codes_with_planes(X, "equal_width", 200)
+    assert planes is None and not prepared.any()
+    np.testing.assert_array_equal(p_codes, information_codes(X, "equal_width", 200)[0])
+    # no binary column: no planes, every codes row written
+    X3 = rng.integers(0, 3, (70, 20)).astype(np.float64)
+    X3[:3] = np.array([0.0, 1.0, 2.0])[:, None]
+    p_codes, _, _, planes, prepared = information_codes_with_planes(X3)
+    assert planes is None and not prepared.any()
+    np.testing.assert_array_equal(p_codes, information_codes(X3)[0])
+
+
+def _assert_same_selection(X, y, criterion, n_threads, k=12, lazy=True, **options):
+    codes, levels, _ = information_codes(X, **options)
+    expected = greedy_information_selection(codes, levels, y, criterion, k=k, n_threads=n_threads, lazy=lazy)
+    p_codes, p_levels, _, planes, prepared = information_codes_with_planes(X, n_threads=n_threads, **options)
+    got = greedy_information_selection(p_codes, p_levels, y, criterion, k=k, n_threads=n_threads, lazy=lazy,
+                                       binary_planes=planes, prepared=prepared)
+    np.testing.assert_array_equal(got[0], expected[0])
+    assert got[1].keys() == expected[1].keys()
+    for name in expected[1]:
+        np.testing.assert_array_equal(got[1][name], expected[1][name])
+    np.testing.assert_array_equal(got[2], expected[2])
+    return p_codes, codes, prepared
+
+
+@pytest.mark.parametrize("criterion", CRITERIA)
+@pytest.mark.parametrize("n_threads", [1, 2, 3])
+def test_selection_on_planes_is_bitwise_the_codes_selection(criterion, n_threads):
+    rng = np.random.default_rng(3)
+    X = _mixed_matrix(rng, 257, 120)
+    y = rng.integers(0, 3, 257).astype(np.int32)
+    X[:, :6] = np.where(rng.random((257, 6)) < 0.4, y[:, None] % 2, X[:, :6])  # informative 0/1 columns
+    _assert_same_selection(X, y, criterion, n_threads)
+    if criterion == "cmim":
+        _assert_same_selection(X, y, criterion, n_threads, lazy=False)
+
+
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_byte_code_fallbacks_write_the_codes_first(n_threads):
+    """Pairs the planes do not take read the codes: of features with more levels than
+    planes hold (here 20) next to binary ones, and of a class of 200 levels (no planes
+    at all: counting_kernel returns the byte-code module)."""
+    rng = np.random.default_rng(8)
+    m = 300
+    X = rng.integers(0, 2, (m, 60)).astype(np.float64)
+    X[:, 50:] = rng.integers(0, 20, (m, 10))
+    y = rng.integers(0, 2, m).astype(np.int32)
+    X[:, 51] = np.where(rng.random(m) < 0.5, 19 * y, X[:, 51])  # picked early: its pairs go to byte codes
+    for criterion in ("mrmr", "jmi", "cmim", "mifs_u"):
+        p_codes, codes, prepared = _assert_same_selection(X, y, criterion, n_threads, k=8)
+        np.testing.assert_array_equal(p_codes, codes)  # written by the fallback
+    y200 = rng.integers(0, 200, m).astype(np.int32)
+    p_codes, codes, _ = _assert_same_selection(X[:, :50], y200, "jmi", n_threads, k=5)
+    np.testing.assert_array_equal(p_codes, codes)
+
+
+def test_write_codes_fills_the_prepared_rows():
+    rng = np.random.default_rng(4)
+    X = _mixed_matrix(rng, 129, 90)
+    y = rng.integers(0, 2, 129).astype(np.int32)
+    codes, levels, _ = information_codes(X)
+    p_codes, p_levels, _, planes, prepared = information_codes_with_planes(X)
+    assert prepared.any()
+    kernel = _bitcount.counting_kernel(p_codes, p_levels, y, 2, 1, planes, prepared)
+    assert isinstance(kernel, _bitcount.PlaneCounter)
+    relevance = np.empty(90)
+    kernel.feature_class_information(p_codes, p_levels, y, 2, relevance)  # on the planes: no codes needed
+    kernel.write_codes()
+    np.testing.assert_array_equal(p_codes, codes)
+    expected = np.empty(90)
+    ent.feature_class_information(codes, levels, y, 2, expected)
+    np.testing.assert_array_equal(relevance, expected)
+
+
+@pytest.mark.parametrize("method", ["jmi", "mrmr", "cmim"])
+def test_fit_on_binary_data_unchanged(method):
+    """The methods take the planes path; their result is the selection on the full codes."""
+    rng = np.random.default_rng(6)
+    X = (rng.random((400, 300)) < 0.05).astype(np.float64)
+    y = rng.integers(0, 2, 400)
+    X[:, :10] = np.where(rng.random((400, 10)) < 0.3, y[:, None], X[:, :10])
+    codes, levels, _ = information_codes(X)
+    expected = greedy_information_selection(codes, levels, y.astype(np.int32), method, k=20)[0]
+    for n_jobs in (1, 2):
+        np.testing.assert_array_equal(fs.FeatureSelector(method=method, k=20, n_jobs=n_jobs).fit(X, y).ranking_,
+                                      expected)
+
+
+def test_joblib_backend_gets_complete_codes():
+    """Under a joblib backend the relevance is scored on blocks of the codes: they are written first."""
+    joblib = pytest.importorskip("joblib")
+    rng = np.random.default_rng(9)
+    X = _mixed_matrix(rng, 200, 80)
+    y = rng.integers(0, 2, 200).astype(np.int32)
+    codes, levels, _ = information_codes(X)
+    expected = greedy_information_selection(codes, levels, y, "jmi", k=10)
+    p_codes, p_levels, _, planes, prepared = information_codes_with_planes(X)
+    with joblib.parallel_backend("threading", n_jobs=2):
+        got = greedy_information_selection(p_codes, p_levels, y, "jmi", k=10, binary_planes=planes,
+                                           prepared=prepared)
+    np.testing.assert_array_equal(got[0], expected[0])
+    np.testing.assert_array_equal(got[2], expected[2])
+    np.testing.assert_array_equal(p_codes, codes)
+
+
+def test_bad_planes_arguments_are_named():
+    X = np.zeros((70, 5))
+    codes = np.zeros((5, 70), dtype=np.int8)
+    levels = np.zeros(5, dtype=np.int32)
+    status = np.zeros(5, dtype=np.int8)
+    with pytest.raises(TypeError, match="planes"):
+        ent.discrete_column_codes(X, 32, codes, levels, status, 1, np.zeros((5, 2), dtype=np.int64))
+    with pytest.raises(ValueError, match="planes"):
+        ent.discrete_column_codes(X, 32, codes, levels, status, 1, np.zeros((5, 1), dtype=np.uint64))
+    y = np.zeros(70, dtype=np.int32)
+    y[::2] = 1
+    levels[:] = 1
+    planes = np.zeros((5, 2), dtype=np.uint64)
+    with pytest.raises(ValueError, match="binary_planes"):
+        _bitcount.counting_kernel(codes, levels, y, 2, 1, planes[:, :1].copy(), np.ones(5, dtype=bool))
+    with pytest.raises(ValueError, match="prepared"):
+        _bitcount.counting_kernel(codes, levels, y, 2, 1, planes, np.ones(4, dtype=bool))
+    levels[0] = 3
+    with pytest.raises(ValueError, match="prepared"):
+        _bitcount.counting_kernel(codes, levels, y, 2, 1, planes, np.ones(5, dtype=bool))
+    with pytest.raises(TypeError, match="codes"):
+        _bitcount.counting_kernel(codes.astype(np.int16), levels, y, 2, 1, planes, np.zeros(5, dtype=bool))
+    with pytest.raises(ValueError, match="codes"):
+        greedy_information_selection(codes.astype(np.int16), levels, y, "jmi", 2, binary_planes=planes,
+                                     prepared=np.zeros(5, dtype=bool))
