@@ -396,3 +396,14 @@ def test_result_built_when_read_equals_the_eager_one(method):
         assert list(fitted.ranking_) == [int(name[1:]) for name in expected.selected]
         assert fitted.scores_.tobytes() == scores_before.tobytes()
     assert pickle.loads(pickle.dumps(selector)).result_.selected == expected.selected  # after it was built
+
+
+@pytest.mark.parametrize("preferred", ["y", "x0", "x4", "x5", "x01", "x-1", "x4_", "X1", "x 1", "x٣", "x1e1"])
+def test_response_name_beside_default_column_names(preferred):
+    """The response's name among an array's default names x0 .. x4 is found by their form; the
+    same name as a search of the list of names gives."""
+    from fstools.api.transformer import _free_name
+    from fstools.core.arrays import default_column_names
+
+    names = list(default_column_names(5))
+    assert _free_name(preferred, names, default_width=5) == _free_name(preferred, names)
