@@ -132,6 +132,28 @@ cdef bint _every_column_left(const int32_t* tables, Py_ssize_t width, Py_ssize_t
     return True
 
 
+cdef bint _every_column_binary(const int32_t* tables, Py_ssize_t width, Py_ssize_t n_classes) noexcept nogil:
+    """Whether every column of a block holds at most two values, all counted (0 .. 63), so far."""
+    cdef Py_ssize_t c, v, k, column_cells = (VALUE_RANGE + 1) * n_classes
+    cdef Py_ssize_t n_values
+    cdef int32_t row
+    cdef const int32_t* table
+    for c in range(width):
+        table = tables + c * column_cells
+        if _not_counted(table, n_classes) != 0:
+            return False
+        n_values = 0
+        for v in range(VALUE_RANGE):
+            row = 0
+            for k in range(n_classes):
+                row += table[v * n_classes + k]
+            if row > 0:
+                n_values += 1
+                if n_values > 2:
+                    return False
+    return True
+
+
 cdef void _count_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t first,
                            Py_ssize_t width, const int32_t* y, Py_ssize_t n_classes, Py_ssize_t max_levels,
                            int32_t* tables, count_t* work, double* out, int32_t* levels,
@@ -151,8 +173,15 @@ cdef void _count_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m
         else:
             for c in range(width):
                 cell[c * column_cells + _table_row(row[c]) * n_classes] += 1
-        if i == FIRST_ROWS - 1 and _every_column_left(tables, width, n_classes):
-            break  # continuous columns: the general path codes them; no need to read on
+        # After FIRST_ROWS rows, a block is left to the general path (no need to read on) when
+        # every column holds a value that is not counted (continuous columns: it codes them), or
+        # when every column looks binary (it counts 0/1 columns on bit-planes written straight
+        # from X: Dorothea-like 800 x 100,000, 70 ms against 180 here).
+        if i == FIRST_ROWS - 1 and (_every_column_left(tables, width, n_classes)
+                                    or _every_column_binary(tables, width, n_classes)):
+            for c in range(width):
+                status[first + c] = _LEFT
+            return
         if i % SIGNAL_ROWS == SIGNAL_ROWS - 1 and stop_requested(check):
             return  # Ctrl-C (the caller raises)
     for c in range(width):
