@@ -75,16 +75,10 @@ cdef inline int32_t _table_row(value_t v) noexcept nogil:
         return <int32_t> v if inside else VALUE_RANGE
 
 
-cdef int _column_information(const int32_t* table, Py_ssize_t n_classes, Py_ssize_t m, Py_ssize_t max_levels,
-                             count_t* work, double* information, int32_t* n_levels) noexcept nogil:
-    """From the (value, class) counts ``table`` (VALUE_RANGE x n_classes) of one column: the
-    number of distinct values and I(X;C); returns 1 when the column has at most ``max_levels``
-    values (counted), 0 otherwise (left to the caller).  ``work`` has room for
-    VALUE_RANGE * n_classes + VALUE_RANGE + n_classes counts."""
-    cdef Py_ssize_t v, c, n_values = 0, cell = 0
-    cdef count_t* xy = work
-    cdef count_t* px
-    cdef count_t* pc
+cdef Py_ssize_t _n_values(const int32_t* table, Py_ssize_t n_classes, Py_ssize_t limit) noexcept nogil:
+    """The number of values (0 .. VALUE_RANGE - 1) counted in a column's table, or ``limit + 1``
+    as soon as it is more than ``limit``."""
+    cdef Py_ssize_t v, c, n_values = 0
     cdef count_t row
     for v in range(VALUE_RANGE):
         row = 0
@@ -92,6 +86,23 @@ cdef int _column_information(const int32_t* table, Py_ssize_t n_classes, Py_ssiz
             row += table[v * n_classes + c]
         if row > 0:
             n_values += 1
+            if n_values > limit:
+                return n_values
+    return n_values
+
+
+cdef int _column_information(const int32_t* table, Py_ssize_t n_classes, Py_ssize_t m, Py_ssize_t max_levels,
+                             count_t* work, double* information, int32_t* n_levels) noexcept nogil:
+    """From the (value, class) counts ``table`` (VALUE_RANGE x n_classes) of one column: the
+    number of distinct values and I(X;C); returns 1 when the column has at most ``max_levels``
+    values (counted), 0 otherwise (left to the caller).  ``work`` has room for
+    VALUE_RANGE * n_classes + VALUE_RANGE + n_classes counts."""
+    cdef Py_ssize_t v, c, cell = 0
+    cdef Py_ssize_t n_values = _n_values(table, n_classes, max_levels)
+    cdef count_t* xy = work
+    cdef count_t* px
+    cdef count_t* pc
+    cdef count_t row
     if n_values > max_levels:
         return 0
     px = xy + n_values * n_classes
@@ -134,23 +145,12 @@ cdef bint _every_column_left(const int32_t* tables, Py_ssize_t width, Py_ssize_t
 
 cdef bint _every_column_binary(const int32_t* tables, Py_ssize_t width, Py_ssize_t n_classes) noexcept nogil:
     """Whether every column of a block holds at most two values, all counted (0 .. 63), so far."""
-    cdef Py_ssize_t c, v, k, column_cells = (VALUE_RANGE + 1) * n_classes
-    cdef Py_ssize_t n_values
-    cdef int32_t row
+    cdef Py_ssize_t c, column_cells = (VALUE_RANGE + 1) * n_classes
     cdef const int32_t* table
     for c in range(width):
         table = tables + c * column_cells
-        if _not_counted(table, n_classes) != 0:
+        if _not_counted(table, n_classes) != 0 or _n_values(table, n_classes, 2) > 2:
             return False
-        n_values = 0
-        for v in range(VALUE_RANGE):
-            row = 0
-            for k in range(n_classes):
-                row += table[v * n_classes + k]
-            if row > 0:
-                n_values += 1
-                if n_values > 2:
-                    return False
     return True
 
 
