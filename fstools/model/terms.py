@@ -317,7 +317,8 @@ def missing_level_note(names, discretization):
     shown = ", ".join(names[:10])
     more = f" and {len(names) - 10} more" if len(names) > 10 else ""
     return (f"na_action='level': the observed values of {shown}{more} coded as the method codes a column "
-            f"(discretised by {discretization!r} unless discrete), missing as one more level")
+            f"(discretised by {discretization!r} unless discrete), missing as one more level; the coded "
+            f"columns are read as they are (among the discrete columns of the discretisation note)")
 
 
 class SelectionDesign(NamedTuple):
