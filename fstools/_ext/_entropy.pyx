@@ -1071,7 +1071,17 @@ cdef extern from *:
        for the restrict qualifiers: with them the loop over the columns vectorises.
        fraction_sum[j] sums |((a + 2^52) - 2^52) - a| over the values v of column j, a = |v|:
        0 when every value is an integer below 2^52 in magnitude, NaN when some value is NaN
-       or infinite, > 0 otherwise (a sum of non-negative terms is 0 only if every term is). */
+       or infinite, > 0 otherwise (a sum of non-negative terms is 0 only if every term is).
+       FSTOOLS_ROW_STATS_UPDATE is the update of one value v of column j, shared with
+       fstools_float64_row_stats_words (a macro: the loops stay plain C that GCC vectorises). */
+    #define FSTOOLS_ROW_STATS_UPDATE(v, j)                                      \
+        {                                                                       \
+            double a_ = (v) < 0.0 ? -(v) : (v);                                 \
+            double fraction_ = ((a_ + two_to_52) - two_to_52) - a_;             \
+            low[j] = (v) < low[j] ? (v) : low[j];                               \
+            high[j] = (v) > high[j] ? (v) : high[j];                            \
+            fraction_sum[j] += fraction_ < 0.0 ? -fraction_ : fraction_;        \
+        }
     FSTOOLS_VECTOR_CLONES
     static void fstools_float64_row_stats(const double* restrict X, Py_ssize_t row_stride, Py_ssize_t m,
                                           Py_ssize_t width, double* restrict low, double* restrict high,
@@ -1088,11 +1098,7 @@ cdef extern from *:
             const double* restrict row = X + i * row_stride;
             for (j = 0; j < width; ++j) {
                 double v = row[j];
-                double a = v < 0.0 ? -v : v;
-                double fraction = ((a + two_to_52) - two_to_52) - a;
-                low[j] = v < low[j] ? v : low[j];
-                high[j] = v > high[j] ? v : high[j];
-                fraction_sum[j] += fraction < 0.0 ? -fraction : fraction;
+                FSTOOLS_ROW_STATS_UPDATE(v, j)
             }
         }
     }
@@ -1157,11 +1163,7 @@ cdef extern from *:
                 const uint64_t bit = (uint64_t) 1 << i;
                 for (j = 0; j < width; ++j) {
                     double v = row[j];
-                    double a = v < 0.0 ? -v : v;
-                    double fraction = ((a + two_to_52) - two_to_52) - a;
-                    low[j] = v < low[j] ? v : low[j];
-                    high[j] = v > high[j] ? v : high[j];
-                    fraction_sum[j] += fraction < 0.0 ? -fraction : fraction;
+                    FSTOOLS_ROW_STATS_UPDATE(v, j)
                     words[j] |= v != ref[j] ? bit : 0;
                 }
             }
