@@ -17,8 +17,8 @@ from fstools.core.constraints import OPEN_UNIT_INTERVAL, validate
 from fstools.core.messages import ColumnError
 from fstools.core.parallel import effective_n_threads, thread_note
 from fstools.model.exceptions import FormulaError
-from fstools.model.terms import (columns_for_k_terms, method_design, one_column_per_term, selected_terms,
-                                 steps_table, term_scores)
+from fstools.model.terms import (columns_for_k_terms, method_design, one_column_per_term, same_names,
+                                 selected_terms, steps_table, term_scores)
 from fstools.model.formula import format_formula, label_name, parse_formula
 from fstools.model.safe_eval import check_mode
 from fstools.methods.permutation import check_permutation_arguments, check_permutation_method
@@ -140,8 +140,8 @@ def check_design(frame, k, response_word="response", stacklevel=2, name="data", 
     """
     if read_values:
         check_design_values(frame, response_word, stacklevel + 1, name, n_threads)
-    column_terms = list(frame.column_terms)
-    if column_terms == list(frame.terms) and one_column_per_term(frame.column_names, column_terms):
+    column_terms = frame.column_terms  # (read, never changed: no copy of a wide design's names)
+    if same_names(column_terms, frame.terms) and one_column_per_term(frame.column_names, column_terms):
         candidate_terms, empty_terms = column_terms, []  # every term one column (wide frames: no dict)
     else:
         candidate_terms = dict.fromkeys(column_terms)  # an ordered set: membership in O(1)

@@ -1841,7 +1841,8 @@ def matrix_model_frame(X, column_names: list[str], response_name: str, response,
         Finite values (checked by the caller, not here); a sparse matrix becomes CSC (as
         ``parse_formula(..., sparse_design=True)`` gives it), a dense one is kept as it is.
     column_names : list of str
-        Distinct names of the columns, none equal to ``response_name``.
+        Distinct names of the columns, none equal to ``response_name`` (a list is kept as it
+        is, not copied: the frame's lists are not changed after it is built).
     response_name : str
     response : array_like or pandas.Categorical, shape (n_samples,), or None
         The response's values, without missing values; None leaves ``ModelFrame.response``
@@ -1856,7 +1857,9 @@ def matrix_model_frame(X, column_names: list[str], response_name: str, response,
     """
     if sparse.issparse(X):
         X = sparse.csc_matrix(X)
-    names = list(column_names)
+    # one list for the names, the terms and the column terms (read, never changed; a wide
+    # design's 100,000 names are not copied, and compare equal at once: model.terms.same_names)
+    names = column_names if type(column_names) is list else list(column_names)
     n_samples = X.shape[0]
     row_index = pd.RangeIndex(n_samples) if row_index is None else row_index
     return ModelFrame(
