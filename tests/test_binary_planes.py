@@ -138,6 +138,35 @@ def test_kernel_planes_property(seed, m, n, magnitude, duplicate, threads):
     _assert_planes_match(X, threads)
 
 
+
+@settings(max_examples=120, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), m=st.integers(1, 200), n=st.integers(1, 150),
+       offset=st.integers(0, 7), spare=st.integers(0, 9), bad=st.sampled_from([None, np.nan, np.inf, -np.inf]),
+       threads=st.integers(1, 3))
+def test_kernel_planes_property_row_major_views(seed, m, n, offset, spare, bad, threads):
+    """Row-major float64 views that start anywhere in a row (any alignment) and have a row
+    stride longer than the row, with -0.0, and a non-finite value in some columns: the
+    statistics in strips of 8 columns and the row loop for the rest give the status, levels
+    and planes of the references column by column."""
+    rng = np.random.default_rng(seed)
+    base = _mixed_matrix(rng, m, n + offset + spare)
+    base[base == 0.0] *= np.where(rng.random(np.count_nonzero(base == 0.0)) < 0.5, -1.0, 1.0)  # -0.0 too
+    X = base[:, offset:offset + n]
+    assert X.strides == (8 * (n + offset + spare), 8)
+    broken = np.zeros(n, dtype=bool)
+    if bad is not None:
+        broken = rng.random(n) < 0.2
+        rows = rng.integers(0, m, n)
+        X[rows[broken], np.flatnonzero(broken)] = bad
+    codes, levels, status, planes = _kernel(X, threads)
+    np.testing.assert_array_equal(status == ent.COLUMN_NON_FINITE, broken)
+    finite = ~broken
+    discrete, ref_codes, ref_levels = _unique_codes(X)
+    np.testing.assert_array_equal((status == ent.COLUMN_DISCRETE)[finite], discrete[finite])
+    np.testing.assert_array_equal(levels[discrete], ref_levels[discrete])
+    for j in np.flatnonzero(discrete & (levels <= 2)):
+        np.testing.assert_array_equal(planes[j], _packed_plane(ref_codes[j]), err_msg=f"column {j}")
+
 def test_information_codes_with_planes_matches_information_codes():
     rng = np.random.default_rng(11)
     X = _mixed_matrix(rng, 300, 200)

@@ -1139,7 +1139,39 @@ cdef extern from *:
        relative to its first value: bit i % 64 of planes[j * n_words + i / 64] is set when
        the value of row i in column j differs from ref[j] = the value of row 0 (for a column
        of two adjacent integers, the plane of code 1 when row 0 holds the smaller value, its
-       complement otherwise: see _code_row_block).  words has room for width words. */
+       complement otherwise: see _code_row_block).  words has room for width words.
+
+       Where the compiler has GCC's vector extensions (GCC, Clang), a tile of 64 rows is read
+       in strips of 8 columns (two vectors of 4 doubles) whose statistics and word stay in
+       registers down the 64 rows, while the same strip of the next tile is prefetched into
+       the cache (the strips of a tile cover its whole rows: every line of the next tile is
+       asked for, one per row read).  The loop of a row at a time over all the columns keeps
+       the statistics in memory (a load and a store of each per value), and the strips read
+       the tile down its rows from memory unless it is prefetched: on 800 x 100,000 binary
+       float64 the strips take 40-43 ms against 59-72 ms for the row loop, and 81-120 ms without
+       the prefetch (a C benchmark of the three, one thread).  Each column's values are
+       taken in the same order (down the rows), so the sums, and so the results, are the
+       same bits.  The columns of a block beyond a multiple of 8, and every column where
+       there are no vector extensions, go by the row loop. */
+    #if defined(__GNUC__) || defined(__clang__)
+    #include <string.h>
+    #define FSTOOLS_STRIPS 1
+    typedef double fstools_v4d __attribute__((vector_size(32)));
+    typedef long long fstools_v4i __attribute__((vector_size(32)));
+    /* the update of a vector v of 4 values of a strip's columns k (4 per vector) */
+    #define FSTOOLS_STRIP_UPDATE(v, k)                                                          \
+        {                                                                                       \
+            fstools_v4d a_ = (fstools_v4d) ((fstools_v4i) (v) & abs_mask);                      \
+            fstools_v4d f_ = ((a_ + two_to_52_v) - two_to_52_v) - a_;                           \
+            fstools_v4i below_ = (v) < low##k, above_ = (v) > high##k;                          \
+            low##k = (fstools_v4d) ((below_ & (fstools_v4i) (v)) | (~below_ & (fstools_v4i) low##k));   \
+            high##k = (fstools_v4d) ((above_ & (fstools_v4i) (v)) | (~above_ & (fstools_v4i) high##k)); \
+            sum##k += (fstools_v4d) ((fstools_v4i) f_ & abs_mask);                              \
+            word##k |= ((v) != ref##k) & bit;                                                   \
+        }
+    #else
+    #define FSTOOLS_STRIPS 0
+    #endif
     FSTOOLS_VECTOR_CLONES
     static void fstools_float64_row_stats_words(const double* restrict X, Py_ssize_t row_stride, Py_ssize_t m,
                                                 Py_ssize_t width, double* restrict low, double* restrict high,
@@ -1148,7 +1180,7 @@ cdef extern from *:
                                                 Py_ssize_t n_words)
     {
         const double two_to_52 = 4503599627370496.0;
-        Py_ssize_t start, i, j;
+        Py_ssize_t start, i, j, first_row_loop = 0;
         for (j = 0; j < width; ++j) {
             low[j] = X[j];
             high[j] = X[j];
@@ -1156,12 +1188,55 @@ cdef extern from *:
             fraction_sum[j] = 0.0;
             words[j] = 0;
         }
+    #if FSTOOLS_STRIPS
+        first_row_loop = width - width % 8;
+    #endif
         for (start = 0; start < m; start += 64) {
             const Py_ssize_t rows = m - start < 64 ? m - start : 64;
+    #if FSTOOLS_STRIPS
+            const fstools_v4i abs_mask = {0x7fffffffffffffffLL, 0x7fffffffffffffffLL,
+                                          0x7fffffffffffffffLL, 0x7fffffffffffffffLL};
+            const fstools_v4d two_to_52_v = {two_to_52, two_to_52, two_to_52, two_to_52};
+            for (j = 0; j < first_row_loop; j += 8) {
+                fstools_v4d low0, low1, high0, high1, sum0, sum1, ref0, ref1, v0, v1;
+                fstools_v4i word0 = {0, 0, 0, 0}, word1 = {0, 0, 0, 0};
+                memcpy(&low0, low + j, 32);
+                memcpy(&low1, low + j + 4, 32);
+                memcpy(&high0, high + j, 32);
+                memcpy(&high1, high + j + 4, 32);
+                memcpy(&sum0, fraction_sum + j, 32);
+                memcpy(&sum1, fraction_sum + j + 4, 32);
+                memcpy(&ref0, ref + j, 32);
+                memcpy(&ref1, ref + j + 4, 32);
+                for (i = 0; i < rows; ++i) {
+                    const double* row = X + (start + i) * row_stride + j;
+                    const long long one_bit = (long long) ((uint64_t) 1 << i);
+                    const fstools_v4i bit = {one_bit, one_bit, one_bit, one_bit};
+                    if (start + i + 64 < m) {
+                        /* both ends of the strip: a strip of an X not aligned to 64 bytes
+                           (NumPy's arrays are aligned to 16) spans two cache lines */
+                        __builtin_prefetch(row + 64 * row_stride, 0, 1);
+                        __builtin_prefetch(row + 64 * row_stride + 7, 0, 1);
+                    }
+                    memcpy(&v0, row, 32);
+                    memcpy(&v1, row + 4, 32);
+                    FSTOOLS_STRIP_UPDATE(v0, 0)
+                    FSTOOLS_STRIP_UPDATE(v1, 1)
+                }
+                memcpy(low + j, &low0, 32);
+                memcpy(low + j + 4, &low1, 32);
+                memcpy(high + j, &high0, 32);
+                memcpy(high + j + 4, &high1, 32);
+                memcpy(fraction_sum + j, &sum0, 32);
+                memcpy(fraction_sum + j + 4, &sum1, 32);
+                memcpy(words + j, &word0, 32);
+                memcpy(words + j + 4, &word1, 32);
+            }
+    #endif
             for (i = 0; i < rows; ++i) {
                 const double* restrict row = X + (start + i) * row_stride;
                 const uint64_t bit = (uint64_t) 1 << i;
-                for (j = 0; j < width; ++j) {
+                for (j = first_row_loop; j < width; ++j) {
                     double v = row[j];
                     FSTOOLS_ROW_STATS_UPDATE(v, j)
                     words[j] |= v != ref[j] ? bit : 0;
