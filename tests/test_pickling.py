@@ -173,3 +173,21 @@ def test_results_pickled_with_plain_tables_still_load(wine):
     pd.testing.assert_frame_equal(old.scores, res.scores)
     pd.testing.assert_frame_equal(old.steps, res.steps)
     assert old.summary() is not None
+
+
+@pytest.mark.parametrize("how", ["pickle", "deepcopy", "joblib"])
+def test_class_counts_built_when_read_survive_copies(wine, how, tmp_path):
+    # class_counts is built when first read: before and after a copy, the rows of each class
+    res = fs.select("class ~ .", wine, method="mim", k=3)
+    assert "class_counts" not in res.__dict__
+    expected = wine["class"].value_counts().reindex(res.classes)
+    other = _round_trips(res, tmp_path)[how]
+    assert other.class_counts.index.tolist() == [str(c) for c in res.classes] == res.classes
+    np.testing.assert_array_equal(other.class_counts.to_numpy(), expected.to_numpy())
+    assert other.class_counts.name == "n" and other.class_counts.sum() == len(wine)
+    # a result pickled when class_counts was a plain attribute keeps its own
+    state = res.__getstate__()
+    state["class_counts"] = pd.Series([1, 2, 3], index=res.classes, name="n")
+    old = fs.SelectionResult.__new__(fs.SelectionResult)
+    old.__setstate__(state)
+    assert old.class_counts.tolist() == [1, 2, 3]

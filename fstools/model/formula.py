@@ -1810,14 +1810,16 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
         X = values
         response = response_columns(data, responses)
         row_index = data.index
+    names = list(predictors)
     return ModelFrame(
         formula=formula,
         response_names=list(responses),
         response=response,
         X=X,
-        column_names=list(predictors),
-        terms=list(predictors),
-        column_terms=list(predictors),
+        # one list for the three (read, never changed: model.terms.same_names sees it at once)
+        column_names=names,
+        terms=names,
+        column_terms=names,
         row_index=row_index,
         n_dropped=len(data) - len(row_index),
         design_info=None,

@@ -141,13 +141,7 @@ class SelectionResult(Result):
         self._y = y
         self.response_type = response_type
         self.response_reason = response_reason
-        if response_type == "class" and class_names is not None:
-            self.classes = list(class_names)
-            self.class_counts = pd.Series(np.bincount(y, minlength=len(class_names)), index=self.classes,
-                                          name="n")
-        else:
-            self.classes = None
-            self.class_counts = None
+        self.classes = list(class_names) if response_type == "class" and class_names is not None else None
         self.response = model_frame.response_names[0] if model_frame.response_names else None
         self.class_mapping = None if class_mapping is None else dict(class_mapping)
         self.stream_metrics = None if stream_metrics is None else pd.DataFrame(stream_metrics)
@@ -157,6 +151,14 @@ class SelectionResult(Result):
 
     #: Score columns not shown among the method's own in the summary (the p-values have their own).
     hidden_columns = Result.hidden_columns + PERMUTATION_COLUMNS
+
+    @cached_property
+    def class_counts(self):
+        """The rows of each class (a Series named 'n' indexed by the classes), or None without
+        classes; built when first read (a pandas Series costs more than a small selection)."""
+        if self.classes is None:
+            return None
+        return pd.Series(np.bincount(self._y, minlength=len(self.classes)), index=self.classes, name="n")
 
     # ------------------------------------------------------------------ data
     def transform(self, data):
