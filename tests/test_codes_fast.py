@@ -95,6 +95,22 @@ def test_wide_row_major_matrix_crosses_blocks_and_tiles(n_threads):
     _assert_same(_kernel_codes(np.asfortranarray(X), n_threads), reference)
 
 
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_fractions_that_cancel_are_not_integers(n_threads):
+    # k + 0.25 and k + 0.75 are 0.25 below and above the nearest integer: a sum of the signed
+    # distances would cancel to 0 and read the column as integers; the kernel sums |distance|.
+    # Columns across the vector strips of 8 and the row loop's rest, rows across 64-row tiles.
+    rng = np.random.default_rng(11)
+    m, n = 150, 77
+    X = rng.integers(0, 4, (m, n)).astype(np.float64)
+    cancelling = rng.random(n) < 0.5
+    quarters = np.where(np.arange(m) % 2 == 0, 0.25, 0.75)
+    X[:, cancelling] += quarters[:, None]
+    for layout in (np.ascontiguousarray(X), np.asfortranarray(X)):
+        status, _, _ = _kernel_codes(layout, n_threads)
+        np.testing.assert_array_equal(status == ent.COLUMN_CONTINUOUS, cancelling)
+        _assert_same((status, *_kernel_codes(layout, n_threads)[1:]), _numpy_unique_codes(X))
+
 @pytest.mark.parametrize("dtype", [np.float32, np.int64, np.int32, np.int16, np.int8, np.uint8, bool])
 def test_row_major_every_element_type(dtype):
     rng = np.random.default_rng(5)

@@ -1067,48 +1067,6 @@ cdef int _code_column_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t 
 
 cdef extern from *:
     """
-    /* The range, finiteness and integrality pass of _code_row_block over float64 rows, in C
-       for the restrict qualifiers: with them the loop over the columns vectorises.
-       fraction_sum[j] sums |((a + 2^52) - 2^52) - a| over the values v of column j, a = |v|:
-       0 when every value is an integer below 2^52 in magnitude, NaN when some value is NaN
-       or infinite, > 0 otherwise (a sum of non-negative terms is 0 only if every term is).
-       FSTOOLS_ROW_STATS_UPDATE is the update of one value v of column j, shared with
-       fstools_float64_row_stats_words (a macro: the loops stay plain C that GCC vectorises). */
-    #define FSTOOLS_ROW_STATS_UPDATE(v, j)                                      \
-        {                                                                       \
-            double a_ = (v) < 0.0 ? -(v) : (v);                                 \
-            double fraction_ = ((a_ + two_to_52) - two_to_52) - a_;             \
-            low[j] = (v) < low[j] ? (v) : low[j];                               \
-            high[j] = (v) > high[j] ? (v) : high[j];                            \
-            fraction_sum[j] += fraction_ < 0.0 ? -fraction_ : fraction_;        \
-        }
-    FSTOOLS_VECTOR_CLONES
-    static void fstools_float64_row_stats(const double* restrict X, Py_ssize_t row_stride, Py_ssize_t m,
-                                          Py_ssize_t width, double* restrict low, double* restrict high,
-                                          double* restrict fraction_sum)
-    {
-        const double two_to_52 = 4503599627370496.0;
-        Py_ssize_t i, j;
-        for (j = 0; j < width; ++j) {
-            low[j] = X[j];
-            high[j] = X[j];
-            fraction_sum[j] = 0.0;
-        }
-        for (i = 0; i < m; ++i) {
-            const double* restrict row = X + i * row_stride;
-            for (j = 0; j < width; ++j) {
-                double v = row[j];
-                FSTOOLS_ROW_STATS_UPDATE(v, j)
-            }
-        }
-    }
-    """
-    void fstools_float64_row_stats(const double* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
-                                   double* low, double* high, double* fraction_sum) noexcept nogil
-
-
-cdef extern from *:
-    """
     /* The bit-plane words of a tile of at most 64 float64 rows of _code_row_block: bit i of
        words[j] is set when row i's value in column j differs from low[j] (for a column of two
        adjacent integers, when its code x - low is 1).  A row at a time, vectorised over the
@@ -1135,30 +1093,48 @@ cdef extern from *:
 
 cdef extern from *:
     """
-    /* fstools_float64_row_stats and, in the same pass, the bit-plane words of every column
-       relative to its first value: bit i % 64 of planes[j * n_words + i / 64] is set when
-       the value of row i in column j differs from ref[j] = the value of row 0 (for a column
-       of two adjacent integers, the plane of code 1 when row 0 holds the smaller value, its
-       complement otherwise: see _code_row_block).  words has room for width words.
+    /* The range, finiteness and integrality pass of _code_row_block over float64 rows
+       (fstools_float64_row_stats), and the same pass that also writes the bit-plane words of
+       every column (fstools_float64_row_stats_words), in C for the restrict qualifiers and
+       GCC's vector extensions.
+
+       fraction_sum[j] sums |((a + 2^52) - 2^52) - a| over the values v of column j, a = |v|:
+       0 when every value is an integer below 2^52 in magnitude, NaN when some value is NaN
+       or infinite, > 0 otherwise (a sum of non-negative terms is 0 only if every term is).
+       low[j] and high[j] are the column's least and largest values (NaN compares false and is
+       never taken).  With words: bit i % 64 of planes[j * n_words + i / 64] is set when the
+       value of row i in column j differs from ref[j] = the value of row 0 (for a column of
+       two adjacent integers, the plane of code 1 when row 0 holds the smaller value, its
+       complement otherwise: see _code_row_block); words has room for width words.
 
        Where the compiler has GCC's vector extensions (GCC, Clang), a tile of 64 rows is read
-       in strips of 8 columns (two vectors of 4 doubles) whose statistics and word stay in
+       in strips of 8 columns (two vectors of 4 doubles) whose statistics (and word) stay in
        registers down the 64 rows, while the same strip of the next tile is prefetched into
        the cache (the strips of a tile cover its whole rows: every line of the next tile is
-       asked for, one per row read).  The loop of a row at a time over all the columns keeps
+       asked for, one per row read).  A loop of a row at a time over all the columns keeps
        the statistics in memory (a load and a store of each per value), and the strips read
-       the tile down its rows from memory unless it is prefetched: on 800 x 100,000 binary
-       float64 the strips take 40-43 ms against 59-72 ms for the row loop, and 81-120 ms without
-       the prefetch (a C benchmark of the three, one thread).  Each column's values are
-       taken in the same order (down the rows), so the sums, and so the results, are the
-       same bits.  The columns of a block beyond a multiple of 8, and every column where
-       there are no vector extensions, go by the row loop. */
+       the tile down its rows from memory unless it is prefetched.  Measured on one thread:
+       800 x 100,000 binary float64 with words, 40-43 ms against 59-72 ms for the row loop
+       and 81-120 ms without the prefetch (a C benchmark of the three); the kernel's pass over
+       10,000 x 2,000 continuous float64 (discrete_column_codes) 38 -> 7 ms.  Each
+       column's values are taken in the same order (down the rows), so the sums, and so the
+       results, are the same bits.  The columns of a block beyond a multiple of 8, and every
+       column where there are no vector extensions, go by the row loop. */
+    #define FSTOOLS_ROW_STATS_UPDATE(v, j)                                      \
+        {                                                                       \
+            double a_ = (v) < 0.0 ? -(v) : (v);                                 \
+            double fraction_ = ((a_ + two_to_52) - two_to_52) - a_;             \
+            low[j] = (v) < low[j] ? (v) : low[j];                               \
+            high[j] = (v) > high[j] ? (v) : high[j];                            \
+            fraction_sum[j] += fraction_ < 0.0 ? -fraction_ : fraction_;        \
+        }
     #if defined(__GNUC__) || defined(__clang__)
     #include <string.h>
     #define FSTOOLS_STRIPS 1
+    #define FSTOOLS_ALWAYS_INLINE static inline __attribute__((always_inline))
     typedef double fstools_v4d __attribute__((vector_size(32)));
     typedef long long fstools_v4i __attribute__((vector_size(32)));
-    /* the update of a vector v of 4 values of a strip's columns k (4 per vector) */
+    /* FSTOOLS_ROW_STATS_UPDATE of a vector v of 4 values of a strip's columns (vector k) */
     #define FSTOOLS_STRIP_UPDATE(v, k)                                                          \
         {                                                                                       \
             fstools_v4d a_ = (fstools_v4d) ((fstools_v4i) (v) & abs_mask);                      \
@@ -1167,26 +1143,31 @@ cdef extern from *:
             low##k = (fstools_v4d) ((below_ & (fstools_v4i) (v)) | (~below_ & (fstools_v4i) low##k));   \
             high##k = (fstools_v4d) ((above_ & (fstools_v4i) (v)) | (~above_ & (fstools_v4i) high##k)); \
             sum##k += (fstools_v4d) ((fstools_v4i) f_ & abs_mask);                              \
-            word##k |= ((v) != ref##k) & bit;                                                   \
+            if (with_words)                                                                     \
+                word##k |= ((v) != ref##k) & bit;                                               \
         }
     #else
     #define FSTOOLS_STRIPS 0
+    #define FSTOOLS_ALWAYS_INLINE static inline
     #endif
-    FSTOOLS_VECTOR_CLONES
-    static void fstools_float64_row_stats_words(const double* restrict X, Py_ssize_t row_stride, Py_ssize_t m,
-                                                Py_ssize_t width, double* restrict low, double* restrict high,
-                                                double* restrict fraction_sum, double* restrict ref,
-                                                uint64_t* restrict words, uint64_t* restrict planes,
-                                                Py_ssize_t n_words)
+    /* The one body of the two passes (with_words a constant where it is inlined). */
+    FSTOOLS_ALWAYS_INLINE void fstools_row_stats_body(const double* restrict X, Py_ssize_t row_stride,
+                                                      Py_ssize_t m, Py_ssize_t width, double* restrict low,
+                                                      double* restrict high, double* restrict fraction_sum,
+                                                      double* restrict ref, uint64_t* restrict words,
+                                                      uint64_t* restrict planes, Py_ssize_t n_words,
+                                                      const int with_words)
     {
         const double two_to_52 = 4503599627370496.0;
         Py_ssize_t start, i, j, first_row_loop = 0;
         for (j = 0; j < width; ++j) {
             low[j] = X[j];
             high[j] = X[j];
-            ref[j] = X[j];
             fraction_sum[j] = 0.0;
-            words[j] = 0;
+            if (with_words) {
+                ref[j] = X[j];
+                words[j] = 0;
+            }
         }
     #if FSTOOLS_STRIPS
         first_row_loop = width - width % 8;
@@ -1198,7 +1179,8 @@ cdef extern from *:
                                           0x7fffffffffffffffLL, 0x7fffffffffffffffLL};
             const fstools_v4d two_to_52_v = {two_to_52, two_to_52, two_to_52, two_to_52};
             for (j = 0; j < first_row_loop; j += 8) {
-                fstools_v4d low0, low1, high0, high1, sum0, sum1, ref0, ref1, v0, v1;
+                fstools_v4d low0, low1, high0, high1, sum0, sum1, v0, v1;
+                fstools_v4d ref0 = {0.0, 0.0, 0.0, 0.0}, ref1 = {0.0, 0.0, 0.0, 0.0};
                 fstools_v4i word0 = {0, 0, 0, 0}, word1 = {0, 0, 0, 0};
                 memcpy(&low0, low + j, 32);
                 memcpy(&low1, low + j + 4, 32);
@@ -1206,8 +1188,10 @@ cdef extern from *:
                 memcpy(&high1, high + j + 4, 32);
                 memcpy(&sum0, fraction_sum + j, 32);
                 memcpy(&sum1, fraction_sum + j + 4, 32);
-                memcpy(&ref0, ref + j, 32);
-                memcpy(&ref1, ref + j + 4, 32);
+                if (with_words) {
+                    memcpy(&ref0, ref + j, 32);
+                    memcpy(&ref1, ref + j + 4, 32);
+                }
                 for (i = 0; i < rows; ++i) {
                     const double* row = X + (start + i) * row_stride + j;
                     const long long one_bit = (long long) ((uint64_t) 1 << i);
@@ -1229,8 +1213,10 @@ cdef extern from *:
                 memcpy(high + j + 4, &high1, 32);
                 memcpy(fraction_sum + j, &sum0, 32);
                 memcpy(fraction_sum + j + 4, &sum1, 32);
-                memcpy(words + j, &word0, 32);
-                memcpy(words + j + 4, &word1, 32);
+                if (with_words) {
+                    memcpy(words + j, &word0, 32);
+                    memcpy(words + j + 4, &word1, 32);
+                }
             }
     #endif
             for (i = 0; i < rows; ++i) {
@@ -1239,16 +1225,37 @@ cdef extern from *:
                 for (j = first_row_loop; j < width; ++j) {
                     double v = row[j];
                     FSTOOLS_ROW_STATS_UPDATE(v, j)
-                    words[j] |= v != ref[j] ? bit : 0;
+                    if (with_words)
+                        words[j] |= v != ref[j] ? bit : 0;
                 }
             }
-            for (j = 0; j < width; ++j) {
-                planes[j * n_words + start / 64] = words[j];
-                words[j] = 0;
+            if (with_words) {
+                for (j = 0; j < width; ++j) {
+                    planes[j * n_words + start / 64] = words[j];
+                    words[j] = 0;
+                }
             }
         }
     }
+    FSTOOLS_VECTOR_CLONES
+    static void fstools_float64_row_stats(const double* restrict X, Py_ssize_t row_stride, Py_ssize_t m,
+                                          Py_ssize_t width, double* restrict low, double* restrict high,
+                                          double* restrict fraction_sum)
+    {
+        fstools_row_stats_body(X, row_stride, m, width, low, high, fraction_sum, NULL, NULL, NULL, 0, 0);
+    }
+    FSTOOLS_VECTOR_CLONES
+    static void fstools_float64_row_stats_words(const double* restrict X, Py_ssize_t row_stride, Py_ssize_t m,
+                                                Py_ssize_t width, double* restrict low, double* restrict high,
+                                                double* restrict fraction_sum, double* restrict ref,
+                                                uint64_t* restrict words, uint64_t* restrict planes,
+                                                Py_ssize_t n_words)
+    {
+        fstools_row_stats_body(X, row_stride, m, width, low, high, fraction_sum, ref, words, planes, n_words, 1);
+    }
     """
+    void fstools_float64_row_stats(const double* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
+                                   double* low, double* high, double* fraction_sum) noexcept nogil
     void fstools_float64_row_stats_words(const double* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
                                          double* low, double* high, double* fraction_sum, double* ref,
                                          uint64_t* words, uint64_t* planes, Py_ssize_t n_words) noexcept nogil
