@@ -113,9 +113,17 @@ cdef extern from *:
     #else
     #define FSTOOLS_VECTOR_CLONES
     #endif
+    /* fstools_prefetch(p): ask for the cache line of p to be read ahead (a hint: no effect on
+       the results; nothing where the compiler has no __builtin_prefetch). */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define fstools_prefetch(p) __builtin_prefetch((p), 0, 1)
+    #else
+    #define fstools_prefetch(p) ((void) 0)
+    #endif
     """
     # Seconds between two looks at pending signals (Ctrl-C) in a long loop.
     double SIGNAL_CHECK_SECONDS "FSTOOLS_SIGNAL_CHECK_SECONDS"
+    void prefetch "fstools_prefetch"(const void* p) noexcept nogil
     int thread_number "fstools_thread_number"() noexcept nogil
     int load_flag "fstools_load_flag"(int* flag) noexcept nogil
     void store_flag "fstools_store_flag"(int* flag, int value) noexcept nogil

@@ -64,7 +64,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, intptr_t
 from libc.stdlib cimport free, malloc, qsort
 
 from fstools._ext._common cimport (NON_FINITE, OK, OUT_OF_MEMORY, SignalCheck, check_double_strides,
-                                   check_threads, raise_if_stopped, signal_check_init,
+                                   check_threads, prefetch, raise_if_stopped, signal_check_init,
                                    stop_requested)
 from fstools._ext._typedefs cimport code_t
 
@@ -94,6 +94,8 @@ cdef enum:
 #: Rows of a C-ordered X gathered together (8 doubles: one cache line of each block column).
 cdef enum:
     GATHER_ROWS = 8
+    # C-ordered X: the gather asks for the values this many rows ahead.
+    PREFETCH_ROWS = 64
 
 cdef enum:
     SCHEME_MU_SIGMA = 0
@@ -429,6 +431,11 @@ cdef int code_block(const double* base, Py_ssize_t row_stride, Py_ssize_t column
             for c in range(width):
                 source = base + columns[first + c]
                 for i in range(start, stop):
+                    # the same value PREFETCH_ROWS rows on: a block's columns are short runs of
+                    # long rows, which the hardware does not read ahead (10,000 x 2,000: 13
+                    # columns, 104 bytes of each row of 16 KB)
+                    if i + PREFETCH_ROWS < n:
+                        prefetch(source + (i + PREFETCH_ROWS) * row_stride)
                     block[c * n + i] = source[i * row_stride]
             start = stop
     else:
