@@ -174,3 +174,86 @@ def test_sparse_binary_mim_equals_dense(fmt):
     sparse_output = information.mim(sparse.csr_matrix(X).asformat(fmt), y, k=30)
     np.testing.assert_array_equal(sparse_output.ranking, dense.ranking)
     np.testing.assert_allclose(sparse_output.scores, dense.scores, rtol=1e-12, atol=1e-15)
+
+
+# ---------------------------------------------------------------------------
+# whole_columns=False: a continuous column is not read past its first run of 64 values with a
+# non-integer (information_codes' discretiser reads it, and refuses a non-finite value of it)
+# ---------------------------------------------------------------------------
+
+def _kernel_codes_early(X, n_threads=1):
+    n = X.shape[1]
+    status = np.zeros(n, dtype=np.int8)
+    codes = np.zeros((n, X.shape[0]), dtype=np.int8)
+    levels = np.zeros(n, dtype=np.int32)
+    ent.discrete_column_codes(X, MAX_LEVELS_AS_IS, codes, levels, status, n_threads, whole_columns=False)
+    return status, codes, levels
+
+
+def _assert_early_agrees(X, n_threads):
+    """The discrete columns exactly as the whole read (and numpy.unique) gives them; a continuous
+    column continuous; a non-finite one non-finite, or continuous when its non-finite value came
+    after a non-integer and was not read."""
+    ref_status, ref_codes, ref_levels = _numpy_unique_codes(X)
+    status, codes, levels = _kernel_codes_early(X, n_threads)
+    discrete = ref_status == ent.COLUMN_DISCRETE
+    np.testing.assert_array_equal(status[discrete], ref_status[discrete])
+    np.testing.assert_array_equal(codes[discrete], ref_codes[discrete])
+    np.testing.assert_array_equal(levels[discrete], ref_levels[discrete])
+    assert np.all(status[ref_status == ent.COLUMN_CONTINUOUS] == ent.COLUMN_CONTINUOUS)
+    assert np.all(np.isin(status[ref_status == ent.COLUMN_NON_FINITE],
+                          [ent.COLUMN_NON_FINITE, ent.COLUMN_CONTINUOUS]))
+    return status
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), m=st.integers(1, 300), n=st.integers(1, 150),
+       layout=st.sampled_from(["C", "F", "strided"]), dtype=st.sampled_from([np.float64, np.float32]),
+       continuous_share=st.sampled_from([0.0, 0.5, 0.95, 1.0]), threads=st.integers(1, 3))
+def test_early_decision_keeps_every_discrete_column_property(seed, m, n, layout, dtype, continuous_share, threads):
+    rng = np.random.default_rng(seed)
+    edges = _edge_columns(rng, m)
+    X = np.column_stack([edges[p] for p in rng.integers(0, len(edges), n)])
+    continuous = rng.random(n) < continuous_share
+    X[:, continuous] = rng.normal(size=(m, int(continuous.sum())))
+    if m > 1 and rng.random() < 0.5:  # non-finite values anywhere
+        for _ in range(3):
+            X[rng.integers(0, m), rng.integers(0, n)] = rng.choice([np.nan, np.inf, -np.inf])
+    with np.errstate(over="ignore"):  # (1e300 is infinite in float32: a non-finite column)
+        X = X.astype(dtype)
+    X = {"C": np.ascontiguousarray(X), "F": np.asfortranarray(X), "strided": np.repeat(X, 2, axis=1)[:, ::2]}[layout]
+    _assert_early_agrees(X, threads)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_early_decision_stops_reading_and_keeps_huge_integers(order, dtype):
+    # 200 rows, 130 columns (row-major: blocks of 64, 64 and 2 columns).  Every column is
+    # continuous in its first rows but column 3, which must stay discrete: float64 odd integers
+    # above 2^52, whose terms |((a + 2^52) - 2^52) - a| are not 0 (decided by _all_integers,
+    # never by the early test); float32 ten levels.  A NaN at row 150 of continuous column 70
+    # (a block of continuous columns only) is not read without whole_columns, and read with.
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(200, 130))
+    if dtype is np.float64:
+        X[:, 3] = np.where(rng.random(200) < 0.5, TWO_TO_52 + 1, TWO_TO_52 + 3)
+    else:
+        X[:, 3] = rng.integers(0, 10, 200)
+    X[150, 70] = np.nan
+    X = np.asarray(X, dtype=dtype, order=order)
+    status = _assert_early_agrees(X, 2)
+    assert status[3] == ent.COLUMN_DISCRETE
+    assert status[70] == ent.COLUMN_CONTINUOUS  # the NaN at row 150 was not read
+    assert _kernel_codes(X)[0][70] == ent.COLUMN_NON_FINITE
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_information_codes_refuses_a_late_non_finite_value_of_a_continuous_column(order):
+    # the stats pass stops at the first tile; the discretiser finds the value and the message
+    # is the one of a whole read (first non-finite value, row first)
+    rng = np.random.default_rng(9)
+    X = np.asarray(rng.normal(size=(300, 70)), order=order)
+    X[250, 40] = np.inf
+    X[280, 5] = np.nan
+    with pytest.raises(ValueError, match=r"^X: must contain only finite values; got inf at row 250, column 40"):
+        information_codes(X)

@@ -924,6 +924,12 @@ cdef enum:
     _NON_FINITE = 2
     _UNDECIDED = 3
 
+cdef enum:
+    # discrete_column_codes(whole_columns=False): a column (a row-major block of columns) whose
+    # run of this many values (the row tile of the row-major path) holds a value that is not an
+    # integer (in every column) is not read further.
+    WHOLE_RUN = 64
+
 # A column of integers whose range (max - min) is below this is coded through a
 # table of TABLE_RANGE presence flags (O(1) per value); wider ones through a
 # sorted array of at most max_levels distinct values (binary search).
@@ -955,12 +961,15 @@ cdef inline bint _value_is_finite(value_t v) noexcept nogil:
 
 cdef int _code_discrete_column(const value_t* x, Py_ssize_t m, Py_ssize_t max_levels,
                                int8_t* codes, int32_t* n_levels, value_t* distinct,
-                               uint8_t* table) noexcept nogil:
+                               uint8_t* table, bint whole_column=True) noexcept nogil:
     """Code one contiguous column ``x[0:m]`` if it is discrete (see :func:`discrete_column_codes`).
 
     Writes ``codes[0:m]`` (the rank of each value among the sorted distinct
     values) and ``n_levels[0]`` for a discrete column; returns its status.
     ``distinct`` has room for ``max_levels`` values, ``table`` for TABLE_RANGE flags.
+    Without ``whole_column``, a column is left at the end of the first run of
+    WHOLE_RUN values that holds a value that is not an integer: continuous (or
+    non-finite, if such a value was read).
     """
     cdef Py_ssize_t i, lo, mid, n_distinct, offset
     cdef value_t low = x[0]
@@ -977,6 +986,8 @@ cdef int _code_discrete_column(const value_t* x, Py_ssize_t m, Py_ssize_t max_le
             high = v
         integer = integer & _value_is_integer(v)
         finite = finite & _value_is_finite(v)
+        if not whole_column and i % WHOLE_RUN == WHOLE_RUN - 1 and not integer:
+            break
     if not finite:
         return _NON_FINITE
     if not integer:
@@ -1034,7 +1045,7 @@ cdef int _code_discrete_column(const value_t* x, Py_ssize_t m, Py_ssize_t max_le
 cdef int _code_column_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t column_stride,
                             Py_ssize_t m, Py_ssize_t first, Py_ssize_t width, Py_ssize_t max_levels,
                             int8_t* codes, int32_t* levels, int8_t* status, uint64_t* planes,
-                            value_t* scratch) noexcept nogil:
+                            value_t* scratch, bint whole_columns) noexcept nogil:
     """:func:`_code_discrete_column` for columns ``first .. first + width - 1`` of ``X``; with
     ``planes`` (not NULL), a binary column's codes are also packed into its bit-plane there.
 
@@ -1059,7 +1070,7 @@ cdef int _code_column_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t 
         else:
             column = X + j * column_stride
         status[j] = <int8_t> _code_discrete_column(column, m, max_levels, codes + j * m, levels + j,
-                                                   distinct, table)
+                                                   distinct, table, whole_columns)
         if planes != NULL and status[j] == _DISCRETE and levels[j] <= 2:
             _pack_binary_codes(codes + j * m, m, planes + j * ((m + 63) // 64))
     return OK
@@ -1150,13 +1161,16 @@ cdef extern from *:
     #define FSTOOLS_STRIPS 0
     #define FSTOOLS_ALWAYS_INLINE static inline
     #endif
-    /* The one body of the two passes (with_words a constant where it is inlined). */
-    FSTOOLS_ALWAYS_INLINE void fstools_row_stats_body(const double* restrict X, Py_ssize_t row_stride,
+    /* The one body of the two passes (with_words a constant where it is inlined).  With
+       stop_continuous, it returns after a tile of 64 rows at whose end every column of the
+       block holds a value that is not an integer (its fraction sum is not 0): the number of
+       rows read (m when all of them). */
+    FSTOOLS_ALWAYS_INLINE Py_ssize_t fstools_row_stats_body(const double* restrict X, Py_ssize_t row_stride,
                                                       Py_ssize_t m, Py_ssize_t width, double* restrict low,
                                                       double* restrict high, double* restrict fraction_sum,
                                                       double* restrict ref, uint64_t* restrict words,
                                                       uint64_t* restrict planes, Py_ssize_t n_words,
-                                                      const int with_words)
+                                                      const int with_words, const int stop_continuous)
     {
         const double two_to_52 = 4503599627370496.0;
         Py_ssize_t start, i, j, first_row_loop = 0;
@@ -1235,30 +1249,50 @@ cdef extern from *:
                     words[j] = 0;
                 }
             }
+            if (stop_continuous && start + rows < m) {
+                /* every column holds a value that is not an integer, or one that is not finite
+                   (the sum is NaN): none is discrete, and the rest of the block is not read.
+                   A column that reached 2^52 in magnitude is not decided by its sum. */
+                Py_ssize_t undecided = 0;
+                for (j = 0; j < width; ++j) {
+                    const double largest = fabs(low[j]) > fabs(high[j]) ? fabs(low[j]) : fabs(high[j]);
+                    const int decided = fraction_sum[j] != fraction_sum[j]
+                                        || (fraction_sum[j] != 0.0 && largest < two_to_52);
+                    undecided += !decided;
+                }
+                if (undecided == 0)
+                    return start + rows;
+            }
         }
+        return m;
     }
     FSTOOLS_VECTOR_CLONES
-    static void fstools_float64_row_stats(const double* restrict X, Py_ssize_t row_stride, Py_ssize_t m,
-                                          Py_ssize_t width, double* restrict low, double* restrict high,
-                                          double* restrict fraction_sum)
-    {
-        fstools_row_stats_body(X, row_stride, m, width, low, high, fraction_sum, NULL, NULL, NULL, 0, 0);
-    }
-    FSTOOLS_VECTOR_CLONES
-    static void fstools_float64_row_stats_words(const double* restrict X, Py_ssize_t row_stride, Py_ssize_t m,
+    static Py_ssize_t fstools_float64_row_stats(const double* restrict X, Py_ssize_t row_stride, Py_ssize_t m,
                                                 Py_ssize_t width, double* restrict low, double* restrict high,
-                                                double* restrict fraction_sum, double* restrict ref,
-                                                uint64_t* restrict words, uint64_t* restrict planes,
-                                                Py_ssize_t n_words)
+                                                double* restrict fraction_sum, int stop_continuous)
     {
-        fstools_row_stats_body(X, row_stride, m, width, low, high, fraction_sum, ref, words, planes, n_words, 1);
+        return fstools_row_stats_body(X, row_stride, m, width, low, high, fraction_sum, NULL, NULL, NULL, 0, 0,
+                                      stop_continuous);
+    }
+    FSTOOLS_VECTOR_CLONES
+    static Py_ssize_t fstools_float64_row_stats_words(const double* restrict X, Py_ssize_t row_stride,
+                                                      Py_ssize_t m, Py_ssize_t width, double* restrict low,
+                                                      double* restrict high, double* restrict fraction_sum,
+                                                      double* restrict ref, uint64_t* restrict words,
+                                                      uint64_t* restrict planes, Py_ssize_t n_words,
+                                                      int stop_continuous)
+    {
+        return fstools_row_stats_body(X, row_stride, m, width, low, high, fraction_sum, ref, words, planes,
+                                      n_words, 1, stop_continuous);
     }
     """
-    void fstools_float64_row_stats(const double* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
-                                   double* low, double* high, double* fraction_sum) noexcept nogil
-    void fstools_float64_row_stats_words(const double* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
-                                         double* low, double* high, double* fraction_sum, double* ref,
-                                         uint64_t* words, uint64_t* planes, Py_ssize_t n_words) noexcept nogil
+    Py_ssize_t fstools_float64_row_stats(const double* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
+                                         double* low, double* high, double* fraction_sum,
+                                         int stop_continuous) noexcept nogil
+    Py_ssize_t fstools_float64_row_stats_words(const double* X, Py_ssize_t row_stride, Py_ssize_t m,
+                                               Py_ssize_t width, double* low, double* high, double* fraction_sum,
+                                               double* ref, uint64_t* words, uint64_t* planes, Py_ssize_t n_words,
+                                               int stop_continuous) noexcept nogil
 
 
 # The row-major path of discrete_column_codes reads blocks of ROW_BLOCK_COLUMNS columns of
@@ -1328,10 +1362,22 @@ cdef RowBlockScratch _row_block_scratch(Py_ssize_t width, Py_ssize_t m, Py_ssize
     return work
 
 
+cdef bint _block_decided(const float* low, const float* high, const double* fraction_sum,
+                         Py_ssize_t width) noexcept nogil:
+    """The float32 rows' test of fstools_row_stats_body's stop_continuous: every column's
+    fraction sum is NaN, or not 0 with values below 2^52 in magnitude."""
+    cdef Py_ssize_t jj
+    for jj in range(width):
+        if fraction_sum[jj] == fraction_sum[jj] and (
+                fraction_sum[jj] == 0.0 or fmax(fabs(<double> low[jj]), fabs(<double> high[jj])) >= TWO_TO_52):
+            return False
+    return True
+
+
 cdef void _code_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t first,
                           Py_ssize_t width, Py_ssize_t max_levels, int8_t* codes, int32_t* levels,
                           int8_t* status, uint64_t* planes, Py_ssize_t n_words,
-                          RowBlockScratch* work) noexcept nogil:
+                          RowBlockScratch* work, bint whole_columns) noexcept nogil:
     """:func:`_code_discrete_column` for columns ``first .. first + width - 1`` of a row-major ``X``.
 
     ``X`` has contiguous rows (column stride 1, row stride ``row_stride`` elements), so the
@@ -1370,12 +1416,15 @@ cdef void _code_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m,
     # float64 with planes: every column's words in the stats pass (relative to its first value)
     cdef bint words_written = value_t is double and planes != NULL
     cdef uint64_t last_word_bits
+    cdef Py_ssize_t rows_read = m
     if value_t is double:
         if planes != NULL:
-            fstools_float64_row_stats_words(X + first, row_stride, m, width, low, high, fraction_sum, work.ref,
-                                            work.words, planes + first * n_words, n_words)
+            rows_read = fstools_float64_row_stats_words(X + first, row_stride, m, width, low, high, fraction_sum,
+                                                        work.ref, work.words, planes + first * n_words, n_words,
+                                                        not whole_columns)
         else:
-            fstools_float64_row_stats(X + first, row_stride, m, width, low, high, fraction_sum)
+            rows_read = fstools_float64_row_stats(X + first, row_stride, m, width, low, high, fraction_sum,
+                                                  not whole_columns)
     else:
         row = X + first
         for jj in range(width):
@@ -1392,6 +1441,15 @@ cdef void _code_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m,
                     a = fabs(<double> v)
                     fraction = fabs(((a + TWO_TO_52) - TWO_TO_52) - a)
                     fraction_sum[jj] += fraction
+            if value_t is float:
+                if not whole_columns and i % WHOLE_RUN == WHOLE_RUN - 1 and i + 1 < m and _block_decided(
+                        low, high, fraction_sum, width):
+                    rows_read = i + 1
+                    break
+    if rows_read < m:  # (whole_columns False) every column holds a value that is not an integer
+        for jj in range(width):
+            status[first + jj] = _NON_FINITE if fraction_sum[jj] != fraction_sum[jj] else _CONTINUOUS
+        return
     for jj in range(width):
         if fraction_sum[jj] != fraction_sum[jj]:  # NaN: some value is not finite
             status[first + jj] = _NON_FINITE
@@ -1557,7 +1615,8 @@ cdef void _write_table_codes(const value_t* x, Py_ssize_t stride, Py_ssize_t m, 
         out[i] = <int8_t> rank[<Py_ssize_t> (x[i * stride] - low)]
 
 
-def discrete_column_codes(X, Py_ssize_t max_levels, codes, levels, status, int n_threads=1, planes=None):
+def discrete_column_codes(X, Py_ssize_t max_levels, codes, levels, status, int n_threads=1, planes=None,
+                          bint whole_columns=True):
     """Code the discrete columns of ``X`` as they are, in one pass per column.
 
     A column is discrete when every value is a (finite) integer and it has at
@@ -1591,6 +1650,15 @@ def discrete_column_codes(X, Py_ssize_t max_levels, codes, levels, status, int n
         all: the codes of those columns are never stored).  The other rows of
         ``planes`` are unspecified on return (float64 rows write every column's
         words in the pass that classifies them).
+    whole_columns : bool, default True
+        False: a column is not read on once a run of 64 of its values (from the first)
+        holds a value that is not an integer (on a row-major ``X``: once every column of
+        its block of 64 holds one in the same tile of 64 rows); it is then
+        :data:`COLUMN_CONTINUOUS`, or :data:`COLUMN_NON_FINITE` when a value read is NaN
+        or infinite, and a NaN or infinity among the values not read is not reported.
+        For a caller that discretises the continuous columns with a kernel that checks
+        their values itself (:func:`fstools.core.discretize.information_codes`): the
+        continuous columns are then read once, by the discretiser.
     """
     X = value_matrix(X)
     if not 1 <= max_levels <= 127:
@@ -1613,11 +1681,12 @@ def discrete_column_codes(X, Py_ssize_t max_levels, codes, levels, status, int n
                              f"ceil(m / 64) words per column); got {planes.shape}")
         if X.shape[1] == 0:
             planes = None
-    return _discrete_column_codes(X, max_levels, codes, levels, status, n_threads, planes)
+    return _discrete_column_codes(X, max_levels, codes, levels, status, n_threads, planes, whole_columns)
 
 
 def _discrete_column_codes(const value_t[:, :] X, Py_ssize_t max_levels, int8_t[:, ::1] codes,
-                           int32_t[::1] levels, int8_t[::1] status, int n_threads, planes_array=None):
+                           int32_t[::1] levels, int8_t[::1] status, int n_threads, planes_array=None,
+                           bint whole_columns=True):
     """:func:`discrete_column_codes` for one element type."""
     cdef Py_ssize_t m = X.shape[0]
     cdef Py_ssize_t n = X.shape[1]
@@ -1659,7 +1728,7 @@ def _discrete_column_codes(const value_t[:, :] X, Py_ssize_t max_levels, int8_t[
                         continue
                     first = b * width
                     _code_row_block(base, row_stride, m, first, block_length(first, width, n), max_levels,
-                                    &codes[0, 0], &levels[0], &status[0], planes, n_words, &work)
+                                    &codes[0, 0], &levels[0], &status[0], planes, n_words, &work, whole_columns)
                 _free_row_block_scratch(&work)
         raise_if_stopped(&check)
         if failed[0] != OK:
@@ -1679,7 +1748,7 @@ def _discrete_column_codes(const value_t[:, :] X, Py_ssize_t max_levels, int8_t[
                 first = b * width
                 _code_column_block(base, row_stride, column_stride, m, first,
                                    block_length(first, width, n), max_levels,
-                                   &codes[0, 0], &levels[0], &status[0], planes, scratch)
+                                   &codes[0, 0], &levels[0], &status[0], planes, scratch, whole_columns)
             free(scratch)
     raise_if_stopped(&check)
     if failed[0] != OK:

@@ -646,13 +646,17 @@ def _discrete_codes(array, max_levels, n_threads=1, planes=None):
     codes = np.empty((n_features, n_samples), dtype=np.int8)
     levels = np.zeros(n_features, dtype=np.int32)
     status = np.zeros(n_features, dtype=np.int8)
+    # A continuous column is left at its first run of 64 values with a non-integer (whole_columns
+    # False): the discretiser reads it (and refuses a non-finite value of it, as here).
     if array.dtype in _common.VALUE_DTYPES:  # read as they are
-        _entropy.discrete_column_codes(array, max_levels, codes, levels, status, n_threads, planes)
+        _entropy.discrete_column_codes(array, max_levels, codes, levels, status, n_threads, planes,
+                                       whole_columns=False)
         return codes, levels, status
     width = max(1, BLOCK_VALUES // n_samples)
     for start in range(0, n_features, width):
         stop = min(start + width, n_features)
         block = np.asarray(array[:, start:stop], dtype=np.float64)
         _entropy.discrete_column_codes(block, max_levels, codes[start:stop], levels[start:stop],
-                                       status[start:stop], n_threads, None if planes is None else planes[start:stop])
+                                       status[start:stop], n_threads, None if planes is None else planes[start:stop],
+                                       whole_columns=False)
     return codes, levels, status
