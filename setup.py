@@ -175,10 +175,11 @@ class BuildKernels(build_ext):
                 print(f"fstools: compiled {ext.name} in {time.perf_counter() - start:.0f} s", flush=True)
 
 
-# Flags of single kernels.  _discretize reproduces NumPy's arithmetic bit for bit (mu + t * sigma
-# rounded twice, as two ufuncs do): the compiler must not contract a * b + c into a fused
-# multiply-add, which it may do when the target has one (e.g. CFLAGS=-march=native).
-KERNEL_FLAGS = {"_discretize": ["-ffp-contract=off"]}
+# Flags of single kernels.  _discretize and _sorting reproduce NumPy's arithmetic bit for bit
+# (mu + t * sigma, gain - beta * running: rounded twice, as two ufuncs do): the compiler must not
+# contract a * b + c into a fused multiply-add, which it may do when the target has one (e.g.
+# CFLAGS=-march=native, or aarch64).
+KERNEL_FLAGS = {"_discretize": ["-ffp-contract=off"], "_sorting": ["-ffp-contract=off"]}
 
 extensions = [
     Extension(

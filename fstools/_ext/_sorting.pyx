@@ -1,5 +1,9 @@
 # cython: language_level=3
 """Sorting and selection helpers of the kernels (declared in ``_sorting.pxd``)."""
+cimport cython
+from libc.math cimport fabs, fmax, isinf
+
+from fstools._ext._common cimport check_threads  # (the C of _common.pxd: FSTOOLS_VECTOR_CLONES)
 from libc.stdint cimport int32_t
 from libc.string cimport memcpy
 
@@ -155,3 +159,105 @@ cdef double kth_largest(double* values, Py_ssize_t n, Py_ssize_t k) noexcept nog
         else:
             return values[target]
     return values[target]
+
+
+cdef enum:
+    _STEP_RUNNING = 0
+    _STEP_DIVIDED = 1
+    _STEP_SCALED = 2
+
+#: Modes of :func:`greedy_first_maximum`: the criterion of a greedy step from the running sums.
+STEP_RUNNING = _STEP_RUNNING      # J = running (jmi, cmim)
+STEP_DIVIDED = _STEP_DIVIDED      # J = gain - running / factor (mrmr: factor = |S|)
+STEP_SCALED = _STEP_SCALED        # J = gain - factor * running (mifs, mifs_u: factor = beta)
+
+
+cdef extern from *:
+    """
+    /* The criterion of a greedy step (mode 1: gain - running / factor, mode 2: gain - factor *
+       running, written to values, one IEEE operation at a time as NumPy's ufuncs; mode 0:
+       running itself) and its largest value, with the number of NaN criteria in *not_numbers.
+       Plain loops that GCC vectorises (the AVX2 clone): the maximum in eight independent lanes
+       (values i, i + 8, ...), exact in any order (a NaN compares false and is never taken). */
+    FSTOOLS_VECTOR_CLONES
+    static double fstools_step_criterion(const double* restrict gain, const double* restrict running,
+                                         Py_ssize_t n, int mode, double factor, double* restrict values,
+                                         Py_ssize_t* not_numbers)
+    {
+        const double* criterion = mode == 0 ? running : values;
+        double lane[8];
+        Py_ssize_t nan_lane[8];
+        Py_ssize_t i, k;
+        double best;
+        if (mode == 1) {
+            for (i = 0; i < n; ++i)
+                values[i] = gain[i] - running[i] / factor;
+        } else if (mode == 2) {
+            for (i = 0; i < n; ++i)
+                values[i] = gain[i] - factor * running[i];
+        }
+        for (k = 0; k < 8; ++k) {
+            lane[k] = criterion[0];
+            nan_lane[k] = 0;
+        }
+        for (i = 0; i + 8 <= n; i += 8) {
+            for (k = 0; k < 8; ++k) {
+                const double v = criterion[i + k];
+                lane[k] = v > lane[k] ? v : lane[k];
+                nan_lane[k] += v != v;
+            }
+        }
+        for (; i < n; ++i) {
+            const double v = criterion[i];
+            lane[0] = v > lane[0] ? v : lane[0];
+            nan_lane[0] += v != v;
+        }
+        best = lane[0];
+        *not_numbers = nan_lane[0];
+        for (k = 1; k < 8; ++k) {
+            best = lane[k] > best ? lane[k] : best;
+            *not_numbers += nan_lane[k];
+        }
+        return best;
+    }
+    """
+    double step_criterion "fstools_step_criterion"(const double* gain, const double* running, Py_ssize_t n,
+                                                   int mode, double factor, double* values,
+                                                   Py_ssize_t* not_numbers) noexcept nogil
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def greedy_first_maximum(const double[::1] gain, const double[::1] running, int mode, double factor,
+                         double[::1] values, double tolerance):
+    """The pick of a greedy step: the first index whose criterion is within ``tolerance`` of the
+    largest (:func:`fstools.core.ranking.first_maximum`), with the criterion computed in the same
+    call (mode :data:`STEP_DIVIDED` or :data:`STEP_SCALED`: written to ``values``, each value
+    the IEEE result of NumPy's ``gain - running / factor`` or ``gain - factor * running``, one
+    operation at a time; :data:`STEP_RUNNING`: ``running`` itself, ``values`` not written).
+
+    C loops instead of NumPy's three or four passes (the division or product, the subtraction,
+    the maximum, the comparison and its index array) over the candidates.  Returns -1 when a
+    criterion is NaN or there are no candidates (the caller then applies the NumPy rule to
+    ``values``, which gives its own answer).
+    """
+    cdef Py_ssize_t i, n = running.shape[0]
+    cdef double best, window
+    cdef Py_ssize_t not_numbers = 0
+    if n == 0:
+        return -1
+    if gain.shape[0] != n or values.shape[0] != n:
+        raise ValueError("gain, running, values: must have the same length")
+    if mode not in (_STEP_RUNNING, _STEP_DIVIDED, _STEP_SCALED):
+        raise ValueError(f"mode: must be STEP_RUNNING, STEP_DIVIDED or STEP_SCALED; got {mode}")
+    cdef const double* criterion = &running[0] if mode == _STEP_RUNNING else &values[0]
+    with nogil:
+        best = step_criterion(&gain[0], &running[0], n, mode, factor, &values[0], &not_numbers)
+        if not_numbers:
+            i = -1
+        else:
+            window = best if isinf(best) else best - tolerance * fmax(1.0, fabs(best))
+            i = 0
+            while criterion[i] < window:
+                i += 1
+    return i

@@ -106,7 +106,7 @@ import functools
 import numpy as np
 from scipy import sparse
 
-from fstools._ext import _bitcount, _class_tables, _common, _entropy
+from fstools._ext import _bitcount, _class_tables, _common, _entropy, _sorting
 from fstools.core.parallel import external_backend, score_features, threads_for_work
 from fstools.core.discretize import MAX_LEVELS_AS_IS, code_dtype, information_codes, information_codes_with_planes
 from fstools.core.sparse import as_canonical_csc, column_levels, sparse_mutual_information_relevance
@@ -254,26 +254,35 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
     gain = relevance.copy()
     term, minimum = _STEP_TERMS[criterion]
     remaining = np.ones(n_features, dtype=bool)
-    # the redundancy and J of every feature (mifs, mifs_u, mrmr), rewritten in place at each step
-    redundancy = np.zeros(n_features)
+    # J of every feature (mifs, mifs_u, mrmr), rewritten in place at each step
     penalised = np.empty(n_features)
     ranking, step_j, step_redundancy = [], [], []
     for step in range(k):
+        # J of every candidate and the pick, the first within TIE_TOLERANCE of the largest (the
+        # lowest column index wins ties), in one C pass (_sorting.greedy_first_maximum: the
+        # IEEE operations of NumPy's gain - running / |S| and gain - beta * running)
         if step == 0:
-            values = gain
+            values, mode, factor = gain, _sorting.STEP_RUNNING, 1.0
+            source = gain
         elif criterion in ("mifs", "mifs_u"):
-            np.multiply(beta, running, out=redundancy)
-            values = np.subtract(gain, redundancy, out=penalised)
+            values, mode, factor, source = penalised, _sorting.STEP_SCALED, float(beta), running
         elif criterion == "mrmr":
-            np.divide(running, step, out=redundancy)   # step = |S|
-            values = np.subtract(gain, redundancy, out=penalised)
+            values, mode, factor, source = penalised, _sorting.STEP_DIVIDED, float(step), running  # step = |S|
         else:  # jmi, cmim
-            values = running
-        chosen = first_maximum(values)  # lowest column index wins ties
+            values, mode, factor, source = running, _sorting.STEP_RUNNING, 1.0, running
+        chosen = _sorting.greedy_first_maximum(gain, source, mode, factor, penalised, TIE_TOLERANCE)
+        if chosen < 0:  # a NaN criterion (or no candidate): the ranking rule's own answer
+            chosen = first_maximum(values)
         ranking.append(chosen)
         step_j.append(float(values[chosen]))
         if criterion in _PENALISED:
-            step_redundancy.append(float(redundancy[chosen]))
+            # the subtracted term of the chosen feature (step 1: none), as the pass computed it
+            if step == 0:
+                step_redundancy.append(0.0)
+            elif criterion == "mrmr":
+                step_redundancy.append(float(running[chosen] / factor))
+            else:
+                step_redundancy.append(float(factor * running[chosen]))
         remaining[chosen] = False
         gain[chosen] = -np.inf
         if criterion in ("jmi", "cmim"):
