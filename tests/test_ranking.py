@@ -68,7 +68,7 @@ def test_greedy_first_maximum_is_first_maximum_of_the_numpy_criterion(seed, n, m
     expected_values = _numpy_step(gain, running, mode, factor)
     assert chosen == first_maximum(expected_values, tolerance)
     if mode != 0:
-        np.testing.assert_array_equal(values, expected_values)  # bitwise (NaN-free here)
+        np.testing.assert_array_equal(values.view(np.int64), expected_values.view(np.int64))  # bitwise
 
 
 def test_greedy_first_maximum_leaves_nan_to_the_numpy_rule():
@@ -82,3 +82,7 @@ def test_greedy_first_maximum_leaves_nan_to_the_numpy_rule():
         _sorting.greedy_first_maximum(gain, running, 5, 1.0, values, TIE_TOLERANCE)
     with pytest.raises(ValueError, match="^gain, running, values: must have the same length"):
         _sorting.greedy_first_maximum(gain[:2], running, 1, 1.0, values, TIE_TOLERANCE)
+    finite = np.array([1.0, 2.0, 3.0])
+    for tolerance in (-0.5, np.nan, np.inf):  # (a negative window would be above the maximum)
+        with pytest.raises(ValueError, match="^tolerance: must be a finite number >= 0"):
+            _sorting.greedy_first_maximum(finite, finite, 0, 1.0, np.empty(3), tolerance)

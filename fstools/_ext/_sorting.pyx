@@ -250,6 +250,8 @@ def greedy_first_maximum(const double[::1] gain, const double[::1] running, int 
         raise ValueError("gain, running, values: must have the same length")
     if mode not in (_STEP_RUNNING, _STEP_DIVIDED, _STEP_SCALED):
         raise ValueError(f"mode: must be STEP_RUNNING, STEP_DIVIDED or STEP_SCALED; got {mode}")
+    if not tolerance >= 0.0 or isinf(tolerance):
+        raise ValueError(f"tolerance: must be a finite number >= 0; got {tolerance!r}")
     cdef const double* criterion = &running[0] if mode == _STEP_RUNNING else &values[0]
     with nogil:
         best = step_criterion(&gain[0], &running[0], n, mode, factor, &values[0], &not_numbers)
@@ -258,6 +260,8 @@ def greedy_first_maximum(const double[::1] gain, const double[::1] running, int 
         else:
             window = best if isinf(best) else best - tolerance * fmax(1.0, fabs(best))
             i = 0
-            while criterion[i] < window:
+            while i < n and criterion[i] < window:  # (best itself is within the window)
                 i += 1
+            if i == n:
+                i = -1
     return i

@@ -271,7 +271,7 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
         else:  # jmi, cmim
             values, mode, factor, source = running, _sorting.STEP_RUNNING, 1.0, running
         chosen = _sorting.greedy_first_maximum(gain, source, mode, factor, penalised, TIE_TOLERANCE)
-        if chosen < 0:  # a NaN criterion (or no candidate): the ranking rule's own answer
+        if chosen < 0:  # a NaN criterion: the NumPy rule, which has no answer for it (IndexError), as before
             chosen = first_maximum(values)
         ranking.append(chosen)
         step_j.append(float(values[chosen]))

@@ -180,7 +180,9 @@ class ModelFrame:
         (``x``, ``Q("x")``, `` `x` ``, ``C(x, ...)``) is named by the column;
         any other term keeps patsy's name (``np.log(c)``, ``a:b``).
     column_terms : list of str
-        For each design column, the name of the term it belongs to.
+        For each design column, the name of the term it belongs to.  The three lists are
+        read, never changed in place: where every term is one column they are one list
+        object (no copies of a wide design's names), passed on as it is to the methods.
     row_index : pandas.Index
         Index labels of the rows kept.
     n_dropped : int
