@@ -260,3 +260,31 @@ def test_select_drop_without_reading_first_equals_the_complete_rows(method):
         assert result.selected == expected.selected
         assert result.scores["score"].tolist() == expected.scores["score"].tolist()
         assert result.n_dropped == len(data) - len(complete)
+
+
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_two_classes_column_major_long_columns(n_threads):
+    # Two classes and a DataFrame's column-major float64 values take the byte-compare counting
+    # (32 rows a compare, byte lanes added to the totals every 255 compares): long columns cross
+    # that flush several times and end with a partial group of 32 rows; levels in groups of
+    # four (1, 2, 10, 32 values), columns left for 33 values, for a value outside 0..63 or a
+    # NaN after the first rows, and -0.0 counted as 0.
+    rng = np.random.default_rng(21)
+    m = 20_001
+    y = (rng.random(m) < 0.3).astype(np.int32)
+    columns = [np.zeros(m), rng.integers(0, 2, m), rng.integers(0, 10, m), rng.integers(0, 32, m),
+               rng.integers(0, 33, m), rng.integers(0, 10, m), rng.integers(0, 10, m),
+               np.where(rng.random(m) < 0.5, -0.0, 3.0), rng.integers(31, 64, m)]
+    X = np.asfortranarray(np.column_stack(columns).astype(np.float64))
+    X[15_000, 5] = 64.0   # outside 0..63 after the first rows
+    X[9_000, 6] = np.nan
+    out, levels, status = _run(X, y, 2, n_threads)
+    counted = status == _class_tables.COLUMN_COUNTED
+    expected = np.array([_counted_by_rule(X[:, j]) for j in range(X.shape[1])])
+    np.testing.assert_array_equal(counted, expected)
+    assert counted.tolist() == [True, True, True, True, False, False, False, True, False]
+    reference, ref_levels, _ = _code_path(np.ascontiguousarray(X[:, counted]), y, 2)
+    assert out[counted].tobytes() == reference.tobytes()
+    np.testing.assert_array_equal(levels[counted], ref_levels)
+    for j in np.flatnonzero(counted):
+        assert out[j] == pytest.approx(_numpy_information(X[:, j], y, 2), abs=1e-12)
