@@ -262,29 +262,52 @@ def test_select_drop_without_reading_first_equals_the_complete_rows(method):
         assert result.n_dropped == len(data) - len(complete)
 
 
+@pytest.mark.parametrize("order", ["F", "C"])
 @pytest.mark.parametrize("n_threads", [1, 2])
-def test_two_classes_column_major_long_columns(n_threads):
-    # Two classes and a DataFrame's column-major float64 values take the byte-compare counting
-    # (32 rows a compare, byte lanes added to the totals every 255 compares): long columns cross
-    # that flush several times and end with a partial group of 32 rows; levels in groups of
-    # four (1, 2, 10, 32 values), columns left for 33 values, for a value outside 0..63 or a
-    # NaN after the first rows, and -0.0 counted as 0.
+def test_two_classes_long_columns(order, n_threads):
+    # Two classes and float64 take the byte-compare counting: column-major, 32 rows a compare in
+    # byte lanes added to the totals every 255 compares; row-major, after the first 64 rows, a
+    # lane per column, class and value added to the tables every 255 rows.  Long columns cross
+    # those flushes several times and end with a partial group; levels in groups of four (1, 2,
+    # 10, 32 values), a value first seen after the first rows (column 9), columns left for 33
+    # values, for a value outside 0..63 or a NaN after the first rows, and -0.0 counted as 0.
     rng = np.random.default_rng(21)
     m = 20_001
     y = (rng.random(m) < 0.3).astype(np.int32)
     columns = [np.zeros(m), rng.integers(0, 2, m), rng.integers(0, 10, m), rng.integers(0, 32, m),
                rng.integers(0, 33, m), rng.integers(0, 10, m), rng.integers(0, 10, m),
                np.where(rng.random(m) < 0.5, -0.0, 3.0), rng.integers(31, 64, m)]
-    X = np.asfortranarray(np.column_stack(columns).astype(np.float64))
+    late = rng.integers(0, 3, m).astype(np.float64)
+    late[10_000:10_003] = 40.0  # a larger value first seen late
+    columns.append(late)
+    X = np.column_stack(columns).astype(np.float64)
     X[15_000, 5] = 64.0   # outside 0..63 after the first rows
     X[9_000, 6] = np.nan
+    X = np.asfortranarray(X) if order == "F" else np.ascontiguousarray(X)
     out, levels, status = _run(X, y, 2, n_threads)
     counted = status == _class_tables.COLUMN_COUNTED
     expected = np.array([_counted_by_rule(X[:, j]) for j in range(X.shape[1])])
     np.testing.assert_array_equal(counted, expected)
-    assert counted.tolist() == [True, True, True, True, False, False, False, True, False]
+    assert counted.tolist() == [True, True, True, True, False, False, False, True, False, True]
     reference, ref_levels, _ = _code_path(np.ascontiguousarray(X[:, counted]), y, 2)
     assert out[counted].tobytes() == reference.tobytes()
     np.testing.assert_array_equal(levels[counted], ref_levels)
     for j in np.flatnonzero(counted):
         assert out[j] == pytest.approx(_numpy_information(X[:, j], y, 2), abs=1e-12)
+
+
+def test_row_major_two_classes_value_first_seen_late():
+    # Row-major, two classes: the byte lanes count the values up to the largest seen so far in
+    # the block; a larger value first seen after the first rows (and after a flush) must be
+    # counted from its row on.
+    rng = np.random.default_rng(22)
+    m = 6_000
+    X = rng.integers(0, 3, (m, 4)).astype(np.float64)
+    X[5_000:5_007, 2] = 40.0
+    X[300, 3] = 9.0
+    y = (rng.random(m) < 0.4).astype(np.int32)
+    out, levels, status = _run(np.ascontiguousarray(X), y, 2)
+    assert (status == _class_tables.COLUMN_COUNTED).all()
+    reference, ref_levels, _ = _code_path(X, y, 2)
+    assert out.tobytes() == reference.tobytes()
+    np.testing.assert_array_equal(levels, [3, 3, 4, 4])
