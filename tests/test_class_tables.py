@@ -311,3 +311,21 @@ def test_row_major_two_classes_value_first_seen_late():
     reference, ref_levels, _ = _code_path(X, y, 2)
     assert out.tobytes() == reference.tobytes()
     np.testing.assert_array_equal(levels, [3, 3, 4, 4])
+
+
+def test_column_major_two_classes_in_chunks():
+    # Column-major, two classes: a column is coded and counted BYTE_CHUNK (65,280) rows at a time;
+    # 140,001 rows cross two chunk ends.  A value first seen in the third chunk, and a value not
+    # counted there (the column is left).
+    rng = np.random.default_rng(23)
+    m = 140_001
+    X = np.asfortranarray(rng.integers(0, 4, (m, 3)).astype(np.float64))
+    X[139_000, 1] = 17.0
+    X[139_500, 2] = 2.5
+    y = (rng.random(m) < 0.5).astype(np.int32)
+    out, levels, status = _run(X, y, 2, 2)
+    assert status.tolist() == [_class_tables.COLUMN_COUNTED, _class_tables.COLUMN_COUNTED,
+                               _class_tables.COLUMN_LEFT]
+    reference, ref_levels, _ = _code_path(np.ascontiguousarray(X[:, :2]), y, 2)
+    assert out[:2].tobytes() == reference.tobytes()
+    np.testing.assert_array_equal(levels[:2], [4, 5])
