@@ -153,3 +153,36 @@ def test_numbers_read_as_a_factor_get_the_missing_level_too():
     with pytest.raises(ValueError, match="column 'grade' has missing values and is read both as numbers and as "
                                          "a factor"):
         fs.select("y ~ factor(grade) + grade", df, method="mim", na_action="level")
+
+
+@pytest.mark.parametrize("method", ["mim", "mrmr"])
+def test_the_notes_count_a_continuous_column_with_missing_values_as_continuous(method):
+    # x1 and x2 are normal draws (continuous), x1 with missing values; colour a factor (its codes are
+    # discrete) with missing values; an integer column with missing values stays discrete
+    df = _with_missing(10)
+    df["count"] = np.where(np.arange(len(df)) % 7 == 0, np.nan, np.arange(len(df)) % 4)
+    res = fs.select("y ~ .", df, method=method, k=2, na_action="level")
+    notes = res.summary().notes
+    discretisation = [note for note in notes if note.startswith("discretisation:")]
+    assert len(discretisation) == 1
+    assert ("for 2 continuous column(s) (1 of them on their observed values, missing as one more level: "
+            "na_action='level'); 2 discrete column(s)") in discretisation[0]
+    # one note says that missing values are a level (the model frame's, naming the columns and counts)
+    assert sum("a level of" in note for note in notes) == 1
+    assert sum("rows with missing predictor values kept" in note for note in notes) == 1
+
+
+def test_the_discretisation_note_refuses_a_mask_of_another_shape():
+    from fstools.methods.information import mrmr
+
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(np.int32)
+    note = mrmr(X, y, k=2, na_level_discretised=np.array([False, True, False])).notes
+    assert any("for 3 continuous column(s); 0 discrete" in line for line in note)  # a discretised column stays one
+    codes = np.column_stack([X[:, :2], rng.integers(0, 9, 60)]).astype(float)   # column 2: codes of a cut column
+    note = mrmr(codes, y, k=2, na_level_discretised=np.array([False, False, True])).notes
+    assert any("for 3 continuous column(s) (1 of them on their observed values" in line for line in note)
+    with pytest.raises(ValueError, match=r"^na_level_discretised: must be a boolean array with one entry per "
+                                         r"column of X \(3\)"):
+        mrmr(X, y, k=2, na_level_discretised=np.array([True, False]))

@@ -40,7 +40,8 @@ from fstools.core.arrays import default_column_names
 from fstools.core.discretize import MAX_LEVELS_AS_IS, MU_SIGMA_LEVELS, MU_SIGMA_EDGES
 from fstools.model.exceptions import FormulaError
 from fstools.methods.cmqfs import min_max_normalise, modularity_scores
-from fstools.model.terms import missing_level_note, term_scores
+from fstools.methods.information import discretisation_note
+from fstools.model.terms import term_scores
 from fstools.results.out_of_core_result import OutOfCoreResult
 from fstools.core.ranking import TIE_TOLERANCE, rank_features
 from fstools.methods.registry import MethodOutput, get_method
@@ -356,13 +357,11 @@ def _mim_output(X, y, statistics, classes, k, names):
     step[ranking] = np.arange(1, ranking.shape[0] + 1)
     j_column = np.full(n_features, np.nan)
     j_column[ranking] = relevance[ranking]
-    # (a column with missing values is coded first, then used as it is: counted as discrete, as in memory)
-    n_as_is = len(set(as_is_values) | set(np.flatnonzero(with_missing).tolist()))
-    notes = [f"discretisation: 'mu_sigma' (nine levels at mean +- 0.5, 1.5, 2.5, 3.5 sd; Zhao et al. 2015, "
-             f"section 5.2) for {n_features - n_as_is} continuous column(s); {n_as_is} discrete column(s) "
-             f"(integer values, at most {MAX_LEVELS_AS_IS} distinct) used as they are; information in nats"]
-    if with_missing.any():
-        notes.insert(0, missing_level_note([names[j] for j in np.flatnonzero(with_missing)], "mu_sigma"))
+    # the note of the in-memory path: a column with missing values is coded first (its observed values
+    # discretised unless discrete), then read as it is
+    discrete = np.zeros(n_features, dtype=bool)
+    discrete[list(as_is_values)] = True
+    notes = [discretisation_note("mu_sigma", None, discrete | with_missing, with_missing & ~discrete)]
     used_levels = (level_counts > 0).sum(axis=1)
     if np.any(used_levels <= 1):
         notes.append(f"{int(np.count_nonzero(used_levels <= 1))} column(s) constant after discretisation: "

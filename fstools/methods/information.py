@@ -323,15 +323,29 @@ def _check_discretization(discretization, n_bins):
         raise ValueError(f"n_bins: must be None or an integer >= 2; got {n_bins!r}")
 
 
-def _discretisation_note(discretization, n_bins, as_is):
-    n_as_is = int(np.count_nonzero(as_is))
+def discretisation_note(discretization, n_bins, as_is, na_level_discretised=None):
+    """The note naming the discretisation: the scheme, and how many columns it cut (``~as_is``) and
+    how many were used as they are (``as_is``).  The columns of ``na_level_discretised`` (see the
+    methods' parameter) are counted as continuous: their codes, read as they are, are the scheme's
+    bins of their observed values."""
+    as_is = np.asarray(as_is, dtype=bool)
+    coded = np.zeros(as_is.shape, dtype=bool)
+    if na_level_discretised is not None:
+        coded = np.asarray(na_level_discretised)
+        if coded.dtype != np.bool_ or coded.shape != as_is.shape:
+            raise ValueError(f"na_level_discretised: must be a boolean array with one entry per column of X "
+                             f"({as_is.size}); got {coded.dtype} of shape {coded.shape}")
+    n_coded = int(np.count_nonzero(coded & as_is))
+    n_as_is = int(np.count_nonzero(as_is)) - n_coded
     n_continuous = as_is.size - n_as_is
     if discretization == "mu_sigma":
         scheme = ("'mu_sigma' (nine levels at mean +- 0.5, 1.5, 2.5, 3.5 sd; Zhao et al. 2015, "
                   "section 5.2)")
     else:
         scheme = f"{discretization!r} with n_bins = {n_bins}"
-    return (f"discretisation: {scheme} for {n_continuous} continuous column(s); {n_as_is} discrete "
+    missing = (f" ({n_coded} of them on their observed values, missing as one more level: na_action='level')"
+               if n_coded else "")
+    return (f"discretisation: {scheme} for {n_continuous} continuous column(s){missing}; {n_as_is} discrete "
             f"column(s) (integer values, at most {MAX_LEVELS_AS_IS} distinct) used as they are; "
             f"information in nats")
 
@@ -361,7 +375,8 @@ def _response_codes(y, n_samples, response_type, discretization, n_bins):
     return codes, f"continuous response {how}: C in the criterion is the discretised response"
 
 
-def _information_method(criterion, X, y, k, n_threads, discretization, n_bins, beta=1.0, response_type="class"):
+def _information_method(criterion, X, y, k, n_threads, discretization, n_bins, beta=1.0, response_type="class",
+                        na_level_discretised=None):
     """Discretise, select, and package the result of one criterion."""
     _check_has_samples(X, criterion)
     _check_discretization(discretization, n_bins)
@@ -387,8 +402,8 @@ def _information_method(criterion, X, y, k, n_threads, discretization, n_bins, b
             prepared=prepared)
         constant = _constant_codes(codes, levels, as_is)  # (reads the discretised rows only)
 
-    output = information_output(ranking, step_values, relevance, _discretisation_note(discretization, n_bins, as_is),
-                                constant)
+    output = information_output(ranking, step_values, relevance,
+                                discretisation_note(discretization, n_bins, as_is, na_level_discretised), constant)
     output.constant_columns = _constant_columns(X, constant, as_is)
     if response_note:
         output.notes.insert(1, response_note)
@@ -541,7 +556,7 @@ def sparse_mim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None
                          "every feature and the ranking would be arbitrary)")
     relevance = sparse_mutual_information_relevance(X, y, n_classes, method="mim")
     ranking = _top_ranking(relevance, relevance.shape[0] if k is None else min(int(k), relevance.shape[0]))
-    note = _discretisation_note(discretization, n_bins, np.ones(relevance.shape[0], dtype=bool))
+    note = discretisation_note(discretization, n_bins, np.ones(relevance.shape[0], dtype=bool))
     return information_output(ranking, {"J": relevance[ranking].copy()}, relevance, note,
                               column_levels(X).counts() <= 1)
 
@@ -570,7 +585,14 @@ _COMMON_PARAMETERS_DOC = """
         ``n_bins`` as a predictor column is (a response with integer values and
         at most 32 distinct ones is used as it is), as praznik and FSelector
         do; the criterion's C is then the discretised response (named in the
-        notes)."""
+        notes).
+    na_level_discretised : ndarray of bool, shape (n_features,), optional
+        The columns of ``X`` that hold the codes of a continuous column with
+        missing values as a level of their own: its observed values cut by
+        ``discretization`` and missing as one more level (what the model layer
+        passes under ``na_action='level'``, as FSelectorRcpp and praznik treat
+        ``NA`` as a level).  Read as they are, as any integer column; the
+        discretisation note counts them as continuous columns."""
 
 _RETURNS_DOC = """
     Returns
@@ -587,7 +609,7 @@ _RETURNS_DOC = """
 
 
 def mim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, estimator="plugin", n_neighbors=3,
-        random_state=0, response_type="class"):
+        random_state=0, response_type="class", na_level_discretised=None):
     _check_has_samples(X, "mim")
     if not isinstance(estimator, str) or estimator not in ESTIMATORS:
         raise ValueError(f"estimator: must be one of {', '.join(map(repr, ESTIMATORS))}; got {estimator!r}")
@@ -601,7 +623,8 @@ def mim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, estim
         if response_note:
             output.notes.insert(1, response_note)
         return output
-    return _information_method("mim", X, y, k, n_threads, discretization, n_bins, response_type=response_type)
+    return _information_method("mim", X, y, k, n_threads, discretization, n_bins, response_type=response_type,
+                               na_level_discretised=na_level_discretised)
 
 
 def _knn_mim(X, y, k, n_threads, n_neighbors, random_state, response_type):
@@ -637,24 +660,34 @@ def _knn_mim(X, y, k, n_threads, n_neighbors, random_state, response_type):
     return output
 
 
-def mifs(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, beta=1.0, response_type="class"):
-    return _information_method("mifs", X, y, k, n_threads, discretization, n_bins, beta, response_type)
+def mifs(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, beta=1.0, response_type="class",
+         na_level_discretised=None):
+    return _information_method("mifs", X, y, k, n_threads, discretization, n_bins, beta, response_type,
+                               na_level_discretised)
 
 
-def mifs_u(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, beta=1.0, response_type="class"):
-    return _information_method("mifs_u", X, y, k, n_threads, discretization, n_bins, beta, response_type)
+def mifs_u(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, beta=1.0, response_type="class",
+           na_level_discretised=None):
+    return _information_method("mifs_u", X, y, k, n_threads, discretization, n_bins, beta, response_type,
+                               na_level_discretised)
 
 
-def mrmr(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, response_type="class"):
-    return _information_method("mrmr", X, y, k, n_threads, discretization, n_bins, response_type=response_type)
+def mrmr(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, response_type="class",
+         na_level_discretised=None):
+    return _information_method("mrmr", X, y, k, n_threads, discretization, n_bins, response_type=response_type,
+                               na_level_discretised=na_level_discretised)
 
 
-def jmi(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, response_type="class"):
-    return _information_method("jmi", X, y, k, n_threads, discretization, n_bins, response_type=response_type)
+def jmi(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, response_type="class",
+        na_level_discretised=None):
+    return _information_method("jmi", X, y, k, n_threads, discretization, n_bins, response_type=response_type,
+                               na_level_discretised=na_level_discretised)
 
 
-def cmim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, response_type="class"):
-    return _information_method("cmim", X, y, k, n_threads, discretization, n_bins, response_type=response_type)
+def cmim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, response_type="class",
+         na_level_discretised=None):
+    return _information_method("cmim", X, y, k, n_threads, discretization, n_bins, response_type=response_type,
+                               na_level_discretised=na_level_discretised)
 
 
 mim.__doc__ = f"""Mutual information maximisation: rank by I(X_k;C).

@@ -16,7 +16,7 @@ from fstools.core.discretize import MAX_LEVELS_AS_IS, information_codes
 from fstools.core.ranking import complete_ranking
 
 __all__ = ["columns_for_k_terms", "ranked_terms", "term_scores", "selected_terms", "steps_table", "factor_code_design",
-           "FACTOR_CODE_LEVELS", "method_design", "one_column_per_term", "same_names", "missing_level_codes", "missing_level_note", "SelectionDesign", "selection_design",
+           "FACTOR_CODE_LEVELS", "method_design", "one_column_per_term", "same_names", "missing_level_codes", "SelectionDesign", "selection_design",
            "selection_input"]
 
 #: Most levels of a factor scored by its level codes: the information methods read integer
@@ -277,9 +277,11 @@ def method_design(spec, X, column_names, column_terms, params=None, na_action="d
                 coded[:, j] = X[:, original[name]]
         if na_action == "level":
             params = params or {}
-            coded, more = missing_level_codes(coded, names, params.get("discretization", "mu_sigma"),
-                                              params.get("n_bins"))
-            notes = [*notes, *more]
+            # (named in the model frame's note; the discretised ones in the method's note)
+            coded, discretised = missing_level_codes(coded, names, params.get("discretization", "mu_sigma"),
+                                                     params.get("n_bins"))
+            if discretised.any():  # for the method's discretisation note (these are continuous columns)
+                keywords["na_level_discretised"] = discretised
     return coded, names, terms, notes, keywords
 
 
@@ -295,8 +297,11 @@ def missing_level_codes(X, column_names, discretization="mu_sigma", n_bins=None)
 
     Returns
     -------
-    (X, notes)
-        A float64 copy with those columns replaced (``X`` itself when no value is missing).
+    (X, discretised)
+        A float64 copy with those columns replaced (``X`` itself when no value is missing), and
+        a boolean array flagging the columns whose observed values were discretised (continuous
+        columns: the method reads their codes as they are, and names them in its
+        discretisation note through the keyword ``na_level_discretised``).
 
     Raises
     ------
@@ -306,15 +311,17 @@ def missing_level_codes(X, column_names, discretization="mu_sigma", n_bins=None)
     """
     missing = np.isnan(X)
     columns = np.flatnonzero(missing.any(axis=0))
+    discretised = np.zeros(X.shape[1], dtype=bool)
     if columns.size == 0:
-        return X, []
+        return X, discretised
     X = np.array(X, dtype=np.float64, order="C")
     for j in columns:
         observed = ~missing[:, j]
         if not observed.any():
             raise ValueError(f"na_action='level': column {column_names[j]!r} has no observed value")
-        codes, levels, _ = information_codes(X[observed, j][:, None], discretization=discretization,
-                                             n_bins=n_bins)
+        codes, levels, as_is = information_codes(X[observed, j][:, None], discretization=discretization,
+                                                 n_bins=n_bins)
+        discretised[j] = not as_is[0]
         if int(levels[0]) + 1 > MAX_LEVELS_AS_IS:
             raise ValueError(f"na_action='level': column {column_names[j]!r} would have {int(levels[0]) + 1} levels "
                              f"with missing as one, more than the {MAX_LEVELS_AS_IS} the information methods "
@@ -322,16 +329,7 @@ def missing_level_codes(X, column_names, discretization="mu_sigma", n_bins=None)
                              f"rows (na_action='drop')")
         X[observed, j] = codes[0]
         X[~observed, j] = levels[0]
-    return X, [missing_level_note([column_names[j] for j in columns], discretization)]
-
-
-def missing_level_note(names, discretization):
-    """The note of :func:`missing_level_codes` for the columns ``names``."""
-    shown = ", ".join(names[:10])
-    more = f" and {len(names) - 10} more" if len(names) > 10 else ""
-    return (f"na_action='level': the observed values of {shown}{more} coded as the method codes a column "
-            f"(discretised by {discretization!r} unless discrete), missing as one more level; the coded "
-            f"columns are read as they are (among the discrete columns of the discretisation note)")
+    return X, discretised
 
 
 class SelectionDesign(NamedTuple):

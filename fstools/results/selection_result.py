@@ -225,8 +225,9 @@ class SelectionResult(Result):
         shown = ", ".join(f"{name} ({count} of {self.n})" for name, count in observed.iloc[:5].items())
         more = f" and {len(observed) - 5} more" if len(observed) > 5 else ""
         na_action = self._frame.na_action
-        return (f"na_action={na_action!r} ({NA_ACTION_MEANINGS[na_action]}); the marginal test of a feature "
-                f"with missing values uses the rows where it is observed: {shown}{more}")
+        # (what na_action does with the rows is the model frame's note)
+        return (f"na_action={na_action!r}: the marginal test of a feature with missing values uses the rows where "
+                f"it is observed: {shown}{more}")
 
     @cached_property
     def _redundancy(self):
