@@ -49,10 +49,9 @@ def _numpy_step(gain, running, mode, factor):
 @settings(max_examples=300, deadline=None)
 @given(seed=st.integers(0, 2 ** 32 - 1), n=st.integers(1, 300), mode=st.integers(0, 2),
        factor=st.sampled_from([1.0, 3.0, 7.0, 0.3, 1e-9, 1e12]), ties=st.booleans(),
-       tolerance=st.sampled_from([0.0, TIE_TOLERANCE, 1e-3]), extremes=st.booleans(),
-       n_threads=st.integers(1, 3))
+       tolerance=st.sampled_from([0.0, TIE_TOLERANCE, 1e-3]), extremes=st.booleans())
 def test_greedy_first_maximum_is_first_maximum_of_the_numpy_criterion(seed, n, mode, factor, ties, tolerance,
-                                                                       extremes, n_threads):
+                                                                       extremes):
     rng = np.random.default_rng(seed)
     gain = rng.random(n)
     running = rng.random(n) * 3
@@ -65,37 +64,24 @@ def test_greedy_first_maximum_is_first_maximum_of_the_numpy_criterion(seed, n, m
         if rng.random() < 0.2:
             running[rng.integers(0, n)] = np.inf if mode == 0 else 1.0
     values = np.empty(n)
-    limit = _sorting.GREEDY_PARALLEL_CANDIDATES
-    _sorting.GREEDY_PARALLEL_CANDIDATES = 1  # threaded chunks on short arrays (a chunk may be empty)
-    try:
-        chosen = _sorting.greedy_first_maximum(gain, running, mode, factor, values, tolerance, n_threads)
-    finally:
-        _sorting.GREEDY_PARALLEL_CANDIDATES = limit
+    chosen = _sorting.greedy_first_maximum(gain, running, mode, factor, values, tolerance)
     expected_values = _numpy_step(gain, running, mode, factor)
     assert chosen == first_maximum(expected_values, tolerance)
     if mode != 0:
         np.testing.assert_array_equal(values.view(np.int64), expected_values.view(np.int64))  # bitwise
 
 
-@pytest.mark.parametrize("n_threads", [1, 2])
-def test_greedy_first_maximum_leaves_nan_to_the_numpy_rule(n_threads, monkeypatch):
-    monkeypatch.setattr(_sorting, "GREEDY_PARALLEL_CANDIDATES", 1)
-    gain = np.array([0.5, 0.1, 0.7, 0.2, 0.1, 0.3, 0.2, 0.9, 0.1, np.nan, 0.7])  # the NaN in the second chunk
-    running = np.linspace(0.1, 0.3, gain.size)
-    values = np.empty(gain.size)
-    for pick in (_sorting.greedy_first_maximum(gain, running, _sorting.STEP_DIVIDED, 2.0, values, TIE_TOLERANCE,
-                                               n_threads),
-                 _sorting.greedy_first_maximum(gain, gain, _sorting.STEP_RUNNING, 1.0, values, TIE_TOLERANCE,
-                                               n_threads)):
-        assert pick == -1
-    gain, running, values = gain[[0, 1, 2]], running[[0, 1, 2]], values[:3]
+def test_greedy_first_maximum_leaves_nan_to_the_numpy_rule():
+    gain = np.array([0.5, np.nan, 0.7])
+    running = np.array([0.1, 0.2, 0.3])
+    values = np.empty(3)
+    assert _sorting.greedy_first_maximum(gain, running, _sorting.STEP_DIVIDED, 2.0, values, TIE_TOLERANCE) == -1
+    assert _sorting.greedy_first_maximum(gain, gain, _sorting.STEP_RUNNING, 1.0, values, TIE_TOLERANCE) == -1
     assert _sorting.greedy_first_maximum(gain[:0], running[:0], 0, 1.0, values[:0], TIE_TOLERANCE) == -1
     with pytest.raises(ValueError, match="^mode: must be"):
         _sorting.greedy_first_maximum(gain, running, 5, 1.0, values, TIE_TOLERANCE)
     with pytest.raises(ValueError, match="^gain, running, values: must have the same length"):
         _sorting.greedy_first_maximum(gain[:2], running, 1, 1.0, values, TIE_TOLERANCE)
-    with pytest.raises(ValueError, match="^n_threads: must be"):
-        _sorting.greedy_first_maximum(gain, running, 1, 1.0, values, TIE_TOLERANCE, 0)
     finite = np.array([1.0, 2.0, 3.0])
     for tolerance in (-0.5, np.nan, np.inf):  # (a negative window would be above the maximum)
         with pytest.raises(ValueError, match="^tolerance: must be a finite number >= 0"):

@@ -1,10 +1,7 @@
 # cython: language_level=3
 """Sorting and selection helpers of the kernels (declared in ``_sorting.pxd``)."""
 cimport cython
-from cython.parallel cimport prange
-from libc.math cimport INFINITY, fabs, fmax, isinf
-
-import numpy as np
+from libc.math cimport fabs, fmax, isinf
 
 from fstools._ext._common cimport check_threads  # (the C of _common.pxd: FSTOOLS_VECTOR_CLONES)
 from libc.stdint cimport int32_t
@@ -229,25 +226,10 @@ cdef extern from *:
                                                    Py_ssize_t* not_numbers) noexcept nogil
 
 
-#: Candidates from which :func:`greedy_first_maximum` with ``n_threads > 1`` splits its passes
-#: over the threads (below it, one thread: the pass takes microseconds).  Read at each call
-#: (tests lower it to run the threaded passes on small arrays).
-GREEDY_PARALLEL_CANDIDATES = 32768
-
-
-cdef Py_ssize_t _first_in_window(const double* criterion, Py_ssize_t start, Py_ssize_t stop,
-                                 double window) noexcept nogil:
-    """The first index of ``start .. stop - 1`` whose criterion is at least ``window``, or -1."""
-    cdef Py_ssize_t i = start
-    while i < stop and criterion[i] < window:  # (a NaN is never in the window; none is here)
-        i += 1
-    return i if i < stop else -1
-
-
 @cython.boundscheck(False)
 @cython.wraparound(False)
 def greedy_first_maximum(const double[::1] gain, const double[::1] running, int mode, double factor,
-                         double[::1] values, double tolerance, int n_threads=1):
+                         double[::1] values, double tolerance):
     """The pick of a greedy step: the first index whose criterion is within ``tolerance`` of the
     largest (:func:`fstools.core.ranking.first_maximum`), with the criterion computed in the same
     call (mode :data:`STEP_DIVIDED` or :data:`STEP_SCALED`: written to ``values``, each value
@@ -255,15 +237,11 @@ def greedy_first_maximum(const double[::1] gain, const double[::1] running, int 
     operation at a time; :data:`STEP_RUNNING`: ``running`` itself, ``values`` not written).
 
     C loops instead of NumPy's three or four passes (the division or product, the subtraction,
-    the maximum, the comparison and its index array) over the candidates.  With ``n_threads``
-    above 1 and at least :data:`GREEDY_PARALLEL_CANDIDATES` candidates, each thread computes the
-    criterion and the largest value of one contiguous chunk, then finds the first index of its
-    chunk within the window; the pick is the first of those.  The largest value is exact in any
-    order and each criterion is the same operation on the same two numbers, so the pick does not
-    depend on ``n_threads``.  Returns -1 when a criterion is NaN or there are no candidates (the
-    caller then applies the NumPy rule to ``values``, which gives its own answer).
+    the maximum, the comparison and its index array) over the candidates.  Returns -1 when a
+    criterion is NaN or there are no candidates (the caller then applies the NumPy rule to
+    ``values``, which gives its own answer).
     """
-    cdef Py_ssize_t i, c, n = running.shape[0]
+    cdef Py_ssize_t i, n = running.shape[0]
     cdef double best, window
     cdef Py_ssize_t not_numbers = 0
     if n == 0:
@@ -274,41 +252,16 @@ def greedy_first_maximum(const double[::1] gain, const double[::1] running, int 
         raise ValueError(f"mode: must be STEP_RUNNING, STEP_DIVIDED or STEP_SCALED; got {mode}")
     if not tolerance >= 0.0 or isinf(tolerance):
         raise ValueError(f"tolerance: must be a finite number >= 0; got {tolerance!r}")
-    check_threads(n_threads)
     cdef const double* criterion = &running[0] if mode == _STEP_RUNNING else &values[0]
-    cdef Py_ssize_t n_chunks = n_threads if n >= GREEDY_PARALLEL_CANDIDATES else 1
-    # chunk c is [c * chunk, min((c + 1) * chunk, n)), a multiple of 8 values long (but the last)
-    cdef Py_ssize_t chunk = ((n + n_chunks - 1) // n_chunks + 7) // 8 * 8
-    if n_chunks == 1:
-        with nogil:
-            best = step_criterion(&gain[0], &running[0], n, mode, factor, &values[0], &not_numbers)
+    with nogil:
+        best = step_criterion(&gain[0], &running[0], n, mode, factor, &values[0], &not_numbers)
+        if not_numbers:
             i = -1
-            if not not_numbers:
-                window = best if isinf(best) else best - tolerance * fmax(1.0, fabs(best))
-                i = _first_in_window(criterion, 0, n, window)  # (best itself is within the window)
-        return i
-    cdef double[::1] chunk_best = np.empty(n_chunks, dtype=np.float64)
-    cdef Py_ssize_t[::1] chunk_nan = np.zeros(n_chunks, dtype=np.intp)
-    cdef Py_ssize_t[::1] chunk_first = np.empty(n_chunks, dtype=np.intp)
-    cdef Py_ssize_t start, length
-    for c in prange(n_chunks, nogil=True, num_threads=n_threads, schedule='static', chunksize=1):
-        start = c * chunk
-        length = min(chunk, n - start)
-        if length > 0:
-            chunk_best[c] = step_criterion(&gain[start], &running[start], length, mode, factor, &values[start],
-                                           &chunk_nan[c])
-    best = -INFINITY
-    for c in range(n_chunks):
-        if c * chunk < n:
-            not_numbers += chunk_nan[c]
-            best = chunk_best[c] if chunk_best[c] > best else best
-    if not_numbers:
-        return -1
-    window = best if isinf(best) else best - tolerance * fmax(1.0, fabs(best))
-    for c in prange(n_chunks, nogil=True, num_threads=n_threads, schedule='static', chunksize=1):
-        start = c * chunk
-        chunk_first[c] = _first_in_window(criterion, start, min(start + chunk, n), window) if start < n else -1
-    for c in range(n_chunks):
-        if chunk_first[c] >= 0:
-            return chunk_first[c]
-    return -1  # (unreachable: the largest value is in its chunk's window)
+        else:
+            window = best if isinf(best) else best - tolerance * fmax(1.0, fabs(best))
+            i = 0
+            while i < n and criterion[i] < window:  # (best itself is within the window)
+                i += 1
+            if i == n:
+                i = -1
+    return i

@@ -260,8 +260,7 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
     for step in range(k):
         # J of every candidate and the pick, the first within TIE_TOLERANCE of the largest (the
         # lowest column index wins ties), in one C pass (_sorting.greedy_first_maximum: the
-        # IEEE operations of NumPy's gain - running / |S| and gain - beta * running; the
-        # candidates split over the threads when there are many)
+        # IEEE operations of NumPy's gain - running / |S| and gain - beta * running)
         if step == 0:
             values, mode, factor = gain, _sorting.STEP_RUNNING, 1.0
             source = gain
@@ -271,8 +270,7 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
             values, mode, factor, source = penalised, _sorting.STEP_DIVIDED, float(step), running  # step = |S|
         else:  # jmi, cmim
             values, mode, factor, source = running, _sorting.STEP_RUNNING, 1.0, running
-        chosen = _sorting.greedy_first_maximum(gain, source, mode, factor, penalised, TIE_TOLERANCE,
-                                               requested_threads)
+        chosen = _sorting.greedy_first_maximum(gain, source, mode, factor, penalised, TIE_TOLERANCE)
         if chosen < 0:  # a NaN criterion: the NumPy rule, which has no answer for it (IndexError), as before
             chosen = first_maximum(values)
         ranking.append(chosen)
