@@ -19,6 +19,10 @@ Rows (every core count this machine has, wall time, best of ``--repeat``, runs i
    of float64 and writes a byte per value, nothing else.  Its 2-thread speed-up is what
    memory bandwidth allows any pass over X: the fit reaches 1.8x only as far as its work
    between the reads of X scales better than that.
+   After the fit rows, without a target, the memory system's share: two one-thread data passes
+   run at once, each over its own copy of X; each is slowed by the other (both read memory),
+   and 2 divided by that slowdown is about the most two threads can gain on that pass on this
+   machine (the fit's other work gains what its own reads of memory allow).
    Each row also prints the CPU time of the process per thread count: threads that wait
    (at a barrier, or for a core held by another process) show as CPU time above one thread's.
 2. The CMQFS relevance (the modularity of every feature's 1-D k-NN graph) on 200,000 x 20 normal
@@ -30,6 +34,7 @@ the speed-ups are lower bounds.  Run: ``python benchmarks/bench_threads.py`` (``
 """
 import os
 import sys
+import threading
 import time
 
 import numpy as np
@@ -78,6 +83,42 @@ def _thread_curve(label, method, functions, repeat, threads, target=FIT_TARGET):
         speedup = best[1] / best[2]
         verdict(speedup >= target and same,
                 f"{method} {label}, 2 threads vs 1: {speedup:.2f}x (target >= {target})")
+
+
+def _contention_row(X, repeat):
+    """Two one-thread data passes at once, over two copies of X (two Python threads; the kernel
+    releases the GIL): how much each slows the other down is the memory system's share of a pass,
+    which no division of the work over threads avoids.  Over one shared X the two would read each
+    other's lines from the shared cache; over copies each reads its own 640 MB."""
+    copy = X.copy()
+
+    def one(array):
+        start = time.perf_counter()
+        information_codes_with_planes(array, n_threads=1)
+        return time.perf_counter() - start
+
+    def both():
+        seconds = [0.0, 0.0]
+
+        def run(i, array):
+            seconds[i] = one(array)
+
+        workers = [threading.Thread(target=run, args=(0, X)), threading.Thread(target=run, args=(1, copy))]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+        return max(seconds)
+
+    alone, together = float("inf"), float("inf")
+    for _ in range(repeat):  # interleaved, best of each
+        alone = min(alone, one(X), one(copy))
+        together = min(together, both())
+    slowdown = together / alone
+    print(f"  memory contention: two one-thread data passes at once over two copies of X (no target): each "
+          f"{_duration(together)} against {_duration(alone)} alone, {slowdown:.2f}x slower; the most two "
+          f"threads can gain on the data pass: about {2 / slowdown:.2f}x")
+    del copy
 
 
 def section_fit(sizes, repeat, threads):
@@ -140,6 +181,8 @@ def section_fit(sizes, repeat, threads):
         functions = {t: (lambda t=t: fs.FeatureSelector(method=method, k=50, n_jobs=t).fit(X, y).ranking_)
                      for t in threads}
         _thread_curve("fit", method, functions, repeat, threads)
+    if 2 in threads:  # last: its copy of X, once freed, is handed back to the host of a VM (page reporting)
+        _contention_row(X, repeat)
 
 
 def section_cmqfs(sizes, repeat, threads):
