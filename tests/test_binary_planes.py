@@ -101,7 +101,7 @@ def _assert_planes_match(X, n_threads):
 
 @pytest.mark.parametrize("m", [1, 2, 63, 64, 65, 130, 800])
 @pytest.mark.parametrize("layout", ["C", "F", "strided"])
-@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int32, np.int8, np.uint8])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int32, np.int16, np.int8, np.uint8])
 def test_kernel_planes_are_the_packed_codes(m, layout, dtype):
     rng = np.random.default_rng(m)
     X = _mixed_matrix(rng, m, 150, dtype)  # more than two blocks of 64 columns
@@ -166,6 +166,45 @@ def test_kernel_planes_property_row_major_views(seed, m, n, offset, spare, bad, 
     np.testing.assert_array_equal(levels[discrete], ref_levels[discrete])
     for j in np.flatnonzero(discrete & (levels <= 2)):
         np.testing.assert_array_equal(planes[j], _packed_plane(ref_codes[j]), err_msg=f"column {j}")
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), m=st.integers(1, 200), n=st.integers(1, 150),
+       dtype=st.sampled_from([np.int64, np.int32, np.int16, np.int8, np.uint8, np.bool_]),
+       offset=st.integers(0, 40), spare=st.integers(0, 9), extreme=st.booleans(), threads=st.integers(1, 3))
+def test_kernel_planes_property_integer_rows(seed, m, n, dtype, offset, spare, extreme, threads):
+    """Row-major integer (and bool) views that start anywhere in a row and have a row stride
+    longer than the row: the strips of 32 bytes (one lane per column, a lane's bits gathered
+    over its rows) and the row loop for the rest give the status, levels and planes of the
+    references column by column, with the type's extreme values (int64 up to 2^53)."""
+    rng = np.random.default_rng(seed)
+    base = _mixed_matrix(rng, m, n + offset + spare, np.float64)
+    if dtype is np.bool_:
+        base = base != 0.0
+    else:
+        info = np.iinfo(dtype)
+        top, bottom = min(info.max, 2 ** 53), max(info.min, -2 ** 53)
+        base = np.clip(base, bottom, top)
+        if extreme:  # pairs and triples at both ends of the type
+            for j in np.flatnonzero(rng.random(base.shape[1]) < 0.3):
+                end = rng.choice([top - 2, bottom])
+                base[:, j] = end + rng.integers(0, 2 + (rng.random() < 0.3), m)  # at most top
+        base = base.astype(dtype)
+    X = base[:, offset:offset + n]
+    _assert_planes_match(X, threads)
+
+
+def test_kernel_int64_beyond_two_to_53_is_left_undecided():
+    rng = np.random.default_rng(12)
+    X = rng.integers(0, 2, (150, 70)).astype(np.int64)
+    X[:, 5] += 2 ** 60  # two adjacent integers float64 cannot tell apart
+    X[:, 40] -= 2 ** 62
+    codes, levels, status, planes = _kernel(X, 2)
+    assert status[5] == status[40] == ent.COLUMN_UNDECIDED
+    others = np.setdiff1d(np.arange(70), [5, 40])
+    assert np.all(status[others] == ent.COLUMN_DISCRETE)
+    for j in others[:10]:
+        np.testing.assert_array_equal(planes[j], _packed_plane(X[:, j]))
+
 
 def test_information_codes_with_planes_matches_information_codes():
     rng = np.random.default_rng(11)

@@ -1295,6 +1295,138 @@ cdef extern from *:
                                                int stop_continuous) noexcept nogil
 
 
+cdef extern from *:
+    """
+    /* The pass of _code_row_block over the rows of an integer X with planes (int64, int32,
+       int16, int8, uint8 and bool as uint8): each column's least and largest values, and the
+       bit-plane words of every column relative to its first value (bit i % 64 of
+       planes[j * n_words + i / 64] set when row i's value differs from row 0's, which goes to
+       ref[j] as a double), as fstools_float64_row_stats_words does for float64 (integers need no
+       integrality or finiteness sums).
+
+       With GCC's vector extensions, a tile of 64 rows is read in strips of 32 bytes (32 columns
+       of one byte, ..., 4 of eight bytes) held in one vector each: the strip's least and
+       largest values, and its word bits, stay in registers down the tile.  A lane of b bits
+       collects the bits of b rows at a time (bit r of the lane: row r of the group), so the 64
+       rows make 64 / b vectors of bits, which are put together into each column's 64-bit word
+       at the end of the tile.  The same strip of the next tile is prefetched.  The columns of a
+       block beyond a multiple of the strip (and every column with other compilers) go a row at
+       a time.  The least and largest values are exact in any order and each bit is one
+       comparison: the same values as the row loop. */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define FSTOOLS_INTEGER_STRIPS 1
+    #else
+    #define FSTOOLS_INTEGER_STRIPS 0
+    #endif
+    #if FSTOOLS_INTEGER_STRIPS
+    /* T the values' type, S the signed type of its width (comparison results and bits), U the
+       unsigned one (the bits put together into words) */
+    #define FSTOOLS_INTEGER_STRIP_LOOP(T, S, U, NAME)                                             \
+        {                                                                                       \
+            typedef T value_v_ __attribute__((vector_size(32)));                                \
+            typedef S mask_v_ __attribute__((vector_size(32)));                                 \
+            enum { LANES_ = 32 / sizeof(T), LANE_BITS_ = 8 * sizeof(T), GROUPS_ = 64 / (8 * sizeof(T)) }; \
+            S bits_[GROUPS_][LANES_];                                                           \
+            for (j = 0; j + LANES_ <= width; j += LANES_) {                                     \
+                value_v_ lo_, hi_, ref_;                                                        \
+                Py_ssize_t g_, c_;                                                              \
+                memcpy(&lo_, low + j, 32);                                                      \
+                memcpy(&hi_, high + j, 32);                                                     \
+                memcpy(&ref_, X + j, 32);                                                       \
+                for (g_ = 0; g_ < GROUPS_; ++g_) {                                              \
+                    mask_v_ group_ = (mask_v_) {0};                                             \
+                    const Py_ssize_t first_ = g_ * LANE_BITS_;                                  \
+                    const Py_ssize_t stop_ = first_ + LANE_BITS_ < rows ? first_ + LANE_BITS_ : rows; \
+                    for (i = first_; i < stop_; ++i) {                                          \
+                        const T* row_ = X + (start + i) * row_stride + j;                       \
+                        const S bit_ = (S) ((U) 1 << (i - first_));                             \
+                        value_v_ v_;                                                            \
+                        mask_v_ below_, above_;                                                 \
+                        if (start + i + 64 < m) {                                               \
+                            /* both ends: a strip of an X not aligned to 32 bytes spans two lines */ \
+                            __builtin_prefetch(row_ + 64 * row_stride, 0, 1);                   \
+                            __builtin_prefetch(row_ + 64 * row_stride + LANES_ - 1, 0, 1);      \
+                        }                                                                       \
+                        memcpy(&v_, row_, 32);                                                  \
+                        below_ = (mask_v_) (v_ < lo_);                                          \
+                        above_ = (mask_v_) (v_ > hi_);                                          \
+                        lo_ = (value_v_) ((below_ & (mask_v_) v_) | (~below_ & (mask_v_) lo_)); \
+                        hi_ = (value_v_) ((above_ & (mask_v_) v_) | (~above_ & (mask_v_) hi_)); \
+                        group_ |= (mask_v_) (v_ != ref_) & bit_;                                \
+                    }                                                                           \
+                    memcpy(bits_[g_], &group_, 32);                                             \
+                }                                                                               \
+                memcpy(low + j, &lo_, 32);                                                      \
+                memcpy(high + j, &hi_, 32);                                                     \
+                for (c_ = 0; c_ < LANES_; ++c_) {                                               \
+                    uint64_t word_ = 0;                                                         \
+                    for (g_ = 0; g_ < GROUPS_; ++g_)                                            \
+                        word_ |= (uint64_t) (U) bits_[g_][c_] << (g_ * LANE_BITS_);             \
+                    words[j + c_] = word_;                                                      \
+                }                                                                               \
+            }                                                                                   \
+            first_row_loop = j;                                                                 \
+        }
+    #else
+    #define FSTOOLS_INTEGER_STRIP_LOOP(T, S, U, NAME)
+    #endif
+    #define FSTOOLS_INTEGER_ROW_STATS_WORDS(T, S, U, NAME)                                        \
+        FSTOOLS_VECTOR_CLONES                                                                   \
+        static void fstools_##NAME##_row_stats_words(const T* restrict X, Py_ssize_t row_stride, \
+                                                     Py_ssize_t m, Py_ssize_t width,             \
+                                                     T* restrict low, T* restrict high,          \
+                                                     double* restrict ref, uint64_t* restrict words, \
+                                                     uint64_t* restrict planes, Py_ssize_t n_words) \
+        {                                                                                       \
+            Py_ssize_t start, i, j, first_row_loop = 0;                                         \
+            for (j = 0; j < width; ++j) {                                                       \
+                low[j] = X[j];                                                                  \
+                high[j] = X[j];                                                                 \
+                ref[j] = (double) X[j];                                                         \
+                words[j] = 0;                                                                   \
+            }                                                                                   \
+            for (start = 0; start < m; start += 64) {                                           \
+                const Py_ssize_t rows = m - start < 64 ? m - start : 64;                        \
+                FSTOOLS_INTEGER_STRIP_LOOP(T, S, U, NAME)                                       \
+                for (i = 0; i < rows; ++i) {                                                    \
+                    const T* restrict row = X + (start + i) * row_stride;                       \
+                    const uint64_t bit = (uint64_t) 1 << i;                                     \
+                    for (j = first_row_loop; j < width; ++j) {                                  \
+                        const T v = row[j];                                                     \
+                        low[j] = v < low[j] ? v : low[j];                                       \
+                        high[j] = v > high[j] ? v : high[j];                                    \
+                        words[j] |= v != X[j] ? bit : 0;                                        \
+                    }                                                                           \
+                }                                                                               \
+                for (j = 0; j < width; ++j) {                                                   \
+                    planes[j * n_words + start / 64] = words[j];                                \
+                    words[j] = 0;                                                               \
+                }                                                                               \
+            }                                                                                   \
+        }
+    FSTOOLS_INTEGER_ROW_STATS_WORDS(int64_t, int64_t, uint64_t, int64)
+    FSTOOLS_INTEGER_ROW_STATS_WORDS(int32_t, int32_t, uint32_t, int32)
+    FSTOOLS_INTEGER_ROW_STATS_WORDS(int16_t, int16_t, uint16_t, int16)
+    FSTOOLS_INTEGER_ROW_STATS_WORDS(int8_t, int8_t, uint8_t, int8)
+    FSTOOLS_INTEGER_ROW_STATS_WORDS(uint8_t, int8_t, uint8_t, uint8)
+    """
+    void fstools_int64_row_stats_words(const int64_t* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
+                                       int64_t* low, int64_t* high, double* ref, uint64_t* words,
+                                       uint64_t* planes, Py_ssize_t n_words) noexcept nogil
+    void fstools_int32_row_stats_words(const int32_t* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
+                                       int32_t* low, int32_t* high, double* ref, uint64_t* words,
+                                       uint64_t* planes, Py_ssize_t n_words) noexcept nogil
+    void fstools_int16_row_stats_words(const int16_t* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
+                                       int16_t* low, int16_t* high, double* ref, uint64_t* words,
+                                       uint64_t* planes, Py_ssize_t n_words) noexcept nogil
+    void fstools_int8_row_stats_words(const int8_t* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
+                                      int8_t* low, int8_t* high, double* ref, uint64_t* words,
+                                      uint64_t* planes, Py_ssize_t n_words) noexcept nogil
+    void fstools_uint8_row_stats_words(const uint8_t* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
+                                       uint8_t* low, uint8_t* high, double* ref, uint64_t* words,
+                                       uint64_t* planes, Py_ssize_t n_words) noexcept nogil
+
+
 # The row-major path of discrete_column_codes reads blocks of ROW_BLOCK_COLUMNS columns of
 # whole rows (512 bytes of float64 per row), and writes their codes in tiles of CODE_TILE_ROWS
 # rows: a tile (32 KiB of float64) stays in the L1 cache while each of its columns is read down
@@ -1413,8 +1545,9 @@ cdef void _code_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m,
     cdef Py_ssize_t n_packed = 0
     cdef int8_t rank
     cdef uint8_t* table
-    # float64 with planes: every column's words in the stats pass (relative to its first value)
-    cdef bint words_written = value_t is double and planes != NULL
+    # float64 and the integer types with planes: every column's words in the pass of statistics
+    # (relative to its first value)
+    cdef bint words_written = value_t is not float and planes != NULL
     cdef uint64_t last_word_bits
     cdef Py_ssize_t rows_read = m
     if value_t is double:
@@ -1425,6 +1558,24 @@ cdef void _code_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m,
         else:
             rows_read = fstools_float64_row_stats(X + first, row_stride, m, width, low, high, fraction_sum,
                                                   not whole_columns)
+    elif words_written:  # an integer type (no integrality or finiteness to sum)
+        for jj in range(width):
+            fraction_sum[jj] = 0.0
+        if value_t is int64_t:
+            fstools_int64_row_stats_words(X + first, row_stride, m, width, low, high, work.ref, work.words,
+                                          planes + first * n_words, n_words)
+        elif value_t is int32_t:
+            fstools_int32_row_stats_words(X + first, row_stride, m, width, low, high, work.ref, work.words,
+                                          planes + first * n_words, n_words)
+        elif value_t is int16_t:
+            fstools_int16_row_stats_words(X + first, row_stride, m, width, low, high, work.ref, work.words,
+                                          planes + first * n_words, n_words)
+        elif value_t is int8_t:
+            fstools_int8_row_stats_words(X + first, row_stride, m, width, low, high, work.ref, work.words,
+                                         planes + first * n_words, n_words)
+        elif value_t is uint8_t:
+            fstools_uint8_row_stats_words(X + first, row_stride, m, width, low, high, work.ref, work.words,
+                                          planes + first * n_words, n_words)
     else:
         row = X + first
         for jj in range(width):
