@@ -1,4 +1,5 @@
 """FeatureSelector: the scikit-learn transformer."""
+import warnings
 from unittest import SkipTest
 
 import numpy as np
@@ -407,3 +408,57 @@ def test_response_name_beside_default_column_names(preferred):
 
     names = list(default_column_names(5))
     assert _free_name(preferred, names, default_width=5) == _free_name(preferred, names)
+
+
+# A bool or integer X goes as it is to the methods that read it so (MethodSpec.integer_designs):
+# the same fit, result and tests as on the float64 copy of X, and no float64 copy of the design.
+INTEGER_DTYPES = [np.bool_, np.uint8, np.int8, np.int16, np.int32, np.int64]
+
+
+def _binary_and_levels(seed=0, n=240):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    X = rng.integers(0, 2, (n, 70))
+    X[:, :4] = (rng.random((n, 4)) < 0.3) ^ (y[:, None] == 1)   # columns that carry the class
+    X[:, 60:] = rng.integers(0, 5, (n, 10)) * (1 + (np.arange(10) % 2))   # few levels, gaps
+    X[:, 69] = 1   # constant
+    return X, y
+
+
+@pytest.mark.parametrize("method", ["mim", "mrmr", "jmi", "cmim"])
+@pytest.mark.parametrize("dtype", INTEGER_DTYPES)
+def test_an_integer_x_is_read_as_it_is_with_the_float_results(method, dtype):
+    X, y = _binary_and_levels()
+    if dtype is np.bool_:
+        X = X[:, :60] != 0   # (bool: the 0/1 columns, the constant one among them)
+        X[:, 59] = True
+    else:
+        X = X.astype(dtype)
+    before = X.copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the constant column
+        fitted = fs.FeatureSelector(method=method, k=6, n_jobs=2).fit(X, y)
+        reference = fs.FeatureSelector(method=method, k=6, n_jobs=2).fit(X.astype(np.float64), y)
+    np.testing.assert_array_equal(X, before)
+    assert fitted.result_._frame.X.dtype == X.dtype   # read as it is, no float64 copy
+    np.testing.assert_array_equal(fitted.ranking_, reference.ranking_)
+    np.testing.assert_array_equal(fitted.scores_, reference.scores_)
+    pd.testing.assert_frame_equal(fitted.result_.scores, reference.result_.scores)
+    assert fitted.result_.notes == reference.result_.notes
+    assert str(fitted.result_.summary()) == str(reference.result_.summary())   # (the marginal tests too)
+    np.testing.assert_array_equal(fitted.transform(X), X[:, np.sort(fitted.ranking_)])  # (column order)
+
+
+def test_an_integer_x_goes_as_float64_to_the_other_methods_and_to_the_tests():
+    X, y = _binary_and_levels(1)
+    X = X[:, :69].astype(np.int16)
+    fitted = fs.FeatureSelector(method="fisher", k=4).fit(X, y)
+    reference = fs.FeatureSelector(method="fisher", k=4).fit(X.astype(np.float64), y)
+    assert fitted.result_._frame.X.dtype == np.float64
+    np.testing.assert_array_equal(fitted.ranking_, reference.ranking_)
+    # a permutation test of an information method on the integer design: the float design's
+    mim = fs.FeatureSelector(method="mim", k=4, n_permutations=19, random_state=3).fit(X, y)
+    tested = mim.result_.test("permutation", n_permutations=19, random_state=3)
+    expected = fs.FeatureSelector(method="mim", k=4).fit(X.astype(np.float64), y).result_.test(
+        "permutation", n_permutations=19, random_state=3)
+    pd.testing.assert_frame_equal(tested.scores, expected.scores)

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from fstools.core.arrays import c_contiguous
+from fstools.core.arrays import c_contiguous, is_integer_design
 from fstools.core.constraints import OPEN_UNIT_INTERVAL, validate
 from fstools.core.messages import ColumnError
 from fstools.core.parallel import effective_n_threads, thread_note
@@ -80,7 +80,9 @@ def run_method(spec, X, y, k, params, n_jobs, column_names=None, response_type="
 
     ``X`` is finite float64 (dense, or a scipy sparse matrix for a method with the
     ``sparse`` capability: passed on as CSC, or CSR for streaming methods, never
-    densified; TypeError for the other methods), ``k`` None or 1..n_features, ``params``
+    densified; TypeError for the other methods), or a dense bool or integer design
+    (:func:`fstools.core.arrays.is_integer_design`), passed on as it is to a method with
+    ``MethodSpec.integer_designs`` and as float64 to the others; ``k`` None or 1..n_features, ``params``
     complete (see :func:`fstools.model.validation.check_method_params`).
     ``response_type`` says what ``y`` is: ``"class"``, class codes (int32);
     ``"continuous"``, finite real values (float64); None, no response (``y`` None, for
@@ -94,7 +96,8 @@ def run_method(spec, X, y, k, params, n_jobs, column_names=None, response_type="
     if sparse.issparse(X):
         X = check_sparse_input(spec, X)
     else:
-        X = np.asarray(X, dtype=np.float64)
+        if not (spec.integer_designs and is_integer_design(X)):  # (else read as it is: no float64 copy)
+            X = np.asarray(X, dtype=np.float64)
         if not (spec.any_layout and X.flags.f_contiguous):
             X = c_contiguous(X)
     spec.check_response(response_type)
@@ -174,9 +177,11 @@ def check_design_values(frame, response_word="response", stacklevel=2, name="dat
 def _method_reads_design(spec, frame):
     """Whether the design's value checks can come from the method's own read of ``X``
     (:attr:`fstools.methods.registry.MethodSpec.checks_design`): a dense float64 ``X`` whose
-    checks are not known yet, rows with missing values dropped or refused."""
+    checks are not known yet, rows with missing values dropped or refused (or a bool or integer
+    ``X`` the method reads as it is)."""
     return (spec.checks_design and frame.column_checks is None and frame.na_action in ("drop", "raise")
-            and isinstance(frame.X, np.ndarray) and frame.X.dtype == np.float64)
+            and isinstance(frame.X, np.ndarray)
+            and (frame.X.dtype == np.float64 or (spec.integer_designs and is_integer_design(frame.X))))
 
 
 def frame_response(frame, response_type, spec, stacklevel=4):

@@ -10,7 +10,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from fstools.api.selection import format_call, result_of_run, run_frame, select, select_frame
-from fstools.core.arrays import default_column_names, rows_with_nan
+from fstools.core.arrays import INTEGER_DESIGN_DTYPES, default_column_names, rows_with_nan
 from fstools.core.constraints import OPEN_UNIT_INTERVAL, validate
 from fstools.methods.multilabel import check_label_matrix
 from fstools.methods.permutation import check_permutation_arguments
@@ -153,8 +153,12 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
             check_integer_columns(X, name="X")
         elif isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind in "iu":
             check_integer_columns(X, list(default_column_names(X.shape[1])), name="X")
+        # A bool or integer array goes as it is to a method that reads it so (MethodSpec.integer_designs:
+        # a 0/1 matrix of bool or uint8 is then read as one byte per value, not copied into float64).
+        keep = (spec.integer_designs and isinstance(X, np.ndarray) and X.ndim == 2
+                and X.dtype in INTEGER_DESIGN_DTYPES)
         try:
-            array = validate_data(self, X, dtype=np.float64, accept_sparse=["csr", "csc"],
+            array = validate_data(self, X, dtype=None if keep else np.float64, accept_sparse=["csr", "csc"],
                                   ensure_all_finite=False, reset=True)
         except ValueError as error:
             if "could not convert" not in str(error):

@@ -22,7 +22,7 @@ from fstools.core.messages import preview
 
 __all__ = ["as_float_matrix", "as_class_codes", "constant_columns", "standardize_columns", "SCALINGS",
            "scaled_to_unit", "check_exact_integers", "EXACT_INTEGER_LIMIT", "nonfinite_columns",
-           "nonfinite_and_constant_columns", "rows_with_nan",
+           "nonfinite_and_constant_columns", "rows_with_nan", "INTEGER_DESIGN_DTYPES", "is_integer_design",
            "c_contiguous"]
 
 #: What :func:`standardize_columns` scales each centred column to.
@@ -177,6 +177,18 @@ def nonfinite_and_constant_columns(X, n_threads=1):
     return _moments.column_flags(np.asarray(X, dtype=np.float64), n_threads)
 
 
+#: The dtypes of a dense design that the methods with ``MethodSpec.integer_designs`` read as they
+#: are: bool and the integer types of the kernels (:data:`fstools._ext._common.VALUE_DTYPES`).
+INTEGER_DESIGN_DTYPES = tuple(np.dtype(name) for name in ("bool", "int8", "uint8", "int16", "int32", "int64"))
+
+
+def is_integer_design(X):
+    """Whether ``X`` is a dense 2-D NumPy array of bool or of an integer type the kernels read as it
+    is (:data:`INTEGER_DESIGN_DTYPES`): it holds no missing or infinite value, and a method that
+    counts values (``MethodSpec.integer_designs``) reads it without a float64 copy."""
+    return isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype in INTEGER_DESIGN_DTYPES
+
+
 def rows_with_nan(X, columns=None):
     """Boolean mask of the rows of a float matrix that hold NaN.
 
@@ -186,6 +198,8 @@ def rows_with_nan(X, columns=None):
     or the ones the caller already knows (e.g. from :func:`nonfinite_and_constant_columns`).
     """
     missing = np.zeros(X.shape[0], dtype=bool)
+    if X.dtype.kind in "biu":  # (bool and integers hold no NaN: nothing to read)
+        return missing
     if sparse.issparse(X):
         coo = X.tocoo()
         missing[coo.row[np.isnan(coo.data)]] = True

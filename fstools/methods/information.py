@@ -848,5 +848,6 @@ for _name, _function in _FUNCTIONS.items():
         factors="codes",
         missing=frozenset({"level"}),
         checks_design=True,
+        integer_designs=True,
     ))
 del _name, _function, _description, _reference

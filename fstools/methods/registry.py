@@ -163,6 +163,11 @@ class MethodSpec:
     #: leaves the design's checks to the method's own read of ``X`` (one read instead of two),
     #: and states a refusal in the design's words (:func:`fstools.api.selection.select_frame`).
     checks_design: bool = False
+    #: True when the method's function reads a dense ``X`` of bool or of an integer type the
+    #: kernels read (:func:`fstools.core.arrays.is_integer_design`) as it is: such a design then
+    #: reaches it without a float64 copy (:func:`fstools.api.selection.run_method`; the
+    #: estimator's ``fit``), e.g. a 0/1 matrix of bool or uint8 is read as one byte per value.
+    integer_designs: bool = False
 
     @property
     def supervised(self):

@@ -176,9 +176,10 @@ class SelectionResult(Result):
         return pd.concat([features, responses], axis=1)
 
     def _design_columns(self, columns):
-        """Dense values of some design columns (of a sparse design: only these columns densified)."""
+        """Dense float64 values of some design columns (of a sparse design: only these columns
+        densified; of a bool or integer design: only these columns converted)."""
         X = self._frame.X[:, columns]
-        return X.toarray() if sparse.issparse(X) else X
+        return X.toarray() if sparse.issparse(X) else np.asarray(X, dtype=np.float64)
 
     @cached_property
     def _univariate(self):
