@@ -449,6 +449,17 @@ def test_an_integer_x_is_read_as_it_is_with_the_float_results(method, dtype):
     np.testing.assert_array_equal(fitted.transform(X), X[:, np.sort(fitted.ranking_)])  # (column order)
 
 
+def test_a_dataframe_of_one_integer_dtype_is_read_as_it_is_too():
+    X, y = _binary_and_levels(2)
+    frame = pd.DataFrame(X[:, :69], columns=[f"c{j}" for j in range(69)])   # int64, as read from a CSV
+    fitted = fs.FeatureSelector(method="jmi", k=5).fit(frame, y)
+    reference = fs.FeatureSelector(method="jmi", k=5).fit(frame.astype(np.float64), y)
+    assert fitted.result_._frame.X.dtype == np.int64
+    assert str(fitted.result_.summary()) == str(reference.result_.summary())
+    mixed = frame.assign(flag=frame["c0"] > 0)   # bool and int64 columns: read as float64
+    assert fs.FeatureSelector(method="jmi", k=5).fit(mixed, y).result_._frame.X.dtype == np.float64
+
+
 def test_an_integer_x_goes_as_float64_to_the_other_methods_and_to_the_tests():
     X, y = _binary_and_levels(1)
     X = X[:, :69].astype(np.int16)

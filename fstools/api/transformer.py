@@ -155,8 +155,13 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
             check_integer_columns(X, list(default_column_names(X.shape[1])), name="X")
         # A bool or integer array goes as it is to a method that reads it so (MethodSpec.integer_designs:
         # a 0/1 matrix of bool or uint8 is then read as one byte per value, not copied into float64).
-        keep = (spec.integer_designs and isinstance(X, np.ndarray) and X.ndim == 2
-                and X.dtype in INTEGER_DESIGN_DTYPES)
+        # (a DataFrame: when every column has the same such dtype, e.g. the int64 of a CSV's 0/1 columns)
+        if isinstance(X, pd.DataFrame):
+            dtypes = set(X.dtypes.tolist())
+            keep = spec.integer_designs and len(dtypes) == 1 and dtypes.pop() in INTEGER_DESIGN_DTYPES
+        else:
+            keep = (spec.integer_designs and isinstance(X, np.ndarray) and X.ndim == 2
+                    and X.dtype in INTEGER_DESIGN_DTYPES)
         try:
             array = validate_data(self, X, dtype=None if keep else np.float64, accept_sparse=["csr", "csc"],
                                   ensure_all_finite=False, reset=True)
