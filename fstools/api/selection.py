@@ -374,7 +374,8 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
                 frame = parse_formula(formula, data, na_action=na_action,
                                       sparse_design="sparse" in spec.capabilities, formula_mode=formula_mode,
                                       na_values=na_values, require_response=False,
-                                      n_threads=effective_n_threads(n_jobs), read_values=read_values)
+                                      n_threads=effective_n_threads(n_jobs), read_values=read_values,
+                                      integer_design=spec.integer_designs)
                 if not frame.response_names:
                     # A one-sided formula ("~ ."): for the methods that use no response (R's formula
                     # without one).

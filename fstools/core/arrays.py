@@ -167,13 +167,15 @@ def nonfinite_columns(X):
 
 
 def nonfinite_and_constant_columns(X, n_threads=1):
-    """Two boolean masks of the columns of a 2-D float64 array: holding NaN or an infinity, and
-    constant (every value equal to the first; a column with a non-finite value is not).
+    """Two boolean masks of the columns of a 2-D float64 (or bool or integer) array: holding NaN or an
+    infinity, and constant (every value equal to the first; a column with a non-finite value is not).
 
     One read of ``X``, threaded over blocks of columns
     (:func:`fstools._ext._moments.column_flags`), where :func:`nonfinite_columns` and a
     comparison with the first row would read it twice.
     """
+    if isinstance(X, np.ndarray) and X.dtype.kind in "biu":  # (no value to refuse: no float64 copy)
+        return np.zeros(X.shape[1], dtype=bool), constant_columns(X)
     return _moments.column_flags(np.asarray(X, dtype=np.float64), n_threads)
 
 

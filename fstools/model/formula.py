@@ -49,7 +49,7 @@ from fstools.model import rfunctions
 from fstools.model.exceptions import FormulaError
 from fstools.model.columns import read_number_columns, warn_identifier_columns
 from fstools.methods.registry import NA_ACTIONS
-from fstools.core.arrays import nonfinite_and_constant_columns, rows_with_nan
+from fstools.core.arrays import INTEGER_DESIGN_DTYPES, nonfinite_and_constant_columns, rows_with_nan
 from fstools.model.validation import check_integer_columns
 from fstools.model.safe_eval import (NUMPY_FUNCTIONS, SAFE_FUNCTIONS, SAFE_MODE_HINT, bare_dotted_columns,
                                      check_mode, column_set, expression_problem, source_problem)
@@ -1331,7 +1331,8 @@ def _sparse_design(data: pd.DataFrame, columns: list[str], positions: np.ndarray
 
 def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
                   sparse_design: bool = False, formula_mode: str = "safe", na_values=None,
-                  require_response: bool = True, n_threads: int = 1, read_values: bool = True) -> ModelFrame:
+                  require_response: bool = True, n_threads: int = 1, read_values: bool = True,
+                  integer_design: bool = False) -> ModelFrame:
     """Evaluate an R-style formula on a DataFrame.
 
     Parameters
@@ -1405,6 +1406,11 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
     n_threads : int, default 1
         Threads of the one read of a wide numeric frame's values (``y ~ .``) that finds the
         rows with missing values and the checks of :attr:`ModelFrame.column_checks`.
+    integer_design : bool, default False
+        For a method that reads a bool or integer design as it is
+        (``MethodSpec.integer_designs``): ``y ~ .`` over columns that share one integer dtype
+        (:data:`fstools.core.arrays.INTEGER_DESIGN_DTYPES`, e.g. the int64 of a CSV's 0/1
+        columns) keeps that dtype in ``X`` instead of a float64 copy.
 
     Returns
     -------
@@ -1467,7 +1473,7 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         direct, positions = dot
         data, notes, numbers = read_number_columns(data, direct, na_values)
         frame = _direct_model_frame(formula, data, responses, direct, positions, na_action, n_threads,
-                                    read_values=read_values or na_action != "drop")
+                                    read_values=read_values or na_action != "drop", integer_design=integer_design)
         if frame is not None and na_action == "level":
             notes += _missing_predictor_notes(data, direct)
         if frame is not None:
@@ -1753,7 +1759,7 @@ def _dot_columns(rhs: list[_Token], data: pd.DataFrame, responses: list[str],
 
 def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], predictors: list[str],
                         positions: np.ndarray, na_action: str, n_threads: int = 1,
-                        read_values: bool = True) -> ModelFrame | None:
+                        read_values: bool = True, integer_design: bool = False) -> ModelFrame | None:
     """The ModelFrame of plain numeric columns read straight from the DataFrame, or None.
 
     ``predictors`` are the columns at ``positions`` of ``data`` (:func:`_dot_columns`).
@@ -1776,7 +1782,9 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
     # The DataFrame's layout is kept: pandas stores columns as the rows of a block, so the values
     # are Fortran-ordered, and :func:`fstools.api.selection.run_method` makes the C-contiguous copy
     # only for a method that needs one.  Columns by position: no lookup of each name.
-    values = data.iloc[:, positions].to_numpy(dtype=np.float64)
+    # (integer_design: columns of one integer dtype are kept in it for a method that reads them so)
+    same_integers = integer_design and len(kinds) == 1 and next(iter(kinds)) in INTEGER_DESIGN_DTYPES
+    values = data.iloc[:, positions].to_numpy(dtype=None if same_integers else np.float64)
     if not (values.flags.c_contiguous or values.flags.f_contiguous):
         values = np.ascontiguousarray(values)
     response_missing, columns_with_missing = _missing_rows(data, responses)
