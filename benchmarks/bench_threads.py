@@ -19,6 +19,8 @@ Rows (every core count this machine has, wall time, best of ``--repeat``, runs i
    of float64 and writes a byte per value, nothing else.  Its 2-thread speed-up is what
    memory bandwidth allows any pass over X: the fit reaches 1.8x only as far as its work
    between the reads of X scales better than that.
+   Then the same fits on ``X.astype(bool)`` (the 0/1 values one byte each, which the information
+   methods read as they are), without a target.
    After the fit rows, without a target, the memory system's share: two one-thread data passes
    run at once, each over its own copy of X; each is slowed by the other (both read memory),
    and 2 divided by that slowdown is about the most two threads can gain on that pass on this
@@ -181,6 +183,13 @@ def section_fit(sizes, repeat, threads):
         functions = {t: (lambda t=t: fs.FeatureSelector(method=method, k=50, n_jobs=t).fit(X, y).ranking_)
                      for t in threads}
         _thread_curve("fit", method, functions, repeat, threads)
+    flags = X.astype(bool)  # the same 0/1 values, one byte each (read as they are: no float64 copy)
+    print("  fit on X as bool: FeatureSelector(method, k=50, n_jobs=t).fit(X.astype(bool), y) (no target)")
+    for method in ("jmi", "mrmr", "cmim"):
+        functions = {t: (lambda t=t: fs.FeatureSelector(method=method, k=50, n_jobs=t).fit(flags, y).ranking_)
+                     for t in threads}
+        _thread_curve("fit of bool X", method, functions, repeat, threads, None)
+    del flags
     if 2 in threads:  # last: its copy of X, once freed, is handed back to the host of a VM (page reporting)
         _contention_row(X, repeat)
 
