@@ -1409,22 +1409,33 @@ cdef extern from *:
     FSTOOLS_INTEGER_ROW_STATS_WORDS(int16_t, int16_t, uint16_t, int16)
     FSTOOLS_INTEGER_ROW_STATS_WORDS(int8_t, int8_t, uint8_t, int8)
     FSTOOLS_INTEGER_ROW_STATS_WORDS(uint8_t, int8_t, uint8_t, uint8)
+    /* The one entry of the five: the type by its size in bytes and whether it is unsigned (only
+       uint8, the type of bool arrays, is). */
+    static void fstools_integer_row_stats_words(const void* X, Py_ssize_t size, int is_unsigned,
+                                                Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
+                                                void* low, void* high, double* ref, uint64_t* words,
+                                                uint64_t* planes, Py_ssize_t n_words)
+    {
+        if (size == 8)
+            fstools_int64_row_stats_words((const int64_t*) X, row_stride, m, width, (int64_t*) low,
+                                          (int64_t*) high, ref, words, planes, n_words);
+        else if (size == 4)
+            fstools_int32_row_stats_words((const int32_t*) X, row_stride, m, width, (int32_t*) low,
+                                          (int32_t*) high, ref, words, planes, n_words);
+        else if (size == 2)
+            fstools_int16_row_stats_words((const int16_t*) X, row_stride, m, width, (int16_t*) low,
+                                          (int16_t*) high, ref, words, planes, n_words);
+        else if (is_unsigned)
+            fstools_uint8_row_stats_words((const uint8_t*) X, row_stride, m, width, (uint8_t*) low,
+                                          (uint8_t*) high, ref, words, planes, n_words);
+        else
+            fstools_int8_row_stats_words((const int8_t*) X, row_stride, m, width, (int8_t*) low,
+                                         (int8_t*) high, ref, words, planes, n_words);
+    }
     """
-    void fstools_int64_row_stats_words(const int64_t* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
-                                       int64_t* low, int64_t* high, double* ref, uint64_t* words,
-                                       uint64_t* planes, Py_ssize_t n_words) noexcept nogil
-    void fstools_int32_row_stats_words(const int32_t* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
-                                       int32_t* low, int32_t* high, double* ref, uint64_t* words,
-                                       uint64_t* planes, Py_ssize_t n_words) noexcept nogil
-    void fstools_int16_row_stats_words(const int16_t* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
-                                       int16_t* low, int16_t* high, double* ref, uint64_t* words,
-                                       uint64_t* planes, Py_ssize_t n_words) noexcept nogil
-    void fstools_int8_row_stats_words(const int8_t* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
-                                      int8_t* low, int8_t* high, double* ref, uint64_t* words,
-                                      uint64_t* planes, Py_ssize_t n_words) noexcept nogil
-    void fstools_uint8_row_stats_words(const uint8_t* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
-                                       uint8_t* low, uint8_t* high, double* ref, uint64_t* words,
-                                       uint64_t* planes, Py_ssize_t n_words) noexcept nogil
+    void fstools_integer_row_stats_words(const void* X, Py_ssize_t size, int is_unsigned, Py_ssize_t row_stride,
+                                         Py_ssize_t m, Py_ssize_t width, void* low, void* high, double* ref,
+                                         uint64_t* words, uint64_t* planes, Py_ssize_t n_words) noexcept nogil
 
 
 # The row-major path of discrete_column_codes reads blocks of ROW_BLOCK_COLUMNS columns of
@@ -1561,21 +1572,8 @@ cdef void _code_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m,
     elif words_written:  # an integer type (no integrality or finiteness to sum)
         for jj in range(width):
             fraction_sum[jj] = 0.0
-        if value_t is int64_t:
-            fstools_int64_row_stats_words(X + first, row_stride, m, width, low, high, work.ref, work.words,
-                                          planes + first * n_words, n_words)
-        elif value_t is int32_t:
-            fstools_int32_row_stats_words(X + first, row_stride, m, width, low, high, work.ref, work.words,
-                                          planes + first * n_words, n_words)
-        elif value_t is int16_t:
-            fstools_int16_row_stats_words(X + first, row_stride, m, width, low, high, work.ref, work.words,
-                                          planes + first * n_words, n_words)
-        elif value_t is int8_t:
-            fstools_int8_row_stats_words(X + first, row_stride, m, width, low, high, work.ref, work.words,
-                                         planes + first * n_words, n_words)
-        elif value_t is uint8_t:
-            fstools_uint8_row_stats_words(X + first, row_stride, m, width, low, high, work.ref, work.words,
-                                          planes + first * n_words, n_words)
+        fstools_integer_row_stats_words(X + first, sizeof(value_t), value_t is uint8_t, row_stride, m, width, low,
+                                        high, work.ref, work.words, planes + first * n_words, n_words)
     else:
         row = X + first
         for jj in range(width):
