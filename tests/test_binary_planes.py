@@ -193,17 +193,30 @@ def test_kernel_planes_property_integer_rows(seed, m, n, dtype, offset, spare, e
     _assert_planes_match(X, threads)
 
 
-def test_kernel_int64_beyond_two_to_53_is_left_undecided():
+@pytest.mark.parametrize("offset", [2 ** 60, -2 ** 62, 2 ** 53, -2 ** 53 - 1])
+def test_kernel_int64_beyond_two_to_53_is_left_undecided(offset):
+    # (2^53 + 1 and -2^53 - 1 round to +-2^53 as doubles: the test is on the integers)
     rng = np.random.default_rng(12)
     X = rng.integers(0, 2, (150, 70)).astype(np.int64)
-    X[:, 5] += 2 ** 60  # two adjacent integers float64 cannot tell apart
-    X[:, 40] -= 2 ** 62
+    X[:, 5] += offset  # two adjacent integers float64 cannot tell apart (or only just)
+    X[0, 5] = offset + 1  # the larger first
+    X[:, 40] += offset
     codes, levels, status, planes = _kernel(X, 2)
     assert status[5] == status[40] == ent.COLUMN_UNDECIDED
     others = np.setdiff1d(np.arange(70), [5, 40])
     assert np.all(status[others] == ent.COLUMN_DISCRETE)
     for j in others[:10]:
         np.testing.assert_array_equal(planes[j], _packed_plane(X[:, j]))
+
+
+def test_codes_of_int64_just_beyond_two_to_53_are_below_their_levels():
+    # 2^53 + 1 and 2^53 - 1: the integer test leaves the column to the float64 path, whose codes
+    # are ranks of the values it sees (float64 cannot hold 2^53 + 1; it becomes 2^53)
+    big = 2 ** 53
+    X = np.array([[big + 1, 1], [big - 1, 0], [big + 1, 1], [big - 1, 0]], dtype=np.int64)
+    for codes, levels in (information_codes(X)[:2], information_codes_with_planes(X)[:2]):
+        assert levels.tolist() == [2, 2]
+        assert codes[0].tolist() == [1, 0, 1, 0]
 
 
 def test_information_codes_with_planes_matches_information_codes():

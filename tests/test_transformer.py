@@ -340,6 +340,7 @@ def test_na_action_is_select_na_action_on_the_same_data(wine, method, na_action)
     assert selector.result_.call == expected.call and selector.result_.selected == expected.selected
     pd.testing.assert_frame_equal(selector.result_.scores, expected.scores)
     assert selector.result_.n_dropped == expected.n_dropped
+    assert selector.result_.notes == expected.notes          # (under 'level': the columns with missing values named)
     assert selector.transform(X).shape == (len(X), 4)        # every row transformed, missing or not
 
 

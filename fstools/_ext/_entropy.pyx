@@ -936,8 +936,9 @@ cdef enum:
 cdef Py_ssize_t TABLE_RANGE = 256
 
 # Integers beyond 2^53 are not all representable as float64: an int64 column
-# holding one is left undecided (the caller codes it as before).
-cdef double EXACT_INTEGER_LIMIT = 9007199254740992.0
+# holding one is left undecided (the caller codes it as before).  The test is on
+# the integers (2^53 + 1 rounds to 2^53 as a double).
+cdef int64_t EXACT_INTEGER_LIMIT_INT64 = 9007199254740992
 
 
 # 2^52: every double of at least this magnitude is an integer, and below it
@@ -993,7 +994,7 @@ cdef int _code_discrete_column(const value_t* x, Py_ssize_t m, Py_ssize_t max_le
     if not integer:
         return _CONTINUOUS
     if value_t is int64_t:
-        if <double> low < -EXACT_INTEGER_LIMIT or <double> high > EXACT_INTEGER_LIMIT:
+        if low < -EXACT_INTEGER_LIMIT_INT64 or high > EXACT_INTEGER_LIMIT_INT64:
             return _UNDECIDED
     if <double> high - <double> low <= 1.0:  # one or two values (binary): both occur, code = x - low
         n_distinct = 1 if high == low else 2
@@ -1608,8 +1609,8 @@ cdef void _code_row_block(const value_t* X, Py_ssize_t row_stride, Py_ssize_t m,
                 fraction_sum[jj] = 0.0 if _all_integers(X + first + jj, row_stride, m) else 1.0
         if fraction_sum[jj] != 0.0:
             status[first + jj] = _CONTINUOUS
-        elif value_t is int64_t and (<double> low[jj] < -EXACT_INTEGER_LIMIT
-                                     or <double> high[jj] > EXACT_INTEGER_LIMIT):
+        elif value_t is int64_t and (low[jj] < -EXACT_INTEGER_LIMIT_INT64
+                                     or high[jj] > EXACT_INTEGER_LIMIT_INT64):
             status[first + jj] = _UNDECIDED
         elif <double> high[jj] - <double> low[jj] <= 1.0:  # binary: both values occur, code = x - min
             n_distinct = 1 if high[jj] == low[jj] else 2

@@ -1865,7 +1865,8 @@ def matrix_model_frame(X, column_names: list[str], response_name: str, response,
         missing values were dropped (``n_dropped`` of them).
     na_action : str
         How missing values were treated (:data:`fstools.methods.registry.NA_ACTIONS`): under
-        ``'level'`` and ``'pass'`` ``X`` may hold NaN.
+        ``'level'`` and ``'pass'`` ``X`` may hold NaN; under ``'level'`` the frame's notes name
+        the columns with missing values, as :func:`parse_formula`'s do.
     """
     if sparse.issparse(X):
         X = sparse.csc_matrix(X)
@@ -1874,6 +1875,14 @@ def matrix_model_frame(X, column_names: list[str], response_name: str, response,
     names = column_names if type(column_names) is list else list(column_names)
     n_samples = X.shape[0]
     row_index = pd.RangeIndex(n_samples) if row_index is None else row_index
+    notes = ()
+    if na_action == "level":  # the note the formula path gives: the columns with missing values kept, and how many
+        if sparse.issparse(X):
+            stored = X.tocoo()
+            counts = np.bincount(stored.col[np.isnan(stored.data)], minlength=X.shape[1])
+        else:
+            counts = np.isnan(X).sum(axis=0) if X.dtype.kind == "f" else np.zeros(X.shape[1], dtype=np.intp)
+        notes = tuple(missing_predictor_notes({name: int(count) for name, count in zip(names, counts) if count}))
     return ModelFrame(
         formula=format_formula([response_name], []).rsplit(" ~ ", 1)[0] + " ~ .",
         response_names=[response_name],
@@ -1887,6 +1896,7 @@ def matrix_model_frame(X, column_names: list[str], response_name: str, response,
         design_info=None,
         patsy_terms=(),
         na_action=na_action,
+        notes=notes,
     )
 
 
