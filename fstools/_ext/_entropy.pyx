@@ -1322,7 +1322,7 @@ cdef extern from *:
     #if FSTOOLS_INTEGER_STRIPS
     /* T the values' type, S the signed type of its width (comparison results and bits), U the
        unsigned one (the bits put together into words) */
-    #define FSTOOLS_INTEGER_STRIP_LOOP(T, S, U, NAME)                                             \
+    #define FSTOOLS_INTEGER_STRIP_LOOP(T, S, U)                                                   \
         {                                                                                       \
             typedef T value_v_ __attribute__((vector_size(32)));                                \
             typedef S mask_v_ __attribute__((vector_size(32)));                                 \
@@ -1369,7 +1369,7 @@ cdef extern from *:
             first_row_loop = j;                                                                 \
         }
     #else
-    #define FSTOOLS_INTEGER_STRIP_LOOP(T, S, U, NAME)
+    #define FSTOOLS_INTEGER_STRIP_LOOP(T, S, U)
     #endif
     #define FSTOOLS_INTEGER_ROW_STATS_WORDS(T, S, U, NAME)                                        \
         FSTOOLS_VECTOR_CLONES                                                                   \
@@ -1388,7 +1388,7 @@ cdef extern from *:
             }                                                                                   \
             for (start = 0; start < m; start += 64) {                                           \
                 const Py_ssize_t rows = m - start < 64 ? m - start : 64;                        \
-                FSTOOLS_INTEGER_STRIP_LOOP(T, S, U, NAME)                                       \
+                FSTOOLS_INTEGER_STRIP_LOOP(T, S, U)                                             \
                 for (i = 0; i < rows; ++i) {                                                    \
                     const T* restrict row = X + (start + i) * row_stride;                       \
                     const uint64_t bit = (uint64_t) 1 << i;                                     \

@@ -10,7 +10,8 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from fstools.api.selection import format_call, result_of_run, run_frame, select, select_frame
-from fstools.core.arrays import INTEGER_DESIGN_DTYPES, default_column_names, rows_with_nan
+from fstools.core.arrays import (default_column_names, is_integer_design, is_integer_design_of_columns,
+                                 rows_with_nan)
 from fstools.core.constraints import OPEN_UNIT_INTERVAL, validate
 from fstools.methods.multilabel import check_label_matrix
 from fstools.methods.permutation import check_permutation_arguments
@@ -157,11 +158,9 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         # a 0/1 matrix of bool or uint8 is then read as one byte per value, not copied into float64).
         # (a DataFrame: when every column has the same such dtype, e.g. the int64 of a CSV's 0/1 columns)
         if isinstance(X, pd.DataFrame):
-            dtypes = set(X.dtypes.tolist())
-            keep = spec.integer_designs and len(dtypes) == 1 and dtypes.pop() in INTEGER_DESIGN_DTYPES
+            keep = spec.integer_designs and is_integer_design_of_columns(X.dtypes.tolist())
         else:
-            keep = (spec.integer_designs and isinstance(X, np.ndarray) and X.ndim == 2
-                    and X.dtype in INTEGER_DESIGN_DTYPES)
+            keep = spec.integer_designs and is_integer_design(X)
         try:
             array = validate_data(self, X, dtype=None if keep else np.float64, accept_sparse=["csr", "csc"],
                                   ensure_all_finite=False, reset=True)

@@ -23,6 +23,7 @@ from fstools.core.messages import preview
 __all__ = ["as_float_matrix", "as_class_codes", "constant_columns", "standardize_columns", "SCALINGS",
            "scaled_to_unit", "check_exact_integers", "EXACT_INTEGER_LIMIT", "nonfinite_columns",
            "nonfinite_and_constant_columns", "rows_with_nan", "INTEGER_DESIGN_DTYPES", "is_integer_design",
+           "is_integer_design_of_columns",
            "c_contiguous"]
 
 #: What :func:`standardize_columns` scales each centred column to.
@@ -189,6 +190,14 @@ def is_integer_design(X):
     is (:data:`INTEGER_DESIGN_DTYPES`): it holds no missing or infinite value, and a method that
     counts values (``MethodSpec.integer_designs``) reads it without a float64 copy."""
     return isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype in INTEGER_DESIGN_DTYPES
+
+
+def is_integer_design_of_columns(dtypes):
+    """Whether columns of these dtypes (a DataFrame's) make an integer design
+    (:func:`is_integer_design`) as they are: all of one dtype of :data:`INTEGER_DESIGN_DTYPES`
+    (columns of several dtypes would be converted to a common one, or to object)."""
+    kinds = set(dtypes)
+    return len(kinds) == 1 and next(iter(kinds)) in INTEGER_DESIGN_DTYPES
 
 
 def rows_with_nan(X, columns=None):

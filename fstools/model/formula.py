@@ -49,7 +49,7 @@ from fstools.model import rfunctions
 from fstools.model.exceptions import FormulaError
 from fstools.model.columns import read_number_columns, warn_identifier_columns
 from fstools.methods.registry import NA_ACTIONS
-from fstools.core.arrays import INTEGER_DESIGN_DTYPES, nonfinite_and_constant_columns, rows_with_nan
+from fstools.core.arrays import is_integer_design_of_columns, nonfinite_and_constant_columns, rows_with_nan
 from fstools.model.validation import check_integer_columns
 from fstools.model.safe_eval import (NUMPY_FUNCTIONS, SAFE_FUNCTIONS, SAFE_MODE_HINT, bare_dotted_columns,
                                      check_mode, column_set, expression_problem, source_problem)
@@ -1783,8 +1783,8 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
     # are Fortran-ordered, and :func:`fstools.api.selection.run_method` makes the C-contiguous copy
     # only for a method that needs one.  Columns by position: no lookup of each name.
     # (integer_design: columns of one integer dtype are kept in it for a method that reads them so)
-    same_integers = integer_design and len(kinds) == 1 and next(iter(kinds)) in INTEGER_DESIGN_DTYPES
-    values = data.iloc[:, positions].to_numpy(dtype=None if same_integers else np.float64)
+    keep = integer_design and is_integer_design_of_columns(kinds)
+    values = data.iloc[:, positions].to_numpy(dtype=None if keep else np.float64)
     if not (values.flags.c_contiguous or values.flags.f_contiguous):
         values = np.ascontiguousarray(values)
     response_missing, columns_with_missing = _missing_rows(data, responses)
