@@ -91,12 +91,14 @@ def response_type_of(series):
         if numbers_ is None:
             return "class", "strings" if pd.api.types.is_string_dtype(dtype) else f"{dtype} values"
         series = numbers_
-    if not (isinstance(dtype, np.dtype) and dtype.kind in "iu"):  # (NumPy integers hold no missing value)
-        series = series.dropna()
-    values = series.to_numpy(dtype=np.float64)
-    if not _is_integer_valued(values[np.isfinite(values)]):
-        return "continuous", "numeric with non-integer values"
-    n_levels = len(np.unique(values))
+    if isinstance(dtype, np.dtype) and dtype.kind in "iu":
+        # NumPy integers: integer-valued, no missing value; their distinct values counted as they are
+        n_levels = len(np.unique(series.to_numpy()))
+    else:
+        values = series.dropna().to_numpy(dtype=np.float64)
+        if not _is_integer_valued(values[np.isfinite(values)]):
+            return "continuous", "numeric with non-integer values"
+        n_levels = len(np.unique(values))
     if n_levels <= CLASS_LEVEL_LIMIT:
         return "class", f"integer values, {n_levels} distinct; response_type='continuous' for a number"
     return "continuous", (f"numeric, {n_levels} distinct integer values; response_type='class' or C() "
