@@ -121,3 +121,34 @@ def test_nonfinite_columns_equals_the_elementwise_check(order):
         X = np.asarray(X, order=order)
         expected = np.flatnonzero(~np.isfinite(X).all(axis=0))
         np.testing.assert_array_equal(nonfinite_columns(X), expected)
+
+
+_IN_PLACE_CHANGES = {
+    "iloc column": lambda df: df.iloc.__setitem__((slice(None), 0), 0.0),
+    "iat": lambda df: df.iat.__setitem__((0, 1), 99.0),
+    "loc column": lambda df: df.loc.__setitem__((slice(None), "x2"), -1.0),
+    "where inplace": lambda df: df.where(df > 100, 0.0, inplace=True),
+    "clip inplace": lambda df: df.clip(upper=0.0, inplace=True),
+    "update": lambda df: df.update(pd.DataFrame({"x3": np.zeros(len(df))}, index=df.index)),
+}
+
+
+@pytest.mark.parametrize("change", sorted(_IN_PLACE_CHANGES))
+@pytest.mark.parametrize("response_at", ["last", "middle"])
+def test_a_result_keeps_the_data_of_its_call_when_the_frame_is_changed_in_place_later(change, response_at):
+    # y ~ . reads the predictors as a slice of the frame (response last) or a take (response in the
+    # middle); either way the result's design must not follow later in-place changes of the frame
+    # (pandas' copy-on-write, or a copy): its tests read the data of the call.
+    X, y = _data(seed=5, n=90, p=8)
+    X[:, 5] = np.arange(90) % 3  # no constant column: every column is tested
+    df = pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])])
+    df.insert(X.shape[1] if response_at == "last" else 4, "y", y)
+    res = fs.select("y ~ .", df, method="mim", k=3)
+    before = res.test(n_permutations=49, random_state=0).scores.copy()
+    kept = df.copy()
+    _IN_PLACE_CHANGES[change](df)
+    assert not df.equals(kept)  # the change did reach the frame
+    after = res.test(n_permutations=49, random_state=0).scores
+    pd.testing.assert_frame_equal(after, before)
+    again = fs.select("y ~ .", kept, method="mim", k=3).test(n_permutations=49, random_state=0).scores
+    pd.testing.assert_frame_equal(again, before)

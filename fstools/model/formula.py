@@ -1798,6 +1798,9 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
         selected = data.iloc[:, positions[0]:positions[-1] + 1]
     else:
         selected = data.iloc[:, positions]
+    # Often a read-only view of the frame's block (no copy): the ModelFrame's ``source`` (a shallow
+    # copy of the frame) is a reference pandas' copy-on-write sees, so a later in-place change of
+    # the user's frame copies the block first and never reaches X (tests/test_layout.py).
     values = selected.to_numpy(dtype=None if keep else np.float64)
     if not (values.flags.c_contiguous or values.flags.f_contiguous):
         values = np.ascontiguousarray(values)
