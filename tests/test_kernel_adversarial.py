@@ -103,7 +103,7 @@ COVERED = {
                     "kth_chebyshev_distances", "count_within", "kraskov_counts"},
     "_online": {"online_pass_dense", "online_pass_csr", "random_integers", "random_units", "random_words",
                 "kth_largest", "top_weight_mask", "truncate_weights", "keep_top_weights"},
-    "_moments": {"class_moments", "column_flags"},
+    "_moments": {"class_moments", "column_flags", "column_extremes"},
 }
 
 
@@ -1548,4 +1548,41 @@ def test_column_flags_refuses_what_it_does_not_take(bad):
 def test_column_flags_refuses_bad_threads():
     with pytest.raises(ValueError) as excinfo:
         moments.column_flags(np.zeros((3, 3)), n_threads=0)
+    assert_clear(excinfo, "n_threads")
+
+
+# ------------------------------------------------------------------ column_extremes
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int16", "int32", "int64"])
+def test_column_extremes_type_limits_single_row_and_non_contiguous(dtype):
+    rng = np.random.default_rng(12)
+    if dtype == "bool":
+        X = rng.integers(0, 2, (37, 300)).astype(bool)
+    else:
+        info = np.iinfo(dtype)
+        X = rng.choice(np.array([info.min, info.max, info.min + 1, info.max - 1, 0, -1 if info.min else 1],
+                                dtype=dtype), size=(37, 300))
+        X[:, 5] = info.min   # constant at either end
+        X[:, 6] = info.max
+    for view in (X, X[:1], np.asfortranarray(X), X[::3, ::2], X.T.copy().T, X[:, ::-1]):
+        low, high = moments.column_extremes(view, n_threads=2)
+        np.testing.assert_array_equal(low, view.min(axis=0).astype(np.int64))
+        np.testing.assert_array_equal(high, view.max(axis=0).astype(np.int64))
+
+
+@pytest.mark.parametrize("bad", [None, [[1, 2]], np.zeros((2, 2)), np.zeros((2, 2), dtype=np.uint64),
+                                 np.zeros((2, 2), dtype=np.uint16), np.zeros(3, dtype=np.int64),
+                                 np.zeros((2, 2, 2), dtype=np.int64)])
+def test_column_extremes_refuses_what_it_does_not_take(bad):
+    with pytest.raises(TypeError) as excinfo:
+        moments.column_extremes(bad)
+    assert_clear(excinfo, "X")
+
+
+def test_column_extremes_refuses_no_rows_and_bad_threads():
+    with pytest.raises(ValueError) as excinfo:
+        moments.column_extremes(np.zeros((0, 3), dtype=np.int64))
+    assert_clear(excinfo, "X")
+    with pytest.raises(ValueError) as excinfo:
+        moments.column_extremes(np.zeros((3, 3), dtype=np.int64), n_threads=0)
     assert_clear(excinfo, "n_threads")

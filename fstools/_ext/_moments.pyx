@@ -45,7 +45,7 @@ import numpy as np
 cimport numpy as cnp
 from cython.parallel cimport parallel, prange
 from libc.math cimport INFINITY, NAN, isfinite
-from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t
 from libc.stdlib cimport free, malloc
 
 # Status codes of the nogil core (the largest over the blocks wins: OUT_OF_MEMORY over NON_FINITE).
@@ -443,3 +443,154 @@ def column_flags(X, int n_threads=1):
     raise_if_stopped(&check)
     nonfinite = bad != 0.0  # NaN != 0
     return nonfinite, (spread == 0.0) & ~nonfinite
+
+
+# ---------------------------------------------------------------------------
+# the smallest and largest value of every column of an integer matrix, one pass
+# ---------------------------------------------------------------------------
+
+ctypedef fused integer_value_t:
+    int8_t
+    uint8_t
+    int16_t
+    int32_t
+    int64_t
+
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    /* One pass over rows 1 .. m - 1 of `width` adjacent integer columns (row stride `row_stride`),
+       low[j] and high[j] starting from row 0: the column's smallest and largest value.  In C for
+       the restrict qualifiers: the loop over the columns vectorises (compare and blend). */
+    #define FSTOOLS_EXTREME_ROWS(NAME, T)                                                        \\
+    FSTOOLS_VECTOR_CLONES                                                                         \\
+    static void NAME(const T* restrict X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,  \\
+                     T* restrict low, T* restrict high)                                            \\
+    {                                                                                              \\
+        Py_ssize_t i, j;                                                                           \\
+        for (j = 0; j < width; ++j) {                                                              \\
+            low[j] = X[j];                                                                         \\
+            high[j] = X[j];                                                                        \\
+        }                                                                                          \\
+        /* four rows at a time: one load and one store of low[j] and high[j] per four values */  \\
+        for (i = 1; i + 4 <= m; i += 4) {                                                          \\
+            const T* restrict r0 = X + i * row_stride;                                             \\
+            const T* restrict r1 = r0 + row_stride;                                                \\
+            const T* restrict r2 = r1 + row_stride;                                                \\
+            const T* restrict r3 = r2 + row_stride;                                                \\
+            for (j = 0; j < width; ++j) {                                                          \\
+                const T a = r0[j] < r1[j] ? r0[j] : r1[j], b = r2[j] < r3[j] ? r2[j] : r3[j];      \\
+                const T c = r0[j] > r1[j] ? r0[j] : r1[j], d = r2[j] > r3[j] ? r2[j] : r3[j];      \\
+                const T smaller = a < b ? a : b, larger = c > d ? c : d;                           \\
+                low[j] = smaller < low[j] ? smaller : low[j];                                      \\
+                high[j] = larger > high[j] ? larger : high[j];                                     \\
+            }                                                                                      \\
+        }                                                                                          \\
+        for (; i < m; ++i) {                                                                       \\
+            const T* restrict row = X + i * row_stride;                                            \\
+            for (j = 0; j < width; ++j) {                                                          \\
+                const T v = row[j];                                                                \\
+                low[j] = v < low[j] ? v : low[j];                                                  \\
+                high[j] = v > high[j] ? v : high[j];                                               \\
+            }                                                                                      \\
+        }                                                                                          \\
+    }
+    FSTOOLS_EXTREME_ROWS(fstools_extreme_rows_int8, int8_t)
+    FSTOOLS_EXTREME_ROWS(fstools_extreme_rows_uint8, uint8_t)
+    FSTOOLS_EXTREME_ROWS(fstools_extreme_rows_int16, int16_t)
+    FSTOOLS_EXTREME_ROWS(fstools_extreme_rows_int32, int32_t)
+    FSTOOLS_EXTREME_ROWS(fstools_extreme_rows_int64, int64_t)
+    """
+    void extreme_rows_int8 "fstools_extreme_rows_int8"(const int8_t* X, Py_ssize_t row_stride, Py_ssize_t m,
+                                                       Py_ssize_t width, int8_t* low, int8_t* high) noexcept nogil
+    void extreme_rows_uint8 "fstools_extreme_rows_uint8"(const uint8_t* X, Py_ssize_t row_stride, Py_ssize_t m,
+                                                         Py_ssize_t width, uint8_t* low, uint8_t* high) noexcept nogil
+    void extreme_rows_int16 "fstools_extreme_rows_int16"(const int16_t* X, Py_ssize_t row_stride, Py_ssize_t m,
+                                                         Py_ssize_t width, int16_t* low, int16_t* high) noexcept nogil
+    void extreme_rows_int32 "fstools_extreme_rows_int32"(const int32_t* X, Py_ssize_t row_stride, Py_ssize_t m,
+                                                         Py_ssize_t width, int32_t* low, int32_t* high) noexcept nogil
+    void extreme_rows_int64 "fstools_extreme_rows_int64"(const int64_t* X, Py_ssize_t row_stride, Py_ssize_t m,
+                                                         Py_ssize_t width, int64_t* low, int64_t* high) noexcept nogil
+
+
+cdef inline void _extreme_rows(const integer_value_t* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
+                               integer_value_t* low, integer_value_t* high) noexcept nogil:
+    """The C loop of the type of ``X`` (:c:func:`fstools_extreme_rows_<type>`)."""
+    if integer_value_t is int8_t:
+        extreme_rows_int8(X, row_stride, m, width, low, high)
+    elif integer_value_t is uint8_t:
+        extreme_rows_uint8(X, row_stride, m, width, low, high)
+    elif integer_value_t is int16_t:
+        extreme_rows_int16(X, row_stride, m, width, low, high)
+    elif integer_value_t is int32_t:
+        extreme_rows_int32(X, row_stride, m, width, low, high)
+    else:
+        extreme_rows_int64(X, row_stride, m, width, low, high)
+
+
+def _column_extremes(const integer_value_t[:, :] X, integer_value_t[::1] low, integer_value_t[::1] high,
+                     int n_threads):
+    cdef Py_ssize_t m = X.shape[0]
+    cdef Py_ssize_t n = X.shape[1]
+    cdef Py_ssize_t row_stride = X.strides[0] // sizeof(integer_value_t)
+    cdef Py_ssize_t column_stride = X.strides[1] // sizeof(integer_value_t)
+    cdef const integer_value_t* base = &X[0, 0]
+    cdef Py_ssize_t width, n_blocks, b, start, j
+    cdef SignalCheck check
+    signal_check_init(&check, 1)
+    if column_stride == 1 and m > 1:  # row-major: blocks of columns, each read a row at a time
+        width = min(n, CHECK_BLOCK_COLUMNS)
+        n_blocks = (n + width - 1) // width
+        with nogil:
+            for b in prange(n_blocks, schedule='static', num_threads=n_threads):
+                if stop_requested(&check):
+                    continue
+                start = b * width
+                _extreme_rows(base + start, row_stride, m, block_length(start, width, n), &low[start], &high[start])
+    else:  # a column at a time (Fortran order, or other strides): a column is a block of width 1
+        with nogil:
+            for j in prange(n, schedule='static', num_threads=n_threads):
+                if stop_requested(&check):
+                    continue
+                _extreme_rows(base + j * column_stride, row_stride, m, 1, &low[j], &high[j])
+    raise_if_stopped(&check)
+
+
+#: The dtypes :func:`column_extremes` reads (bool as the bytes 0 and 1).
+INTEGER_EXTREME_DTYPES = tuple(np.dtype(name) for name in ("bool", "int8", "uint8", "int16", "int32", "int64"))
+
+
+def column_extremes(X, int n_threads=1):
+    """The smallest and the largest value of every column of an integer (or bool) matrix: one pass.
+
+    Parameters
+    ----------
+    X : ndarray of bool, int8, uint8, int16, int32 or int64, shape (m, n), m >= 1
+        Any strides whose steps are whole elements (C or Fortran order are read without a
+        copy; other strides are copied into C order first).
+    n_threads : int, default 1
+        OpenMP threads over blocks of columns; the result does not depend on it.
+
+    Returns
+    -------
+    low, high : ndarray of int64, shape (n,)
+        ``X.min(axis=0)`` and ``X.max(axis=0)`` (bool: 0 and 1), with one read of ``X``
+        instead of two: row-major, the rows of a block of CHECK_BLOCK_COLUMNS columns in
+        order (vectorised over the columns); otherwise a column at a time.
+    """
+    if not isinstance(X, np.ndarray) or X.ndim != 2 or X.dtype not in INTEGER_EXTREME_DTYPES:
+        raise TypeError(f"X: must be a 2-D NumPy array of one of "
+                        f"{', '.join(str(dtype) for dtype in INTEGER_EXTREME_DTYPES)}")
+    if X.shape[0] == 0:
+        raise ValueError("X: has no rows: a column without values has no smallest or largest value")
+    check_threads(n_threads)
+    if X.dtype == np.bool_:
+        X = X.view(np.uint8)
+    if X.strides[0] % X.itemsize or X.strides[1] % X.itemsize:
+        X = np.ascontiguousarray(X)
+    low = np.empty(X.shape[1], dtype=X.dtype)
+    high = np.empty(X.shape[1], dtype=X.dtype)
+    if X.shape[1]:
+        _column_extremes(X, low, high, n_threads)
+    return low.astype(np.int64), high.astype(np.int64)

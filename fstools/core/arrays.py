@@ -21,7 +21,7 @@ from fstools._ext import _moments
 from fstools.core.messages import preview
 
 __all__ = ["as_float_matrix", "as_class_codes", "constant_columns", "standardize_columns", "SCALINGS",
-           "scaled_to_unit", "check_exact_integers", "EXACT_INTEGER_LIMIT", "nonfinite_columns",
+           "scaled_to_unit", "check_exact_integers", "inexact_integer_columns", "EXACT_INTEGER_LIMIT", "nonfinite_columns",
            "nonfinite_and_constant_columns", "rows_with_nan", "INTEGER_DESIGN_DTYPES", "is_integer_design",
            "is_integer_design_of_columns",
            "c_contiguous"]
@@ -33,7 +33,25 @@ SCALINGS = ("variance", "length")
 EXACT_INTEGER_LIMIT = 2 ** 53
 
 
-def check_exact_integers(X, name="X", column_names=None):
+def inexact_integer_columns(matrix, n_threads=1):
+    """Boolean mask of the columns of a 2-D integer array with a value beyond 2^53 in magnitude
+    (float64 cannot hold them exactly; see :func:`check_exact_integers`).
+
+    Integer types of 4 bytes or fewer always fit (no read); an int64 matrix is read once for both
+    ends of every column (:func:`fstools._ext._moments.column_extremes`, ``n_threads`` threads), a
+    uint64 one for its largest value.
+    """
+    if matrix.dtype.itemsize < 8 or matrix.size == 0:
+        return np.zeros(matrix.shape[1], dtype=bool)
+    if matrix.dtype == np.int64:
+        low, high = _moments.column_extremes(matrix, n_threads)
+        return (high > EXACT_INTEGER_LIMIT) | (low < -EXACT_INTEGER_LIMIT)
+    if matrix.max() <= EXACT_INTEGER_LIMIT:  # uint64: every column at once first
+        return np.zeros(matrix.shape[1], dtype=bool)
+    return matrix.max(axis=0) > EXACT_INTEGER_LIMIT
+
+
+def check_exact_integers(X, name="X", column_names=None, n_threads=1):
     """ValueError naming the integer columns of ``X`` with a value beyond 2^53 in magnitude.
 
     float64, in which every method computes, holds every integer up to 2^53 exactly; beyond
@@ -48,16 +66,14 @@ def check_exact_integers(X, name="X", column_names=None):
         The argument named in the message.
     column_names : sequence of str, optional
         Names of the columns of a 2-D ``X`` for the message (default: their indices).
+    n_threads : int, default 1
+        Threads of the read of an int64 ``X``.
     """
     X = np.asarray(X)
     if X.dtype.kind not in "iu" or X.size == 0:
         return
-    if X.dtype.itemsize < 8 or (X.dtype.kind == "u" and X.max() <= EXACT_INTEGER_LIMIT):
-        return   # int8..int32 / uint8..uint32 always fit
     matrix = X.reshape(X.shape[0], -1) if X.ndim >= 2 else X.reshape(-1, 1)
-    too_large = matrix.max(axis=0) > EXACT_INTEGER_LIMIT
-    if X.dtype.kind == "i":
-        too_large |= matrix.min(axis=0) < -EXACT_INTEGER_LIMIT
+    too_large = inexact_integer_columns(matrix, n_threads)
     if not too_large.any():
         return
     bad = np.flatnonzero(too_large)
@@ -176,7 +192,7 @@ def nonfinite_and_constant_columns(X, n_threads=1):
     comparison with the first row would read it twice.
     """
     if isinstance(X, np.ndarray) and X.dtype.kind in "biu":  # (no value to refuse: no float64 copy)
-        return np.zeros(X.shape[1], dtype=bool), constant_columns(X)
+        return np.zeros(X.shape[1], dtype=bool), constant_columns(X, n_threads)
     return _moments.column_flags(np.asarray(X, dtype=np.float64), n_threads)
 
 
@@ -251,10 +267,14 @@ def as_class_codes(y, n_samples, name="y"):
     return y, n_classes, counts
 
 
-def constant_columns(X):
-    """Boolean mask of the columns of a 2-D array with a single value (every column of an empty one)."""
+def constant_columns(X, n_threads=1):
+    """Boolean mask of the columns of a 2-D array with a single value (every column of an empty one);
+    ``n_threads`` threads read a bool or integer array (:func:`fstools._ext._moments.column_extremes`)."""
     if X.shape[0] == 0:
         return np.ones(X.shape[1], dtype=bool)
+    if isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype in _moments.INTEGER_EXTREME_DTYPES:
+        low, high = _moments.column_extremes(X, n_threads)  # (one read instead of two)
+        return low == high
     return X.max(axis=0) == X.min(axis=0)   # not np.ptp: max - min may overflow
 
 

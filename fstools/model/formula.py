@@ -1785,8 +1785,6 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
     kinds = set(data.dtypes.to_numpy()[positions].tolist())
     if not all(_is_plain_numeric(dtype) for dtype in kinds):
         return None
-    if any(dtype.kind in "iu" for dtype in kinds):
-        _check_integer_columns(data, predictors)
     # The DataFrame's layout is kept: pandas stores columns as the rows of a block, so the values
     # are Fortran-ordered, and :func:`fstools.api.selection.run_method` makes the C-contiguous copy
     # only for a method that needs one.  Columns by position: no lookup of each name.
@@ -1798,6 +1796,8 @@ def _direct_model_frame(formula: str, data: pd.DataFrame, responses: list[str], 
         selected = data.iloc[:, positions[0]:positions[-1] + 1]
     else:
         selected = data.iloc[:, positions]
+    if any(dtype.kind in "iu" for dtype in kinds):  # before a conversion to float64
+        check_integer_columns(selected, name="data", n_threads=n_threads)
     # Often a read-only view of the frame's block (no copy): the ModelFrame's ``source`` (a shallow
     # copy of the frame) is a reference pandas' copy-on-write sees, so a later in-place change of
     # the user's frame copies the block first and never reaches X (tests/test_layout.py).

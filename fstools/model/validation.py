@@ -10,7 +10,7 @@ import pandas as pd
 from scipy import sparse
 
 from fstools.core.arrays import (EXACT_INTEGER_LIMIT, check_exact_integers, default_column_names,
-                                 nonfinite_and_constant_columns, nonfinite_columns)
+                                 inexact_integer_columns, nonfinite_and_constant_columns, nonfinite_columns)
 from fstools.core.messages import did_you_mean, preview
 from fstools.methods.multilabel import check_label_matrix
 from fstools.methods.registry import sparse_format, sparse_methods
@@ -124,7 +124,7 @@ def check_numeric_matrix(X, name="X"):
     return np.ascontiguousarray(array, dtype=np.float64)
 
 
-def check_integer_columns(X, column_names=None, name="X"):
+def check_integer_columns(X, column_names=None, name="X", n_threads=1):
     """ValueError naming the integer columns with a value beyond 2^53 in magnitude, before they
     become float64.
 
@@ -144,30 +144,49 @@ def check_integer_columns(X, column_names=None, name="X"):
         Names for the columns of an array (default: the DataFrame's names, or the indices).
     name : str
         The argument named in the message.
+    n_threads : int, default 1
+        Threads of the read of int64 columns (:func:`fstools.core.arrays.inexact_integer_columns`).
     """
+    beyond = {}  # column position -> (smallest, largest value) of the columns beyond 2^53
     if isinstance(X, pd.DataFrame):
-        names, values = [str(label) for label in X.columns], []
-        for label in X.columns:
-            series = X[label]
-            integer = pd.api.types.is_integer_dtype(series.dtype) and not bool(series.isna().all())
-            values.append((int(series.min()), int(series.max())) if integer else (0, 0))
+        dtypes = X.dtypes.to_numpy()
+        for dtype in set(dtypes.tolist()):
+            if not pd.api.types.is_integer_dtype(dtype):
+                continue
+            positions = np.flatnonzero(dtypes == dtype)
+            if isinstance(dtype, np.dtype):
+                # the NumPy integer columns of one dtype read together (no Series per column of a
+                # wide frame: 800 x 100,000 int64, 6 s -> 0.06 s); 4 bytes or fewer always fit
+                if dtype.itemsize == 8 and len(X):
+                    matrix = X.iloc[:, positions].to_numpy()
+                    for j in np.flatnonzero(inexact_integer_columns(matrix, n_threads)):
+                        beyond[int(positions[j])] = (int(matrix[:, j].min()), int(matrix[:, j].max()))
+                continue
+            for j in positions:  # nullable (Int64, UInt64) and sparse integer columns
+                series = X.iloc[:, j]
+                if not bool(series.isna().all()):
+                    beyond[int(j)] = (int(series.min()), int(series.max()))
+
+        def name_of(j):
+            return str(X.columns[j])
     elif sparse.issparse(X):
         if X.dtype.kind not in "iu" or X.nnz == 0:
             return
         coo = X.tocoo()
-        names = column_names if column_names is not None else [str(j) for j in range(X.shape[1])]
-        values = [(0, 0)] * X.shape[1]
         for column in np.unique(coo.col[(coo.data > EXACT_INTEGER_LIMIT) | (coo.data < -EXACT_INTEGER_LIMIT)]):
             stored = coo.data[coo.col == column]
-            values[column] = (int(stored.min()), int(stored.max()))
+            beyond[int(column)] = (int(stored.min()), int(stored.max()))
+
+        def name_of(j):
+            return str(column_names[j]) if column_names is not None else str(j)
     else:
-        check_exact_integers(X, name, column_names)
+        check_exact_integers(X, name, column_names, n_threads)
         return
-    bad = [j for j, (low, high) in enumerate(values) if high > EXACT_INTEGER_LIMIT or low < -EXACT_INTEGER_LIMIT]
+    bad = sorted(j for j, (low, high) in beyond.items() if high > EXACT_INTEGER_LIMIT or low < -EXACT_INTEGER_LIMIT)
     if bad:
-        low, high = values[bad[0]]
+        low, high = beyond[bad[0]]
         example = high if high > EXACT_INTEGER_LIMIT else low
-        raise ValueError(f"{name}: integers beyond 2^53 in column(s) {preview([names[j] for j in bad], quote=True)} "
+        raise ValueError(f"{name}: integers beyond 2^53 in column(s) {preview([name_of(j) for j in bad], quote=True)} "
                          f"(e.g. {example}): float64, in which the scores are computed, cannot hold them "
                          f"exactly (neighbouring values would merge); allowed: integers of magnitude at most "
                          f"2^53 = {EXACT_INTEGER_LIMIT} (subtract an offset, or convert to float yourself if "
