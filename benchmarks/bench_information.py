@@ -17,14 +17,17 @@ Data (one thread everywhere: ``n_jobs=1``, FEAST is single-threaded):
 * ``Dorothea-like 800 x 100,000 binary``: 0/1 columns with 1 % ones (as the NIPS 2003 Dorothea
   set), about 10 % positive class, columns 0..49 enriched in the positive class.
 
-Every method is timed end to end four ways, interleaved, best of N:
+Every method is timed end to end five ways, interleaved, best of N:
 
 * ``fit``: ``FeatureSelector(method, k, n_jobs=1).fit(X, y)`` with ``X`` a float64 array;
 * ``fit u8``: the same with ``X`` as the uint8 array of the same integers (read as it is, one
   byte per value: ``MethodSpec.integer_designs``), the input of a user who holds the counts or
   0/1 values as integers;
 * ``select``: ``fs.select("class ~ .", frame, method, k, n_jobs=1)`` with ``frame`` an
-  array-backed DataFrame (one float64 block plus the class column), on both sets;
+  array-backed DataFrame (one float64 block over ``X`` itself, ``copy=False``, plus the class
+  column), on both sets;
+* ``select F``: the same on ``pd.DataFrame(X)`` as pandas builds it by default (a copy, stored
+  column by column: the design is then column-major, the layout of most DataFrames);
 * ``FEAST``: the C function on ready uint32 columns (the conversion is not timed; scores in bits).
 
 CMIM's selection is also timed alone on ready codes, lazy (Fleuret 2004, the default) and eager
@@ -185,36 +188,44 @@ def run_dataset(title, X, y, k_of, feast, repeat, quick):
     print(f"--- {title}: {X.shape[0]:,} x {X.shape[1]:,}, one thread ---")
     frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])], copy=False)
     frame["class"] = y
+    copied = pd.DataFrame(X, columns=frame.columns[:-1])  # pandas' own copy: column-major values
+    copied["class"] = y
     small = X.astype(np.uint8)  # the same integers, one byte each
     assert np.array_equal(small, X)
     problem = FeastProblem(feast, X, y) if feast is not None else None
-    print(f"{'method':<7}{'k':>4}{'fit':>10}{'fit u8':>10}{'select':>10}{'FEAST':>10}{'fit/FEAST':>11}"
-          f"{'u8/FEAST':>10}{'select/FEAST':>14}{'fit/numpy':>11}  selection vs FEAST")
+    print(f"{'method':<7}{'k':>4}{'fit':>10}{'fit u8':>10}{'select':>10}{'select F':>10}{'FEAST':>10}"
+          f"{'fit/FEAST':>11}{'u8/FEAST':>10}{'select/FEAST':>14}{'F/FEAST':>9}{'fit/numpy':>11}  selection vs FEAST")
     times, _ = interleaved_best({"numpy I(X;C)": lambda: numpy_relevance(X, y)}, repeat)
     numpy_time = times["numpy I(X;C)"]
     for method in METHODS:
         k = k_of(method)
         functions = {"fit": lambda: FeatureSelector(method, k=k, n_jobs=1).fit(X, y).ranking_,
                      "fit u8": lambda: FeatureSelector(method, k=k, n_jobs=1).fit(small, y).ranking_,
-                     "select": lambda: fs.select("class ~ .", frame, method=method, k=k, n_jobs=1)}
+                     "select": lambda: fs.select("class ~ .", frame, method=method, k=k, n_jobs=1),
+                     "select F": lambda: fs.select("class ~ .", copied, method=method, k=k, n_jobs=1)}
         if problem is not None:
             functions["FEAST"] = lambda: problem.run(method, k)[0]
         times, results = interleaved_best(functions, repeat)
         same = (np.array_equal(results["fit"], [frame.columns.get_loc(name) for name in results["select"].selected])
-                and np.array_equal(results["fit"], results["fit u8"]))
+                and np.array_equal(results["fit"], results["fit u8"])
+                and list(results["select"].selected) == list(results["select F"].selected))
         feast_text = f"{times['FEAST']:>10.4f}" if problem else f"{'-':>10}"
         ratio_fit = times["fit"] / times["FEAST"] if problem else float("nan")
         ratio_small = times["fit u8"] / times["FEAST"] if problem else float("nan")
         ratio_select = times["select"] / times["FEAST"] if problem else float("nan")
+        ratio_copied = times["select F"] / times["FEAST"] if problem else float("nan")
         check = compare(method, results["fit"], results["FEAST"]) if problem else "FEAST skipped"
-        print(f"{method:<7}{k:>4}{times['fit']:>10.4f}{times['fit u8']:>10.4f}{times['select']:>10.4f}{feast_text}"
-              f"{ratio_fit:>11.2f}{ratio_small:>10.2f}{ratio_select:>14.2f}{times['fit'] / numpy_time:>11.2f}  {check}"
-              + ("" if same else "  [fit, fit u8 and select differ!]"))
+        print(f"{method:<7}{k:>4}{times['fit']:>10.4f}{times['fit u8']:>10.4f}{times['select']:>10.4f}"
+              f"{times['select F']:>10.4f}{feast_text}{ratio_fit:>11.2f}{ratio_small:>10.2f}{ratio_select:>14.2f}"
+              f"{ratio_copied:>9.2f}{times['fit'] / numpy_time:>11.2f}  {check}"
+              + ("" if same else "  [fit, fit u8, select and select F differ!]"))
         if problem:
             size = " (quick sizes)" if quick else ""
             verdict(ratio_fit <= 1.0, f"{title} {method}: fit <= 1.0x FEAST{size} ({ratio_fit:.2f})")
             verdict(ratio_small <= 1.0, f"{title} {method}: fit of uint8 X <= 1.0x FEAST{size} ({ratio_small:.2f})")
             verdict(ratio_select <= 1.0, f"{title} {method}: select <= 1.0x FEAST{size} ({ratio_select:.2f})")
+            verdict(ratio_copied <= 1.0, f"{title} {method}: select on a column-major frame <= 1.0x FEAST{size} "
+                                         f"({ratio_copied:.2f})")
             verdict(not check.startswith("MISMATCH"), f"{title} {method}: same selection as FEAST")
     print(f"numpy I(X;C) of every column (one bincount): {numpy_time:.4f} s")
     if problem is not None:
