@@ -193,6 +193,70 @@ def test_kernel_planes_property_integer_rows(seed, m, n, dtype, offset, spare, e
     _assert_planes_match(X, threads)
 
 
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), m=st.integers(1, 200), n=st.integers(1, 150),
+       dtype=st.sampled_from([np.float64, np.float32, np.int64, np.int32, np.int16, np.int8, np.uint8, np.bool_]),
+       offset=st.integers(0, 9), spare=st.integers(0, 9), bad=st.sampled_from([None, np.nan, np.inf]),
+       continuous=st.floats(0.0, 1.0), whole_columns=st.booleans(), threads=st.integers(1, 3))
+def test_kernel_planes_property_column_major_views(seed, m, n, dtype, offset, spare, bad, continuous,
+                                                   whole_columns, threads):
+    """Column-major views (a DataFrame's values; columns that start anywhere in a longer column
+    of a Fortran-ordered array), coded through a transposed copy of a block of columns by the
+    row-major pass, or column by column where a block's every column leaves at its first run:
+    the status, levels, codes and planes of the references column by column, with or without
+    the whole columns read, with continuous and non-finite columns, and int64 values up to the
+    ends of its exact range."""
+    rng = np.random.default_rng(seed)
+    base = _mixed_matrix(rng, m + offset + spare, n, np.float64)
+    floating = np.issubdtype(dtype, np.floating)
+    if floating:
+        share = rng.random(n) < continuous  # some blocks all continuous: coded a column at a time
+        base[:, share] = rng.standard_normal((base.shape[0], int(share.sum())))
+    if dtype is np.bool_:
+        base = base != 0.0
+    elif dtype is np.int64:
+        for j in np.flatnonzero(rng.random(n) < 0.2):
+            base[:, j] = rng.choice([2 ** 53 - 2, -2 ** 53]) + (base[:, j] != 0)
+        base = base.astype(np.int64)
+    else:
+        base = base.astype(dtype)
+    X = np.asfortranarray(base)[offset:offset + m]
+    assert X.shape == (m, n) and (m == 1 or X.strides[0] == X.itemsize)
+    broken = np.zeros(n, dtype=bool)
+    if bad is not None and floating:
+        broken = rng.random(n) < 0.2
+        X[rng.integers(0, m, n)[broken], np.flatnonzero(broken)] = bad
+    codes = np.full((n, m), -1, dtype=np.int8)
+    levels = np.zeros(n, dtype=np.int32)
+    status = np.zeros(n, dtype=np.int8)
+    planes = np.zeros((n, (m + 63) // 64), dtype=np.uint64)
+    ent.discrete_column_codes(X, MAX_LEVELS_AS_IS, codes, levels, status, threads, planes,
+                              whole_columns=whole_columns)
+    discrete, ref_codes, ref_levels = _unique_codes(X)
+    np.testing.assert_array_equal(status == ent.COLUMN_DISCRETE, discrete)
+    if whole_columns:  # every value read: a column with a non-finite value is found
+        np.testing.assert_array_equal(status == ent.COLUMN_NON_FINITE, broken)
+    else:  # a column may be left at a first run with a non-integer before its non-finite value
+        assert not np.any((status == ent.COLUMN_NON_FINITE) & ~broken)
+        assert np.all(np.isin(status[~discrete], [ent.COLUMN_CONTINUOUS, ent.COLUMN_NON_FINITE]))
+    np.testing.assert_array_equal(levels[discrete], ref_levels[discrete])
+    prepared = discrete & (levels <= 2)
+    for j in np.flatnonzero(prepared):
+        np.testing.assert_array_equal(planes[j], _packed_plane(ref_codes[j]), err_msg=f"column {j}")
+    rest = discrete & ~prepared
+    np.testing.assert_array_equal(codes[rest], ref_codes[rest])
+
+
+@pytest.mark.parametrize("m", [2 ** 11, 2 ** 11 + 1, 2 ** 13, 2 ** 13 + 1])
+def test_kernel_long_column_major_columns(m):
+    # At these lengths a transposed block narrows (64 -> 16 columns) and then no longer fits: the
+    # columns are coded one at a time; the same codes and planes either way.
+    rng = np.random.default_rng(m)
+    X = np.asfortranarray(_mixed_matrix(rng, m, 40))
+    _assert_planes_match(X, 2)
+    _assert_planes_match(np.asfortranarray(X.astype(np.int32)), 1)
+
+
 @pytest.mark.parametrize("offset", [2 ** 60, -2 ** 62, 2 ** 53, -2 ** 53 - 1])
 def test_kernel_int64_beyond_two_to_53_is_left_undecided(offset):
     # (2^53 + 1 and -2^53 - 1 round to +-2^53 as doubles: the test is on the integers)

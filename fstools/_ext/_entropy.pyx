@@ -1765,6 +1765,78 @@ cdef void _write_table_codes(const value_t* x, Py_ssize_t stride, Py_ssize_t m, 
         out[i] = <int8_t> rank[<Py_ssize_t> (x[i * stride] - low)]
 
 
+#: Largest transposed block of a column-major X (bytes): it stays in the L2 cache through the
+#: passes of _code_row_block.
+cdef Py_ssize_t TRANSPOSED_BLOCK_BYTES = 1 << 20
+#: Narrowest transposed block (columns); a longer column-major X is coded a column at a time.
+cdef Py_ssize_t TRANSPOSED_MIN_COLUMNS = 16
+
+
+cdef Py_ssize_t _transposed_width(Py_ssize_t m, Py_ssize_t value_size) noexcept nogil:
+    """Columns per block of a column-major X of m rows coded by the row-major pass (through a
+    transposed copy of at most TRANSPOSED_BLOCK_BYTES), or 0 when m is too long for one."""
+    cdef Py_ssize_t width = ROW_BLOCK_COLUMNS
+    while width > TRANSPOSED_MIN_COLUMNS and m * width * value_size > TRANSPOSED_BLOCK_BYTES:
+        width //= 2
+    return width if m * width * value_size <= TRANSPOSED_BLOCK_BYTES else 0
+
+
+cdef bint _leaves_in_first_run(const value_t* x, Py_ssize_t m) noexcept nogil:
+    """Whether :func:`_code_discrete_column` (``whole_column`` False) leaves the contiguous
+    column ``x[0:m]`` at the end of its first run: a value of it that is not an integer."""
+    cdef Py_ssize_t i
+    cdef Py_ssize_t length = m if m < WHOLE_RUN else WHOLE_RUN
+    if value_t is not double and value_t is not float:
+        return False
+    for i in range(length):
+        if not _value_is_integer(x[i]):
+            return True
+    return False
+
+
+cdef void _code_column_major_block(const value_t* X, Py_ssize_t column_stride, Py_ssize_t m, Py_ssize_t width,
+                                   Py_ssize_t max_levels, int8_t* codes, int32_t* levels, int8_t* status,
+                                   uint64_t* planes, Py_ssize_t n_words, RowBlockScratch* work, value_t* rows,
+                                   bint whole_columns) noexcept nogil:
+    """:func:`_code_discrete_column` for ``width`` contiguous columns ``X + j * column_stride``
+    (a column-major block; the outputs are the block's own: ``codes`` row 0 is column 0's).
+
+    The block is copied into ``rows`` as a row-major block (m rows of ``width`` values; eight
+    columns at a time, so that each row receives a line of eight adjacent values while the
+    eight columns are read in order) and coded by :func:`_code_row_block`, whose pass of
+    statistics is vectorised over the columns (Dorothea-like 800 x 100,000 column-major float64:
+    the codes and planes in 84 ms against 202 a column at a time).  Without ``whole_columns``,
+    a block whose every column leaves at its first run (continuous columns) is coded a column
+    at a time instead: each is read for its first run only.
+    """
+    cdef Py_ssize_t i, jj, k
+    cdef const value_t* column
+    cdef value_t* distinct = <value_t*> work.column
+    cdef bint every_column_leaves = not whole_columns
+    jj = 0
+    while every_column_leaves and jj < width:
+        every_column_leaves = _leaves_in_first_run(X + jj * column_stride, m)
+        jj += 1
+    if every_column_leaves:
+        for jj in range(width):
+            status[jj] = <int8_t> _code_discrete_column(X + jj * column_stride, m, max_levels, codes + jj * m,
+                                                        levels + jj, distinct, <uint8_t*> (distinct + max_levels),
+                                                        False)
+        return
+    jj = 0
+    while jj + 8 <= width:  # eight columns at a time: each row gets eight adjacent values (a line)
+        for i in range(m):
+            for k in range(8):
+                rows[i * width + jj + k] = X[(jj + k) * column_stride + i]
+        jj += 8
+    for jj in range(jj, width):
+        column = X + jj * column_stride
+        for i in range(m):
+            rows[i * width + jj] = column[i]
+    _code_row_block(rows, width, m, 0, width, max_levels, codes, levels, status, planes, n_words, work,
+                    whole_columns)
+
+
 def discrete_column_codes(X, Py_ssize_t max_levels, codes, levels, status, int n_threads=1, planes=None,
                           bint whole_columns=True):
     """Code the discrete columns of ``X`` as they are, in one pass per column.
@@ -1796,14 +1868,18 @@ def discrete_column_codes(X, Py_ssize_t max_levels, codes, levels, status, int n
         constant column) gets the bit-plane of its code 1 in row ``j``, in the
         layout of :mod:`fstools._ext._bitcount` (bit ``i % 64`` of word ``i // 64``
         set when sample ``i`` has code 1, the bits past ``m`` zero), and its row of
-        ``codes`` is then unspecified (on a row-major ``X`` it is not written at
-        all: the codes of those columns are never stored).  The other rows of
+        ``codes`` is then unspecified (on a row-major ``X``, and a column-major one
+        coded through a transposed copy, it is not written at all: the codes of those
+        columns are never stored).  The other rows of
         ``planes`` are unspecified on return (float64 rows write every column's
         words in the pass that classifies them).
     whole_columns : bool, default True
         False: a column is not read on once a run of 64 of its values (from the first)
         holds a value that is not an integer (on a row-major ``X``: once every column of
-        its block of 64 holds one in the same tile of 64 rows); it is then
+        its block of 64 holds one in the same tile of 64 rows; on a column-major ``X`` of
+        at most 2,048 float64 rows (8,192 for 16 columns a block) read as a row-major
+        block through a transposed copy, the same, unless every column of the block
+        leaves at its first run: those are then read column by column); it is then
         :data:`COLUMN_CONTINUOUS`, or :data:`COLUMN_NON_FINITE` when a value read is NaN
         or infinite, and a NaN or infinity among the values not read is not reported.
         For a caller that discretises the continuous columns with a kernel that checks
@@ -1880,6 +1956,32 @@ def _discrete_column_codes(const value_t[:, :] X, Py_ssize_t max_levels, int8_t[
                     _code_row_block(base, row_stride, m, first, block_length(first, width, n), max_levels,
                                     &codes[0, 0], &levels[0], &status[0], planes, n_words, &work, whole_columns)
                 _free_row_block_scratch(&work)
+        raise_if_stopped(&check)
+        if failed[0] != OK:
+            raise MemoryError("cannot allocate the scratch block of discrete_column_codes")
+        return
+    if row_stride == 1 and m > 1 and _transposed_width(m, sizeof(value_t)) > 0:
+        # Column-major X (a DataFrame's values): blocks of columns coded by the row-major pass through
+        # a transposed copy (:func:`_code_column_major_block`).
+        width = min(n, _transposed_width(m, sizeof(value_t)))
+        n_blocks = (n + width - 1) // width
+        with nogil, parallel(num_threads=n_threads):
+            work = _row_block_scratch(width, m, max_levels, sizeof(value_t))
+            scratch = <value_t*> malloc(width * m * sizeof(value_t))
+            if work.column == NULL or scratch == NULL:
+                failed[0] = OUT_OF_MEMORY
+            else:
+                for b in prange(n_blocks, schedule='dynamic'):
+                    if stop_requested(&check):
+                        continue
+                    first = b * width
+                    _code_column_major_block(base + first * column_stride, column_stride, m,
+                                             block_length(first, width, n), max_levels, &codes[first, 0],
+                                             &levels[first], &status[first],
+                                             planes + first * n_words if planes != NULL else NULL, n_words,
+                                             &work, scratch, whole_columns)
+            _free_row_block_scratch(&work)
+            free(scratch)
         raise_if_stopped(&check)
         if failed[0] != OK:
             raise MemoryError("cannot allocate the scratch block of discrete_column_codes")
