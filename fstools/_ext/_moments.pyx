@@ -501,6 +501,26 @@ cdef extern from *:
     FSTOOLS_EXTREME_ROWS(fstools_extreme_rows_int16, int16_t)
     FSTOOLS_EXTREME_ROWS(fstools_extreme_rows_int32, int32_t)
     FSTOOLS_EXTREME_ROWS(fstools_extreme_rows_int64, int64_t)
+    /* The same for one contiguous column x[0:m] (a column-major X): a reduction over the rows,
+       vectorised by the compiler (integer minimum and maximum are associative). */
+    #define FSTOOLS_EXTREME_COLUMN(NAME, T)                                                      \\
+    FSTOOLS_VECTOR_CLONES                                                                         \\
+    static void NAME(const T* restrict x, Py_ssize_t m, T* restrict low, T* restrict high)        \\
+    {                                                                                              \\
+        Py_ssize_t i;                                                                              \\
+        T smallest = x[0], largest = x[0];                                                         \\
+        for (i = 1; i < m; ++i) {                                                                  \\
+            smallest = x[i] < smallest ? x[i] : smallest;                                          \\
+            largest = x[i] > largest ? x[i] : largest;                                             \\
+        }                                                                                          \\
+        *low = smallest;                                                                           \\
+        *high = largest;                                                                           \\
+    }
+    FSTOOLS_EXTREME_COLUMN(fstools_extreme_column_int8, int8_t)
+    FSTOOLS_EXTREME_COLUMN(fstools_extreme_column_uint8, uint8_t)
+    FSTOOLS_EXTREME_COLUMN(fstools_extreme_column_int16, int16_t)
+    FSTOOLS_EXTREME_COLUMN(fstools_extreme_column_int32, int32_t)
+    FSTOOLS_EXTREME_COLUMN(fstools_extreme_column_int64, int64_t)
     """
     void extreme_rows_int8 "fstools_extreme_rows_int8"(const int8_t* X, Py_ssize_t row_stride, Py_ssize_t m,
                                                        Py_ssize_t width, int8_t* low, int8_t* high) noexcept nogil
@@ -512,6 +532,16 @@ cdef extern from *:
                                                          Py_ssize_t width, int32_t* low, int32_t* high) noexcept nogil
     void extreme_rows_int64 "fstools_extreme_rows_int64"(const int64_t* X, Py_ssize_t row_stride, Py_ssize_t m,
                                                          Py_ssize_t width, int64_t* low, int64_t* high) noexcept nogil
+    void extreme_column_int8 "fstools_extreme_column_int8"(const int8_t* x, Py_ssize_t m, int8_t* low,
+                                                           int8_t* high) noexcept nogil
+    void extreme_column_uint8 "fstools_extreme_column_uint8"(const uint8_t* x, Py_ssize_t m, uint8_t* low,
+                                                             uint8_t* high) noexcept nogil
+    void extreme_column_int16 "fstools_extreme_column_int16"(const int16_t* x, Py_ssize_t m, int16_t* low,
+                                                             int16_t* high) noexcept nogil
+    void extreme_column_int32 "fstools_extreme_column_int32"(const int32_t* x, Py_ssize_t m, int32_t* low,
+                                                             int32_t* high) noexcept nogil
+    void extreme_column_int64 "fstools_extreme_column_int64"(const int64_t* x, Py_ssize_t m, int64_t* low,
+                                                             int64_t* high) noexcept nogil
 
 
 cdef inline void _extreme_rows(const integer_value_t* X, Py_ssize_t row_stride, Py_ssize_t m, Py_ssize_t width,
@@ -527,6 +557,21 @@ cdef inline void _extreme_rows(const integer_value_t* X, Py_ssize_t row_stride, 
         extreme_rows_int32(X, row_stride, m, width, low, high)
     else:
         extreme_rows_int64(X, row_stride, m, width, low, high)
+
+
+cdef inline void _extreme_column(const integer_value_t* x, Py_ssize_t m, integer_value_t* low,
+                                 integer_value_t* high) noexcept nogil:
+    """The C loop of the type of ``x`` (:c:func:`fstools_extreme_column_<type>`)."""
+    if integer_value_t is int8_t:
+        extreme_column_int8(x, m, low, high)
+    elif integer_value_t is uint8_t:
+        extreme_column_uint8(x, m, low, high)
+    elif integer_value_t is int16_t:
+        extreme_column_int16(x, m, low, high)
+    elif integer_value_t is int32_t:
+        extreme_column_int32(x, m, low, high)
+    else:
+        extreme_column_int64(x, m, low, high)
 
 
 def _column_extremes(const integer_value_t[:, :] X, integer_value_t[::1] low, integer_value_t[::1] high,
@@ -553,7 +598,10 @@ def _column_extremes(const integer_value_t[:, :] X, integer_value_t[::1] low, in
             for j in prange(n, schedule='static', num_threads=n_threads):
                 if stop_requested(&check):
                     continue
-                _extreme_rows(base + j * column_stride, row_stride, m, 1, &low[j], &high[j])
+                if row_stride == 1:  # a contiguous column (column-major X): a vectorised reduction
+                    _extreme_column(base + j * column_stride, m, &low[j], &high[j])
+                else:
+                    _extreme_rows(base + j * column_stride, row_stride, m, 1, &low[j], &high[j])
     raise_if_stopped(&check)
 
 
@@ -577,7 +625,8 @@ def column_extremes(X, int n_threads=1):
     low, high : ndarray of int64, shape (n,)
         ``X.min(axis=0)`` and ``X.max(axis=0)`` (bool: 0 and 1), with one read of ``X``
         instead of two: row-major, the rows of a block of CHECK_BLOCK_COLUMNS columns in
-        order (vectorised over the columns); otherwise a column at a time.
+        order (vectorised over the columns); otherwise a column at a time (vectorised over
+        the rows of a contiguous column).
     """
     if not isinstance(X, np.ndarray) or X.ndim != 2 or X.dtype not in INTEGER_EXTREME_DTYPES:
         raise TypeError(f"X: must be a 2-D NumPy array of one of "
