@@ -1940,46 +1940,33 @@ def _discrete_column_codes(const value_t[:, :] X, Py_ssize_t max_levels, int8_t[
     cdef SignalCheck check
     cdef RowBlockScratch work
     signal_check_init(&check, 1)
-    if column_stride == 1 and m > 1:
-        # Row-major X: blocks of ROW_BLOCK_COLUMNS columns, each read a row at a time without a copy.
-        width = min(n, ROW_BLOCK_COLUMNS)
+    # Row-major X: blocks of ROW_BLOCK_COLUMNS columns, each read a row at a time without a copy.
+    # Column-major X (a DataFrame's values) of columns short enough: the same pass on blocks of columns
+    # copied into row-major blocks (:func:`_code_column_major_block`).
+    cdef bint row_major = column_stride == 1 and m > 1
+    cdef bint transposed = not row_major and row_stride == 1 and m > 1 and _transposed_width(m, sizeof(value_t)) > 0
+    if row_major or transposed:
+        width = min(n, ROW_BLOCK_COLUMNS if row_major else _transposed_width(m, sizeof(value_t)))
         n_blocks = (n + width - 1) // width
         with nogil, parallel(num_threads=n_threads):
             work = _row_block_scratch(width, m, max_levels, sizeof(value_t))
-            if work.column == NULL:
+            scratch = <value_t*> malloc(width * m * sizeof(value_t)) if transposed else NULL
+            if work.column == NULL or (transposed and scratch == NULL):
                 failed[0] = OUT_OF_MEMORY
             else:
                 for b in prange(n_blocks, schedule='dynamic'):
                     if stop_requested(&check):
                         continue
                     first = b * width
-                    _code_row_block(base, row_stride, m, first, block_length(first, width, n), max_levels,
-                                    &codes[0, 0], &levels[0], &status[0], planes, n_words, &work, whole_columns)
-                _free_row_block_scratch(&work)
-        raise_if_stopped(&check)
-        if failed[0] != OK:
-            raise MemoryError("cannot allocate the scratch block of discrete_column_codes")
-        return
-    if row_stride == 1 and m > 1 and _transposed_width(m, sizeof(value_t)) > 0:
-        # Column-major X (a DataFrame's values): blocks of columns coded by the row-major pass through
-        # a transposed copy (:func:`_code_column_major_block`).
-        width = min(n, _transposed_width(m, sizeof(value_t)))
-        n_blocks = (n + width - 1) // width
-        with nogil, parallel(num_threads=n_threads):
-            work = _row_block_scratch(width, m, max_levels, sizeof(value_t))
-            scratch = <value_t*> malloc(width * m * sizeof(value_t))
-            if work.column == NULL or scratch == NULL:
-                failed[0] = OUT_OF_MEMORY
-            else:
-                for b in prange(n_blocks, schedule='dynamic'):
-                    if stop_requested(&check):
-                        continue
-                    first = b * width
-                    _code_column_major_block(base + first * column_stride, column_stride, m,
-                                             block_length(first, width, n), max_levels, &codes[first, 0],
-                                             &levels[first], &status[first],
-                                             planes + first * n_words if planes != NULL else NULL, n_words,
-                                             &work, scratch, whole_columns)
+                    if row_major:
+                        _code_row_block(base, row_stride, m, first, block_length(first, width, n), max_levels,
+                                        &codes[0, 0], &levels[0], &status[0], planes, n_words, &work, whole_columns)
+                    else:
+                        _code_column_major_block(base + first * column_stride, column_stride, m,
+                                                 block_length(first, width, n), max_levels, &codes[first, 0],
+                                                 &levels[first], &status[first],
+                                                 planes + first * n_words if planes != NULL else NULL, n_words,
+                                                 &work, scratch, whole_columns)
             _free_row_block_scratch(&work)
             free(scratch)
         raise_if_stopped(&check)
