@@ -203,7 +203,7 @@ def test_kernel_planes_property_integer_rows(seed, m, n, dtype, offset, spare, e
 @given(seed=st.integers(0, 2 ** 32 - 1), m=st.integers(1, 200), n=st.integers(1, 150),
        dtype=st.sampled_from([np.float64, np.float32, np.int64, np.int32, np.int16, np.int8, np.uint8, np.bool_]),
        offset=st.integers(0, 9), spare=st.integers(0, 9), bad=st.sampled_from([None, np.nan, np.inf]),
-       continuous=st.floats(0.0, 1.0), whole_columns=st.booleans(), threads=st.integers(1, 3))
+       continuous=st.sampled_from([0.0, 0.3, 0.9, 1.0]), whole_columns=st.booleans(), threads=st.integers(1, 3))
 def test_kernel_planes_property_column_major_views(seed, m, n, dtype, offset, spare, bad, continuous,
                                                    whole_columns, threads):
     """Column-major views (a DataFrame's values; columns that start anywhere in a longer column
@@ -229,21 +229,45 @@ def test_kernel_planes_property_column_major_views(seed, m, n, dtype, offset, sp
     X = np.asfortranarray(base)[offset:offset + m]
     assert X.shape == (m, n) and (m == 1 or X.strides[0] == X.itemsize)
     broken = np.zeros(n, dtype=bool)
+    early = np.zeros(n, dtype=bool)  # the non-finite value in the column's first run of 64
     if bad is not None and floating:
         broken = rng.random(n) < 0.2
-        X[rng.integers(0, m, n)[broken], np.flatnonzero(broken)] = bad
+        early = broken & (rng.random(n) < 0.5)
+        rows = np.where(early, rng.integers(0, min(m, 64), n), rng.integers(0, m, n))
+        X[rows[broken], np.flatnonzero(broken)] = bad
     codes = np.full((n, m), -1, dtype=np.int8)
     levels = np.zeros(n, dtype=np.int32)
-    status = np.zeros(n, dtype=np.int8)
+    status = np.full(n, 99, dtype=np.int8)  # (no status value: every column must get one)
     planes = np.zeros((n, (m + 63) // 64), dtype=np.uint64)
     ent.discrete_column_codes(X, MAX_LEVELS_AS_IS, codes, levels, status, threads, planes,
                               whole_columns=whole_columns)
     discrete = _assert_discrete_columns_match(X, codes, levels, status, planes)
+    assert np.all(np.isin(status[~discrete], [ent.COLUMN_CONTINUOUS, ent.COLUMN_NON_FINITE]))
+    np.testing.assert_array_equal(status[early], ent.COLUMN_NON_FINITE)  # read in any case
     if whole_columns:  # every value read: a column with a non-finite value is found
         np.testing.assert_array_equal(status == ent.COLUMN_NON_FINITE, broken)
     else:  # a column may be left at a first run with a non-integer before its non-finite value
         assert not np.any((status == ent.COLUMN_NON_FINITE) & ~broken)
-        assert np.all(np.isin(status[~discrete], [ent.COLUMN_CONTINUOUS, ent.COLUMN_NON_FINITE]))
+
+
+@pytest.mark.parametrize("whole_columns", [False, True])
+def test_kernel_column_major_continuous_blocks(whole_columns):
+    # Blocks whose every column is continuous (read column by column, their first run only, when
+    # the whole columns are not asked for), a NaN in the first run of some: every column gets its
+    # status, NaN found where it was read.
+    rng = np.random.default_rng(3)
+    X = np.asfortranarray(rng.standard_normal((300, 150)))
+    X[5, 7] = np.nan
+    X[250, 9] = np.inf  # past the first run
+    codes = np.full((150, 300), -1, dtype=np.int8)
+    levels = np.zeros(150, dtype=np.int32)
+    status = np.full(150, 99, dtype=np.int8)
+    ent.discrete_column_codes(X, MAX_LEVELS_AS_IS, codes, levels, status, 2, None, whole_columns=whole_columns)
+    expected = np.full(150, ent.COLUMN_CONTINUOUS, dtype=np.int8)
+    expected[7] = ent.COLUMN_NON_FINITE
+    if whole_columns:
+        expected[9] = ent.COLUMN_NON_FINITE
+    np.testing.assert_array_equal(status, expected)
 
 
 @pytest.mark.parametrize("m", [2 ** 11, 2 ** 11 + 1, 2 ** 13, 2 ** 13 + 1])

@@ -125,3 +125,27 @@ def test_check_integer_columns_of_a_wide_frame_names_the_columns_a_loop_names():
     assert message.startswith(f"data: integers beyond 2^53 in column(s) '{bad[0]}', '{bad[1]}'")
     assert f"(e.g. {example})" in message
     check_integer_columns(frame.drop(columns=bad), name="data")
+
+
+def test_int64_of_the_other_byte_order_is_checked_at_both_ends():
+    X = np.zeros((40, 3), dtype=">i8")
+    X[:, 0] = np.arange(40) % 2
+    X[:, 1] = -2 ** 60 + np.arange(40) % 2
+    X[:, 2] = np.arange(40) % 3
+    np.testing.assert_array_equal(inexact_integer_columns(X), [False, True, False])
+    np.testing.assert_array_equal(inexact_integer_columns(X.astype("<i8")), [False, True, False])
+    frame = pd.DataFrame(X, columns=list("abc"))
+    with pytest.raises(ValueError, match=r"data: integers beyond 2\^53 in column\(s\) 'b' \(e.g. -1152921504606846976\)"):
+        check_integer_columns(frame, name="data")
+    frame["y"] = np.arange(40) % 2
+    import fstools as fs
+    with pytest.raises(ValueError, match=r"integers beyond 2\^53 in column\(s\) 'b'"):
+        fs.select("y ~ .", frame, method="mim", k=2)
+
+
+def test_a_multiindex_column_is_named_as_its_label_prints():
+    X = np.random.default_rng(0).integers(0, 3, (40, 4))
+    X[3, 1] = 2 ** 53 + 1
+    frame = pd.DataFrame(X, columns=pd.MultiIndex.from_tuples([("g", 1), ("g", 2), ("h", 1), ("h", 2)]))
+    with pytest.raises(ValueError, match=r"in column\(s\) \"\('g', 2\)\" \(e.g. 9007199254740993\)"):
+        check_integer_columns(frame, name="X")

@@ -187,3 +187,14 @@ def test_a_method_column_named_like_a_test_column_keeps_both(diabetes, method):
     np.testing.assert_allclose(frame["p_value"].to_numpy(), pd.Series(p, index=diabetes.columns[:-1])
                                .loc[frame.index].to_numpy(), rtol=1e-8)
     np.testing.assert_allclose(frame["p_value_marginal"].to_numpy(), frame["p_value"].to_numpy(), rtol=1e-8)
+
+
+def test_the_levels_of_an_integer_response_are_counted_on_the_integers():
+    # NumPy integers are counted as they are (no float64 copy): beyond 2^53 neighbouring values
+    # stay distinct (as float64 16 values 2^54 + k would merge into 5)
+    y = pd.Series(2 ** 54 + np.arange(40) % 16, dtype=np.int64)
+    assert len(np.unique(y.to_numpy(dtype=np.float64))) == 5
+    assert response_type_of(y) == ("continuous", "numeric, 16 distinct integer values; response_type='class' "
+                                                 "or C() for classes")
+    assert response_type_of(pd.Series(np.arange(40) % 7, dtype=np.int16))[0] == "class"
+    assert response_type_of(pd.Series(np.arange(40) % 7, dtype=np.uint8))[1].startswith("integer values, 7 distinct")

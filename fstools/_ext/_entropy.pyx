@@ -1876,10 +1876,12 @@ def discrete_column_codes(X, Py_ssize_t max_levels, codes, levels, status, int n
     whole_columns : bool, default True
         False: a column is not read on once a run of 64 of its values (from the first)
         holds a value that is not an integer (on a row-major ``X``: once every column of
-        its block of 64 holds one in the same tile of 64 rows; on a column-major ``X`` of
-        at most 2,048 float64 rows (8,192 for 16 columns a block) read as a row-major
-        block through a transposed copy, the same, unless every column of the block
-        leaves at its first run: those are then read column by column); it is then
+        its block of 64 holds one in the same tile of 64 rows; on a column-major ``X``
+        whose blocks of columns are coded through a transposed copy (at most 1 MiB: 64,
+        32 or 16 columns a block, e.g. float64 columns of up to 2,048, 4,096 or 8,192
+        rows), once every column of its block holds one in the same tile, unless every
+        column of the block leaves at its first run: those are then read column by
+        column); it is then
         :data:`COLUMN_CONTINUOUS`, or :data:`COLUMN_NON_FINITE` when a value read is NaN
         or infinite, and a NaN or infinity among the values not read is not reported.
         For a caller that discretises the continuous columns with a kernel that checks

@@ -615,8 +615,8 @@ def column_extremes(X, int n_threads=1):
     Parameters
     ----------
     X : ndarray of bool, int8, uint8, int16, int32 or int64, shape (m, n), m >= 1
-        Any strides whose steps are whole elements (C or Fortran order are read without a
-        copy; other strides are copied into C order first).
+        Any strides (read as they are; strides that are not whole elements are copied into
+        C order first).
     n_threads : int, default 1
         OpenMP threads over blocks of columns; the result does not depend on it.
 

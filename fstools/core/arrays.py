@@ -38,13 +38,16 @@ def inexact_integer_columns(matrix, n_threads=1):
     (float64 cannot hold them exactly; see :func:`check_exact_integers`).
 
     Integer types of 4 bytes or fewer always fit (no read); an int64 matrix is read once for both
-    ends of every column (:func:`fstools._ext._moments.column_extremes`, ``n_threads`` threads), a
-    uint64 one for its largest value.
+    ends of every column (:func:`fstools._ext._moments.column_extremes`, ``n_threads`` threads; in
+    the other byte order, by NumPy), a uint64 one for its largest value.
     """
     if matrix.dtype.itemsize < 8 or matrix.size == 0:
         return np.zeros(matrix.shape[1], dtype=bool)
-    if matrix.dtype == np.int64:
-        low, high = _moments.column_extremes(matrix, n_threads)
+    if matrix.dtype.kind == "i":
+        if matrix.dtype == np.int64:
+            low, high = _moments.column_extremes(matrix, n_threads)
+        else:  # int64 in the other byte order (the kernel reads the machine's)
+            low, high = matrix.min(axis=0), matrix.max(axis=0)
         return (high > EXACT_INTEGER_LIMIT) | (low < -EXACT_INTEGER_LIMIT)
     if matrix.max() <= EXACT_INTEGER_LIMIT:  # uint64: every column at once first
         return np.zeros(matrix.shape[1], dtype=bool)

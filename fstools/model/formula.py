@@ -1670,9 +1670,11 @@ def _missing_as_level(formula: str, data: pd.DataFrame, predictors: list[str], u
 def response_columns(data: pd.DataFrame, responses: list, rows: np.ndarray | None = None) -> pd.DataFrame:
     """A copy of the columns ``responses`` of ``data`` (labels), at the row positions ``rows`` or all.
 
-    ``data[responses].copy()``, built column by column: on a wide frame pandas' selection of a
-    list of columns costs several times more (0.28 ms against 0.06 on 2,000 x 501).  A label
-    held by several columns (and no response at all) takes pandas' own selection.
+    ``data[responses].copy()``, built from a slice of the frame when the responses are adjacent
+    columns (one response, most often) and column by column otherwise: on a wide frame pandas'
+    selection of a list of columns costs several times more (0.28 ms against 0.06-0.09 on
+    2,000 x 501).  A label held by several columns (and no response at all) takes pandas' own
+    selection.
     """
     positions = [data.columns.get_loc(name) for name in responses]
     if not positions or not all(isinstance(position, int) for position in positions):
