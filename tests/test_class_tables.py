@@ -81,7 +81,8 @@ def problems(draw):
 
 
 @settings(max_examples=120, deadline=None)
-@given(problems(), st.sampled_from(["C", "F", "strided", "float32", "int64", "uint8"]), st.sampled_from([1, 2, 3]))
+@given(problems(), st.sampled_from(["C", "F", "strided", "float32", "int64", "uint8", "uint8 F", "bool F"]),
+       st.sampled_from([1, 2, 3]))
 def test_equal_to_numpy_and_to_the_code_path(problem, layout, n_threads):
     X, y, n_classes = problem
     if layout == "F":
@@ -90,10 +91,12 @@ def test_equal_to_numpy_and_to_the_code_path(problem, layout, n_threads):
         X = np.repeat(X, 2, axis=1)[:, ::2]
     elif layout == "float32":
         X = np.where(np.abs(X) > 1e30, np.inf, X).astype(np.float32)
-    elif layout in ("int64", "uint8"):
+    elif layout in ("int64", "uint8", "uint8 F"):
         if not np.isfinite(X).all() or X.min() < 0 or X.max() > 255:
             X = np.where(np.isfinite(X), np.clip(np.round(X), 0, 255), 0.0)
-        X = X.astype(layout)
+        X = X.astype(layout.split()[0], order="F" if layout.endswith("F") else "K")
+    elif layout == "bool F":
+        X = np.asfortranarray(np.where(np.isfinite(X), X, 0.0) % 2 == 1)
     out, levels, status = _run(X, y, n_classes, n_threads)
     counted = status == _class_tables.COLUMN_COUNTED
     assert np.isin(status, [_class_tables.COLUMN_COUNTED, _class_tables.COLUMN_LEFT]).all()
@@ -329,3 +332,34 @@ def test_column_major_two_classes_in_chunks():
     reference, ref_levels, _ = _code_path(np.ascontiguousarray(X[:, :2]), y, 2)
     assert out[:2].tobytes() == reference.tobytes()
     np.testing.assert_array_equal(levels[:2], [4, 5])
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.bool_])
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_column_major_bytes_two_classes_in_chunks(dtype, n_threads):
+    # Column-major uint8 (and bool) with two classes: a column is its own codes, counted by byte
+    # compares BYTE_CHUNK rows at a time when its largest value is below 64; 140,001 rows cross two
+    # chunk ends.  A value first seen in the third chunk, a value of 64 there (the column is left),
+    # a value above 63 in the first rows (left at once), 255, and columns of one value.
+    rng = np.random.default_rng(24)
+    m = 140_001
+    if dtype is np.bool_:
+        X = np.asfortranarray(rng.random((m, 3)) < np.array([0.5, 0.01, 0.0]))
+        counted = [True, True, True]
+    else:
+        X = np.asfortranarray(rng.integers(0, 4, (m, 6)).astype(np.uint8))
+        X[139_000, 1] = 17
+        X[139_500, 2] = 64
+        X[10, 3] = 200
+        X[:, 4] = 63
+        X[77_777, 5] = 255
+        counted = [True, True, False, False, True, False]
+    y = (rng.random(m) < 0.3).astype(np.int32)
+    out, levels, status = _run(X, y, 2, n_threads)
+    assert (status == _class_tables.COLUMN_COUNTED).tolist() == counted
+    kept = np.flatnonzero(counted)
+    reference, ref_levels, _ = _code_path(np.ascontiguousarray(X[:, kept]).astype(np.float64), y, 2)
+    assert out[kept].tobytes() == reference.tobytes()  # bit for bit the code path's
+    np.testing.assert_array_equal(levels[kept], ref_levels)
+    for j in kept:
+        assert out[j] == pytest.approx(_numpy_information(X[:, j].astype(np.float64), y, 2), abs=1e-12)
