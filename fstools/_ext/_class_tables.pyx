@@ -41,7 +41,7 @@ cdef enum:
     FIRST_ROWS = 64
     # Row-major X: a look at Ctrl-C every this many rows of a block.
     SIGNAL_ROWS = 4096
-    # A column of an X that is not row-major (and not two classes over contiguous float64 columns:
+    # A column of an X that is not row-major (and not two classes over contiguous float64 or uint8 columns:
     # _count_two_class_column) is counted in this many interleaved tables.
     COLUMN_SPLIT = 4
     # Row-major X: at most this many columns per block.
@@ -160,7 +160,7 @@ cdef bint _every_column_binary(const int32_t* tables, Py_ssize_t width, Py_ssize
 
 cdef extern from *:
     """
-    /* Two classes, a contiguous float64 column (a DataFrame's column-major values): the (value,
+    /* Two classes, a contiguous float64 (or uint8: its own codes) column (a DataFrame's column-major values): the (value,
        class) table by byte compares instead of one increment per value.
 
        fstools_value_codes writes code[i] = x[i] when x[i] is an integer in 0 .. 63, else 255,
