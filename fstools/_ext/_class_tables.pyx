@@ -625,11 +625,11 @@ def _discrete_class_information(const value_t[:, :] X, const int32_t[::1] y, Py_
         tables = <int32_t*> malloc(width * column_cells * sizeof(int32_t))
         work = <count_t*> malloc(work_cells * sizeof(count_t))
         code = NULL  # (private to each thread: set in every one)
-        if byte_counts:
+        if byte_counts and value_t is double:  # (the codes of a float64 chunk; a uint8 column is its own)
             code = <uint8_t*> malloc((BYTE_CHUNK if m > BYTE_CHUNK else m) * sizeof(uint8_t))
         elif byte_rows:
             code = <uint8_t*> malloc((2 * VALUE_RANGE + 2) * width * sizeof(uint8_t))
-        if tables == NULL or work == NULL or ((byte_counts or byte_rows) and code == NULL):
+        if tables == NULL or work == NULL or (((byte_counts and value_t is double) or byte_rows) and code == NULL):
             failed[0] = OUT_OF_MEMORY
         else:
             for b in prange(n_blocks, schedule='dynamic'):

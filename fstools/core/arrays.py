@@ -200,8 +200,9 @@ def nonfinite_and_constant_columns(X, n_threads=1):
 
 
 #: The dtypes of a dense design that the methods with ``MethodSpec.integer_designs`` read as they
-#: are: bool and the integer types of the kernels (:data:`fstools._ext._common.VALUE_DTYPES`).
-INTEGER_DESIGN_DTYPES = tuple(np.dtype(name) for name in ("bool", "int8", "uint8", "int16", "int32", "int64"))
+#: are: bool and the integer types of the kernels (:data:`fstools._ext._common.VALUE_DTYPES`), the
+#: ones :func:`fstools._ext._moments.column_extremes` reads.
+INTEGER_DESIGN_DTYPES = _moments.INTEGER_EXTREME_DTYPES
 
 
 def is_integer_design(X):
@@ -275,7 +276,7 @@ def constant_columns(X, n_threads=1):
     ``n_threads`` threads read a bool or integer array (:func:`fstools._ext._moments.column_extremes`)."""
     if X.shape[0] == 0:
         return np.ones(X.shape[1], dtype=bool)
-    if isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype in _moments.INTEGER_EXTREME_DTYPES:
+    if is_integer_design(X):
         low, high = _moments.column_extremes(X, n_threads)  # (one read instead of two)
         return low == high
     return X.max(axis=0) == X.min(axis=0)   # not np.ptp: max - min may overflow
