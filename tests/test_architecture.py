@@ -31,6 +31,7 @@ LAYERS = {
     "fstools.results": 5,
     "fstools.api": 6,
     "fstools.evaluation": 7,
+    "fstools.guarantees": 7,
     "fstools.cli": 8,
     "fstools": 9,  # the package's face: fstools/__init__.py re-exports the public names
 }

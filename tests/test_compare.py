@@ -866,7 +866,7 @@ def test_an_error_not_built_from_one_string_gets_a_note(wine, monkeypatch):
 
 
 def test_reraise_with_context():
-    from fstools.evaluation.failures import reraise_with_context
+    from fstools.core.failures import reraise_with_context
 
     class Custom(ValueError):
         pass

@@ -187,7 +187,8 @@ def _method_reads_design(spec, frame):
 def frame_response(frame, response_type, spec, stacklevel=4):
     """The :class:`fstools.model.response.Response` of a one-response formula's frame for method
     ``spec``: ``C(y)`` on the left or ``response_type`` decide the type, else the data; a method
-    that cannot take that type is refused (:func:`fstools.methods.registry.check_response`)."""
+    that cannot take that type is refused (:func:`fstools.methods.registry.check_response`).
+    ``spec`` None: no registered method (a procedure's own model, which takes either type)."""
     response_type = check_response_type(response_type)
     name = frame.response_names[0]
     if name in frame.factor_responses:
@@ -199,7 +200,8 @@ def frame_response(frame, response_type, spec, stacklevel=4):
         reason = None
     target = prepare_response(frame.response[name], response_type, name=f"response {label_name(name)!r}",
                               reason=reason, stacklevel=stacklevel)
-    check_response(spec, target.kind)
+    if spec is not None:  # (None: a procedure's own model, e.g. a lasso, takes either type)
+        check_response(spec, target.kind)
     return target
 
 

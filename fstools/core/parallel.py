@@ -302,3 +302,41 @@ def score_features(score_block, X, n_threads, *args, feature_axis=1, per_feature
         tasks.append(delayed(_score_one_block)(score_block, X_block, per_feature_blocks, args,
                                                None if n_threads is None else 1))
     return _concatenate(Parallel(n_jobs=n_jobs)(tasks))
+
+
+def run_tasks(function, tasks, n_jobs, bar):
+    """``function(*arguments)`` for every tuple of ``tasks``, results in task order.
+
+    Through joblib inside a joblib backend context (``with joblib.parallel_backend("dask"):``:
+    one task per fold on the cluster; ``n_jobs``, if given, else the context's number of jobs),
+    or on ``n_jobs`` threads when ``n_jobs`` is not None/1; otherwise in place.
+    """
+    chosen = external_backend()
+    if chosen is None and (n_jobs is None or n_jobs == 1):
+        for arguments in tasks:
+            result = function(*arguments)
+            bar.update(1)
+            yield result
+        return
+    from joblib import Parallel, delayed
+
+    if chosen is not None:
+        context_jobs = chosen[1]
+        jobs = n_jobs if n_jobs is not None else (-1 if context_jobs is None else context_jobs)
+        parallel = Parallel(n_jobs=jobs, return_as="generator")
+    else:
+        parallel = Parallel(n_jobs=n_jobs, return_as="generator", prefer="threads")
+    for result in parallel(delayed(function)(*arguments) for arguments in tasks):
+        bar.update(1)
+        yield result
+
+
+def run_jobs(n_jobs):
+    """``(jobs, threads)`` for many runs of a method through :func:`run_tasks`: the runs on joblib's
+    workers (a backend context, e.g. Dask's, or ``n_jobs`` > 1 threads), each method call on one
+    thread; otherwise one run at a time (``jobs`` None), each call on ``n_jobs`` threads."""
+    if external_backend() is not None:
+        return n_jobs, 1
+    if n_jobs is not None and effective_n_threads(n_jobs) > 1:
+        return effective_n_threads(n_jobs), 1
+    return None, n_jobs

@@ -35,7 +35,7 @@ two lower-is-better, which the tables, tests and plots follow).
 
 A failure inside a method or a classifier reaches the caller as the exception raised there
 (a ValueError stays a ValueError), its message prefixed with the method, the data set and the
-repeat and fold (:func:`fstools.evaluation.failures.reraise_with_context`).
+repeat and fold (:func:`fstools.core.failures.reraise_with_context`).
 """
 import numbers
 from collections import Counter
@@ -48,12 +48,12 @@ import pandas as pd
 
 from fstools.core.constraints import BOOLEAN, integer_at_least
 from fstools.core.messages import suggest_keywords
-from fstools.core.parallel import effective_n_threads, external_backend, local_scoring
+from fstools.core.parallel import effective_n_threads, external_backend, local_scoring, run_tasks
 from fstools.api.selection import frame_response, run_method
 from fstools.model.terms import ranked_terms, selection_design, selection_input
 from fstools.core.arrays import standardize_columns
 from fstools.core.constraints import RANDOM_STATE, is_integer, validate
-from fstools.evaluation.failures import reraise_with_context
+from fstools.core.failures import reraise_with_context
 from fstools.evaluation.comparison_result import ALL_DATASETS, ComparisonResult, Split
 from fstools.model.exceptions import FormulaError
 from fstools.model.formula import parse_formula
@@ -849,33 +849,6 @@ def _label_scores(model, X):
                     f"predict_proba nor decision_function; use 'hamming_loss' or a function of the predictions")
 
 
-def _run_tasks(function, tasks, n_jobs, bar):
-    """``function(*arguments)`` for every tuple of ``tasks``, results in task order.
-
-    Through joblib inside a joblib backend context (``with joblib.parallel_backend("dask"):``:
-    one task per fold on the cluster; ``n_jobs``, if given, else the context's number of jobs),
-    or on ``n_jobs`` threads when ``n_jobs`` is not None/1; otherwise in place.
-    """
-    chosen = external_backend()
-    if chosen is None and (n_jobs is None or n_jobs == 1):
-        for arguments in tasks:
-            result = function(*arguments)
-            bar.update(1)
-            yield result
-        return
-    from joblib import Parallel, delayed
-
-    if chosen is not None:
-        context_jobs = chosen[1]
-        jobs = n_jobs if n_jobs is not None else (-1 if context_jobs is None else context_jobs)
-        parallel = Parallel(n_jobs=jobs, return_as="generator")
-    else:
-        parallel = Parallel(n_jobs=n_jobs, return_as="generator", prefer="threads")
-    for result in parallel(delayed(function)(*arguments) for arguments in tasks):
-        bar.update(1)
-        yield result
-
-
 @suggest_keywords
 def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=10, metrics=None,
             random_state=None, n_jobs=None, select_in_fold=False, standardize=True, na_action="drop",
@@ -1074,7 +1047,7 @@ def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=1
                 jobs = n_jobs  # joblib's own meaning (-1: every worker of the backend)
             else:
                 jobs = effective_n_threads(n_jobs) if parallel else None
-            for split, fold_result in zip(splits[dataset.name], _run_tasks(_evaluate_fold, tasks, jobs, bar)):
+            for split, fold_result in zip(splits[dataset.name], run_tasks(_evaluate_fold, tasks, jobs, bar)):
                 frame = pd.DataFrame(fold_result.scores, columns=list(_ScoreRow._fields))
                 frame.insert(0, "dataset", dataset.name)
                 frame.insert(4, "repeat", split.repeat)

@@ -17,7 +17,7 @@ value is 0 for sets drawn at random (of the observed sizes); its minimum is -1/(
 The index, its variance and interval are fstools' own: no library at hand (scikit-learn,
 SciPy, statsmodels) computes them.  A failure of the method on a bootstrap sample reaches the
 caller as the exception the method raised, its message prefixed with the method and the
-sample (:func:`fstools.evaluation.failures.reraise_with_context`).
+sample (:func:`fstools.core.failures.reraise_with_context`).
 """
 from typing import Any, NamedTuple
 
@@ -28,7 +28,7 @@ from fstools.core.constraints import SEED, integer_at_least
 from fstools.core.parallel import effective_n_threads
 from fstools.core.lazy import LazyModule
 from fstools.core.constraints import OPEN_UNIT_INTERVAL, is_integer, validate
-from fstools.evaluation.failures import reraise_with_context
+from fstools.core.failures import reraise_with_context
 from fstools.api.selection import check_finite_design, frame_response, run_method
 from fstools.model.terms import ranked_terms, selection_design, selection_input
 from fstools.model.exceptions import FormulaError

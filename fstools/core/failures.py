@@ -1,4 +1,4 @@
-"""The context of a failure inside an evaluation run.
+"""The context of a failure inside a run of many (evaluation, resampling, the guarantees).
 
 :func:`reraise_with_context` -- an exception raised inside a run (a method, a classifier)
 reaches the caller as the same type, its message prefixed with where it happened (method,

@@ -1,0 +1,393 @@
+"""The knockoff filter for every method: a selection whose false discovery rate is controlled.
+
+:func:`knockoff_filter` adds a knockoff copy of every feature (a synthetic feature with the same
+correlations as the real one, built without looking at the response), scores the real features
+and their copies together, and keeps the features whose statistic ``W_j`` exceeds the knockoff(+)
+threshold.  With knockoff+ (``offset=1``) the expected share of false selections among the
+selected is at most ``fdr`` in finite samples (Barber & Candes 2015, "Controlling the false
+discovery rate via knockoffs", Ann. Stat. 43:2055-2085, Theorem 2, fixed-X; Candes, Fan, Janson &
+Lv 2018, "Panning for gold: model-X knockoffs for high dimensional controlled variable
+selection", JRSS-B 80:551-577, Theorem 3.4, model-X).
+
+The statistic: ``W_j = Z_j - Z~_j`` (``statistic="difference"``) or ``max(Z_j, Z~_j) sign(Z_j - Z~_j)``
+(``"signed_max"``), where ``Z`` is the importance of a column when the method ranks the features
+and the knockoffs together (:func:`fstools.guarantees.importance.term_importance`: the method's
+score, or a greedy method's order of entry), or ``|beta_j|`` of a cross-validated lasso (an
+l1-penalised logistic regression for classes) fitted on both (``method="lasso"``: the "lasso
+coefficient difference" of R's ``knockoff::stat.glmnet_coefdiff`` and ``knockpy``).  Before
+scoring, each feature is swapped with its knockoff with probability 1/2 (and the swap undone
+after), as ``knockoff::stat.glmnet_coefdiff`` does, so that a method's tie rule (the lower
+column index first) cannot favour the real features.
+"""
+import numpy as np
+import pandas as pd
+
+from fstools.api.selection import run_method
+from fstools.core.constraints import BOOLEAN, OPEN_UNIT_INTERVAL, SEED, integer_at_least, is_integer, one_of, \
+    validate
+from fstools.core.failures import reraise_with_context
+from fstools.guarantees.importance import prepare, term_importance
+from fstools.guarantees.knockoff_construction import (ebh, fixed_x_knockoffs, gaussian_knockoffs,
+                                                      knockoff_evalues)
+from fstools.guarantees.knockoff_threshold import knockoff_threshold
+from fstools.results.labels import method_label
+from fstools.results.tables import Summary, format_number
+
+__all__ = ["knockoff_filter", "KnockoffResult", "knockoff_statistics", "KNOCKOFF_TYPES", "S_METHODS",
+           "STATISTICS"]
+
+KNOCKOFF_TYPES = ("gaussian", "fixed")
+S_METHODS = ("mvr", "sdp", "equicorrelated")
+STATISTICS = ("difference", "signed_max")
+LASSO = "lasso"
+
+
+def combine(Z, Z_knockoff, statistic):
+    """``W`` from the importances of the features and of their knockoffs."""
+    if statistic == "difference":
+        return Z - Z_knockoff
+    return np.maximum(Z, Z_knockoff) * np.sign(Z - Z_knockoff)
+
+
+def _lasso_importance(XX, y, response_type, random_state):
+    """``|beta|`` of a cross-validated lasso (l1 logistic regression for classes) on the standardised
+    columns of ``XX``; for several classes the sum over the classes."""
+    from sklearn.linear_model import LassoCV, LogisticRegressionCV
+    from sklearn.preprocessing import StandardScaler
+
+    scaled = StandardScaler().fit_transform(XX)
+    if response_type == "continuous":
+        model = LassoCV(cv=5, random_state=random_state, max_iter=5000).fit(scaled, y)
+        return np.abs(model.coef_)
+    model = LogisticRegressionCV(Cs=10, cv=5, penalty="l1", solver="saga", max_iter=2000, random_state=random_state)
+    model.fit(scaled, y)
+    return np.abs(model.coef_).sum(axis=0)
+
+
+def knockoff_statistics(prepared, X, X_knockoff, statistic, swap, random_state, n_threads=1):
+    """``(W, Z, Z~)`` of the features of ``X`` against their knockoffs (in the features' order).
+
+    ``swap`` flags the features exchanged with their knockoff before the method sees them.
+    """
+    p = X.shape[1]
+    first = np.where(swap, X_knockoff.T, X.T).T
+    second = np.where(swap, X.T, X_knockoff.T).T
+    XX = np.ascontiguousarray(np.hstack([first, second]))
+    keywords = dict(prepared.keywords)
+    if "nominal" in keywords and keywords["nominal"] is not None:
+        keywords["nominal"] = np.concatenate([keywords["nominal"], keywords["nominal"]])
+    output = run_method(prepared.spec, XX, prepared.y, None, keywords, n_threads, response_type=prepared.response_type)
+    importance = term_importance(output, prepared.spec, np.arange(2 * p), 2 * p)
+    return _unswap(importance, swap, statistic)
+
+
+def _unswap(importance, swap, statistic):
+    p = len(swap)
+    Z = np.where(swap, importance[p:], importance[:p])
+    Z_knockoff = np.where(swap, importance[:p], importance[p:])
+    return combine(Z, Z_knockoff, statistic), Z, Z_knockoff
+
+
+class KnockoffResult:
+    """The outcome of :func:`knockoff_filter`.
+
+    Attributes
+    ----------
+    selected : list of str
+        The features kept, largest ``W`` first (derandomised: largest mean e-value first).
+    statistics : pandas.DataFrame
+        Per feature (the formula's order): ``W``, ``Z`` (the feature's importance), ``Z_knockoff``
+        (its knockoff's), ``selected``; with several draws, ``W`` etc. of the first draw and
+        ``e_value`` (the mean e-value over the draws) and ``frequency`` (share of draws selecting it).
+    W : pandas.Series
+        The statistic of each feature (first draw).
+    threshold : float
+        The knockoff(+) threshold of the (first) draw; inf when none is reached.
+    W_draws : pandas.DataFrame
+        Draws x features: W of every draw.
+    fdr, offset, knockoffs, s_method, statistic, n_draws, method, call, n, random_state
+    """
+
+    def __init__(self, *, call, method, spec, params, fdr, offset, knockoffs, s_method, statistic, W_draws, Z, Z_knockoff,
+                 thresholds, selected, e_values, n, classes, random_state, draw_fdr, shrunk, n_dropped):
+        self.call = call
+        self.method = method
+        self._spec = spec
+        self.params = dict(params)
+        self.fdr = fdr
+        self.offset = offset
+        self.knockoffs = knockoffs
+        self.s_method = s_method
+        self.statistic = statistic
+        self.W_draws = W_draws
+        self.thresholds = list(thresholds)
+        self.threshold = self.thresholds[0]
+        self.n_draws = len(W_draws)
+        self.draw_fdr = draw_fdr
+        self.e_values = e_values
+        terms = list(W_draws.columns)
+        self.W = pd.Series(W_draws.iloc[0].to_numpy(), index=pd.Index(terms, name="feature"), name="W")
+        columns = {"W": self.W.to_numpy(), "Z": Z, "Z_knockoff": Z_knockoff}
+        if e_values is not None:
+            columns["e_value"] = e_values
+            columns["frequency"] = [(W_draws[term].to_numpy() >= np.asarray(self.thresholds)).mean()
+                                    for term in terms]
+        columns["selected"] = [term in set(selected) for term in terms]
+        self.statistics = pd.DataFrame(columns, index=pd.Index(terms, name="feature"))
+        key = self.statistics["e_value"] if e_values is not None else self.statistics["W"]
+        position = {term: j for j, term in enumerate(terms)}
+        self.selected = sorted(selected, key=lambda term: (-key[term], position[term]))
+        self.n = n
+        self.classes = None if classes is None else list(classes)
+        self.random_state = random_state
+        self.shrunk = shrunk
+        self.n_dropped = n_dropped
+
+    def _construction_text(self):
+        if self.knockoffs == "fixed":
+            kind = "fixed-X (Barber & Candes 2015)"
+        else:
+            kind = ("model-X Gaussian (Candes et al. 2018), mean and covariance estimated"
+                    + (", covariance shrunk (Ledoit-Wolf)" if self.shrunk else ""))
+        return f"{kind}; s by {self.s_method}"
+
+    def _rule_text(self):
+        plus = "knockoff+" if self.offset == 1 else "knockoff"
+        if self.n_draws == 1:
+            return f"{plus} threshold at FDR {format_number(self.fdr)}: W >= {format_number(self.threshold)}"
+        return (f"derandomised over {self.n_draws} draws (Ren, Wei & Candes 2023): {plus} threshold at "
+                f"{format_number(self.draw_fdr)} per draw, e-values averaged, e-BH at FDR {format_number(self.fdr)}")
+
+    def guarantee(self):
+        """The guarantee in words."""
+        if self.offset == 1:
+            return (f"The expected share of false discoveries among the {len(self.selected)} selected feature(s) "
+                    f"(the false discovery rate) is at most {format_number(self.fdr)}: a false discovery is a "
+                    f"feature independent of the response given the other features. It holds in finite samples "
+                    + ("for a Gaussian linear model (fixed-X)." if self.knockoffs == "fixed" else
+                       "when the features are (close to) Gaussian with the estimated mean and covariance (model-X)."))
+        return (f"offset = 0 (knockoff): a modified FDR, E[V / (R + 1/q)], is at most {format_number(self.fdr)}; "
+                f"use offset = 1 (knockoff+) for the FDR itself.")
+
+    def summary_frame(self):
+        """The statistics, selected features first, then by decreasing W."""
+        key = "e_value" if self.e_values is not None else "W"
+        order = np.lexsort((-self.statistics[key].to_numpy(), ~self.statistics["selected"].to_numpy()))
+        return self.statistics.iloc[order]
+
+    def summary(self):
+        """The construction, the threshold, the guarantee in words and every feature's statistic."""
+        frame = self.summary_frame()
+        table = pd.DataFrame({"feature": frame.index,
+                              "W": [format_number(value) for value in frame["W"]],
+                              "Z": [format_number(value) for value in frame["Z"]],
+                              "Z knockoff": [format_number(value) for value in frame["Z_knockoff"]]})
+        if self.e_values is not None:
+            table["e-value"] = [format_number(value) for value in frame["e_value"]]
+            table["draws"] = [f"{100 * value:.0f}%" for value in frame["frequency"]]
+        table["selected"] = ["yes" if flag else "" for flag in frame["selected"]]
+        params = ", ".join(f"{name} = {value!r}" for name, value in self.params.items())
+        what = ("a continuous response" if self.classes is None else f"{len(self.classes)} classes")
+        dropped = f"; {self.n_dropped} incomplete rows dropped" if self.n_dropped else ""
+        score = ("|coefficient| of a cross-validated lasso" if self.method == LASSO else
+                 "the method's order of entry" if "greedy" in self._spec.capabilities else "the method's score")
+        combined = "Z - Z knockoff" if self.statistic == "difference" else "max(Z, Z knockoff) * sign(Z - Z knockoff)"
+        header = [("Call", self.call),
+                  ("Method", self.method if self._spec is None else f"{self.method}: {self._spec.description}"),
+                  ("Parameters", params or "none"),
+                  ("Data", f"{self.n} rows, {len(self.W)} features, {what}{dropped}"),
+                  ("Knockoffs", self._construction_text()),
+                  ("Statistic", f"W = {combined}, Z = {score}"),
+                  ("Rule", self._rule_text()),
+                  ("Selected", f"{len(self.selected)}: {', '.join(self.selected) if self.selected else 'none'}")]
+        notes = [self.guarantee(),
+                 "W > 0: the feature beat its knockoff; the threshold is the smallest t with "
+                 "(offset + #{W <= -t}) / #{W >= t} <= fdr."]
+        return Summary("Knockoff filter", header, table, notes, frame=frame.copy())
+
+    def plot(self, ax=None, max_features=40):
+        """W of each feature, largest first, the threshold marked (selected features in red).
+
+        Returns
+        -------
+        matplotlib Axes
+        """
+        from fstools.results.plotting import axes_for, plain_numbers  # imports matplotlib: only when drawn
+
+        order = np.argsort(-self.W.to_numpy(), kind="stable")[:max_features]
+        shown = self.W.iloc[order]
+        ax = axes_for(ax, (max(5.5, 0.26 * len(shown) + 2.5), 4.2))
+        colors = ["tab:red" if term in self.selected else "0.65" for term in shown.index]
+        positions = np.arange(len(shown))
+        ax.bar(positions, shown.to_numpy(), color=colors)
+        ax.axhline(0, color="k", linewidth=0.6)
+        if np.isfinite(self.threshold):
+            ax.axhline(self.threshold, color="k", linestyle="--", linewidth=1)
+            ax.axhline(-self.threshold, color="k", linestyle=":", linewidth=1)
+            ax.text(len(shown) - 0.5, self.threshold, f"threshold {format_number(self.threshold)}", fontsize=8,
+                    ha="right", va="bottom")
+        ax.set_xticks(positions)
+        ax.set_xticklabels(shown.index, rotation=60, ha="right", fontsize=8)
+        ax.set_ylabel("W (feature vs its knockoff)")
+        plain_numbers(ax)
+        label = "lasso" if self.method == LASSO else method_label(self.method)
+        ax.set_title(f"Knockoff filter: {label}, {self.knockoffs} knockoffs, FDR {format_number(self.fdr)}\n"
+                     f"{len(self.selected)} selected (red)" + ("" if self.n_draws == 1 else
+                                                               f"; W of draw 1 of {self.n_draws}"), fontsize=9)
+        ax.figure.tight_layout()
+        return ax
+
+    def __repr__(self):
+        selected = ", ".join(self.selected) if self.selected else "none"
+        return (f"Knockoff filter: {self.method}, {self.knockoffs} knockoffs, FDR {format_number(self.fdr)}\n"
+                f"Call: {self.call}\n{self._rule_text()}\nSelected ({len(self.selected)}): {selected}")
+
+    def _repr_html_(self):
+        return self.summary()._repr_html_()
+
+
+def knockoff_filter(formula, data, method=LASSO, fdr=0.1, *, knockoffs="gaussian", s="mvr", statistic="difference",
+                    offset=1, n_draws=1, draw_fdr=None, shrink="auto", random_state=None, n_jobs=None,
+                    na_action="drop", formula_mode="safe", response_type=None, **params):
+    """The knockoff filter with any method's score: selected features with the FDR at most ``fdr``.
+
+    Parameters
+    ----------
+    formula : str
+    data : pandas.DataFrame
+        Not modified.  Numeric features only (a factor is refused: its knockoff would have to be a
+        whole knockoff factor).
+    method : str or (str, dict), default 'lasso'
+        ``'lasso'``: W from the coefficients of a cross-validated lasso (continuous response) or
+        l1-penalised logistic regression (classes) fitted on the features and knockoffs together,
+        the default of R's ``knockoff`` and of ``knockpy``; or any registered supervised method, whose
+        score (or a greedy method's order of entry) is Z.
+    fdr : float, default 0.1
+        In (0, 1): the target false discovery rate.
+    knockoffs : {'gaussian', 'fixed'}
+        ``'gaussian'``: model-X second-order knockoffs (Candes et al. 2018, Sec. 3.1), the mean and
+        covariance estimated (shrunk when p is close to n or above it); ``'fixed'``: fixed-X
+        knockoffs (Barber & Candes 2015, Sec. 2.1), which need n >= 2p and hold for a linear model.
+    s : {'mvr', 'sdp', 'equicorrelated'}, default 'mvr'
+        How far each knockoff is from its feature: minimum variance-based reconstructability
+        (Spector & Janson 2022, Ann. Stat. 50(1), knockpy's default), the SDP (Barber & Candes 2015,
+        Eq. 2.4) or the equicorrelated construction (Eq. 2.3).
+    statistic : {'difference', 'signed_max'}
+    offset : {1, 0}
+        1: knockoff+ (controls the FDR); 0: knockoff (a modified FDR), as R's ``knockoff.threshold``.
+    n_draws : int, default 1
+        More than 1: derandomised knockoffs (Ren, Wei & Candes 2023, JASA), e-values of ``n_draws``
+        knockoff draws averaged and selected by e-BH at ``fdr``.
+    draw_fdr : float, optional
+        The knockoff level of each draw when derandomising; default ``fdr / 2`` (their Sec. 4).
+    shrink : {'auto', True, False}
+        Shrink the estimated covariance (model-X), see
+        :func:`fstools.guarantees.knockoff_construction.gaussian_knockoffs`.
+    random_state : int or None
+        Seeds the knockoffs, the swaps and the lasso's folds: the same value, the same result.
+    n_jobs : int or None
+        Threads of the method's kernels.
+    na_action : {'drop', 'raise'}
+    formula_mode, response_type
+        As in :func:`fstools.select`.
+    **params
+        The method's parameters.
+
+    Returns
+    -------
+    KnockoffResult
+    """
+    fdr = validate(OPEN_UNIT_INTERVAL, fdr, "fdr")
+    knockoffs = validate(one_of(KNOCKOFF_TYPES), knockoffs, "knockoffs")
+    s = validate(one_of(S_METHODS), s, "s")
+    statistic = validate(one_of(STATISTICS), statistic, "statistic")
+    if offset not in (0, 1) or isinstance(offset, bool):
+        raise ValueError(f"offset: must be 1 (knockoff+) or 0 (knockoff); got {offset!r}")
+    n_draws = integer_at_least(1).validate(n_draws, "n_draws")
+    draw_fdr = fdr / 2 if draw_fdr is None else validate(OPEN_UNIT_INTERVAL, draw_fdr, "draw_fdr")
+    random_state = validate(SEED, random_state, "random_state",
+                            right_type=lambda value: value is None or is_integer(value))
+    if na_action not in ("drop", "raise"):
+        raise ValueError(f"na_action: the knockoff filter needs complete rows: 'drop' or 'raise'; got {na_action!r}")
+    lasso = method == LASSO
+    if lasso and params:
+        raise TypeError(f"method: 'lasso' takes no parameters; got {', '.join(sorted(params))}")
+    prepared = prepare("knockoff_filter", formula, data, None if lasso else method, params, na_action=na_action,
+                       formula_mode=formula_mode, response_type=response_type)
+    factors = prepared.factor_terms
+    if factors:
+        raise ValueError(f"data: the knockoff filter takes numeric features only; {', '.join(factors)} "
+                         f"{'is a factor or a term' if len(factors) == 1 else 'are factors or terms'} of several "
+                         f"columns (a knockoff factor is not supported): drop them from the formula or code them "
+                         f"as numbers")
+    X = np.asarray(prepared.frame.X, dtype=np.float64)
+    n, p = X.shape
+    if knockoffs == "fixed" and n < 2 * p:
+        raise ValueError(f"knockoffs: 'fixed' (fixed-X) needs n >= 2p rows; the data have n = {n}, p = {p}: use "
+                         f"knockoffs='gaussian' (model-X)")
+    seeds = np.random.SeedSequence(random_state).spawn(n_draws)
+    W_draws, thresholds, e_sum = [], [], np.zeros(p)
+    first = None
+    shrunk = False
+    for draw, seed in enumerate(seeds, start=1):
+        rng = np.random.default_rng(seed)
+        construction_seed = int(rng.integers(2 ** 31 - 1))
+        try:
+            if knockoffs == "fixed":
+                X_knockoff = fixed_x_knockoffs(X, s=s, random_state=construction_seed)
+            else:
+                X_knockoff, shrunk = gaussian_knockoffs(X, s=s, shrink=shrink, random_state=construction_seed,
+                                                        return_shrunk=True)
+        except ValueError as error:
+            reraise_with_context(error, "knockoffs")
+        swap = rng.random(p) < 0.5
+        if lasso:
+            first_cols = np.where(swap, X_knockoff.T, X.T).T
+            second_cols = np.where(swap, X.T, X_knockoff.T).T
+            importance = _lasso_importance(np.hstack([first_cols, second_cols]), prepared.y, prepared.response_type,
+                                           construction_seed)
+            W, Z, Z_knockoff = _unswap(importance, swap, statistic)
+        else:
+            W, Z, Z_knockoff = knockoff_statistics(prepared, X, X_knockoff, statistic, swap, construction_seed,
+                                                   n_threads=n_jobs)
+        if first is None:
+            first = (Z, Z_knockoff)
+        threshold = knockoff_threshold(W, fdr if n_draws == 1 else draw_fdr, offset=offset)
+        W_draws.append(W)
+        thresholds.append(threshold)
+        if n_draws > 1:
+            e_sum += knockoff_evalues(W, threshold, offset=offset)
+    terms = prepared.terms
+    if n_draws == 1:
+        e_values = None
+        selected = [terms[j] for j in np.flatnonzero(W_draws[0] >= thresholds[0])]
+    else:
+        e_values = e_sum / n_draws
+        selected = [terms[j] for j in np.flatnonzero(ebh(e_values, fdr))]
+    spec = None if lasso else prepared.spec
+    return KnockoffResult(
+        call=_format_call(formula, method, fdr, knockoffs, s, statistic, offset, n_draws, random_state, params),
+        method=LASSO if lasso else prepared.name, spec=spec, params={} if lasso else prepared.values, fdr=fdr,
+        offset=offset, knockoffs=knockoffs, s_method=s, statistic=statistic,
+        W_draws=pd.DataFrame(np.vstack(W_draws), columns=terms, index=pd.RangeIndex(1, n_draws + 1, name="draw")),
+        Z=first[0], Z_knockoff=first[1], thresholds=thresholds, selected=selected, e_values=e_values, n=n,
+        classes=prepared.class_names, random_state=random_state, draw_fdr=draw_fdr if n_draws > 1 else None,
+        shrunk=shrunk, n_dropped=prepared.frame.n_dropped)
+
+
+def _format_call(formula, method, fdr, knockoffs, s, statistic, offset, n_draws, random_state, params):
+    name = method if isinstance(method, str) else method[0]
+    parts = [repr(formula), "data", f"method={name!r}", f"fdr={fdr!r}"]
+    if knockoffs != "gaussian":
+        parts.append(f"knockoffs={knockoffs!r}")
+    if s != "mvr":
+        parts.append(f"s={s!r}")
+    if statistic != "difference":
+        parts.append(f"statistic={statistic!r}")
+    if offset != 1:
+        parts.append(f"offset={offset!r}")
+    if n_draws != 1:
+        parts.append(f"n_draws={n_draws!r}")
+    parts.append(f"random_state={random_state!r}")
+    parts += [f"{key}={value!r}" for key, value in params.items()]
+    return f"knockoff_filter({', '.join(parts)})"
