@@ -1,5 +1,6 @@
-"""The ``fstools`` command: a thin layer over :func:`fstools.select`, :func:`fstools.compare` and
-:func:`fstools.stability`.
+"""The ``fstools`` command: a thin layer over :func:`fstools.select`, :func:`fstools.compare`,
+:func:`fstools.stability` and the procedures with a guarantee (:func:`fstools.stability_selection`,
+:func:`fstools.knockoff_filter`, :func:`fstools.boruta`).
 
 Examples
 --------
@@ -11,6 +12,9 @@ Examples
     fstools select "y ~ ." --data - --sep ';' --encoding latin-1 < export.csv
     fstools compare "class ~ ." --data wine --methods cmqfs,mrmr,fisher -k 2,4,6 --format latex
     fstools stability "class ~ ." --data wine --method cmqfs -k 5 --plot stability.png
+    fstools stabsel "class ~ ." --data wine --method mrmr -q 4 --pfer 1 --random-state 0
+    fstools knockoff "class ~ ." --data wine --method lasso --fdr 0.1 --random-state 0
+    fstools boruta "class ~ ." --data wine --importance mim --random-state 0
     fstools methods
     fstools datasets
     fstools --version
@@ -55,6 +59,10 @@ _RESERVED_PARAMS = {"formula": "use FORMULA", "data": "use --data", "method": "u
                     "response_type": "use --response-type"}
 _STABILITY_PARAMS = {**_RESERVED_PARAMS, "n_bootstrap": "use --n-bootstrap", "random_state": "use --random-state",
                      "alpha": "use --alpha", "standardize": "use --standardize",
+                     "progress": "the command draws no progress bar"}
+
+
+_GUARANTEE_PARAMS = {**_RESERVED_PARAMS, "random_state": "use --random-state",
                      "progress": "the command draws no progress bar"}
 
 
@@ -698,6 +706,58 @@ def _command_stability(args):
                                 "json": _stability_json})
 
 
+def _guarantee_formats(summary):
+    """The output formats of the procedures with a guarantee (stabsel, knockoff, boruta): the
+    summary as text or LaTeX, its numbers per feature as CSV, the result's numbers as JSON."""
+    return {"text": lambda result: str(summary(result)),
+            "latex": lambda result: summary(result).as_latex(),
+            "csv": lambda result: _table_csv(result.summary_frame().rename_axis("feature").reset_index()),
+            "json": lambda result: _json_document({key: _json_value(value)
+                                                   for key, value in result.as_dict().items()})}
+
+
+def _command_stabsel(args):
+    from fstools.guarantees.stability_selection import stability_selection
+
+    params = _parse_params(args.param, _GUARANTEE_PARAMS)
+
+    def compute(data):
+        return stability_selection(args.formula, data, args.method, q=args.q, cutoff=args.cutoff, pfer=args.pfer,
+                                   B=args.B, sampling=args.sampling, assumption=args.assumption,
+                                   random_state=args.random_state, n_jobs=args.n_jobs, na_action=args.na_action,
+                                   formula_mode=_formula_mode(args), response_type=args.response_type, **params)
+
+    return _run(args, compute, _guarantee_formats(lambda result: result.summary(all_features=args.all_features)))
+
+
+def _command_knockoff(args):
+    from fstools.guarantees.knockoff_filter import knockoff_filter
+
+    params = _parse_params(args.param, _GUARANTEE_PARAMS)
+
+    def compute(data):
+        return knockoff_filter(args.formula, data, args.method, fdr=args.fdr, knockoffs=args.knockoffs, s=args.s,
+                               statistic=args.statistic, offset=args.offset, n_draws=args.n_draws,
+                               random_state=args.random_state, n_jobs=args.n_jobs, na_action=args.na_action,
+                               formula_mode=_formula_mode(args), response_type=args.response_type, **params)
+
+    return _run(args, compute, _guarantee_formats(lambda result: result.summary()))
+
+
+def _command_boruta(args):
+    from fstools.guarantees.boruta import boruta
+
+    params = _parse_params(args.param, _GUARANTEE_PARAMS)
+
+    def compute(data):
+        return boruta(args.formula, data, args.importance, max_runs=args.max_runs, p_value=args.p_value,
+                      mc_adjust=args.mc_adjust, random_state=args.random_state, n_jobs=args.n_jobs,
+                      na_action=args.na_action, formula_mode=_formula_mode(args), response_type=args.response_type,
+                      **params)
+
+    return _run(args, compute, _guarantee_formats(lambda result: result.summary()))
+
+
 def _command_methods(args):
     from fstools.api.catalogue import list_methods
 
@@ -922,6 +982,83 @@ def build_parser():
                         "the heatmap of the selections (features x runs)")
     stability.set_defaults(handler=_command_stability)
 
+    stabsel = commands.add_parser(
+        "stabsel", help="stability selection: features chosen in most half-samples, with a PFER bound",
+        description="Stability selection with any method (as fs.stability_selection): the method's first q "
+                    "features on complementary pairs of half-samples; features chosen in at least a share "
+                    "cutoff of the runs are selected, and the expected number of false selections (PFER) is "
+                    "bounded as R's stabs does. Give two of -q, --cutoff and --pfer.")
+    _add_data_options(stabsel)
+    _add_method_options(stabsel)
+    stabsel.add_argument("-q", "--q", type=_integer, default=None, help="features taken per run (1..p-1)")
+    stabsel.add_argument("--cutoff", type=_number, default=None, help="share of the runs needed, in (0.5, 1]")
+    stabsel.add_argument("--pfer", type=_number, default=None,
+                         help="the bound to meet: expected number of false selections (> 0)")
+    stabsel.add_argument("-B", type=_integer, default=None, metavar="B",
+                         help="complementary pairs (SS, default 50) or half-samples (MB, default 100)")
+    stabsel.add_argument("--sampling", choices=("SS", "MB"), default="SS",
+                         help="SS: complementary pairs (Shah & Samworth, default); MB: half-samples "
+                              "(Meinshausen & Buhlmann)")
+    stabsel.add_argument("--assumption", choices=("unimodal", "r-concave", "none"), default="unimodal",
+                         help="the assumption behind the SS bound (default unimodal)")
+    stabsel.add_argument("--random-state", type=_integer, default=None, metavar="SEED",
+                         help="seed of the half-samples (default: none)")
+    stabsel.add_argument("--all-features", action="store_true",
+                         help="text and latex: list every feature, also those never selected")
+    stabsel.add_argument("--n-jobs", type=int, default=None, metavar="N",
+                         help="runs in parallel (default: one at a time; -1 all cores)")
+    _add_output_options(stabsel, "text: the bound, the guarantee and the selection probabilities (default); "
+                                 "csv: every feature's probability; json: the result as a JSON object",
+                        "the selection probabilities with the cutoff")
+    stabsel.set_defaults(handler=_command_stabsel)
+
+    knockoff = commands.add_parser(
+        "knockoff", help="the knockoff filter: a selection whose false discovery rate is at most --fdr",
+        description="The knockoff filter with any method (as fs.knockoff_filter): each feature against a "
+                    "knockoff copy; the features above the knockoff+ threshold are selected with the false "
+                    "discovery rate controlled at --fdr.")
+    _add_data_options(knockoff)
+    knockoff.add_argument("--method", default="lasso",
+                          help="lasso (default: the lasso coefficient difference) or a selection method "
+                               "(see `fstools methods`)")
+    _add_param_option(knockoff)
+    knockoff.add_argument("--fdr", type=_number, default=0.1, help="target false discovery rate (default 0.1)")
+    knockoff.add_argument("--knockoffs", choices=("gaussian", "fixed"), default="gaussian",
+                          help="model-X Gaussian (default) or fixed-X (needs n >= 2p)")
+    knockoff.add_argument("--s", choices=("mvr", "sdp", "equicorrelated"), default="mvr",
+                          help="the knockoffs' s (default mvr)")
+    knockoff.add_argument("--statistic", choices=("difference", "signed_max"), default="difference",
+                          help="W = Z - Z knockoff (default) or the signed maximum")
+    knockoff.add_argument("--offset", type=_integer, default=1, help="1: knockoff+ (default); 0: knockoff")
+    knockoff.add_argument("--n-draws", type=_integer, default=1, metavar="M",
+                          help="derandomised knockoffs over M draws (default 1: one draw)")
+    knockoff.add_argument("--random-state", type=_integer, default=None, metavar="SEED",
+                          help="seed of the knockoffs (default: none)")
+    knockoff.add_argument("--n-jobs", type=int, default=None, metavar="N", help="threads of the method")
+    _add_output_options(knockoff, "text: the rule, the guarantee and every feature's W (default); csv: the "
+                                  "statistics; json: the result as a JSON object", "W with the threshold")
+    knockoff.set_defaults(handler=_command_knockoff)
+
+    boruta = commands.add_parser(
+        "boruta", help="Boruta: all-relevant features by shadow features",
+        description="All-relevant selection (as fs.boruta and R's Boruta): each feature's importance against "
+                    "the best of permuted shadow copies over repeated runs, decided Confirmed, Tentative or "
+                    "Rejected by binomial tests.")
+    _add_data_options(boruta)
+    boruta.add_argument("--importance", default="random_forest",
+                        help="random_forest (default) or a selection method (see `fstools methods`)")
+    _add_param_option(boruta)
+    boruta.add_argument("--max-runs", type=_integer, default=100, metavar="N", help="most runs (default 100)")
+    boruta.add_argument("--p-value", type=_number, default=0.01, help="level of the tests (default 0.01)")
+    boruta.add_argument("--no-mc-adjust", dest="mc_adjust", action="store_false",
+                        help="no Bonferroni adjustment of the tests")
+    boruta.add_argument("--random-state", type=_integer, default=None, metavar="SEED",
+                        help="seed of the shadows (default: none)")
+    boruta.add_argument("--n-jobs", type=int, default=None, metavar="N", help="threads")
+    _add_output_options(boruta, "text: the decisions and attStats (default); csv: attStats; json: the result",
+                        "the importance box plots")
+    boruta.set_defaults(handler=_command_boruta)
+
     methods = commands.add_parser("methods", help="list the selection methods",
                                   description="List the registered selection methods.")
     methods.set_defaults(handler=_command_methods)
@@ -930,6 +1067,7 @@ def build_parser():
                                description="List the bundled data sets with their size.")
     data.set_defaults(handler=_command_datasets)
     parser.set_defaults(command_parsers={"select": select, "compare": compare, "stability": stability,
+                                         "stabsel": stabsel, "knockoff": knockoff, "boruta": boruta,
                                          "methods": methods, "datasets": data})
     return parser
 

@@ -13,3 +13,12 @@ Each procedure takes a formula and a data frame, scores the terms with any regis
 (its score, or its order of entry for a greedy method: :mod:`fstools.guarantees.importance`),
 and returns a result that prints, summarises and plots.
 """
+from fstools.guarantees.boruta import BorutaResult, boruta
+from fstools.guarantees.knockoff_filter import KnockoffResult, knockoff_filter
+from fstools.guarantees.knockoff_threshold import knockoff_threshold
+from fstools.guarantees.pfer_bound import StabilityParameters, stability_selection_parameters
+from fstools.guarantees.stability_selection import StabilitySelectionResult, stability_selection
+
+__all__ = ["stability_selection", "stability_selection_parameters", "StabilityParameters",
+           "StabilitySelectionResult", "knockoff_filter", "knockoff_threshold", "KnockoffResult", "boruta",
+           "BorutaResult"]

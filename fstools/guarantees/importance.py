@@ -167,7 +167,7 @@ def importance_kind(spec):
     return "rank" if "greedy" in spec.capabilities else "score"
 
 
-def term_importance(output, spec, column_term_index, n_terms):
+def term_importance(output, spec, column_term_index, n_terms, n_steps=None):
     """One importance per term (higher: more important) from one run of the method.
 
     Parameters
@@ -179,6 +179,10 @@ def term_importance(output, spec, column_term_index, n_terms):
     column_term_index : sequence of int
         The term (0..n_terms-1) of each column.
     n_terms : int
+    n_steps : int, optional
+        For the order of entry: only the first ``n_steps`` columns of the ranking score (the first
+        ``n_steps``, then down to 1); the others score 0, as the variables that have not entered a
+        lasso path at a given penalty have coefficient 0.
 
     Returns
     -------
@@ -191,6 +195,9 @@ def term_importance(output, spec, column_term_index, n_terms):
         order = complete_ranking(output.ranking, output.scores, spec.higher_is_better)
         column_values = np.empty(n_columns, dtype=np.float64)
         column_values[order] = np.arange(n_columns, 0, -1, dtype=np.float64)
+        if n_steps is not None and n_steps < n_columns:
+            column_values = np.zeros(n_columns, dtype=np.float64)
+            column_values[order[:n_steps]] = np.arange(n_steps, 0, -1, dtype=np.float64)
     else:
         column_values = np.array(output.scores, dtype=np.float64)
         if not spec.higher_is_better:

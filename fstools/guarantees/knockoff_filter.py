@@ -19,6 +19,8 @@ scoring, each feature is swapped with its knockoff with probability 1/2 (and the
 after), as ``knockoff::stat.glmnet_coefdiff`` does, so that a method's tie rule (the lower
 column index first) cannot favour the real features.
 """
+import warnings
+
 import numpy as np
 import pandas as pd
 
@@ -26,9 +28,7 @@ from fstools.api.selection import run_method
 from fstools.core.constraints import BOOLEAN, OPEN_UNIT_INTERVAL, SEED, integer_at_least, is_integer, one_of, \
     validate
 from fstools.core.failures import reraise_with_context
-from fstools.guarantees.importance import prepare, term_importance
-from fstools.guarantees.knockoff_construction import (ebh, fixed_x_knockoffs, gaussian_knockoffs,
-                                                      knockoff_evalues)
+from fstools.guarantees.importance import importance_kind, prepare, term_importance
 from fstools.guarantees.knockoff_threshold import knockoff_threshold
 from fstools.results.labels import method_label
 from fstools.results.tables import Summary, format_number
@@ -59,26 +59,41 @@ def _lasso_importance(XX, y, response_type, random_state):
     if response_type == "continuous":
         model = LassoCV(cv=5, random_state=random_state, max_iter=5000).fit(scaled, y)
         return np.abs(model.coef_)
-    model = LogisticRegressionCV(Cs=10, cv=5, penalty="l1", solver="saga", max_iter=2000, random_state=random_state)
-    model.fit(scaled, y)
-    return np.abs(model.coef_).sum(axis=0)
+    binary = len(np.unique(y)) == 2
+    model = LogisticRegressionCV(Cs=10, cv=5, penalty="l1", solver="liblinear" if binary else "saga",
+                                 max_iter=2000, random_state=random_state)
+    with warnings.catch_warnings():
+        # scikit-learn >= 1.8 announces new spellings of penalty= and of its attributes; the
+        # floor (1.6) knows only these, and the l1 penalty and coef_ mean the same in both.
+        warnings.simplefilter("ignore", FutureWarning)
+        model.fit(scaled, y)
+        coefficients = np.asarray(model.coef_)
+    return np.abs(coefficients).sum(axis=0)
 
 
-def knockoff_statistics(prepared, X, X_knockoff, statistic, swap, random_state, n_threads=1):
+def knockoff_statistics(prepared, X, X_knockoff, statistic, swap, n_steps=None, n_threads=1):
     """``(W, Z, Z~)`` of the features of ``X`` against their knockoffs (in the features' order).
 
-    ``swap`` flags the features exchanged with their knockoff before the method sees them.
+    ``swap`` flags the features exchanged with their knockoff before the method sees them;
+    ``n_steps`` truncates a greedy method's path (:func:`fstools.guarantees.importance.term_importance`).
     """
     p = X.shape[1]
-    first = np.where(swap, X_knockoff.T, X.T).T
-    second = np.where(swap, X.T, X_knockoff.T).T
-    XX = np.ascontiguousarray(np.hstack([first, second]))
+    XX = _swapped(X, X_knockoff, swap)
     keywords = dict(prepared.keywords)
     if "nominal" in keywords and keywords["nominal"] is not None:
         keywords["nominal"] = np.concatenate([keywords["nominal"], keywords["nominal"]])
-    output = run_method(prepared.spec, XX, prepared.y, None, keywords, n_threads, response_type=prepared.response_type)
-    importance = term_importance(output, prepared.spec, np.arange(2 * p), 2 * p)
+    greedy = importance_kind(prepared.spec) == "rank"
+    output = run_method(prepared.spec, XX, prepared.y, n_steps if greedy else None, keywords, n_threads,
+                        response_type=prepared.response_type)
+    importance = term_importance(output, prepared.spec, np.arange(2 * p), 2 * p, n_steps=n_steps if greedy else None)
     return _unswap(importance, swap, statistic)
+
+
+def _swapped(X, X_knockoff, swap):
+    """``[X, X_knockoff]`` (n x 2p) with the columns flagged by ``swap`` exchanged with their knockoffs."""
+    first = np.where(swap[np.newaxis, :], X_knockoff, X)
+    second = np.where(swap[np.newaxis, :], X, X_knockoff)
+    return np.ascontiguousarray(np.hstack([first, second]))
 
 
 def _unswap(importance, swap, statistic):
@@ -105,11 +120,14 @@ class KnockoffResult:
         The knockoff(+) threshold of the (first) draw; inf when none is reached.
     W_draws : pandas.DataFrame
         Draws x features: W of every draw.
+    X_knockoff : ndarray, shape (n, p)
+        The knockoffs of the first draw, in the units of the design (fixed-X: of its centred
+        columns), columns in the features' order.
     fdr, offset, knockoffs, s_method, statistic, n_draws, method, call, n, random_state
     """
 
     def __init__(self, *, call, method, spec, params, fdr, offset, knockoffs, s_method, statistic, W_draws, Z, Z_knockoff,
-                 thresholds, selected, e_values, n, classes, random_state, draw_fdr, shrunk, n_dropped):
+                 X_knockoff, thresholds, selected, e_values, n, classes, random_state, draw_fdr, shrunk, n_dropped):
         self.call = call
         self.method = method
         self._spec = spec
@@ -120,6 +138,7 @@ class KnockoffResult:
         self.s_method = s_method
         self.statistic = statistic
         self.W_draws = W_draws
+        self.X_knockoff = X_knockoff
         self.thresholds = list(thresholds)
         self.threshold = self.thresholds[0]
         self.n_draws = len(W_draws)
@@ -155,7 +174,7 @@ class KnockoffResult:
         plus = "knockoff+" if self.offset == 1 else "knockoff"
         if self.n_draws == 1:
             return f"{plus} threshold at FDR {format_number(self.fdr)}: W >= {format_number(self.threshold)}"
-        return (f"derandomised over {self.n_draws} draws (Ren, Wei & Candes 2023): {plus} threshold at "
+        return (f"derandomised over {self.n_draws} draws (Ren & Barber 2024): {plus} threshold at "
                 f"{format_number(self.draw_fdr)} per draw, e-values averaged, e-BH at FDR {format_number(self.fdr)}")
 
     def guarantee(self):
@@ -175,9 +194,16 @@ class KnockoffResult:
         order = np.lexsort((-self.statistics[key].to_numpy(), ~self.statistics["selected"].to_numpy()))
         return self.statistics.iloc[order]
 
-    def summary(self):
-        """The construction, the threshold, the guarantee in words and every feature's statistic."""
-        frame = self.summary_frame()
+    def summary(self, all_features=False):
+        """The construction, the threshold, the guarantee in words and the features' statistics.
+
+        Parameters
+        ----------
+        all_features : bool
+            List every feature; default the ones whose W is not 0 (or that were selected).
+        """
+        full = self.summary_frame()
+        frame = full if all_features else full[(full["W"] != 0) | full["selected"]]
         table = pd.DataFrame({"feature": frame.index,
                               "W": [format_number(value) for value in frame["W"]],
                               "Z": [format_number(value) for value in frame["Z"]],
@@ -203,6 +229,9 @@ class KnockoffResult:
         notes = [self.guarantee(),
                  "W > 0: the feature beat its knockoff; the threshold is the smallest t with "
                  "(offset + #{W <= -t}) / #{W >= t} <= fdr."]
+        hidden = len(full) - len(frame)
+        if hidden:
+            notes.append(f"{hidden} feature(s) with W = 0 are not listed (summary(all_features=True)).")
         return Summary("Knockoff filter", header, table, notes, frame=frame.copy())
 
     def plot(self, ax=None, max_features=40):
@@ -247,7 +276,7 @@ class KnockoffResult:
 
 
 def knockoff_filter(formula, data, method=LASSO, fdr=0.1, *, knockoffs="gaussian", s="mvr", statistic="difference",
-                    offset=1, n_draws=1, draw_fdr=None, shrink="auto", random_state=None, n_jobs=None,
+                    offset=1, n_draws=1, draw_fdr=None, shrink="auto", n_steps=None, random_state=None, n_jobs=None,
                     na_action="drop", formula_mode="safe", response_type=None, **params):
     """The knockoff filter with any method's score: selected features with the FDR at most ``fdr``.
 
@@ -276,10 +305,18 @@ def knockoff_filter(formula, data, method=LASSO, fdr=0.1, *, knockoffs="gaussian
     offset : {1, 0}
         1: knockoff+ (controls the FDR); 0: knockoff (a modified FDR), as R's ``knockoff.threshold``.
     n_draws : int, default 1
-        More than 1: derandomised knockoffs (Ren, Wei & Candes 2023, JASA), e-values of ``n_draws``
-        knockoff draws averaged and selected by e-BH at ``fdr``.
+        More than 1: derandomised knockoffs (Ren & Barber 2024, "Derandomised knockoffs:
+        leveraging e-values for false discovery rate control", JRSS-B 86(1):122-154): the e-values
+        of ``n_draws`` knockoff draws averaged and selected by e-BH at ``fdr``.
     draw_fdr : float, optional
-        The knockoff level of each draw when derandomising; default ``fdr / 2`` (their Sec. 4).
+        The knockoff level of each draw when derandomising; default ``fdr / 2``, their
+        recommendation.
+    n_steps : int, optional
+        A greedy method's path over the 2p features and knockoffs stops after ``n_steps`` steps: a
+        column's Z is ``n_steps + 1 - step`` if it entered, else 0 (the analogue of the lasso's
+        coefficients at a penalty where only some variables have entered; Barber & Candes 2015,
+        Sec. 2.2).  Default ``max(10, ceil(p / 4))``: the full order (every column scored)
+        would give noise features |W| as large as the signals'.
     shrink : {'auto', True, False}
         Shrink the estimated covariance (model-X), see
         :func:`fstools.guarantees.knockoff_construction.gaussian_knockoffs`.
@@ -297,6 +334,10 @@ def knockoff_filter(formula, data, method=LASSO, fdr=0.1, *, knockoffs="gaussian
     -------
     KnockoffResult
     """
+    # scipy.linalg (the constructions) is imported at the first filter, not with fstools.
+    from fstools.guarantees.knockoff_construction import (ebh, estimate_covariance, fixed_x_knockoffs,
+                                                          gaussian_knockoffs, knockoff_evalues, s_matrix)
+
     fdr = validate(OPEN_UNIT_INTERVAL, fdr, "fdr")
     knockoffs = validate(one_of(KNOCKOFF_TYPES), knockoffs, "knockoffs")
     s = validate(one_of(S_METHODS), s, "s")
@@ -322,36 +363,44 @@ def knockoff_filter(formula, data, method=LASSO, fdr=0.1, *, knockoffs="gaussian
                          f"as numbers")
     X = np.asarray(prepared.frame.X, dtype=np.float64)
     n, p = X.shape
+    if n_steps is None:
+        n_steps = min(2 * p, max(10, -(-p // 4)))
+    else:
+        n_steps = integer_at_least(1).validate(n_steps, "n_steps")
     if knockoffs == "fixed" and n < 2 * p:
         raise ValueError(f"knockoffs: 'fixed' (fixed-X) needs n >= 2p rows; the data have n = {n}, p = {p}: use "
                          f"knockoffs='gaussian' (model-X)")
+    # The covariance and s are computed once; each draw is a fresh knockoff matrix.
+    try:
+        if knockoffs == "fixed":
+            X = X - X.mean(axis=0)  # a model with an intercept: the knockoffs of the centred columns
+            Sigma, shrunk = X.T @ X, False
+        else:
+            Sigma, shrunk = estimate_covariance(X, shrink=shrink, return_shrunk=True)
+        s_vector = s_matrix(Sigma, s)
+    except ValueError as error:
+        reraise_with_context(error, "data")
+    mean = X.mean(axis=0)
     seeds = np.random.SeedSequence(random_state).spawn(n_draws)
     W_draws, thresholds, e_sum = [], [], np.zeros(p)
     first = None
-    shrunk = False
-    for draw, seed in enumerate(seeds, start=1):
+    for seed in seeds:
         rng = np.random.default_rng(seed)
         construction_seed = int(rng.integers(2 ** 31 - 1))
-        try:
-            if knockoffs == "fixed":
-                X_knockoff = fixed_x_knockoffs(X, s=s, random_state=construction_seed)
-            else:
-                X_knockoff, shrunk = gaussian_knockoffs(X, s=s, shrink=shrink, random_state=construction_seed,
-                                                        return_shrunk=True)
-        except ValueError as error:
-            reraise_with_context(error, "knockoffs")
+        if knockoffs == "fixed":
+            X_knockoff = fixed_x_knockoffs(X, s=s_vector, random_state=construction_seed)
+        else:
+            X_knockoff = gaussian_knockoffs(X, s=s_vector, mu=mean, Sigma=Sigma, random_state=construction_seed)
         swap = rng.random(p) < 0.5
         if lasso:
-            first_cols = np.where(swap, X_knockoff.T, X.T).T
-            second_cols = np.where(swap, X.T, X_knockoff.T).T
-            importance = _lasso_importance(np.hstack([first_cols, second_cols]), prepared.y, prepared.response_type,
+            importance = _lasso_importance(_swapped(X, X_knockoff, swap), prepared.y, prepared.response_type,
                                            construction_seed)
             W, Z, Z_knockoff = _unswap(importance, swap, statistic)
         else:
-            W, Z, Z_knockoff = knockoff_statistics(prepared, X, X_knockoff, statistic, swap, construction_seed,
+            W, Z, Z_knockoff = knockoff_statistics(prepared, X, X_knockoff, statistic, swap, n_steps=n_steps,
                                                    n_threads=n_jobs)
         if first is None:
-            first = (Z, Z_knockoff)
+            first = (Z, Z_knockoff, X_knockoff)
         threshold = knockoff_threshold(W, fdr if n_draws == 1 else draw_fdr, offset=offset)
         W_draws.append(W)
         thresholds.append(threshold)
@@ -363,14 +412,14 @@ def knockoff_filter(formula, data, method=LASSO, fdr=0.1, *, knockoffs="gaussian
         selected = [terms[j] for j in np.flatnonzero(W_draws[0] >= thresholds[0])]
     else:
         e_values = e_sum / n_draws
-        selected = [terms[j] for j in np.flatnonzero(ebh(e_values, fdr))]
+        selected = [terms[j] for j in ebh(e_values, fdr)]
     spec = None if lasso else prepared.spec
     return KnockoffResult(
         call=_format_call(formula, method, fdr, knockoffs, s, statistic, offset, n_draws, random_state, params),
         method=LASSO if lasso else prepared.name, spec=spec, params={} if lasso else prepared.values, fdr=fdr,
         offset=offset, knockoffs=knockoffs, s_method=s, statistic=statistic,
         W_draws=pd.DataFrame(np.vstack(W_draws), columns=terms, index=pd.RangeIndex(1, n_draws + 1, name="draw")),
-        Z=first[0], Z_knockoff=first[1], thresholds=thresholds, selected=selected, e_values=e_values, n=n,
+        Z=first[0], Z_knockoff=first[1], X_knockoff=first[2], thresholds=thresholds, selected=selected, e_values=e_values, n=n,
         classes=prepared.class_names, random_state=random_state, draw_fdr=draw_fdr if n_draws > 1 else None,
         shrunk=shrunk, n_dropped=prepared.frame.n_dropped)
 

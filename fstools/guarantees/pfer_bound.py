@@ -43,7 +43,7 @@ q, cutoff and bound:
   ``pfer_exact`` holds the unrounded bound;
 * the r-concave bound reproduces the numerics of ``stabs`` (the same root finder and the same
   golden-section/parabolic maximiser with the same tolerances, :func:`_brent_root` and
-  :func:`_brent_minimum`), so that it agrees to about 1e-12.
+  :func:`_brent_minima`), so that it agrees to about 1e-12.
 
 Where ``stabs`` errors, this module raises a ValueError that names the argument.  Where
 ``stabs`` returns parameters whose bound exceeds the PFER asked for (the cutoff 1 of "none" and
@@ -53,6 +53,7 @@ more (``stabs`` returns it under "none"), and a unimodal bound whose constant
 2 cutoff - 1 - 1/(2B) is not positive (``stabs`` returns a negative or infinite PFER).  Input
 is checked more strictly than ``stabs`` does: q < p, cutoff > 1/2, PFER > 0.
 """
+import functools
 import math
 import warnings
 from dataclasses import dataclass
@@ -347,14 +348,17 @@ def _r_concave_bound(p, q, cutoff, B):
     return min(1.0, pairs_tail, runs_tail) * p
 
 
+@functools.lru_cache(maxsize=4096)
 def _r_concave_tail(theta, which, n_points, r):
     """The largest probability P(X >= which / n_points) over r-concave distributions of X on
     {0, 1/n_points, ..., 1} with mean ``theta`` (``D`` of Shah & Samworth 2013, Eq. 8).
 
     The extremal distributions put mass proportional to (a + j)^(1/r) on j = 0..k: for each
-    support size k the shape a that gives the mean is found by a root search, and the tail bound
-    is maximised over a between the shapes of supports k + 1 and k.  Returns 1 when ``which`` is
-    below ceil(2 n_points theta) + 1, where no bound below 1 holds.
+    support size k the shape a that gives the mean is found by a root search
+    (:func:`_extremal_shapes`), and the tail bound is maximised over a between the shapes of
+    supports k + 1 and k; the answer is the largest of these maxima (and 0).  Returns 1 when
+    ``which`` is below ceil(2 n_points theta) + 1, where no bound below 1 holds.  Cached: the
+    search for a cutoff or a q evaluates the same tails again.
     """
     power = 1 / r
     mean_count = theta * n_points
@@ -364,34 +368,62 @@ def _r_concave_tail(theta, which, n_points, r):
     if first_support > n_points:
         raise ValueError(f"q: too large for the r-concave bound (mean {theta:.6g} on {n_points} points); "
                          f"choose a smaller q or another assumption")
-    # shapes[k] for k = first_support..n_points (1-based, as the support sizes); the one before
-    # the first is the upper end of the first search.
-    shapes = np.full(n_points + 1, _LARGEST_A)
-    for k in range(first_support, n_points + 1):
-        counts = np.arange(k + 1, dtype=float)
-
-        def mean_gap(a, counts=counts):
-            weights = (a + counts) ** power
-            return np.sum(counts * weights) / np.sum(weights) - mean_count
-
-        shapes[k] = _uniroot(mean_gap, _SMALLEST_A, shapes[k - 1], _FINE_TOLERANCE)
+    shapes = _extremal_shapes(theta, n_points, r)
     if first_support == n_points:
         # stabs then asks for the shape of a support of n_points + 1, which does not exist
         raise ValueError(f"q: too large for the r-concave bound at this cutoff (mean {theta:.6g} on "
                          f"{n_points} points leaves no support size to optimise over); choose a smaller q, "
                          f"a larger B or another assumption")
-    tail_counts = np.arange(which, dtype=float)
-    best = 0.0
-    for k in range(first_support, n_points):
+    # one maximisation per support size k = first_support..n_points - 1, run side by side
+    supports = np.arange(first_support, n_points, dtype=float)
+    counts = np.arange(max(which, n_points), dtype=float)
+    in_support = counts[np.newaxis, :] <= supports[:, np.newaxis]
+    in_tail = counts < which
+    # (k + 1 - j) for j in the support of k, 0 outside
+    support_weights = np.where(in_support, supports[:, np.newaxis] + 1 - counts[np.newaxis, :], 0.0)
+
+    def tail(a, lanes):
+        masses = _power(a[:, np.newaxis] + counts[np.newaxis, :], power)
+        numerator = (supports[lanes] + 1 - mean_count) * np.sum(masses[:, in_tail], axis=1)
+        denominator = np.sum(support_weights[lanes] * masses, axis=1)
+        return 1 - numerator / denominator
+
+    k_index = supports.astype(int)
+    maxima = _optimize_maxima(tail, shapes[k_index + 1], shapes[k_index])
+    return max(0.0, float(np.max(maxima)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _extremal_shapes(theta, n_points, r):
+    """shapes[k], k = ceil(2 n_points theta) + 1..n_points: the a for which the distribution
+    proportional to (a + j)^(1/r) on j = 0..k has mean n_points theta, each found between 1e-5
+    and the shape of the support k - 1 (1e5 for the first), as stabs finds them."""
+    power = 1 / r
+    mean_count = theta * n_points
+    first_support = math.ceil(2 * mean_count) + 1
+    shapes = np.full(n_points + 1, _LARGEST_A)
+    for k in range(first_support, n_points + 1):
         counts = np.arange(k + 1, dtype=float)
 
-        def tail(a, counts=counts, k=k):
-            numerator = (k + 1 - mean_count) * np.sum((a + tail_counts) ** power)
-            denominator = np.sum((k + 1 - counts) * (a + counts) ** power)
-            return 1 - numerator / denominator
+        def mean_gap(a, counts=counts):
+            masses = _power(a + counts, power)
+            return float(np.sum(counts * masses) / np.sum(masses)) - mean_count
 
-        best = max(best, _optimize_maximum(tail, shapes[k + 1], shapes[k]))
-    return best
+        shapes[k] = _uniroot(mean_gap, _SMALLEST_A, float(shapes[k - 1]), _FINE_TOLERANCE)
+    shapes.setflags(write=False)
+    return shapes
+
+
+def _power(x, power):
+    """x ** power elementwise; by products for the exponents -2 and -4 of the r-concave bound."""
+    if power == -2.0:
+        inverse = 1.0 / x
+        return inverse * inverse
+    if power == -4.0:
+        inverse = 1.0 / x
+        square = inverse * inverse
+        return square * square
+    return np.power(x, power)
 
 
 # --------------------------------------------------------------------------------------------
@@ -584,88 +616,108 @@ def _brent_root(function, lower, upper, f_lower, f_upper, tolerance, max_iterati
     return b
 
 
-def _optimize_maximum(function, lower, upper, tolerance=_DEFAULT_TOLERANCE):
-    """The maximum of ``function`` on [lower, upper] as R's ``optimize(maximum=TRUE)`` reports it:
-    the function at the point where Brent's minimiser of -function stops."""
-    if not (math.isfinite(lower) and math.isfinite(upper)) or not lower < upper:
-        raise ValueError(f"q: the r-concave bound cannot be computed (empty interval [{lower!r}, {upper!r}] "
-                         f"for the shape); choose a smaller q or another assumption")
-    where = _brent_minimum(lambda x: -function(x), lower, upper, tolerance)
-    return function(where)
+def _optimize_maxima(function, lower, upper, tolerance=_DEFAULT_TOLERANCE):
+    """The maxima of ``function`` on the intervals [lower[i], upper[i]] as R's
+    ``optimize(maximum=TRUE)`` reports each: the function at the point where Brent's minimiser
+    of -function stops.  ``function(points, lanes)`` evaluates lane ``lanes[i]`` at
+    ``points[i]``."""
+    lower = np.asarray(lower, dtype=float)
+    upper = np.asarray(upper, dtype=float)
+    if not (np.all(np.isfinite(lower)) and np.all(np.isfinite(upper)) and np.all(lower < upper)):
+        raise ValueError("q: the r-concave bound cannot be computed (an empty interval for the shape of "
+                         "the extremal distribution); choose a smaller q or another assumption")
+
+    def negative(points, lanes):
+        return -function(points, lanes)
+
+    where = _brent_minima(negative, lower, upper, tolerance)
+    return function(where, np.arange(len(where)))
 
 
-def _brent_minimum(function, lower, upper, tolerance):
+def _brent_minima(function, lower, upper, tolerance):
     """Brent's minimiser (R. P. Brent 1973, "Algorithms for Minimization without Derivatives",
-    ch. 5, ``localmin``), golden-section steps and parabolic interpolation, with the tolerances
-    of R's ``optimize``: points closer than sqrt(eps) |x| + tolerance / 3 are not evaluated."""
+    ch. 5, ``localmin``) run side by side on independent intervals ("lanes"), with the tolerances
+    of R's ``optimize``: points closer than sqrt(eps) |x| + tolerance / 3 are not evaluated.
+
+    Each lane takes exactly the steps the one-interval algorithm takes (golden-section steps,
+    parabolic interpolation when it stays inside and shrinks); a lane stops when its interval of
+    uncertainty is small enough, and the others go on.  ``function(points, lanes)`` returns the
+    values at ``points`` of the lanes ``lanes``.  Returns the final x of every lane.
+    """
     golden = (3.0 - math.sqrt(5.0)) * 0.5
     root_epsilon = math.sqrt(_DOUBLE_EPSILON)
     third = tolerance / 3.0
-    a, b = lower, upper
+    a = lower.copy()
+    b = upper.copy()
     # x: the best point; w: the second best; v: the previous w
     x = a + golden * (b - a)
-    w = v = x
-    fx = function(x)
-    fw = fv = fx
-    step = 0.0  # the step just taken
-    last_step = 0.0  # the step before it
+    w = x.copy()
+    v = x.copy()
+    fx = function(x, np.arange(len(x)))
+    fw = fx.copy()
+    fv = fx.copy()
+    step = np.zeros_like(x)  # the step just taken
+    last_step = np.zeros_like(x)  # the step before it
+    running = np.ones(len(x), dtype=bool)
     while True:
         middle = (a + b) * 0.5
-        close = root_epsilon * abs(x) + third
+        close = root_epsilon * np.abs(x) + third
         close_twice = close * 2.0
-        if abs(x - middle) <= close_twice - (b - a) * 0.5:
+        running &= ~(np.abs(x - middle) <= close_twice - (b - a) * 0.5)
+        lanes = np.flatnonzero(running)
+        if len(lanes) == 0:
             return x
-        numerator = 0.0
-        denominator = 0.0
-        earlier = 0.0
-        if abs(last_step) > close:
-            # the parabola through (v, fv), (w, fw), (x, fx)
-            r = (x - w) * (fx - fv)
-            denominator = (x - v) * (fx - fw)
-            numerator = (x - v) * denominator - (x - w) * r
-            denominator = (denominator - r) * 2.0
-            if denominator > 0.0:
-                numerator = -numerator
-            else:
-                denominator = -denominator
-            earlier = last_step
-            last_step = step
-        parabola_fails = (abs(numerator) >= abs(denominator * 0.5 * earlier)
-                          or numerator <= denominator * (a - x) or numerator >= denominator * (b - x))
-        if parabola_fails:
-            # golden section into the larger part
-            if x < middle:
-                last_step = b - x
-            else:
-                last_step = a - x
-            step = golden * last_step
-        else:
-            step = numerator / denominator
-            u = x + step
-            if u - a < close_twice or b - u < close_twice:
-                # not too close to the ends
-                step = close if x < middle else -close
-        if abs(step) >= close:
-            u = x + step
-        elif step > 0.0:
-            u = x + close
-        else:
-            u = x - close
-        fu = function(u)
-        if fu <= fx:
-            if u < x:
-                b = x
-            else:
-                a = x
-            v, w, x = w, x, u
-            fv, fw, fx = fw, fx, fu
-        else:
-            if u < x:
-                a = u
-            else:
-                b = u
-            if fu <= fw or w == x:
-                v, fv = w, fw
-                w, fw = u, fu
-            elif fu <= fv or v == x or v == w:
-                v, fv = u, fu
+        # the lanes still running, as 1-D arrays
+        la, lb, lx, lw, lv = a[lanes], b[lanes], x[lanes], w[lanes], v[lanes]
+        lfx, lfw, lfv = fx[lanes], fw[lanes], fv[lanes]
+        lmiddle, lclose, lclose_twice = middle[lanes], close[lanes], close_twice[lanes]
+        lstep, llast = step[lanes], last_step[lanes]
+
+        # the parabola through (v, fv), (w, fw), (x, fx), where the step before last was large
+        fit = np.abs(llast) > lclose
+        r = (lx - lw) * (lfx - lfv)
+        denominator = (lx - lv) * (lfx - lfw)
+        numerator = (lx - lv) * denominator - (lx - lw) * r
+        denominator = (denominator - r) * 2.0
+        numerator = np.where(denominator > 0.0, -numerator, numerator)
+        denominator = np.where(denominator > 0.0, denominator, -denominator)
+        numerator = np.where(fit, numerator, 0.0)
+        denominator = np.where(fit, denominator, 0.0)
+        earlier = np.where(fit, llast, 0.0)
+        llast = np.where(fit, lstep, llast)
+
+        golden_step = ((np.abs(numerator) >= np.abs(denominator * 0.5 * earlier))
+                       | (numerator <= denominator * (la - lx)) | (numerator >= denominator * (lb - lx)))
+        # golden section into the larger part
+        golden_last = np.where(lx < lmiddle, lb - lx, la - lx)
+        # parabolic step, kept away from the ends
+        with np.errstate(divide="ignore", invalid="ignore"):
+            parabolic = numerator / denominator
+        near_end = ((lx + parabolic) - la < lclose_twice) | (lb - (lx + parabolic) < lclose_twice)
+        parabolic = np.where(near_end, np.where(lx >= lmiddle, -lclose, lclose), parabolic)
+        llast = np.where(golden_step, golden_last, llast)
+        lstep = np.where(golden_step, golden * golden_last, parabolic)
+
+        # never closer than `close` to x
+        u = np.where(np.abs(lstep) >= lclose, lx + lstep, np.where(lstep > 0.0, lx + lclose, lx - lclose))
+        fu = function(u, lanes)
+
+        better = fu <= lfx
+        left = u < lx
+        # the better lanes: u becomes x, the interval shrinks to the side of u
+        new_a = np.where(better, np.where(left, la, lx), np.where(left, u, la))
+        new_b = np.where(better, np.where(left, lx, lb), np.where(left, lb, u))
+        second = ~better & ((fu <= lfw) | (lw == lx))
+        third_best = ~better & ~second & ((fu <= lfv) | (lv == lx) | (lv == lw))
+        new_v = np.where(better | second, lw, np.where(third_best, u, lv))
+        new_fv = np.where(better | second, lfw, np.where(third_best, fu, lfv))
+        new_w = np.where(better, lx, np.where(second, u, lw))
+        new_fw = np.where(better, lfx, np.where(second, fu, lfw))
+        new_x = np.where(better, u, lx)
+        new_fx = np.where(better, fu, lfx)
+
+        a[lanes], b[lanes] = new_a, new_b
+        v[lanes], fv[lanes] = new_v, new_fv
+        w[lanes], fw[lanes] = new_w, new_fw
+        x[lanes], fx[lanes] = new_x, new_fx
+        step[lanes], last_step[lanes] = lstep, llast

@@ -167,6 +167,20 @@ class StabilitySelectionResult:
         order = np.argsort(-frame["probability"].to_numpy(), kind="stable")
         return frame.iloc[order]
 
+    def as_dict(self):
+        """The result's numbers as plain Python (for JSON): the call, the parameters of the bound,
+        the selection and every feature's probability and path."""
+        parameters = self.parameters
+        return {"call": self.call, "procedure": "stability_selection", "method": self.method,
+                "params": dict(self.params), "q": int(parameters.q), "cutoff": float(parameters.cutoff),
+                "pfer": float(parameters.pfer), "sampling": parameters.sampling, "assumption": parameters.assumption,
+                "B": int(parameters.B), "runs": int(self.n_runs), "stratified": bool(self.stratified),
+                "random_state": self.random_state, "n": int(self.n), "response_type": self.response_type,
+                "classes": self.classes, "selected": list(self.selected), "guarantee": self.guarantee(),
+                "features": [{"feature": term, "probability": float(self.probabilities[term]),
+                              "path": [float(value) for value in self.path.loc[term]]}
+                             for term in self.probabilities.index]}
+
     def summary(self, all_features=False):
         """The bound, the guarantee in words and the features by selection probability.
 

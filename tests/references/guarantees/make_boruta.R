@@ -17,6 +17,7 @@
 #   boruta_<s>_history.csv     R's ImpHistory (-Inf where an attribute was already rejected)
 #   boruta_<s>_result.csv      per attribute: finalDecision, attStats, and TentativeRoughFix's
 #                              decision over all runs (averageOver = Inf) and the last 5
+#   boruta_<s>_print.txt       print(b) and print(TentativeRoughFix(b)) (the times vary)
 # and boruta_scenarios.csv (each scenario's maxRuns, pValue, mcAdj).
 args <- commandArgs(trailingOnly = TRUE)
 if (length(args) != 1) stop("usage: Rscript make_boruta.R <path to Boruta's R/ folder>")
@@ -72,7 +73,7 @@ for (s in names(scenarios)) {
   write.csv(result, sprintf("boruta_%s_result.csv", s), row.names = FALSE)
   settings <- rbind(settings, data.frame(scenario = s, maxRuns = sc$maxRuns, pValue = sc$pValue,
                                          mcAdj = sc$mcAdj, runs = nrow(b$ImpHistory)))
+  writeLines(c(capture.output(print(b)), capture.output(print(fixAll))), sprintf("boruta_%s_print.txt", s))
   print(b)
-  print(table(b$finalDecision))
 }
 write.csv(settings, "boruta_scenarios.csv", row.names = FALSE)
