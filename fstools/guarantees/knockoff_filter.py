@@ -188,6 +188,22 @@ class KnockoffResult:
         return (f"offset = 0 (knockoff): a modified FDR, E[V / (R + 1/q)], is at most {format_number(self.fdr)}; "
                 f"use offset = 1 (knockoff+) for the FDR itself.")
 
+    def as_dict(self):
+        """The result's numbers as plain Python (for JSON): the settings, the threshold(s), the
+        selection and every feature's statistics."""
+        features = []
+        for term, row in self.statistics.iterrows():
+            entry = {"feature": term}
+            for column, value in row.items():
+                entry[column] = bool(value) if column == "selected" else float(value)
+            features.append(entry)
+        return {"call": self.call, "procedure": "knockoff_filter", "method": self.method, "params": dict(self.params),
+                "fdr": self.fdr, "offset": self.offset, "knockoffs": self.knockoffs, "s": self.s_method,
+                "statistic": self.statistic, "n_draws": self.n_draws, "draw_fdr": self.draw_fdr,
+                "thresholds": [float(value) for value in self.thresholds], "random_state": self.random_state,
+                "n": self.n, "classes": self.classes, "selected": list(self.selected), "guarantee": self.guarantee(),
+                "features": features}
+
     def summary_frame(self):
         """The statistics, selected features first, then by decreasing W."""
         key = "e_value" if self.e_values is not None else "W"

@@ -378,14 +378,13 @@ def _r_concave_tail(theta, which, n_points, r):
     supports = np.arange(first_support, n_points, dtype=float)
     counts = np.arange(max(which, n_points), dtype=float)
     in_support = counts[np.newaxis, :] <= supports[:, np.newaxis]
-    in_tail = counts < which
     # (k + 1 - j) for j in the support of k, 0 outside
     support_weights = np.where(in_support, supports[:, np.newaxis] + 1 - counts[np.newaxis, :], 0.0)
 
     def tail(a, lanes):
         masses = _power(a[:, np.newaxis] + counts[np.newaxis, :], power)
-        numerator = (supports[lanes] + 1 - mean_count) * np.sum(masses[:, in_tail], axis=1)
-        denominator = np.sum(support_weights[lanes] * masses, axis=1)
+        numerator = (supports[lanes] + 1 - mean_count) * masses[:, :which].sum(axis=1)
+        denominator = (support_weights[lanes] * masses).sum(axis=1)
         return 1 - numerator / denominator
 
     k_index = supports.astype(int)
@@ -407,7 +406,7 @@ def _extremal_shapes(theta, n_points, r):
 
         def mean_gap(a, counts=counts):
             masses = _power(a + counts, power)
-            return float(np.sum(counts * masses) / np.sum(masses)) - mean_count
+            return float(counts @ masses / masses.sum()) - mean_count
 
         shapes[k] = _uniroot(mean_gap, _SMALLEST_A, float(shapes[k - 1]), _FINE_TOLERANCE)
     shapes.setflags(write=False)
@@ -460,16 +459,31 @@ def _unimodal_cutoff(p, q, pfer, B):
 
 
 def _r_concave_cutoff(p, q, pfer, B):
-    """The smallest multiple of 1/(2B) in [1/2, 1] whose bound is at most pfer, walking down from
-    1; 1 when even 1 does not meet it, 1/2 when all do (stabs' rule)."""
+    """The smallest multiple of 1/(2B) in [1/2, 1] whose r-concave bound is at most pfer; 1 when
+    even 1 does not meet it (stabs' rule).
+
+    ``stabs`` walks down from 1 and stops at the first cutoff whose bound exceeds pfer, taking
+    the one before; the bound decreases as the cutoff grows, so a bisection finds the same
+    cutoff with a handful of bounds instead of up to B + 1.
+    """
     candidates = [k / (2 * B) for k in range(2 * B, 0, -1)]
     candidates = [cutoff for cutoff in candidates if cutoff >= 0.5]
-    for i, cutoff in enumerate(candidates):
-        if _r_concave_bound(p, q, cutoff, B) > pfer:
-            if i == 0:
-                return candidates[0]
-            return candidates[i - 1]
-    return candidates[-1]
+
+    def exceeds(i):
+        return _r_concave_bound(p, q, candidates[i], B) > pfer
+
+    if exceeds(0):
+        return candidates[0]
+    # candidates[meets] meets the bound; candidates[fails] fails it (len(candidates): past the end)
+    meets = 0
+    fails = len(candidates)
+    while fails - meets > 1:
+        middle = (meets + fails) // 2
+        if exceeds(middle):
+            fails = middle
+        else:
+            meets = middle
+    return candidates[meets]
 
 
 def _computed_q(p, cutoff, pfer, B, assumption):
@@ -508,16 +522,35 @@ def _unimodal_q(p, cutoff, pfer, B):
 
 
 def _r_concave_q(p, cutoff, pfer, B):
-    """The largest q whose r-concave bound is at most pfer (at least 1, at most the largest q)."""
+    """The largest q whose r-concave bound is at most pfer, at least 1 (stabs' rule) and at most
+    the largest q for which the bound is defined.
+
+    ``stabs`` tries q = 1, 2, ... and stops at the first q whose bound exceeds pfer (or whose
+    bound fails, an error); both happen from some q on, so a bisection for the first such q
+    finds the same answer, and the same error, with a handful of bounds.
+    """
     largest = _largest_q(p, B)
     if largest < 1:
         raise ValueError(f"p: too few features ({p}) for the r-concave bound with B = {B}; no q is allowed")
-    q = largest
-    for candidate in range(1, largest + 1):
-        if _r_concave_bound(p, candidate, cutoff, B) > pfer:
-            q = candidate - 1
-            break
-    return max(1, q)
+
+    def stops(q):
+        try:
+            return _r_concave_bound(p, q, cutoff, B) > pfer
+        except ValueError:
+            return True
+
+    # q = passes meets the bound (0: none yet); q = stop is the first that stops the walk
+    passes = 0
+    stop = largest + 1
+    while stop - passes > 1:
+        middle = (passes + stop) // 2
+        if stops(middle):
+            stop = middle
+        else:
+            passes = middle
+    if stop <= largest:
+        _r_concave_bound(p, stop, cutoff, B)  # raises where stabs stops with an error
+    return max(1, passes)
 
 
 # --------------------------------------------------------------------------------------------

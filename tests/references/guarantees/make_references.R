@@ -15,7 +15,8 @@
 ## Only stabsel_parameters.default and its helpers (optimal_cutoff, optimal_q, um_const, minD, D,
 ## maxQ) and knockoff.threshold are used; none of them needs another package.
 ##
-## Output (CSV, numbers with 17 significant digits, empty field = not given / not returned):
+## Output (CSV, numbers with 15 or 17 significant digits, as many as read back exactly;
+## an empty field = not given / not returned):
 ##   stabsel_parameters.csv  one row per call: the arguments given (mode says which one of q,
 ##                           cutoff, PFER was left out), what R returned (q, cutoff, PFER,
 ##                           specifiedPFER, assumption) and the unrounded bound for the returned
@@ -31,7 +32,12 @@ source(file.path(source_dir, "stabsel.R"))
 source(file.path(source_dir, "helpers.R"))
 source(file.path(source_dir, "knockoff_filter.R"))
 
-num <- function(x) if (is.null(x) || length(x) == 0 || is.na(x)) "" else formatC(x, digits = 17, format = "g")
+## the shortest of 15 or 17 significant digits that reads back as the same double
+num <- function(x) {
+    if (is.null(x) || length(x) == 0 || is.na(x)) return("")
+    short <- sprintf("%.15g", x)
+    if (as.numeric(short) == x) short else sprintf("%.17g", x)
+}
 clean <- function(msg) gsub("[\n\",]", " ", gsub("\u2018|\u2019", "'", msg))
 
 exact_bound <- function(res) {
@@ -159,7 +165,7 @@ vectors[[length(vectors) + 1]] <- -1                                           #
 vectors[[length(vectors) + 1]] <- c(1:40, -(1:3))                             # clear cut
 vectors[[length(vectors) + 1]] <- rnorm(30)                                    # full precision
 ids <- seq_along(vectors)
-W_table <- data.frame(id = ids, W = vapply(vectors, function(w) paste(num_vec <- vapply(w, num, ""), collapse = ";"), ""))
+W_table <- data.frame(id = ids, W = vapply(vectors, function(w) paste(vapply(w, num, ""), collapse = ";"), ""))
 write.csv(W_table, file.path(out_dir, "knockoff_W.csv"), row.names = FALSE, quote = FALSE)
 
 thresholds <- list()
