@@ -14,7 +14,8 @@ out of core (dask input, larger than memory): ``select`` on a dask DataFrame, :f
 :class:`OutOfCoreResult` (see :mod:`fstools.api.dask_input`); selection with a guarantee, for every
 method: :func:`stability_selection` (PFER bound; :func:`stability_selection_parameters`),
 :func:`knockoff_filter` (FDR control; :func:`knockoff_threshold`), :func:`boruta` (shadow features),
-and their results :class:`StabilitySelectionResult`, :class:`KnockoffResult`, :class:`BorutaResult`.
+and their results :class:`StabilitySelectionResult`, :class:`KnockoffResult`, :class:`BorutaResult`;
+:func:`list_procedures` lists the three.
 
 ``import fstools`` does not import scikit-learn, ``scipy.stats``, statsmodels, matplotlib or dask:
 each is imported where it is first needed.  The three scikit-learn estimators
@@ -36,14 +37,15 @@ from fstools.results.out_of_core_result import OutOfCoreResult
 from fstools.results.selection_result import SelectionResult
 from fstools.evaluation.stability import StabilityResult, stability
 from fstools.guarantees import (BorutaResult, KnockoffResult, StabilitySelectionResult, boruta, knockoff_filter,
-                                knockoff_threshold, stability_selection, stability_selection_parameters)
+                                knockoff_threshold, list_procedures, stability_selection,
+                                stability_selection_parameters)
 
 __all__ = ["__version__", "datasets", "metrics", "select", "FeatureSelector", "FormulaError", "list_methods",
            "SelectionResult", "compare", "ComparisonResult", "stability", "StabilityResult",
            "OnlineSelector", "evaluate_online", "OnlineEvaluation", "MLkNN", "MultiLabelResult",
            "select_dask_array", "OutOfCoreResult", "stability_selection", "stability_selection_parameters",
            "StabilitySelectionResult", "knockoff_filter", "knockoff_threshold", "KnockoffResult", "boruta",
-           "BorutaResult"]
+           "BorutaResult", "list_procedures"]
 
 
 def __getattr__(name):

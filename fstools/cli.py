@@ -761,8 +761,13 @@ def _command_boruta(args):
 def _command_methods(args):
     from fstools.api.catalogue import list_methods
 
+    from fstools.guarantees.catalogue import list_procedures
+
     table = list_methods()[["name", "description", "capabilities", "parameters"]]
     print(_format_table(table))
+    procedures = list_procedures()[["name", "command", "guarantee", "defaults"]]
+    print("\nSelection with a guarantee, for every supervised method above:")
+    print(_format_table(procedures))
     return EXIT_OK
 
 

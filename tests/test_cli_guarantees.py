@@ -96,3 +96,16 @@ def test_boruta_json(capsys, wine):
     expected = fs.boruta("class ~ .", wine, "mim", random_state=0)
     assert document["selected"] == expected.selected
     assert document["runs"] == expected.runs
+
+
+def test_methods_lists_the_procedures(capsys):
+    status, out, _ = run(capsys, "methods")
+    assert status == 0
+    for name in ("stability_selection", "knockoff_filter", "boruta"):
+        assert name in out
+    table = fs.list_procedures()
+    assert list(table["name"]) == ["stability_selection", "knockoff_filter", "boruta"]
+    # Every supervised single-response method is listed as usable; multi-label and unsupervised are not.
+    methods = table.loc[0, "methods"].split(", ")
+    assert "mrmr" in methods and "fisher" in methods
+    assert "laplacian" not in methods and "elc" not in methods

@@ -77,6 +77,20 @@ def test_stability_result(wine, tmp_path):
         assert str(loaded.summary()) == str(st.summary()), how
 
 
+@pytest.mark.parametrize("make", [
+    lambda data: fs.stability_selection("class ~ .", data, "fisher", q=3, cutoff=0.8, B=3, random_state=0),
+    lambda data: fs.knockoff_filter("class ~ .", data, "f_test", fdr=0.3, random_state=0),
+    lambda data: fs.boruta("class ~ .", data, "mim", random_state=0),
+    lambda data: fs.boruta("class ~ .", data, "mim", random_state=0).rough_fix(),
+], ids=["stability_selection", "knockoff_filter", "boruta", "boruta_rough_fix"])
+def test_guarantee_results(wine, tmp_path, make):
+    result = make(wine)
+    for how, loaded in _round_trips(result, tmp_path).items():
+        assert str(loaded.summary()) == str(result.summary()), how
+        assert loaded.selected == result.selected, how
+        assert loaded.plot() is not None
+
+
 def test_feature_selector(stream, tmp_path):
     X, y = stream
     selector = fs.FeatureSelector(method="mrmr", k=3).fit(X, y)

@@ -14,6 +14,7 @@ Each procedure takes a formula and a data frame, scores the terms with any regis
 and returns a result that prints, summarises and plots.
 """
 from fstools.guarantees.boruta import BorutaResult, boruta
+from fstools.guarantees.catalogue import list_procedures
 from fstools.guarantees.knockoff_filter import KnockoffResult, knockoff_filter
 from fstools.guarantees.knockoff_threshold import knockoff_threshold
 from fstools.guarantees.pfer_bound import StabilityParameters, stability_selection_parameters
@@ -21,4 +22,4 @@ from fstools.guarantees.stability_selection import StabilitySelectionResult, sta
 
 __all__ = ["stability_selection", "stability_selection_parameters", "StabilityParameters",
            "StabilitySelectionResult", "knockoff_filter", "knockoff_threshold", "KnockoffResult", "boruta",
-           "BorutaResult"]
+           "BorutaResult", "list_procedures"]

@@ -31,7 +31,8 @@ from fstools.model.formula import parse_formula
 from fstools.model.terms import SelectionDesign, selection_design
 from fstools.model.validation import check_method_params
 
-__all__ = ["PreparedData", "prepare", "split_method", "importance_kind", "term_importance", "score_terms"]
+__all__ = ["PreparedData", "prepare", "split_method", "importance_kind", "term_importance", "score_terms",
+           "supervised_methods"]
 
 
 class PreparedData(NamedTuple):
@@ -120,7 +121,7 @@ def prepare(procedure, formula, data, method, params, *, na_action="drop", formu
         name, given = split_method(method, params)
         spec = get_method(name)
         if not _takes_part(spec):
-            usable = [other for other in method_names() if _takes_part(get_method(other))]
+            usable = supervised_methods()
             why = ("a multi-label method (several 0/1 label columns on the left of the formula)"
                    if "multilabel" in spec.capabilities else "unsupervised: its score does not use the response")
             raise ValueError(f"method: {name!r} is {why}; {procedure} needs a score of each feature's relation "
@@ -156,6 +157,11 @@ def _model_design(X, column_names, column_terms, terms):
     column_term_index = [index[term] for term in column_terms]
     return SelectionDesign(np.ascontiguousarray(X), list(column_names), column_term_index, {},
                            np.zeros(len(column_names), dtype=bool), len(column_terms) - len(terms))
+
+
+def supervised_methods():
+    """The registered methods the procedures take: supervised, one response."""
+    return [name for name in method_names() if _takes_part(get_method(name))]
 
 
 def _takes_part(spec):
