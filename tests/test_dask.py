@@ -86,6 +86,17 @@ def test_compare_on_the_cluster_equals_local(client):
     assert not any("_score_one_block" in str(task["key"]) for task in stream.data)
 
 
+def test_stability_selection_on_the_cluster_equals_local(client):
+    data = _frame(n=90, d=8, seed=4)
+    arguments = dict(q=3, cutoff=0.8, B=5, random_state=0)
+    local = fs.stability_selection("y ~ .", data, "mrmr", **arguments)
+    with distributed.get_task_stream(client) as stream, joblib.parallel_backend("dask"):
+        remote = fs.stability_selection("y ~ .", data, "mrmr", **arguments)
+    pd.testing.assert_frame_equal(remote.selections, local.selections, check_exact=True)
+    pd.testing.assert_frame_equal(remote.path, local.path, check_exact=True)
+    _ran_on_workers(stream, client, "_half_sample_run")
+
+
 def test_compare_without_a_context_stays_local(client):
     data = _frame(n=60, d=5, seed=2)
     with distributed.get_task_stream(client) as stream:

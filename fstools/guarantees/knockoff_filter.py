@@ -245,6 +245,13 @@ class KnockoffResult:
         notes = [self.guarantee(),
                  "W > 0: the feature beat its knockoff; the threshold is the smallest t with "
                  "(offset + #{W <= -t}) / #{W >= t} <= fdr."]
+        if self.n_draws == 1 and not np.isfinite(self.threshold):
+            needed = int(np.ceil(self.offset / self.fdr - 1e-12))
+            positive = int((self.W > 0).sum())
+            notes.append(f"No threshold reached: with offset = {self.offset}, a selection at FDR "
+                         f"{format_number(self.fdr)} needs at least {needed} features whose W exceeds every |W| "
+                         f"of a negative W ({positive} feature(s) have W > 0 here). With fewer relevant features, "
+                         f"raise fdr or use offset=0 (knockoff: a modified FDR).")
         hidden = len(full) - len(frame)
         if hidden:
             notes.append(f"{hidden} feature(s) with W = 0 are not listed (summary(all_features=True)).")
@@ -277,7 +284,9 @@ class KnockoffResult:
         plain_numbers(ax)
         label = "lasso" if self.method == LASSO else method_label(self.method)
         ax.set_title(f"Knockoff filter: {label}, {self.knockoffs} knockoffs, FDR {format_number(self.fdr)}\n"
-                     f"{len(self.selected)} selected (red)" + ("" if self.n_draws == 1 else
+                     f"{len(self.selected)} selected (red)"
+                     + ("" if np.isfinite(self.threshold) else "; no threshold reached")
+                     + ("" if self.n_draws == 1 else
                                                                f"; W of draw 1 of {self.n_draws}"), fontsize=9)
         ax.figure.tight_layout()
         return ax

@@ -680,77 +680,71 @@ def _brent_minima(function, lower, upper, tolerance):
     golden = (3.0 - math.sqrt(5.0)) * 0.5
     root_epsilon = math.sqrt(_DOUBLE_EPSILON)
     third = tolerance / 3.0
-    a = lower.copy()
-    b = upper.copy()
-    # x: the best point; w: the second best; v: the previous w
-    x = a + golden * (b - a)
-    w = x.copy()
-    v = x.copy()
+    # the state of every lane, one row per quantity: the interval [a, b]; x the best point,
+    # w the second best, v the previous w, and their values; the step just taken and the one
+    # before it
+    x = lower + golden * (upper - lower)
     fx = function(x, np.arange(len(x)))
-    fw = fx.copy()
-    fv = fx.copy()
-    step = np.zeros_like(x)  # the step just taken
-    last_step = np.zeros_like(x)  # the step before it
+    no_step = np.zeros_like(x)
+    state = np.vstack([lower, upper, x, x, x, fx, fx, fx, no_step, no_step])
     running = np.ones(len(x), dtype=bool)
     while True:
+        a, b, x = state[0], state[1], state[2]
         middle = (a + b) * 0.5
         close = root_epsilon * np.abs(x) + third
-        close_twice = close * 2.0
-        running &= ~(np.abs(x - middle) <= close_twice - (b - a) * 0.5)
+        running &= ~(np.abs(x - middle) <= close * 2.0 - (b - a) * 0.5)
         lanes = np.flatnonzero(running)
         if len(lanes) == 0:
-            return x
-        # the lanes still running, as 1-D arrays
-        la, lb, lx, lw, lv = a[lanes], b[lanes], x[lanes], w[lanes], v[lanes]
-        lfx, lfw, lfv = fx[lanes], fw[lanes], fv[lanes]
-        lmiddle, lclose, lclose_twice = middle[lanes], close[lanes], close_twice[lanes]
-        lstep, llast = step[lanes], last_step[lanes]
+            return state[2].copy()
+        # from here on, the lanes still running only
+        a, b, x, w, v, fx, fw, fv, step, last_step = state[:, lanes]
+        middle = middle[lanes]
+        close = close[lanes]
+        close_twice = close * 2.0
 
         # the parabola through (v, fv), (w, fw), (x, fx), where the step before last was large
-        fit = np.abs(llast) > lclose
-        r = (lx - lw) * (lfx - lfv)
-        denominator = (lx - lv) * (lfx - lfw)
-        numerator = (lx - lv) * denominator - (lx - lw) * r
+        fit = np.abs(last_step) > close
+        r = (x - w) * (fx - fv)
+        denominator = (x - v) * (fx - fw)
+        numerator = (x - v) * denominator - (x - w) * r
         denominator = (denominator - r) * 2.0
         numerator = np.where(denominator > 0.0, -numerator, numerator)
-        denominator = np.where(denominator > 0.0, denominator, -denominator)
+        denominator = np.abs(denominator)
         numerator = np.where(fit, numerator, 0.0)
         denominator = np.where(fit, denominator, 0.0)
-        earlier = np.where(fit, llast, 0.0)
-        llast = np.where(fit, lstep, llast)
+        earlier = np.where(fit, last_step, 0.0)
+        last_step = np.where(fit, step, last_step)
 
         golden_step = ((np.abs(numerator) >= np.abs(denominator * 0.5 * earlier))
-                       | (numerator <= denominator * (la - lx)) | (numerator >= denominator * (lb - lx)))
+                       | (numerator <= denominator * (a - x)) | (numerator >= denominator * (b - x)))
         # golden section into the larger part
-        golden_last = np.where(lx < lmiddle, lb - lx, la - lx)
-        # parabolic step, kept away from the ends
-        with np.errstate(divide="ignore", invalid="ignore"):
-            parabolic = numerator / denominator
-        near_end = ((lx + parabolic) - la < lclose_twice) | (lb - (lx + parabolic) < lclose_twice)
-        parabolic = np.where(near_end, np.where(lx >= lmiddle, -lclose, lclose), parabolic)
-        llast = np.where(golden_step, golden_last, llast)
-        lstep = np.where(golden_step, golden * golden_last, parabolic)
+        golden_last = np.where(x < middle, b - x, a - x)
+        # parabolic step (the denominator is not 0 where it is taken), kept away from the ends
+        parabolic = numerator / np.where(golden_step, 1.0, denominator)
+        near_end = ((x + parabolic) - a < close_twice) | (b - (x + parabolic) < close_twice)
+        parabolic = np.where(near_end, np.where(x >= middle, -close, close), parabolic)
+        last_step = np.where(golden_step, golden_last, last_step)
+        step = np.where(golden_step, golden * golden_last, parabolic)
 
         # never closer than `close` to x
-        u = np.where(np.abs(lstep) >= lclose, lx + lstep, np.where(lstep > 0.0, lx + lclose, lx - lclose))
+        u = np.where(np.abs(step) >= close, x + step, np.where(step > 0.0, x + close, x - close))
         fu = function(u, lanes)
 
-        better = fu <= lfx
-        left = u < lx
-        # the better lanes: u becomes x, the interval shrinks to the side of u
-        new_a = np.where(better, np.where(left, la, lx), np.where(left, u, la))
-        new_b = np.where(better, np.where(left, lx, lb), np.where(left, lb, u))
-        second = ~better & ((fu <= lfw) | (lw == lx))
-        third_best = ~better & ~second & ((fu <= lfv) | (lv == lx) | (lv == lw))
-        new_v = np.where(better | second, lw, np.where(third_best, u, lv))
-        new_fv = np.where(better | second, lfw, np.where(third_best, fu, lfv))
-        new_w = np.where(better, lx, np.where(second, u, lw))
-        new_fw = np.where(better, lfx, np.where(second, fu, lfw))
-        new_x = np.where(better, u, lx)
-        new_fx = np.where(better, fu, lfx)
-
-        a[lanes], b[lanes] = new_a, new_b
-        v[lanes], fv[lanes] = new_v, new_fv
-        w[lanes], fw[lanes] = new_w, new_fw
-        x[lanes], fx[lanes] = new_x, new_fx
-        step[lanes], last_step[lanes] = lstep, llast
+        better = fu <= fx
+        left = u < x
+        # better: u becomes x and the interval shrinks to the side of u; else u becomes an end,
+        # and w or v when it is better than they are
+        second = ~better & ((fu <= fw) | (w == x))
+        third_best = ~better & ~second & ((fu <= fv) | (v == x) | (v == w))
+        state[:, lanes] = np.vstack([
+            np.where(better, np.where(left, a, x), np.where(left, u, a)),
+            np.where(better, np.where(left, x, b), np.where(left, b, u)),
+            np.where(better, u, x),
+            np.where(better, x, np.where(second, u, w)),
+            np.where(better | second, w, np.where(third_best, u, v)),
+            np.where(better, fu, fx),
+            np.where(better, fx, np.where(second, fu, fw)),
+            np.where(better | second, fw, np.where(third_best, fu, fv)),
+            step,
+            last_step,
+        ])

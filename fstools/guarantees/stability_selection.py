@@ -61,7 +61,7 @@ def half_samples(n_runs, y=None, n=None, complementary=True, random_state=None):
     return masks
 
 
-def _run(prepared, mask, n_columns, q, n_threads, run):
+def _half_sample_run(prepared, mask, n_columns, q, n_threads, run):
     """The terms the method ranks first, in order (at most ``q``), on the rows of ``mask``."""
     design = prepared.design
     try:
@@ -367,7 +367,7 @@ def stability_selection(formula, data, method, *, q=None, cutoff=None, pfer=None
     tasks = [(prepared, mask, n_columns, parameters.q, threads, run) for run, mask in enumerate(masks, start=1)]
     bar = tqdm(total=n_runs, desc="fs.stability_selection", unit="run", disable=not progress, leave=False)
     try:
-        orders = list(run_tasks(_run, tasks, jobs, bar))
+        orders = list(run_tasks(_half_sample_run, tasks, jobs, bar))
     finally:
         bar.close()
     Z = np.zeros((n_runs, p), dtype=bool)
