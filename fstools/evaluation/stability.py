@@ -37,7 +37,7 @@ from fstools.methods.registry import check_na_action, get_method, method_names
 from fstools.results.labels import method_label
 from fstools.results.tables import Summary, format_number
 from fstools.model.response import check_response_type
-from fstools.model.validation import check_k, check_method_params
+from fstools.model.validation import check_k, check_method_params, split_method
 
 stats = LazyModule("scipy.stats")  # imported at its first use: it takes longer to import than fstools
 
@@ -358,14 +358,7 @@ def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, a
         raise TypeError(f"formula: must be a string such as 'class ~ .'; got {type(formula).__name__}")
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data: must be a pandas DataFrame; got {type(data).__name__}")
-    if isinstance(method, (tuple, list)) and len(method) == 2 and isinstance(method[1], dict):
-        name, given = method[0], dict(method[1])
-        overlap = sorted(set(given) & set(params))
-        if overlap:
-            raise TypeError(f"method: parameter(s) {', '.join(overlap)} given twice (in the pair and as keywords)")
-        given.update(params)
-    else:
-        name, given = method, dict(params)
+    name, given = split_method(method, params)
     spec = get_method(name)
     if "multilabel" in spec.capabilities:
         allowed = [method for method in method_names() if "multilabel" not in get_method(method).capabilities]

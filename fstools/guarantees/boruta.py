@@ -74,7 +74,8 @@ from fstools.core.constraints import (BOOLEAN, OPEN_UNIT_INTERVAL, SEED, integer
                                       validate)
 from fstools.core.lazy import LazyModule
 from fstools.core.parallel import effective_n_threads
-from fstools.guarantees.importance import importance_kind, prepare, score_terms, split_method
+from fstools.guarantees.importance import importance_kind, prepare, score_terms
+from fstools.model.validation import split_method
 from fstools.methods.registry import get_method, method_names
 from fstools.model.formula import format_formula
 from fstools.results.labels import method_label

@@ -29,9 +29,9 @@ from fstools.methods.registry import check_na_action, get_method, method_names
 from fstools.model.exceptions import FormulaError
 from fstools.model.formula import parse_formula
 from fstools.model.terms import SelectionDesign, selection_design
-from fstools.model.validation import check_method_params
+from fstools.model.validation import check_method_params, split_method
 
-__all__ = ["PreparedData", "prepare", "split_method", "importance_kind", "term_importance", "score_terms",
+__all__ = ["PreparedData", "prepare", "importance_kind", "term_importance", "score_terms",
            "supervised_methods"]
 
 
@@ -78,19 +78,6 @@ class PreparedData(NamedTuple):
         frame = self.frame
         numeric = {name for name, term in zip(frame.column_names, frame.column_terms) if name == term}
         return [term for term in self.terms if term not in numeric]
-
-
-def split_method(method, params):
-    """``(name, parameters)`` of ``method``: a name, or a ``(name, params)`` pair, with ``params``
-    (keywords) added; a parameter given in both places is refused."""
-    if isinstance(method, (tuple, list)) and len(method) == 2 and isinstance(method[1], dict):
-        name, given = method[0], dict(method[1])
-        overlap = sorted(set(given) & set(params))
-        if overlap:
-            raise TypeError(f"method: parameter(s) {', '.join(overlap)} given twice (in the pair and as keywords)")
-        given.update(params)
-        return name, given
-    return method, dict(params)
 
 
 def prepare(procedure, formula, data, method, params, *, na_action="drop", formula_mode="safe",

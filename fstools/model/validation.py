@@ -17,7 +17,7 @@ from fstools.methods.registry import sparse_format, sparse_methods
 from fstools.core.sparse import column_ranges
 
 __all__ = ["label_matrix", "check_k", "check_method_params", "encode_classes", "check_finite_matrix",
-           "constant_columns", "check_numeric_matrix", "check_sparse_input", "check_integer_columns"]
+           "constant_columns", "check_numeric_matrix", "check_sparse_input", "check_integer_columns", "split_method"]
 
 
 def check_k(k, n_features, what="features"):
@@ -346,3 +346,16 @@ def warn_constant_columns(constants, where="data", response_word="response", sta
         warnings.warn(f"{where}: {len(constants)} constant column(s) ({shown}) carry no information about "
                       f"the {response_word}; see the method's documentation for how it scores them",
                       UserWarning, stacklevel=stacklevel + 1)
+
+
+def split_method(method, params):
+    """``(name, parameters)`` of ``method``: a name, or a ``(name, params)`` pair, with ``params``
+    (keywords) added; a parameter given in both places is refused."""
+    if isinstance(method, (tuple, list)) and len(method) == 2 and isinstance(method[1], dict):
+        name, given = method[0], dict(method[1])
+        overlap = sorted(set(given) & set(params))
+        if overlap:
+            raise TypeError(f"method: parameter(s) {', '.join(overlap)} given twice (in the pair and as keywords)")
+        given.update(params)
+        return name, given
+    return method, dict(params)
