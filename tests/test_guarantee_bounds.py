@@ -107,10 +107,12 @@ def test_stabsel_parameters_as_stabs(row):
     assert result.assumption == row["out_assumption"]
     assert result.sampling == row["sampling"]
     assert result.B == int(row["B"])
-    # the bound as stabs returns it (3 significant digits) and unrounded
+    # the bound as stabs returns it (3 significant digits) and unrounded: to 1e-8 relative, or
+    # 1e-15 p absolute for the r-concave tails, which are 1 - (a ratio near 1) in R as here
+    tolerance = {"rel": 1e-8, "abs": 1e-15 * result.p}
     assert result.pfer == pytest.approx(float(row["out_PFER"]), rel=1e-12)
-    assert result.pfer_exact == pytest.approx(float(row["out_exact"]), rel=1e-9)
-    assert result.specified_pfer == pytest.approx(float(row["out_specifiedPFER"]), rel=1e-9)
+    assert result.pfer_exact == pytest.approx(float(row["out_exact"]), **tolerance)
+    assert result.specified_pfer == pytest.approx(float(row["out_specifiedPFER"]), **tolerance)
     # a warning exactly where stabs returns parameters that do not meet the PFER asked for
     misses = row["mode"] != "pfer" and float(row["out_exact"]) > float(row["PFER"])
     assert bool([w for w in caught if issubclass(w.category, UserWarning)]) == misses
@@ -355,7 +357,7 @@ def test_knockoff_threshold_by_hand():
     assert knockoff_threshold(np.arange(1, 20), fdr=0.05) == math.inf  # 1 / 19 at best
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(W=st.lists(st.one_of(st.integers(-6, 6).map(float),
                             st.floats(-50, 50, allow_nan=False, allow_infinity=False)),
                   min_size=1, max_size=40),

@@ -97,6 +97,9 @@ def test_factor_is_one_candidate(wine):
 
 
 # --------------------------------------------------------------------------- the bound
+# (MB with q = 4, pfer = 1 of p = 13 misses the bound even at cutoff 1: stabs returns cutoff 1, fstools
+# also warns; test_guarantee_bounds.py checks that warning.)
+@pytest.mark.filterwarnings("ignore:pfer. no cutoff meets the bound")
 @pytest.mark.parametrize("given", [dict(q=4, cutoff=0.8), dict(q=4, pfer=1.0), dict(cutoff=0.75, pfer=1.0)])
 @pytest.mark.parametrize("sampling, assumption", [("SS", "unimodal"), ("SS", "r-concave"), ("MB", "none")])
 def test_parameters_are_the_bound_of_the_call(wine, given, sampling, assumption):

@@ -32,9 +32,11 @@ of the number of pairs B:
 (stabs 0.6-4, Hofner & Hothorn), detail for detail, so that the same arguments give the same
 q, cutoff and bound:
 
-* the cutoff computed under "unimodal" or "r-concave" is a multiple of 1/(2B) (the values a
-  selection frequency over 2B runs can take); under "none" it is (q^2 / (PFER p) + 1) / 2,
-  at most 1;
+* the cutoff computed under "unimodal" is the smallest of 1/2 + j/(2B), j = 2..B, in the
+  range of the bound whose bound is below PFER (an error when there is none); under
+  "r-concave" the smallest multiple of 1/(2B) in [1/2, 1] whose bound is at most PFER, 1 when
+  none is, and 1/2 itself when all are (a cutoff that cannot be given as an argument); under
+  "none" it is (q^2 / (PFER p) + 1) / 2, at most 1;
 * the q computed under "unimodal" is the floor of the root that R's ``uniroot`` finds (Brent's
   method with its default tolerance 1.2e-4), so that when the exact root is an integer the
   answer can be one less, as in ``stabs``;  under "none" it is floor(sqrt(PFER (2 cutoff - 1)
@@ -43,7 +45,11 @@ q, cutoff and bound:
   ``pfer_exact`` holds the unrounded bound;
 * the r-concave bound reproduces the numerics of ``stabs`` (the same root finder and the same
   golden-section/parabolic maximiser with the same tolerances, :func:`_brent_root` and
-  :func:`_brent_minima`), so that it agrees to about 1e-12.
+  :func:`_brent_minima`): it agrees to about 1e-14 relative, and to 1e-16 absolute on the tail
+  probabilities where they are tiny (they are 1 minus a ratio near 1, in R as here).  Where
+  ``stabs`` walks through the cutoffs (from 1 down) or the q (from 1 up) until the bound
+  exceeds PFER, this module bisects: the bound is monotone in both, so the answer is the same
+  with a handful of bounds instead of up to B + 1 or p / 2.
 
 Where ``stabs`` errors, this module raises a ValueError that names the argument.  Where
 ``stabs`` returns parameters whose bound exceeds the PFER asked for (the cutoff 1 of "none" and
