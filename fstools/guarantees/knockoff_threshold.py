@@ -12,8 +12,8 @@ proportion is at most the target q::
 T controls a modified FDR, E[V / (R + 1/q)]; T+ controls the FDR itself.  ``offset`` is the
 number added to the count of negatives: 1 for knockoff+ (the default, as in R), 0 for knockoff.
 
-As R's ``knockoff.threshold`` (knockoff 0.3.6), the candidates t are 0 and the |W_j| (zeros
-included), where the paper takes the nonzero |W_j|; so the threshold can be 0 (then every
+As R's ``knockoff.threshold`` (knockoff 0.3.6), the candidates t are 0 and the ``|W_j|`` (zeros
+included), where the paper takes the nonzero ``|W_j|``; so the threshold can be 0 (then every
 W_j >= 0 is selected, zeros included), and it is +inf when no candidate meets the target,
 which selects nothing.
 """
@@ -48,7 +48,7 @@ def knockoff_threshold(W, fdr=0.1, offset=1):
     Returns
     -------
     float
-        The smallest t among 0 and the |W_j| with
+        The smallest t among 0 and the ``|W_j|`` with
         (offset + #{W_j <= -t}) / max(1, #{W_j >= t}) <= fdr, or ``inf`` when there is none
         (R's ``knockoff.threshold``).  The selected features are those with W_j >= threshold.
 
