@@ -51,8 +51,8 @@ def combine(Z, Z_knockoff, statistic):
 
 #: The lasso statistic's penalty grid: this many values, log-spaced over this many decades below the
 #: smallest penalty that zeroes every coefficient (as glmnet's default path), and its solver's tolerance.
-LASSO_PENALTIES = 40
-LASSO_DECADES = 3.0
+LASSO_PENALTIES = 20
+LASSO_DECADES = 2.0
 LASSO_TOLERANCE = 1e-3
 
 
