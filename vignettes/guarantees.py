@@ -45,9 +45,9 @@
 # logistic, two classes with P(y = b) = 1 / (1 + exp(-X beta)). The full run uses n = 500 and
 # p = 80, 200 and 1,000 with 20, 12 and 4 data sets per setting (2 rho x 2 responses), Boruta's
 # forests on 6, 3 and none of them; it takes one to two hours on 2 cores, two data sets at a time.
-# `FSTOOLS_QUICK=1` (the test suite) shrinks it to n = 150, p = 30, three data sets per setting,
+# `FSTOOLS_QUICK=1` (the test suite) shrinks it to n = 150, p = 30, two data sets per setting,
 # few resamples and small forests (well under a minute). The quick numbers only show that the code
-# runs: with three replicates their SEs are as large as the effects.
+# runs: with two replicates their SEs are as large as the effects.
 #
 # **Which features are "noise".** The guarantees of the knockoff filter concern the features that
 # are independent of the response *given the other features*: here every feature outside the 12.
@@ -79,14 +79,14 @@ N_SIGNALS = 12
 # Amplitudes at n = 500, scaled by sqrt(500 / n) so that the signal-to-noise ratio per feature
 # does not depend on n; chosen so that the lasso's power is neither 0 nor 1 at p = 80.
 AMPLITUDE = {"linear": 0.2 * math.sqrt(500 / N_ROWS), "logistic": 0.4 * math.sqrt(500 / N_ROWS)}
-REPLICATES = {30: 3} if QUICK else {80: 20, 200: 12, 1000: 4}
+REPLICATES = {30: 2} if QUICK else {80: 20, 200: 12, 1000: 4}
 # Boruta with a forest costs tens of seconds a data set: fewer data sets, none at p = 1,000.
 FOREST_REPLICATES = {30: 1} if QUICK else {80: 6, 200: 3, 1000: 0}
 FDR = 0.1
 B = 10 if QUICK else 50                      # complementary pairs of stability selection
 Q_PER_RUN = {30: 6, 80: 12, 200: 16, 1000: 30}   # features per run of stability selection
-TREES = 30 if QUICK else 100                 # trees per Boruta forest
-MAX_RUNS = 20 if QUICK else 50               # Boruta's maxRuns
+TREES = 20 if QUICK else 100                 # trees per Boruta forest
+MAX_RUNS = 12 if QUICK else 50               # Boruta's maxRuns
 LASSO_LIMIT = 60                             # seconds allowed to one lasso knockoff filter (see below)
 WORKERS = 2                                  # data sets simulated and analysed at once (processes)
 
