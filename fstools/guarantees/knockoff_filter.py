@@ -340,7 +340,7 @@ def knockoff_filter(formula, data, method=LASSO, fdr=0.1, *, knockoffs="gaussian
         In (0, 1): the target false discovery rate.
     knockoffs : {'gaussian', 'fixed'}
         ``'gaussian'``: model-X second-order knockoffs (Candes et al. 2018, Sec. 3.1), the mean and
-        covariance estimated (shrunk when p is close to n or above it); ``'fixed'``: fixed-X
+        covariance estimated (shrunk by Ledoit-Wolf, see ``shrink``); ``'fixed'``: fixed-X
         knockoffs (Barber & Candes 2015, Sec. 2.1), which need n >= 2p and hold for a linear model.
     s : {'mvr', 'sdp', 'equicorrelated'}, default 'mvr'
         How far each knockoff is from its feature: minimum variance-based reconstructability
