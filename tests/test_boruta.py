@@ -376,3 +376,20 @@ def test_plots_render(tmp_path):
     plt.close(ax.figure)
     assert (tmp_path / "boxplot.png").stat().st_size > 5000
     assert (tmp_path / "history.png").stat().st_size > 5000
+
+
+def test_a_constant_importance_is_drawn_as_a_marker_in_its_decision_colour():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from fstools import datasets
+
+    wine = datasets.load("wine")
+    result = boruta("class ~ .", wine, "f_test", random_state=0)
+    ax = result.plot()
+    markers = [line for line in ax.lines if line.get_marker() == "D"]
+    # f_test scores the unchanged real columns the same in every run: one marker per attribute
+    assert len(markers) == len(result.terms)
+    plt.close("all")

@@ -748,9 +748,14 @@ class BorutaResult:
             ax = axes_for(ax, (max(6.0, 0.32 * len(columns) + 2.5), 4.8))
             boxes = ax.boxplot(data, patch_artist=True, widths=0.6, medianprops={"color": "black"},
                                flierprops={"markersize": 3}, **kwargs)
-            for patch, column in zip(boxes["boxes"], columns):
+            for position, (patch, column, values) in enumerate(zip(boxes["boxes"], columns, data), start=1):
                 patch.set_facecolor(color_of[column])
                 patch.set_edgecolor("black")
+                if values.size and np.ptp(values) == 0:
+                    # The same importance in every run (a method's score of an unchanged column):
+                    # the box is a line, so a marker in the decision's colour shows it.
+                    ax.plot([position], [values[0]], marker="D", markersize=6, color=color_of[column],
+                            markeredgecolor="black", linestyle="none")
             ax.set_xticks(np.arange(1, len(columns) + 1))
             ax.set_xticklabels(columns, rotation=90 if len(columns) > 8 else 45, ha="center" if len(columns) > 8
                                else "right", fontsize=8)
