@@ -57,6 +57,9 @@ import pandas as pd  # noqa: E402
 import fstools as fs  # noqa: E402
 from _harness import benchmark_parser, interleaved_best, print_machine_info, print_summary, verdict  # noqa: E402
 
+sys.path.insert(1, os.path.join(ROOT, "vignettes"))
+from _simulation import simulate  # noqa: E402  (the vignette's data sets)
+
 try:
     import knockpy
     from knockpy import KnockoffFilter
@@ -81,25 +84,6 @@ QUICK_SIZES = dict(n=500, p=[80], rho=0.3, knockoff_replicates=2, boruta_p=[80],
                    trees=50, max_depth=7, max_runs=20, stabsel_p=[80], B=50)
 INSTALL = ("python -m venv /tmp/benchenv --system-site-packages && /tmp/benchenv/bin/pip install knockpy boruta; "
            "then run this script with /tmp/benchenv/bin/python")
-
-
-def simulate(n, p, rho, response, amplitude, seed):
-    """The vignette's data set: a DataFrame (x1..xp, y) and the set of the relevant features' names."""
-    rng = np.random.default_rng(seed)
-    X = np.empty((n, p))
-    X[:, 0] = rng.standard_normal(n)
-    for j in range(1, p):
-        X[:, j] = rho * X[:, j - 1] + math.sqrt(1 - rho ** 2) * rng.standard_normal(n)
-    signals = np.sort(rng.choice(p, N_SIGNALS, replace=False))
-    beta = np.zeros(p)
-    beta[signals] = amplitude * rng.choice([-1.0, 1.0], N_SIGNALS)
-    names = [f"x{j + 1}" for j in range(p)]
-    frame = pd.DataFrame(X, columns=names)
-    if response == "linear":
-        frame["y"] = X @ beta + rng.standard_normal(n)
-    else:
-        frame["y"] = np.where(rng.random(n) < 1 / (1 + np.exp(-(X @ beta))), "b", "a")
-    return frame, {names[j] for j in signals}
 
 
 def arrays(frame):

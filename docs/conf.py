@@ -98,7 +98,7 @@ sphinx_gallery_conf = {
     "examples_dirs": "_vignettes",
     "gallery_dirs": "auto_examples",
     "filename_pattern": r".*\.py$",          # run every vignette ...
-    "ignore_pattern": r"(__init__|_setup)\.py$",   # ... but not their shared setup
+    "ignore_pattern": r"(__init__|_setup|_simulation)\.py$",   # ... but not their shared modules
     "within_subsection_order": "FileNameSortKey",
     "image_scrapers": ("vignette_gallery.saved_png_scraper", "matplotlib"),
     "reset_modules": ("matplotlib", "vignette_gallery.reset_vignette"),

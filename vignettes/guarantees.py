@@ -68,6 +68,7 @@ import pandas as pd
 from joblib import Parallel, delayed
 
 from _setup import OUTPUT, QUICK, fs, plt, save_figure, save_text, start_vignette, started
+from _simulation import simulate  # the data (shared with benchmarks/bench_guarantees.py)
 
 start_vignette()
 
@@ -100,25 +101,6 @@ try:
 except ImportError:
     BorutaPy = None
     print("boruta (BorutaPy) not installed: skipped")
-
-
-def simulate(n, p, rho, response, amplitude, seed):
-    """One data set: a DataFrame (x1..xp and y) and the set of the names of the relevant features."""
-    rng = np.random.default_rng(seed)
-    X = np.empty((n, p))
-    X[:, 0] = rng.standard_normal(n)
-    for j in range(1, p):  # AR(1): corr(x_j, x_k) = rho^|j - k|, unit variances
-        X[:, j] = rho * X[:, j - 1] + math.sqrt(1 - rho ** 2) * rng.standard_normal(n)
-    signals = np.sort(rng.choice(p, N_SIGNALS, replace=False))
-    beta = np.zeros(p)
-    beta[signals] = amplitude * rng.choice([-1.0, 1.0], N_SIGNALS)
-    names = [f"x{j + 1}" for j in range(p)]
-    frame = pd.DataFrame(X, columns=names)
-    if response == "linear":
-        frame["y"] = X @ beta + rng.standard_normal(n)
-    else:
-        frame["y"] = np.where(rng.random(n) < 1 / (1 + np.exp(-(X @ beta))), "b", "a")
-    return frame, {names[j] for j in signals}
 
 
 def near_signals(truth, p):
