@@ -44,7 +44,6 @@ import math  # noqa: E402
 import multiprocessing  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
-import warnings  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -58,7 +57,7 @@ import fstools as fs  # noqa: E402
 from _harness import benchmark_parser, interleaved_best, print_machine_info, print_summary, verdict  # noqa: E402
 
 sys.path.insert(1, os.path.join(ROOT, "vignettes"))
-from _simulation import simulate  # noqa: E402  (the vignette's data sets)
+from _simulation import knockpy_selection, simulate  # noqa: E402  (the vignette's data and knockpy call)
 
 try:
     import knockpy
@@ -120,16 +119,6 @@ def fstools_knockoffs(frame, seed):
     result = fs.knockoff_filter("y ~ .", frame, method="lasso", fdr=FDR, knockoffs="gaussian", s="mvr",
                                 random_state=seed, n_jobs=1)
     return list(result.selected)
-
-
-def knockpy_knockoffs(frame, seed):
-    X, y = arrays(frame)
-    np.random.seed(seed)  # knockpy draws from NumPy's global generator
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        kfilter = KnockoffFilter(ksampler="gaussian", fstat="lasso", knockoff_kwargs={"method": "mvr"})
-        rejected = kfilter.forward(X=X, y=y, fdr=FDR)
-    return [name for name, flag in zip(frame.columns[:-1], rejected) if flag]
 
 
 def fstools_boruta(frame, seed, sizes):
@@ -201,7 +190,7 @@ def section_knockoffs(sizes, limit, tag):
                 seed = 7000 + 100 * p + 10 * (response == "logistic") + replicate
                 frame, truth = simulate(sizes["n"], p, sizes["rho"], response, AMPLITUDE[response], seed)
                 ours, our_time, our_out = within(limit, fstools_knockoffs, frame, seed)
-                theirs, their_time, their_out = within(limit, knockpy_knockoffs, frame, seed)
+                theirs, their_time, their_out = within(limit, knockpy_selection, frame, seed, FDR)
                 rows.append((our_time, their_time, our_out, their_out) + counts(ours, truth)[:2]
                             + counts(theirs, truth)[:2])
             table = pd.DataFrame(rows, columns=["t_ours", "t_theirs", "out_ours", "out_theirs", "power_ours",

@@ -1,4 +1,5 @@
-"""The simulated data of the guarantees vignette, shared with ``benchmarks/bench_guarantees.py``.
+"""The simulated data of the guarantees vignette, shared with ``benchmarks/bench_guarantees.py``,
+and the knockpy call both make on it.
 
 Rows are Gaussian with an AR(1) correlation, corr(x_j, x_k) = rho^|j - k|, unit variances;
 ``n_signals`` of the p features, at random positions, carry coefficients +-amplitude (random
@@ -6,11 +7,12 @@ signs). The response is linear, y = X beta + N(0, 1), or logistic, two classes "
 P(y = "b") = 1 / (1 + exp(-X beta)).
 """
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["simulate"]
+__all__ = ["simulate", "knockpy_selection"]
 
 
 def simulate(n, p, rho, response, amplitude, seed, n_signals=12):
@@ -30,3 +32,20 @@ def simulate(n, p, rho, response, amplitude, seed, n_signals=12):
     else:
         frame["y"] = np.where(rng.random(n) < 1 / (1 + np.exp(-(X @ beta))), "b", "a")
     return frame, {names[j] for j in signals}
+
+
+def knockpy_selection(frame, seed, fdr):
+    """The features knockpy's ``KnockoffFilter`` selects at ``fdr``: Gaussian knockoffs with the MVR
+    s and the lasso statistic (knockpy must be importable; fstools does not depend on it)."""
+    from knockpy import KnockoffFilter
+
+    X = frame.drop(columns="y").to_numpy()
+    y = frame["y"].to_numpy()
+    if y.dtype == object:  # the logistic response's classes "a" / "b" as 0 / 1
+        y = (y == "b").astype(float)
+    np.random.seed(seed)  # knockpy draws from NumPy's global generator
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        kfilter = KnockoffFilter(ksampler="gaussian", fstat="lasso", knockoff_kwargs={"method": "mvr"})
+        rejected = kfilter.forward(X=X, y=y, fdr=fdr)
+    return [name for name, flag in zip(frame.columns[:-1], rejected) if flag]

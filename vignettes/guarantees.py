@@ -61,14 +61,13 @@
 import math
 import multiprocessing
 import time
-import warnings
 
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 
 from _setup import OUTPUT, QUICK, fs, plt, save_figure, save_text, start_vignette, started
-from _simulation import simulate  # the data (shared with benchmarks/bench_guarantees.py)
+from _simulation import knockpy_selection, simulate  # shared with benchmarks/bench_guarantees.py
 
 start_vignette()
 
@@ -176,18 +175,6 @@ def knockoff_within(seconds, frame, **kwargs):
     return selected
 
 
-def knockpy_selection(frame, response, seed):
-    """knockpy's KnockoffFilter: Gaussian knockoffs with the MVR s, the lasso statistic, FDR 0.1."""
-    X = frame.drop(columns="y").to_numpy()
-    y = frame["y"].to_numpy() if response == "linear" else (frame["y"] == "b").to_numpy(dtype=float)
-    np.random.seed(seed)  # knockpy draws from NumPy's global generator
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        kfilter = KnockoffFilter(ksampler="gaussian", fstat="lasso", knockoff_kwargs={"method": "mvr"})
-        rejected = kfilter.forward(X=X, y=y, fdr=FDR)
-    return [name for name, flag in zip(frame.columns[:-1], rejected) if flag]
-
-
 def borutapy_selection(frame, response, seed):
     """BorutaPy with a scikit-learn forest of the same size as fs.boruta's; (confirmed, tentative)."""
     from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
@@ -229,7 +216,7 @@ def run_replicate(p, rho, response, replicate, forest):
         result, seconds = timed(fs.knockoff_filter, "y ~ .", frame, method=method, fdr=FDR, random_state=seed)
         record("knockoffs", method, result.selected, seconds)
     if KnockoffFilter is not None:
-        selected, seconds = timed(knockpy_selection, frame, response, seed)
+        selected, seconds = timed(knockpy_selection, frame, seed, FDR)
         record("knockoffs", "knockpy lasso", selected, seconds)
     # 2. stability selection: q per p, PFER bound 1 (the cutoff follows)
     for method in ["f_test", "mrmr"]:

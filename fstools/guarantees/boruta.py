@@ -294,7 +294,7 @@ class _MethodImportance:
             keywords[key] = np.ascontiguousarray(keywords[key][taken])
         n_terms = self.prepared.n_terms
         importance = score_terms(self.prepared, X, self.prepared.y, index, n_terms + len(sources), keywords,
-                                 k=None, n_threads=self.n_jobs)
+                                 n_threads=self.n_jobs)
         return importance[active], importance[n_terms:]
 
 

@@ -201,16 +201,19 @@ def term_importance(output, spec, column_term_index, n_terms, n_steps=None):
     return importance
 
 
-def score_terms(prepared, X, y, column_term_index, n_terms, keywords=None, k=None, n_threads=1):
+def score_terms(prepared, X, y, column_term_index, n_terms, keywords=None, n_steps=None, n_threads=1):
     """The importance of each of ``n_terms`` terms when the method ranks the columns of ``X``.
 
     ``X`` is a design in the method's form (:attr:`PreparedData.design`, perhaps some rows only,
     perhaps with further columns: knockoffs, shadows), ``column_term_index`` the term of each
     column, ``keywords`` the method's keywords for this design (default the prepared ones).
-    ``k``: columns the method must rank (None: all; a greedy method's order of entry is then
-    complete).
+    ``n_steps``: a greedy method's path stops after that many steps, the columns that did not
+    enter scoring 0 (:func:`term_importance`); None, the whole order of entry.  A method that
+    scores every column is asked for all of them either way.
     """
     spec = prepared.spec
-    output = run_method(spec, X, y, k, prepared.keywords if keywords is None else keywords, n_threads,
+    if importance_kind(spec) != "rank":
+        n_steps = None
+    output = run_method(spec, X, y, n_steps, prepared.keywords if keywords is None else keywords, n_threads,
                         response_type=prepared.response_type)
-    return term_importance(output, spec, column_term_index, n_terms)
+    return term_importance(output, spec, column_term_index, n_terms, n_steps=n_steps)

@@ -24,11 +24,10 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from fstools.api.selection import run_method
-from fstools.core.constraints import BOOLEAN, OPEN_UNIT_INTERVAL, SEED, integer_at_least, is_integer, one_of, \
+from fstools.core.constraints import OPEN_UNIT_INTERVAL, SEED, integer_at_least, is_integer, one_of, \
     validate
 from fstools.core.failures import reraise_with_context
-from fstools.guarantees.importance import importance_kind, prepare, term_importance
+from fstools.guarantees.importance import prepare, score_terms
 from fstools.guarantees.knockoff_threshold import knockoff_threshold
 from fstools.results.labels import method_label
 from fstools.results.tables import Summary, format_number
@@ -92,20 +91,18 @@ def _lasso_importance(XX, y, response_type, random_state):
 
 
 def knockoff_statistics(prepared, X, X_knockoff, statistic, swap, n_steps=None, n_threads=1):
-    """``(W, Z, Z~)`` of the features of ``X`` against their knockoffs (in the features' order).
+    """``(W, Z, Z~)`` of the features of ``X`` against their knockoffs under a registered method
+    (in the features' order).
 
     ``swap`` flags the features exchanged with their knockoff before the method sees them;
-    ``n_steps`` truncates a greedy method's path (:func:`fstools.guarantees.importance.term_importance`).
+    ``n_steps`` truncates a greedy method's path (:func:`fstools.guarantees.importance.score_terms`).
     """
     p = X.shape[1]
-    XX = _swapped(X, X_knockoff, swap)
     keywords = dict(prepared.keywords)
-    if "nominal" in keywords and keywords["nominal"] is not None:
+    if keywords.get("nominal") is not None:
         keywords["nominal"] = np.concatenate([keywords["nominal"], keywords["nominal"]])
-    greedy = importance_kind(prepared.spec) == "rank"
-    output = run_method(prepared.spec, XX, prepared.y, n_steps if greedy else None, keywords, n_threads,
-                        response_type=prepared.response_type)
-    importance = term_importance(output, prepared.spec, np.arange(2 * p), 2 * p, n_steps=n_steps if greedy else None)
+    importance = score_terms(prepared, _swapped(X, X_knockoff, swap), prepared.y, np.arange(2 * p), 2 * p,
+                             keywords, n_steps=n_steps, n_threads=n_threads)
     return _unswap(importance, swap, statistic)
 
 
@@ -426,10 +423,10 @@ def knockoff_filter(formula, data, method=LASSO, fdr=0.1, *, knockoffs="gaussian
             Sigma, shrunk = X.T @ X, False
         else:
             Sigma, shrunk = estimate_covariance(X, shrink=shrink, return_shrunk=True)
+            mean = X.mean(axis=0)
         s_vector = s_matrix(Sigma, s)
     except ValueError as error:
         reraise_with_context(error, "data")
-    mean = X.mean(axis=0)
     seeds = np.random.SeedSequence(random_state).spawn(n_draws)
     W_draws, thresholds, e_sum = [], [], np.zeros(p)
     first = None
@@ -468,7 +465,8 @@ def knockoff_filter(formula, data, method=LASSO, fdr=0.1, *, knockoffs="gaussian
         method=LASSO if lasso else prepared.name, spec=spec, params={} if lasso else prepared.values, fdr=fdr,
         offset=offset, knockoffs=knockoffs, s_method=s, statistic=statistic,
         W_draws=pd.DataFrame(np.vstack(W_draws), columns=terms, index=pd.RangeIndex(1, n_draws + 1, name="draw")),
-        Z=first[0], Z_knockoff=first[1], X_knockoff=first[2], thresholds=thresholds, selected=selected, e_values=e_values, n=n,
+        Z=first[0], Z_knockoff=first[1], X_knockoff=first[2], thresholds=thresholds, selected=selected,
+        e_values=e_values, n=n,
         classes=prepared.class_names, random_state=random_state, draw_fdr=draw_fdr if n_draws > 1 else None,
         shrunk=shrunk, n_dropped=prepared.frame.n_dropped)
 

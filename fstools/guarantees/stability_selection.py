@@ -355,12 +355,11 @@ def stability_selection(formula, data, method, *, q=None, cutoff=None, pfer=None
     p = prepared.n_terms
     parameters = stability_selection_parameters(p, q=q, cutoff=cutoff, pfer=pfer, B=B, sampling=sampling,
                                                 assumption=assumption)
+    if prepared.n // 2 < 2:
+        raise ValueError(f"data: half-samples of {prepared.n} rows are too small for stability selection")
     n_runs = 2 * B if sampling == "SS" else B
     strata = prepared.y if (stratify and prepared.response_type == "class") else None
     masks = half_samples(n_runs, y=strata, n=prepared.n, complementary=sampling == "SS", random_state=random_state)
-    too_small = prepared.n // 2 < 2
-    if too_small:
-        raise ValueError(f"data: half-samples of {prepared.n} rows are too small for stability selection")
     design = prepared.design
     n_columns = min(len(design.column_names), parameters.q + design.extra_columns)
     jobs, threads = run_jobs(n_jobs)
