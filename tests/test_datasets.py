@@ -1,10 +1,13 @@
-"""Bundled data sets and the generator."""
+"""Bundled data sets, the generator, and the user guide's page on the data sets."""
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
 from sklearn import datasets as sk
 
 import fstools as fs
+from fstools.datasets.registry import REGISTRY
 
 
 def test_list_names_every_bundled_set():
@@ -53,3 +56,20 @@ def test_make_classification_frame_puts_informative_features_first():
                                   shuffle=False, random_state=0)
     np.testing.assert_array_equal(frame[["x1", "x2", "x3"]].to_numpy(), X[:, :3])
     np.testing.assert_array_equal(frame["class"].cat.codes.to_numpy(), y)
+
+
+DATASETS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "user_guide" / "datasets.rst"
+
+
+def test_the_user_guide_lists_every_fetchable_set_with_its_addresses():
+    # The page is written by hand: every registry entry must be on it, with every address fetch()
+    # downloads from (or, for an OpenML set, its page), so that the page follows the registry.
+    if not DATASETS_PAGE.exists():
+        pytest.skip(f"{DATASETS_PAGE} is absent (the documentation is not part of an installed package)")
+    page = DATASETS_PAGE.read_text()
+    for name, entry in REGISTRY.items():
+        assert f"``{name}``" in page, name
+        for address in [part.url for part in entry.files] or ([entry.url] if entry.url else []):
+            assert address in page, (name, address)
+    for name in fs.datasets.list():
+        assert f"``{name}``" in page, name

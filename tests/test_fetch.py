@@ -1,19 +1,23 @@
 """fs.datasets.fetch and list(): download, checksum, cache, offline message, and the file readers.
 
 Nothing here touches the network: the downloads come from a local HTTP server started by the
-tests (or from file: URLs), serving files the tests write; the OpenML path runs with
-``fetch_openml`` replaced by a stand-in.  The readers are checked against the arrays the files
-were written from, and the ARFF reader also against ``scipy.io.arff.loadarff``.
+tests (or from file: URLs), serving files the tests write.  The OpenML path runs through the real
+``fetch_openml`` with name resolution or connections refused (as offline), and, for the errors a
+network cannot be made to give, with ``fetch_openml`` replaced by a stand-in.  The readers are
+checked against the arrays the files were written from, and the ARFF reader also against
+``scipy.io.arff.loadarff``.  tests/test_real_paper_data.py checks them on the papers' real files.
 """
 import hashlib
 import http.server
 import io
+import json
 import os
 import pickle
 import socket
 import sys
 import threading
 import urllib.error
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -26,7 +30,7 @@ from sklearn.utils import Bunch
 import fstools as fs
 from fstools.datasets import registry
 from fstools.datasets.parsers import ArffError, read_arff
-from fstools.datasets.registry import DataSet
+from fstools.datasets.registry import DataSet, Part
 
 # ---------------------------------------------------------------- files the tests serve
 
@@ -390,6 +394,102 @@ def test_a_bz2_svmlight_file_is_read_as_it_is_cached(tmp_path, home, monkeypatch
     assert fs.datasets.cached_path("tiny_bz2").read_bytes() == source.read_bytes()
 
 
+# ---------------------------------------------------------------- several files, dropped attributes
+
+HEADER = (b"@relation part\n@attribute id {r1,r2,r3}\n@attribute x numeric\n@attribute a {0,1}\n"
+          b"@attribute b {0,1}\n@data\n")
+PART_1 = HEADER + b"r1,0.5,1,0\nr2,1.5,0,1\n"
+PART_2 = HEADER + b"r3,-2,1,1\n"
+
+
+def register_parts(monkeypatch, server, bodies, digests=True, drop=("id",)):
+    parts = tuple(Part(server.serve(f"/set/part{i + 1}.arff", body),
+                       hashlib.sha256(body).hexdigest() if digests else None) for i, body in enumerate(bodies))
+    return register(monkeypatch, "two_part", server.url("/set/"), fmt="arff", source="mulan", n_labels=2,
+                    parts=parts, drop=drop)
+
+
+def test_a_set_of_several_files_is_their_rows_in_order_each_file_checked(server, home, monkeypatch):
+    register_parts(monkeypatch, server, [PART_1, PART_2])
+    frame = fs.datasets.fetch("two_part")
+    assert frame.columns.tolist() == ["x", "a", "b"]           # the identifier is dropped
+    np.testing.assert_array_equal(frame["x"], [0.5, 1.5, -2.0])
+    np.testing.assert_array_equal(frame[["a", "b"]].to_numpy(), [[1, 0], [0, 1], [1, 1]])
+    assert frame.index.tolist() == [0, 1, 2]
+    assert frame.attrs["sha256"] == (hashlib.sha256(PART_1).hexdigest(), hashlib.sha256(PART_2).hexdigest())
+    assert frame.attrs["response"] == ["a", "b"]
+    folder = home / "two_part"
+    assert fs.datasets.cached_path("two_part") == folder / "part1.arff"
+    assert (folder / "part2.arff").read_bytes() == PART_2
+    table = fs.datasets.list(kind="fetchable", details=True).set_index("name")
+    assert table.loc["two_part", "cached"] and table.loc["two_part", "checksum"] == "sha256 in registry"
+    (folder / "part2.arff").write_bytes(PART_2.replace(b"-2", b"-3"))       # a damaged part
+    with pytest.raises(fs.datasets.ChecksumError, match="part2.arff.*registry's"):
+        fs.datasets.fetch("two_part")
+
+
+def test_a_set_of_several_files_offline_names_each_address_and_path(home, monkeypatch):
+    parts = (Part(closed_port_url("/set/part1.arff"), hashlib.sha256(PART_1).hexdigest()),
+             Part(closed_port_url("/set/part2.arff"), hashlib.sha256(PART_2).hexdigest()))
+    register(monkeypatch, "two_part", "https://example.org/set/", fmt="arff", source="mulan", n_labels=2,
+             parts=parts, drop=("id",))
+    folder = home / "two_part"
+    with pytest.raises(fs.datasets.FetchError) as caught:
+        fs.datasets.fetch("two_part")
+    message = str(caught.value)
+    for part in parts:
+        assert f"download {part.url} by hand and put it at {folder / part.filename}" in message
+    assert "reads them from there" in message and leftovers(home) == []
+    row = fs.datasets.available(None).set_index("name").loc["two_part"]
+    assert not row["present"] and row["path"] == str(folder / "part1.arff")
+    assert str(folder / "part1.arff") in row["how"] and str(folder / "part2.arff") in row["how"]
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "part1.arff").write_bytes(PART_1)        # one part by hand: the other is still missing
+    assert not fs.datasets.available(None).set_index("name").loc["two_part", "present"]
+    with pytest.raises(fs.datasets.FetchError) as caught:
+        fs.datasets.fetch("two_part")
+    assert str(folder / "part2.arff") in str(caught.value) and "part1.arff by hand" not in str(caught.value)
+    (folder / "part2.arff").write_bytes(PART_2)
+    assert fs.datasets.fetch("two_part").shape == (3, 3)
+
+
+def test_parts_whose_attributes_differ_are_not_joined(server, home, monkeypatch):
+    other = PART_2.replace(b"@attribute x numeric", b"@attribute y numeric")
+    register_parts(monkeypatch, server, [PART_1, other])
+    with pytest.raises(ValueError, match="part2.arff: its attributes .* are not those of .*part1.arff"):
+        fs.datasets.fetch("two_part")
+    nominal = PART_2.replace(b"{0,1}\n@attribute b", b"{0,1,2}\n@attribute b")
+    register_parts(monkeypatch, server, [PART_1, nominal])
+    with pytest.raises(ValueError, match=r"attribute 'a' is \{0, 1, 2\} there and \{0, 1\} in"):
+        fs.datasets.fetch("two_part", refresh=True)
+
+
+def test_an_attribute_to_drop_that_the_file_lacks_is_an_error(server, home, monkeypatch):
+    register_parts(monkeypatch, server, [PART_1, PART_2], drop=("protein",))
+    with pytest.raises(ValueError, match="no attribute 'protein' to leave out"):
+        fs.datasets.fetch("two_part")
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"fmt": "svmlight", "parts": (Part("https://a.org/1.svm"), Part("https://a.org/2.svm"))},
+     "parts: only ARFF files can be joined"),
+    ({"parts": (Part("https://a.org/1.arff"),)}, "parts: must name two files or more"),
+    ({"parts": (Part("https://a.org/1.arff"), Part("https://b.org/1.arff"))}, "each under its own file name"),
+    ({"parts": ("https://a.org/1.arff", "https://a.org/2.arff")}, "parts: must be a tuple of Part"),
+    ({"parts": (Part("https://a.org/1.arff"), Part("https://a.org/2.arff")), "sha256": "0" * 64},
+     "sha256: a set read from several files has one digest per part"),
+    ({"sha256": "ABC"}, "sha256: must be None or 64 lower-case hexadecimal digits"),
+    ({"fmt": "mat", "drop": ("id",)}, "drop: only ARFF attributes can be dropped"),
+    ({"drop": "id"}, "drop: must be a tuple of attribute names"),
+])
+def test_a_registry_entry_is_checked(kwargs, message):
+    kwargs = {"fmt": "arff", **kwargs}
+    with pytest.raises(ValueError, match=message):
+        DataSet("bad", ("test",), "mulan", kwargs.pop("fmt"), "https://a.org/", "licence", "citation", **kwargs)
+    with pytest.raises(ValueError, match="sha256: must be None or 64"):
+        Part("https://a.org/1.arff", sha256="f" * 63)
+
+
 # ---------------------------------------------------------------- OpenML
 
 def test_an_openml_set_goes_through_fetch_openml(home, monkeypatch):
@@ -407,31 +507,109 @@ def test_an_openml_set_goes_through_fetch_openml(home, monkeypatch):
                                 "licence", "citation", openml=("tiny", 2)))
     frame = fs.datasets.fetch("tiny_openml")
     assert [(c["name"], c["version"], c["data_home"]) for c in calls] == [("tiny", 2, str(home / "openml"))]
+    assert calls[0]["n_retries"] >= 1           # 0 is refused by scikit-learn 1.9
     assert frame.columns.tolist() == ["v_1", "v2", "class"]
     assert frame["class"].tolist() == ["a", "b", "a"]
     assert frame.attrs["licence"] == "Public" and frame.attrs["source"] == "OpenML"
 
 
-def test_openml_offline_names_the_manual_path_and_then_reads_the_arff_there(home, monkeypatch):
-    calls = []
+def _no_dns(*args, **kwargs):
+    raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
 
-    def offline(**kwargs):
-        calls.append(kwargs)
-        raise urllib.error.URLError("no network")
 
-    monkeypatch.setattr("sklearn.datasets.fetch_openml", offline)
-    monkeypatch.setitem(registry.REGISTRY, "tiny_openml",
-                        DataSet("tiny_openml", ("test",), "openml", "openml", "https://www.openml.org/d/1",
-                                "licence", "citation", openml=("tiny", 1)))
-    path = fs.datasets.cached_path("tiny_openml")
-    with pytest.raises(fs.datasets.FetchError, match="OpenML.*no network") as caught:
-        fs.datasets.fetch("tiny_openml")
-    assert str(path) in str(caught.value)
+def _refused(*args, **kwargs):
+    raise ConnectionRefusedError(111, "Connection refused")
+
+
+@pytest.mark.parametrize("cut, where, reason", [(_no_dns, "getaddrinfo", "gaierror"),
+                                                (_refused, "create_connection", "ConnectionRefusedError")])
+def test_the_real_fetch_openml_offline_names_the_page_and_the_path_then_reads_the_arff_there(
+        home, monkeypatch, cut, where, reason):
+    # The real sklearn.datasets.fetch_openml, with the network cut below it (no name resolution, or
+    # every connection refused): whatever it raises on this scikit-learn must become a FetchError.
+    import sklearn.datasets
+    from sklearn.datasets import _openml
+
+    assert sklearn.datasets.fetch_openml.__module__ == _openml.__name__
+    attempts = []
+
+    def counted(*args, **kwargs):
+        attempts.append(args[0] if args else kwargs)
+        return cut(*args, **kwargs)
+
+    monkeypatch.setattr(socket, where, counted)
+    path = fs.datasets.cached_path("madelon")
+    with pytest.raises(fs.datasets.FetchError) as caught:
+        fs.datasets.fetch("madelon")
+    message = str(caught.value)
+    assert attempts, "fetch_openml did not try the network"
+    assert reason in message and "InvalidParameterError" not in message
+    assert "https://www.openml.org/search?type=data&name=madelon" in message
+    assert str(path) in message and "by hand" in message
+    assert not path.exists()
+    # The user puts an ARFF file at the path the message names: fetch reads it, offline.
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("@relation madelon\n@attribute V1 numeric\n@attribute V2 numeric\n@attribute Class {1,2}\n"
+                    "@data\n485,477,1\n483,458,2\n487,542,1\n")
+    calls = len(attempts)
+    frame = fs.datasets.fetch("madelon")
+    assert len(attempts) == calls
+    assert frame.columns.tolist() == ["v1", "v2", "class"]
+    np.testing.assert_array_equal(frame[["v1", "v2"]].to_numpy(), [[485, 477], [483, 458], [487, 542]])
+    assert frame["class"].astype(str).tolist() == ["1", "2", "1"]
+    assert frame.attrs["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_the_retry_settings_are_accepted_by_this_scikit_learn_and_no_retry_warning_escapes(home, monkeypatch):
+    # scikit-learn 1.9 refuses n_retries=0 before any download: the arguments fetch() passes must
+    # pass the real parameter validation (the network is cut, so the call fails after it).  The
+    # "network error ... Retrying" warning of fetch_openml is left to the FetchError.
+    monkeypatch.setattr(socket, "getaddrinfo", _no_dns)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(fs.datasets.FetchError, match="from OpenML.*gaierror"):
+            fs.datasets.fetch("zoo")
+    assert [str(w.message) for w in caught if issubclass(w.category, UserWarning)] == []
+
+
+@pytest.mark.parametrize("error", [
+    urllib.error.HTTPError("https://www.openml.org/api/v1/json/data/list", 412, "Precondition Failed", {}, None),
+    TimeoutError("timed out"),
+    json.JSONDecodeError("Expecting value", "<html>", 0),
+    ValueError("md5 checksum of local file for madelon.arff does not match description"),
+], ids=["http-412", "timeout", "not-json", "bad-cache"])
+def test_every_error_of_fetch_openml_becomes_a_fetch_error(home, monkeypatch, error):
+    from sklearn.datasets._openml import OpenMLError
+
+    def failing(**kwargs):
+        raise error
+
+    monkeypatch.setattr("sklearn.datasets.fetch_openml", failing)
+    with pytest.raises(fs.datasets.FetchError) as caught:
+        fs.datasets.fetch("hill_valley")
+    message = str(caught.value)
+    assert "from OpenML (https://www.openml.org/search?type=data&name=hill-valley)" in message
+    assert str(fs.datasets.cached_path("hill_valley")) in message
+    assert caught.value.__cause__ is error
+
+    def not_found(**kwargs):
+        raise OpenMLError("No active dataset hill-valley found.")
+
+    monkeypatch.setattr("sklearn.datasets.fetch_openml", not_found)
+    with pytest.raises(fs.datasets.FetchError, match="OpenMLError: No active dataset"):
+        fs.datasets.fetch("hill_valley")
+
+
+def test_refresh_keeps_an_openml_arff_put_by_hand(home, monkeypatch):
+    # refresh downloads again what fetch downloads; an OpenML set's ARFF file has no address to
+    # download it from, so it stays, and is read.
+    monkeypatch.setattr(socket, "getaddrinfo", _no_dns)
+    path = fs.datasets.cached_path("zoo")
     path.parent.mkdir(parents=True)
-    path.write_text("@relation t\n@attribute a numeric\n@attribute Class {p,n}\n@data\n1,p\n2,n\n")
-    frame = fs.datasets.fetch("tiny_openml")
-    assert len(calls) == 1
-    assert frame["class"].tolist() == ["p", "n"] and frame["a"].tolist() == [1.0, 2.0]
+    path.write_text("@relation zoo\n@attribute hair {false,true}\n@attribute type {mammal,bird}\n@data\n"
+                    "true,mammal\nfalse,bird\n")
+    frame = fs.datasets.fetch("zoo", refresh=True)
+    assert frame["class"].astype(str).tolist() == ["mammal", "bird"] and path.exists()
 
 
 # ---------------------------------------------------------------- list, names, cache folder
@@ -458,7 +636,12 @@ def test_the_table_shows_source_checksum_and_cached(server, home, monkeypatch):
     assert table.loc["emotions", "kind"] == "fetchable" and table.loc["emotions", "n_labels"] == 6
     assert table.loc["breast_a", "kind"] == "manual"
     assert table.loc["w8a", "source"] == "LIBSVM data sets" and table.loc["w8a", "papers"] == "online PA"
-    assert (table.loc[list(registry.REGISTRY), "checksum"] == "trust on first use").all()
+    # The Mulan and scikit-feature files of ../shared/data/papers have their digest in the registry
+    # (tests/test_real_paper_data.py checks them); the others are trusted on first use.
+    digested = {"emotions", "scene", "yeast", "genbase", "coil20", "orl", "colon", "isolet"}
+    checksum = table.loc[list(registry.REGISTRY), "checksum"]
+    assert set(checksum[checksum == "sha256 in registry"].index) == digested
+    assert (checksum.drop(list(digested)) == "trust on first use").all()
     assert not table.loc["tiny", "cached"]
     fs.datasets.fetch("tiny")
     assert fs.datasets.list(kind="all", details=True).set_index("name").loc["tiny", "cached"]
@@ -484,7 +667,9 @@ def test_every_registry_entry_says_where_from_and_under_which_terms():
         assert name == entry.name == fs.datasets.snake_case(name)
         assert entry.licence and entry.citation and entry.papers
         assert entry.url is not None or entry.note, name
-        assert entry.sha256 is None or (len(entry.sha256) == 64 and int(entry.sha256, 16) >= 0)
+        for digest in [entry.sha256] + [part.sha256 for part in entry.parts]:
+            assert digest is None or (len(digest) == 64 and int(digest, 16) >= 0), name
+        assert not (entry.parts and entry.sha256), name
         if entry.multilabel:
             assert entry.n_classes is None and entry.format == "arff", name
 

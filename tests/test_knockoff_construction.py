@@ -489,10 +489,11 @@ def test_knockoff_evalues_bad_input():
 
 
 def _brute_ebh(e, fdr):
-    """Largest k with at least k e-values >= p / (fdr k) (exact rationals); those e-values."""
+    """Largest k with at least k e-values >= p / (fdr k) (exact rationals, the cut lowered by the
+    relative 1e-12 that ebh documents as rounding); those e-values."""
     p = len(e)
     for k in range(p, 0, -1):
-        cut = Fraction(p) / (Fraction(fdr) * k)
+        cut = Fraction(p) / (Fraction(fdr) * k) * (1 - Fraction(1, 10**12))
         chosen = [j for j in range(p) if Fraction(e[j]) >= cut]
         if len(chosen) >= k:
             return chosen

@@ -32,11 +32,11 @@ import numpy as np
 import pandas as pd
 
 from fstools.core.constraints import BOOLEAN, one_of, validate
-from fstools.datasets.fetch import ChecksumError, FetchError, cached_path, fetch, get_data_home
+from fstools.datasets.fetch import ChecksumError, FetchError, cached_path, cached_paths, fetch, get_data_home
 from fstools.datasets.naming import RESPONSE, snake_case
 from fstools.datasets.registry import REGISTRY, SOURCES
 
-__all__ = ["ChecksumError", "FetchError", "available", "cached_path", "fetch", "get_data_home",
+__all__ = ["ChecksumError", "FetchError", "available", "cached_path", "cached_paths", "fetch", "get_data_home",
            "list", "load", "load_available", "make_classification_frame", "snake_case"]
 
 
@@ -117,14 +117,15 @@ def _row(name, data_home):
             "source": SOURCES[entry.source], "format": entry.format, "n_rows": entry.n_rows,
             "n_features": entry.n_features, "n_classes": entry.n_classes, "n_labels": entry.n_labels,
             "papers": ", ".join(entry.papers),
-            "checksum": "sha256 in registry" if entry.sha256 else "trust on first use",
+            "checksum": "sha256 in registry" if entry.checked else "trust on first use",
             "cached": _is_cached(entry, data_home), "url": entry.url, "note": entry.note}
 
 
 def _is_cached(entry, data_home):
-    """The file is where :func:`fetch` reads it (put there by a download or by hand), or, for an
-    OpenML set, scikit-learn's OpenML cache holds its listing (``fetch_openml`` then works offline)."""
-    if cached_path(entry.name, data_home).exists():
+    """The file (every file, for a set read from several) is where :func:`fetch` reads it (put there
+    by a download or by hand), or, for an OpenML set, scikit-learn's OpenML cache holds its listing
+    (``fetch_openml`` then works offline)."""
+    if all(path.exists() for path in cached_paths(entry.name, data_home)):
         return True
     if entry.format != "openml":
         return False
@@ -166,8 +167,10 @@ def available(paper=None, *, data_home=None):
     pandas.DataFrame
         One row per data set, sorted by name: ``name``; ``kind`` (``'bundled'``, ``'fetchable'``,
         or ``'manual'`` for a set with no known public copy); ``present`` (bool); ``path``
-        (where :func:`fetch` reads the file; empty for a bundled set); ``how`` (for a missing set,
-        the call that downloads it or where to put the file by hand; empty when present).
+        (where :func:`fetch` reads the file, :func:`cached_path`; for a set read from several
+        files, the first one's, the others next to it; empty for a bundled set); ``how`` (for a
+        missing set, the call that downloads it or where to put each file by hand; empty when
+        present).
 
     See Also
     --------
@@ -202,6 +205,10 @@ def available(paper=None, *, data_home=None):
             how = f"{entry.note}, at {path}"
         elif entry.format == "openml":
             how = f"fs.datasets.fetch({name!r}) (from OpenML, {entry.url}), or put its ARFF file at {path}"
+        elif len(entry.files) > 1:
+            paths = cached_paths(entry.name, data_home)
+            how = (f"fs.datasets.fetch({name!r}) (downloads {' and '.join(part.url for part in entry.files)}), "
+                   f"or put those files at {' and '.join(map(str, paths))}")
         else:
             how = f"fs.datasets.fetch({name!r}) (downloads {entry.url}), or put that file at {path}"
         rows.append({"name": name, "kind": "fetchable" if entry.url is not None else "manual",

@@ -10,9 +10,16 @@ file in the cache folder and is renamed into place only when it is complete (as 
 server announced) and its digest is right, so that an interrupted or corrupt download never
 leaves a file that a later call would take for the data set.
 
+A set read from several files (``DataSet.parts``, e.g. ``scene``) keeps them side by side in its
+cache folder, each under its own name, each checked against its own digest; their rows are put
+one after the other.
+
 Without a network, or when the repository cannot be reached, :func:`fetch` fails at once with a
 :class:`FetchError` that names the address and the exact path where the file can be put by hand;
-the next :func:`fetch` finds it there.
+the next :func:`fetch` finds it there.  This holds for the OpenML sets too: whatever
+:func:`sklearn.datasets.fetch_openml` raises (a network error, an OpenML error, a cache it cannot
+read) becomes a :class:`FetchError` that names the OpenML page and the path where the set's ARFF
+file can be put instead.
 """
 import hashlib
 import os
@@ -20,17 +27,18 @@ import sys
 import tempfile
 import urllib.error
 import urllib.request
+import warnings
 from http.client import HTTPException
 from pathlib import Path
 
 from fstools.core.constraints import BOOLEAN, POSITIVE_NUMBER, validate
 from fstools.core.messages import did_you_mean
 from fstools.datasets.naming import RESPONSE
-from fstools.datasets.parsers import (read_arff, read_csv, read_mat, read_svmlight, split_labels,
+from fstools.datasets.parsers import (join_rows, read_arff, read_csv, read_mat, read_svmlight, split_labels,
                                       unique_names, with_response)
 from fstools.datasets.registry import REGISTRY, SOURCES
 
-__all__ = ["ChecksumError", "FetchError", "cached_path", "fetch", "get_data_home", "sha256_of"]
+__all__ = ["ChecksumError", "FetchError", "cached_path", "cached_paths", "fetch", "get_data_home", "sha256_of"]
 
 _CHUNK = 1 << 16
 
@@ -82,9 +90,46 @@ def _entry(name):
 
 def cached_path(name, data_home=None):
     """Where :func:`fetch` keeps (and looks for) the file of data set ``name``: put it there by hand
-    to use a copy obtained some other way."""
+    to use a copy obtained some other way.
+
+    Parameters
+    ----------
+    name : str
+        A name from ``fstools.datasets.list(kind="fetchable")``.
+    data_home : str or path-like, optional
+        The cache folder (default :func:`get_data_home`).
+
+    Returns
+    -------
+    pathlib.Path
+        ``<data_home>/<name>/<file name>``.  For a set read from several files (such as
+        ``scene``), the first one's; the others go in the same folder under their own names
+        (:func:`cached_paths` lists them all), as the :class:`FetchError` of an offline
+        :func:`fetch` says.  For an OpenML set, ``<name>.arff``: an ARFF file put there is read
+        instead of calling OpenML.
+    """
+    return cached_paths(name, data_home)[0]
+
+
+def cached_paths(name, data_home=None):
+    """Where :func:`fetch` keeps each file of data set ``name``, in reading order.
+
+    Parameters
+    ----------
+    name : str
+        A name from ``fstools.datasets.list(kind="fetchable")``.
+    data_home : str or path-like, optional
+        The cache folder (default :func:`get_data_home`).
+
+    Returns
+    -------
+    list of pathlib.Path
+        One path for a set read from one file (:func:`cached_path`'s); for a set read from several
+        (``scene``), one per part, in the order their rows are joined.
+    """
     entry = _entry(name)
-    return get_data_home(data_home) / entry.name / entry.filename
+    folder = get_data_home(data_home) / entry.name
+    return [folder / part.filename for part in entry.files] or [folder / entry.filename]
 
 
 def sha256_of(path):
@@ -117,9 +162,10 @@ def _verify(path, expected):
     return digest
 
 
-def _manual_hint(url, path):
-    where = f"download {url}" if url else "obtain the file"
-    return f"{where} by hand and put it at {path}; fetch() then reads it from there"
+def _manual_hint(files):
+    """What to do by hand, for ``files``: (address or None, path) pairs."""
+    steps = [f"{'download ' + url if url else 'obtain the file'} by hand and put it at {path}" for url, path in files]
+    return f"{'; '.join(steps)}; fetch() then reads {'it' if len(files) == 1 else 'them'} from there"
 
 
 def _describe(error):
@@ -130,8 +176,9 @@ def _describe(error):
     return f"{type(reason).__name__}: {reason}" if isinstance(reason, BaseException) else str(reason)
 
 
-def _download(url, path, expected, timeout):
-    """Download ``url`` to ``path`` atomically; return the digest.  Nothing is left behind on failure."""
+def _download(url, path, expected, timeout, hint):
+    """Download ``url`` to ``path`` atomically; return the digest.  Nothing is left behind on failure;
+    a :class:`FetchError` ends with ``hint`` (what to do by hand)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle = tempfile.NamedTemporaryFile(dir=path.parent, prefix=path.name + ".", suffix=".part", delete=False)
     partial = Path(handle.name)
@@ -147,10 +194,10 @@ def _download(url, path, expected, timeout):
                     received += len(chunk)
         except (urllib.error.URLError, HTTPException, OSError) as error:
             raise FetchError(f"cannot download {url}: {_describe(error)} "
-                             f"(after {received} bytes; nothing was kept); {_manual_hint(url, path)}") from error
+                             f"(after {received} bytes; nothing was kept); {hint}") from error
         if announced is not None and received != int(announced):
             raise FetchError(f"the download of {url} was interrupted: {received} of {announced} bytes; "
-                             f"nothing was kept; try again, or {_manual_hint(url, path)}")
+                             f"nothing was kept; try again, or {hint}")
         hexdigest = digest.hexdigest()
         if expected is not None and hexdigest != expected:
             raise ChecksumError(f"the file downloaded from {url} has SHA-256 {hexdigest}, not the expected "
@@ -162,15 +209,40 @@ def _download(url, path, expected, timeout):
         partial.unlink(missing_ok=True)
 
 
-def _read(entry, path):
+def _local_files(entry, home, timeout, refresh):
+    """The path and digest of each file of ``entry``, in reading order: cached and checked, or
+    downloaded now (``refresh``: downloaded again)."""
+    paths = cached_paths(entry.name, home)
+    if not entry.files:          # no address: a set without a public copy, or an OpenML set's ARFF file
+        if not paths[0].exists():
+            raise FetchError(f"{entry.name!r} has no public copy that fstools knows of; "
+                             f"{_manual_hint([(None, paths[0])])} ({entry.note})")
+        return paths, [_verify(paths[0], entry.sha256)]
+    if refresh:
+        for path in paths:
+            path.unlink(missing_ok=True)
+            _record_path(path).unlink(missing_ok=True)
+    hint = _manual_hint([(part.url, path) for part, path in zip(entry.files, paths) if not path.exists()])
+    digests = [_verify(path, part.sha256) if path.exists() else _download(part.url, path, part.sha256, timeout, hint)
+               for part, path in zip(entry.files, paths)]
+    return paths, digests
+
+
+def _read(entry, paths):
     if entry.format == "arff" or entry.format == "openml":
-        frame = read_arff(path, sparse_output=entry.sparse)
+        frame = join_rows([read_arff(path, sparse_output=entry.sparse) for path in paths], paths)
+        missing = [name for name in entry.drop if name not in frame.columns]
+        if missing:
+            raise ValueError(f"no attribute {', '.join(map(repr, missing))} to leave out (the registry's drop); "
+                             f"the file's first attributes: {', '.join(map(repr, frame.columns[:5]))}")
+        frame = frame.drop(columns=list(entry.drop))
         if entry.multilabel:
             return split_labels(frame, entry.n_labels)
         target = frame.columns[-1]
         features = frame.iloc[:, :-1].copy()
         features.columns = unique_names(features.columns)
         return with_response(features, frame[target].to_numpy())
+    path, = paths                # only ARFF sets have parts (DataSet checks it)
     if entry.format == "svmlight":
         return read_svmlight(path, n_features=entry.n_features, sparse_output=entry.sparse)
     if entry.format == "mat":
@@ -178,18 +250,26 @@ def _read(entry, path):
     return read_csv(path, entry.target)
 
 
-def _from_openml(entry, home, timeout):
+#: What :func:`_from_openml` asks of ``fetch_openml``: one retry, after half a second.  Both
+#: parameters exist since scikit-learn 1.1 (the floor is 1.6); n_retries=0 is refused by 1.9.
+_OPENML_RETRY = {"n_retries": 1, "delay": 0.5}
+
+
+def _from_openml(entry, home):
     # Imported here: scikit-learn is slow to import and only the OpenML sets need it.
     from sklearn.datasets import fetch_openml
 
     name, version = entry.openml
     try:
-        bunch = fetch_openml(name=name, version=version, as_frame=True, data_home=str(home / "openml"),
-                             n_retries=0)
-    except (urllib.error.URLError, HTTPException, OSError) as error:
-        raise FetchError(f"cannot fetch {name!r} (version {version}) from OpenML: {_describe(error)}; "
-                         f"{_manual_hint(entry.url + ' (its ARFF file)', home / entry.name / entry.filename)}"
-                         ) from error
+        with warnings.catch_warnings():
+            # "A network error occurred ... Retrying...": the FetchError below says what failed.
+            warnings.filterwarnings("ignore", message="A network error occurred", category=UserWarning)
+            bunch = fetch_openml(name=name, version=version, as_frame=True, data_home=str(home / "openml"),
+                                 **_OPENML_RETRY)
+    except (HTTPException, OSError, ValueError) as error:      # URLError, OpenMLError, a bad cache
+        hint = _manual_hint([(f"{entry.url} (its ARFF file)", cached_path(entry.name, home))])
+        raise FetchError(f"cannot fetch {name!r} (version {version}) from OpenML ({entry.url}): "
+                         f"{_describe(error)}; {hint}") from error
     features = bunch.data.copy()
     features.columns = unique_names(features.columns)
     details = getattr(bunch, "details", None) or {}
@@ -208,36 +288,39 @@ def fetch(name, *, data_home=None, timeout=30.0, refresh=False):
         folder).
     timeout : float, default 30
         Seconds to wait for the server, per connection and per read (OpenML sets: scikit-learn's
-        ``fetch_openml`` uses its own, and is asked not to retry).
+        ``fetch_openml`` uses its own, and is asked to retry once).
     refresh : bool, default False
-        Download again even when the file is cached (OpenML sets: scikit-learn's cache is
-        used as it is).
+        Download again even when the files are cached (OpenML sets: scikit-learn's cache, and an
+        ARFF file put in the cache by hand, are used as they are).
 
     Returns
     -------
     pandas.DataFrame
         Predictors with snake_case names, then the response: a categorical column ``class``, or
         for a multi-label set one 0/1 column per label.  ``attrs`` holds ``name``, ``source``,
-        ``url``, ``licence``, ``citation``, ``sha256`` (the file's digest; None for OpenML sets,
-        which scikit-learn verifies against OpenML's own checksum), ``response`` (``"class"``
-        or the list of label columns) and ``note``.
+        ``url``, ``licence``, ``citation``, ``sha256`` (the file's digest; for a set read from
+        several files, a tuple of their digests in reading order; None for OpenML sets fetched
+        through scikit-learn, which verifies them against OpenML's own checksum), ``response``
+        (``"class"`` or the list of label columns) and ``note``.
 
     Raises
     ------
     FetchError
-        The file is not cached and cannot be downloaded: the message names the address and the
-        path where to put the file by hand.
+        A file is not cached and cannot be downloaded (or, for an OpenML set, ``fetch_openml``
+        fails): the message names the address and the path where to put the file by hand.
     ChecksumError
-        The downloaded or cached file's SHA-256 digest differs from the registry's or, when the
+        A downloaded or cached file's SHA-256 digest differs from the registry's or, when the
         registry has none, from the one recorded at the first download (trust on first use).
+    ValueError
+        A cached file cannot be read as the set's format; the message names it.
 
     Notes
     -----
-    The registry has no SHA-256 digest yet for any set (see
-    :mod:`fstools.datasets.registry`): the first download's digest is recorded next to the file
-    (``<file>.sha256``) and later reads are checked against it.  A file put in the cache by hand
-    is checked against the registry's digest when there is one, and its digest is recorded
-    otherwise.
+    The Mulan and scikit-feature files have their SHA-256 digest in the registry (see
+    :mod:`fstools.datasets.registry`), checked on every read: a file put in the cache by hand
+    must be the repository's, byte for byte.  For the other sets, the first download's digest
+    (or that of a file first found in the cache) is recorded next to the file
+    (``<file>.sha256``) and later reads are checked against it.
 
     Examples
     --------
@@ -253,28 +336,20 @@ def fetch(name, *, data_home=None, timeout=30.0, refresh=False):
     timeout = validate(POSITIVE_NUMBER, timeout, "timeout")
     refresh = validate(BOOLEAN, refresh, "refresh")
     home = get_data_home(data_home)
-    path = home / entry.name / entry.filename
     details = {}
     digest = None
-    if entry.format == "openml" and not path.exists():
-        frame, details = _from_openml(entry, home, timeout)
+    if entry.format == "openml" and not cached_path(entry.name, home).exists():
+        frame, details = _from_openml(entry, home)
     else:
-        if refresh and entry.url is not None:
-            path.unlink(missing_ok=True)
-            _record_path(path).unlink(missing_ok=True)
-        if path.exists():
-            digest = _verify(path, entry.sha256)
-        elif entry.url is None:
-            raise FetchError(f"{entry.name!r} has no public copy that fstools knows of; "
-                             f"{_manual_hint(None, path)} ({entry.note})")
-        else:
-            digest = _download(entry.url, path, entry.sha256, timeout)
+        paths, digests = _local_files(entry, home, timeout, refresh)
         try:
-            frame = _read(entry, path)
+            frame = _read(entry, paths)
         except (ValueError, OSError, EOFError) as error:
-            raise ValueError(f"{path}: cannot read it as the {entry.format} file of {entry.name!r}: {error}; "
-                             f"if it is not the data set (an error page, a different file), delete it or "
-                             f"call fetch({entry.name!r}, refresh=True)") from error
+            where, them = (paths[0], "it") if len(paths) == 1 else (" and ".join(map(str, paths)), "them")
+            raise ValueError(f"{where}: cannot read {them} as the {entry.format} file{'s' * (them == 'them')} of "
+                             f"{entry.name!r}: {error}; if it is not the data set (an error page, a different "
+                             f"file), delete it or call fetch({entry.name!r}, refresh=True)") from error
+        digest = digests[0] if len(digests) == 1 else tuple(digests)
     labels = list(frame.columns[-entry.n_labels:]) if entry.multilabel else RESPONSE
     frame.attrs.update({"name": entry.name, "source": SOURCES[entry.source], "url": entry.url,
                         "licence": details.get("licence", entry.licence), "citation": entry.citation,

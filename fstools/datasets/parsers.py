@@ -18,7 +18,7 @@ from scipy import sparse
 
 from fstools.datasets.naming import RESPONSE, snake_case
 
-__all__ = ["ArffError", "read_arff", "read_csv", "read_mat", "read_svmlight", "split_labels",
+__all__ = ["ArffError", "join_rows", "read_arff", "read_csv", "read_mat", "read_svmlight", "split_labels",
            "unique_names", "with_response"]
 
 
@@ -120,6 +120,44 @@ def read_arff(path, sparse_output=False):
             frame[name] = pd.Categorical.from_codes(codes, categories=kind)
     return pd.DataFrame(frame, columns=names)
 
+
+def _kind(dtype):
+    if isinstance(dtype, pd.CategoricalDtype):
+        return "{" + ", ".join(map(str, dtype.categories)) + "}"
+    return str(dtype)
+
+
+def join_rows(frames, paths):
+    """The rows of ``frames``, read from the files ``paths``, one after the other (a new index).
+
+    Parameters
+    ----------
+    frames : list of pandas.DataFrame
+        As :func:`read_arff` returns them.
+    paths : list of str or path-like
+        The file of each frame, for the messages.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The only frame as it is, or the frames joined; nominal attributes stay categoricals.
+
+    Raises
+    ------
+    ValueError
+        A file whose attributes (names, order, types or nominal values) are not those of the
+        first, naming both files.
+    """
+    first = frames[0]
+    for frame, path in zip(frames[1:], paths[1:]):
+        if list(frame.columns) != list(first.columns):
+            raise ValueError(f"{path}: its attributes ({frame.shape[1]}) are not those of {paths[0]} "
+                             f"({first.shape[1]}): the files cannot be joined")
+        for name, ours, theirs in zip(first.columns, first.dtypes, frame.dtypes):
+            if ours != theirs:
+                raise ValueError(f"{path}: attribute {name!r} is {_kind(theirs)} there and {_kind(ours)} in "
+                                 f"{paths[0]}: the files cannot be joined")
+    return first if len(frames) == 1 else pd.concat(frames, ignore_index=True)
 
 
 _SPARSE_CELL = re.compile(r"""\s*(\S+?)\s+('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^,]*?)\s*(?:,|$)""")
