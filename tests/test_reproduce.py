@@ -291,6 +291,7 @@ def run_vignette(name, home, output, fakes=()):
     return done.stdout
 
 
+@pytest.mark.vignette
 def test_the_cmqfs_vignette_sets_a_cached_set_against_tables_4_and_5(home, tmp_path):
     write_sonar(home)
     out = run_vignette("reproduce_cmqfs_paper.py", home, tmp_path / "output")
@@ -307,6 +308,7 @@ def test_the_cmqfs_vignette_sets_a_cached_set_against_tables_4_and_5(home, tmp_p
     assert (pooled["n"] == 6).all() and pooled["p_value"].between(0, 1).all()
 
 
+@pytest.mark.vignette
 def test_the_dfs_vignette_sets_a_cached_set_against_tables_3_and_4(home, tmp_path):
     write_coil20(home)
     out = run_vignette("reproduce_dfs_paper.py", home, tmp_path / "output", fakes=("coil20",))
@@ -317,6 +319,7 @@ def test_the_dfs_vignette_sets_a_cached_set_against_tables_3_and_4(home, tmp_pat
     assert "Missing (5): colon, isolet, lung, orl, usps." in out
 
 
+@pytest.mark.vignette
 def test_the_elc_vignette_sets_a_cached_set_against_table_2(home, tmp_path):
     write_emotions(home)
     out = run_vignette("reproduce_elc_paper.py", home, tmp_path / "output", fakes=("emotions",))
@@ -328,6 +331,7 @@ def test_the_elc_vignette_sets_a_cached_set_against_table_2(home, tmp_path):
     assert table1.loc["emotions", "instances"] == 60 and table1.loc["emotions", "paper instances"] == 539
 
 
+@pytest.mark.vignette
 def test_the_online_vignette_prepares_a_cached_stream_as_table_1(home, tmp_path):
     _, y = write_w8a(home)
     out = run_vignette("reproduce_online_paper.py", home, tmp_path / "output")

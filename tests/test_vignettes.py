@@ -145,6 +145,7 @@ def test_vignettes_found():
     assert VIGNETTES, f"no vignettes under {ROOT / 'vignettes'}"
 
 
+@pytest.mark.vignette
 @pytest.mark.parametrize("vignette", VIGNETTES, ids=[v.name for v in VIGNETTES])
 def test_vignette_runs(vignette, tmp_path):
     output = tmp_path / "output"
