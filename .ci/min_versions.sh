@@ -14,7 +14,7 @@
 #
 # The 'dask' extra (dask, distributed) is left out of the test requirements: dask[dataframe]
 # pulls in the newest pyarrow, which needs NumPy 2 at run time without saying so, and the
-# dask tests are not in the subset.  The other test tools (pytest, hypothesis, networkx)
+# dask tests are not in the subset.  The other test tools (pytest, pytest-xdist, hypothesis, networkx)
 # are not pinned: they are not fstools' dependencies.
 #
 # The subset covers the layers that use pandas, patsy, statsmodels, scikit-learn (the
