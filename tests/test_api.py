@@ -108,9 +108,12 @@ def test_two_class_summary_uses_welch_t():
 
 
 def test_plot_and_repr(wine_result):
-    ax = wine_result.plot()
+    ax = wine_result.plot(value="relevance")       # every candidate's Q
     assert isinstance(ax, matplotlib.axes.Axes)
     assert len(ax.patches) == len(wine_result.scores)
+    matplotlib.pyplot.close(ax.figure)
+    ax = wine_result.plot()                        # the criterion w of the chosen: none at step 1
+    assert len(ax.patches) == len(wine_result.selected) - 1
     matplotlib.pyplot.close(ax.figure)
     text = repr(wine_result)
     assert "cmqfs" in text and wine_result.selected[0] in text

@@ -104,7 +104,7 @@ def test_tests_print_as_r_htest_with_the_frame_one_attribute_away(cmp):
     text = repr(tests)
     for piece in ("Corrected resampled t-test (Nadeau and Bengio 2003)", "data:  accuracy of cmqfs - fisher",
                   "t = ", "df = 11", "p-value = ", "holm-adjusted", "alternative hypothesis: true mean difference "
-                  "is not equal to 0", "95 percent confidence interval:", "sample estimates:",
+                  "is not equal to 0", "95 percent confidence interval (percentage points):", "sample estimates:",
                   "Cohen's d_z"):
         assert piece in text, piece
     one = tests["cmqfs vs mrmr"]
@@ -133,7 +133,7 @@ def test_pooling_and_weak_tests_warn(cmp, wine):
     with pytest.warns(UserWarning, match="3 blocks are too few"), pytest.warns(UserWarning, match="blocks='k'"):
         result = few.friedman(blocks="k")
     assert "Only 3 blocks" in result.summary().as_text()
-    with pytest.warns(UserWarning, match="1 data sets are too few"):
+    with pytest.warns(UserWarning, match="1 data set, too few pairs"):
         cmp.ttest("cmqfs", paired_over="datasets", correction="none")
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -500,7 +500,7 @@ def test_every_summary_shows_the_redundancy_of_the_selected_design_columns(metho
     expected = redundancy_rate_ref(res._frame.X, columns)
     assert res.redundancy == pytest.approx(expected, rel=1e-10)
     line = dict(res.summary().header)["Redundancy"]
-    assert line.startswith(f"RED = {expected:.4g} on the {len(columns)} design column(s)")
+    assert line.startswith(f"RED = {expected:.4g} on the {len(columns)} design columns")
 
 
 def test_summary_redundancy_not_available(wine):
@@ -511,4 +511,4 @@ def test_summary_redundancy_not_available(wine):
     data["flat"] = 1.0
     with pytest.warns(UserWarning, match="constant"):
         res = fs.select("class ~ flavanoids + flat", data, method="fisher")
-    assert "RED = NA (constant selected column(s) flat" in str(res.summary())
+    assert "RED = NA (constant selected column flat" in str(res.summary())

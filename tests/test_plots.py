@@ -155,8 +155,10 @@ def test_multi_panel_plots_take_fig_and_return_it(results):
 def test_axis_labels_have_plain_names_and_direction(results):
     ax = results["laplacian"].plot()
     assert ax.get_ylabel() == "Laplacian score (lower is better)"
-    ax = results["cmqfs"].plot()
+    ax = results["cmqfs"].plot(value="relevance")
     assert ax.get_ylabel() == "Modularity [Q] (higher is better)"
+    ax = results["cmqfs"].plot()                  # a greedy method: its criterion by default
+    assert ax.get_ylabel().replace("\n", " ") == "Criterion of the chosen feature [w] (higher is better)"
     ax = results["compare"].plot(metric="accuracy")
     assert ax.get_ylabel() == "Accuracy [%] (higher is better)"
     labels = [line.get_label() for line in ax.get_lines()]
@@ -208,6 +210,50 @@ def test_path_plot_shows_every_step(results):
     assert [tick.get_text().split(":")[0] for tick in ax.get_xticklabels()] == ["1", "2", "3", "4", "5"]
     assert "NA" in [text.get_text() for text in ax.texts]           # step 1: w is not defined
     assert "not defined at step 1" in ax.get_xlabel()
+
+
+def test_greedy_scores_plot_draws_the_criterion_at_the_step_that_chose_each_feature(results):
+    res = results["mrmr"]
+    ax = res.plot()
+    steps = res.steps
+    # mRMR's criterion at each step, from the step's own relevance and redundancy: J = I(X;C) - mean I(X;X_j)
+    expected = (steps["MI"] - steps["redundancy"]).to_numpy()
+    heights = [patch.get_height() for patch in ax.patches]
+    np.testing.assert_allclose(heights, expected, rtol=1e-12)
+    assert [tick.get_text() for tick in ax.get_xticklabels()] == list(steps["feature"])   # step order
+    assert "[J]" in ax.get_ylabel() and "J at the step that chose each feature" in ax.get_title()
+    assert "selection order" in ax.get_xlabel()
+    unselected = len(res.scores) - len(res.selected)
+    assert f"{unselected} candidates not chosen at any step" in ax.get_xlabel().replace("\n", " ")
+    # relevance: every candidate's I(X;C) in rank order; an unselected feature can stand taller than a
+    # selected one (the reason the criterion is the default)
+    ax = res.plot(value="relevance")
+    relevance = res.scores["MI"].to_numpy()
+    np.testing.assert_allclose([patch.get_height() for patch in ax.patches], relevance, rtol=1e-12)
+    chosen = res.scores.index.isin(res.selected)
+    assert relevance[~chosen].max() > relevance[chosen].min()
+    assert "Mutual information with the class" in ax.get_ylabel() and "relevance" in ax.get_title()
+
+
+def test_cmqfs_criterion_plot_marks_its_first_step_na(results):
+    res = results["cmqfs"]
+    ax = res.plot()
+    assert "NA" in [text.get_text() for text in ax.texts]            # step 1 is chosen by NQ alone: no w
+    assert "not defined at step 1" in ax.get_xlabel()
+    defined = res.steps["w"].to_numpy()[1:]
+    np.testing.assert_allclose(sorted(patch.get_height() for patch in ax.patches), sorted(defined), rtol=1e-12)
+
+
+def test_scores_plot_value_is_checked(results):
+    with pytest.raises(ValueError, match=r"^value: must be one of 'criterion', 'relevance'; got 'J'"):
+        results["mrmr"].plot(value="J")
+    with pytest.raises(ValueError, match=r"^value: 'relevance' is the first-step score of a greedy method.*"
+                                         r"'laplacian' ranks by its score alone \(allowed for it: 'criterion'\)"):
+        results["laplacian"].plot(value="relevance")
+    # a method that is not greedy: its score is its criterion
+    ax = results["laplacian"].plot(value="criterion")
+    np.testing.assert_allclose([patch.get_height() for patch in ax.patches if np.isfinite(patch.get_height())],
+                               results["laplacian"].scores["score"].to_numpy(), rtol=1e-12)
 
 
 def test_titles_name_data_method_classifier_and_metric(results):

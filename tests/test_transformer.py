@@ -236,8 +236,8 @@ def test_result_plot_and_pickle(wine):
 
     X, y = wine.drop(columns="class"), wine["class"]
     selector = fs.FeatureSelector(method="cmqfs", k=5).fit(X, y)
-    ax = selector.result_.plot()
-    assert isinstance(ax, Axes) and len(ax.patches) == X.shape[1]   # one bar per feature
+    ax = selector.result_.plot(value="relevance")
+    assert isinstance(ax, Axes) and len(ax.patches) == X.shape[1]   # one bar per feature (its Q)
     plt.close(ax.figure)
     loaded = pickle.loads(pickle.dumps(selector))
     _same_result(loaded.result_, selector.result_)

@@ -96,8 +96,10 @@ res.scores.to_csv(OUTPUT / "wine_cmqfs_scores.csv")
 res.steps.to_csv(OUTPUT / "wine_cmqfs_steps.csv", index=False)
 
 # %%
+# The relevance Q of every candidate, the selected ones marked (`res.plot()` alone draws the
+# criterion w at the step that chose each feature).
 fig, ax = plt.subplots(figsize=(7.5, 4.2))
-res.plot(ax=ax)
+res.plot(ax=ax, value="relevance")
 save_figure(fig, "wine_cmqfs_scores.png")
 
 # %% [markdown]

@@ -32,8 +32,9 @@ from fstools.core.constraints import BOOLEAN, OPEN_UNIT_INTERVAL, POSITIVE_NUMBE
 from fstools.core.lazy import LazyModule
 from fstools.core.messages import suggest_keywords
 from fstools.results.labels import METRIC_NAMES, metric_label
-from fstools.results.tables import (SIGNIFICANCE_COLUMN, SIGNIFICANCE_LEGEND, Summary, format_number, format_p_value,
-                                    significance_legend, significance_stars)
+from fstools.results.tables import (SIGNIFICANCE_COLUMN, SIGNIFICANCE_LEGEND, Summary, format_count, format_number,
+                                    format_p_value, noun_for, significance_legend, significance_stars,
+                                    text_as_html)
 from fstools.evaluation.stability import nogueira_stability
 from fstools.evaluation.hypothesis_tests import TIE_TOLERANCE, HypothesisTest, PairedTests, merge_near_ties
 from fstools.results.univariate_tests import P_ADJUST_METHODS, adjust_p_values
@@ -365,8 +366,8 @@ def friedman_test(values, higher_is_better=True):
     values = pd.DataFrame(values)
     N, k = values.shape
     if k < 2 or N < 2:
-        raise ValueError(f"values: Friedman's test needs at least 2 methods and 2 blocks; got {k} methods, "
-                         f"{N} blocks")
+        raise ValueError(f"values: Friedman's test needs at least 2 methods and 2 blocks; got "
+                         f"{format_count(k, 'method')}, {format_count(N, 'block')}")
     data = values.to_numpy(dtype=float)
     # Scores equal up to rounding (one fraction averaged in two orders) are ties.
     ranks = np.vstack([stats.rankdata(-row if higher_is_better else row) for row in
@@ -448,8 +449,8 @@ class FriedmanResult:
                             f"{format_p_value(frame.loc[method, other])} "
                             f"{significance_stars(frame.loc[method, other])}".rstrip() for method in order]
         header = [("Data", self._description),
-                  ("Blocks", f"{self.n_blocks} ({self.blocks}); {self.n_methods} methods ranked in each, "
-                             f"1 = best"),
+                  ("Blocks", f"{self.n_blocks} ({self.blocks}); {format_count(self.n_methods, 'method')} ranked in "
+                             f"each, 1 = best"),
                   ("Friedman", f"chi-squared = {format_number(self.statistic)}, df = {self.df}, "
                                f"p-value = {format_p_value(self.p_value)}"),
                   ("Iman-Davenport", f"F = {format_number(self.F)}, df = {self.F_df[0]}, {self.F_df[1]}, "
@@ -460,8 +461,8 @@ class FriedmanResult:
         notes = ["Cells: Nemenyi p-values of the pairwise differences of mean ranks (Demsar 2006).",
                  SIGNIFICANCE_LEGEND]
         if self.n_blocks < 5:
-            notes.append(f"Only {self.n_blocks} blocks: Friedman's chi-square and the Nemenyi test have little power "
-                         f"and their large-sample laws are poor here.")
+            notes.append(f"Only {format_count(self.n_blocks, 'block')}: Friedman's chi-square and the Nemenyi test "
+                         f"have little power and their large-sample laws are poor here.")
         if self.blocks != "datasets":
             notes.append(f"Blocks are {self.blocks} of the same data, not independent data sets: read the "
                          f"p-values as descriptive (Demsar's tests assume independent data sets).")
@@ -496,8 +497,7 @@ def _response_text(info):
     """The response of a compared data set in words: '3 classes', '6 labels', 'a continuous response'."""
     if info.get("response_type") == "continuous":
         return "a continuous response"
-    kind = "labels" if info.get("multilabel") else "classes"
-    return f"{len(info['classes'])} {kind}"
+    return format_count(len(info["classes"]), "label" if info.get("multilabel") else "class")
 
 
 class ComparisonResult:
@@ -744,13 +744,8 @@ class ComparisonResult:
         for label in labels:
             highlight[label] = frame[(label, "best")].to_numpy()
 
-        def describe(name):
-            info = self.datasets[name]
-            dropped = f", {info['n_dropped']} dropped for missing values" if info["n_dropped"] else ""
-            return f"{info['n']} rows{dropped}, {info['n_features']} features, {_response_text(info)}"
-
-        data_text = describe(datasets[0]) if self._single_dataset else \
-            "; ".join(f"{name} ({describe(name)})" for name in datasets)
+        data_text = self._describe(datasets[0]) if self._single_dataset else \
+            "; ".join(f"{name} ({self._describe(name)})" for name in datasets)
         sd_over = (f"sd over the {self.repeats} repeats of the per-repeat mean" if self.repeats > 1
                    else f"sd over the {self.cv} folds")
         header = [
@@ -761,11 +756,10 @@ class ComparisonResult:
                            + ("; features standardised in the pipeline (StandardScaler fitted on each training "
                               "fold)" if self.standardize else "")),
             ("Validation", f"{self.cv}-fold {'stratified' if self._stratified else 'shuffled'} cross-validation "
-                           f"x {self.repeats} repeat"
-                           f"{'s' if self.repeats > 1 else ''}, the same splits for every method (paired); "
+                           f"x {format_count(self.repeats, 'repeat')}, the same splits for every method (paired); "
                            f"random_state = {self.random_state!r}"),
             ("Metric", f"{self.metrics[metric]['description']}{', in %' if percent else ''}: mean over the "
-                       f"{self.repeats * self.cv} test folds +- {sd_over}"),
+                       f"{format_count(self.repeats * self.cv, 'test fold')} +- {sd_over}"),
             ("Methods", "; ".join(self._method_text(label) for label in labels)),
             ("Stability", self._stability_text(datasets)),
         ]
@@ -785,6 +779,20 @@ class ComparisonResult:
         return Summary("Comparison of feature selection methods", header, table, notes, highlight=highlight,
                        frame=frame, highlight_note=f"best ({best} mean) in the row; ties all marked")
 
+    def _describe(self, name):
+        """A compared data set in words: its rows (and those dropped), features and response."""
+        info = self.datasets[name]
+        dropped = f", {info['n_dropped']} dropped for missing values" if info["n_dropped"] else ""
+        return (f"{format_count(info['n'], 'row')}{dropped}, {format_count(info['n_features'], 'feature')}, "
+                f"{_response_text(info)}")
+
+    def _data_text(self, datasets):
+        """How headers and the tests' data lines name the data: the data sets' names, or for one data frame
+        given without a name (its key "data" is no name) what it is: rows, features and response."""
+        if self._single_dataset:
+            return self._describe(datasets[0])
+        return ", ".join(datasets)
+
     def _stability_text(self, datasets):
         """Nogueira's stability of each method's in-fold selections at the largest k, with its interval."""
         if not self.select_in_fold:
@@ -792,14 +800,16 @@ class ComparisonResult:
                     "fold; or fs.stability)")
         single = [name for name in datasets if self.datasets[name]["n_features"] < 2]
         if single:
-            return f"not defined: data set(s) {', '.join(single)} have one feature (Nogueira's index needs two)"
+            return (f"not defined: {noun_for(len(single), 'data set')} {', '.join(single)} "
+                    f"{'has' if len(single) == 1 else 'have'} one feature (Nogueira's index needs two)")
         table = self.stability(dataset=datasets)
         parts = []
         for name, rows in table.groupby("dataset", sort=False):
             values = ", ".join(f"{row.method} {format_number(row.stability, 3)} [{format_number(row.lower, 3)}, "
                                f"{format_number(row.upper, 3)}]" for row in rows.itertuples())
             parts.append(("" if self._single_dataset else f"{name}: ") + f"top {rows['k'].iloc[0]}: {values}")
-        return ("Nogueira's index of the top-k sets chosen in the " + f"{self.repeats * self.cv} training folds "
+        return ("Nogueira's index of the top-k sets chosen in the " +
+                f"{format_count(self.repeats * self.cv, 'training fold')} "
                 "(1 = always the same set, 0 = as chance), 95% CI: " + "; ".join(parts))
 
     @property
@@ -895,9 +905,9 @@ class ComparisonResult:
             warnings.warn(message, UserWarning, stacklevel=4)
             notes.append("Pairs over feature counts are not independent: the p-values are descriptive.")
         if paired_over == "datasets" and len(datasets) < 5:
-            warnings.warn(f"paired_over='datasets': {len(datasets)} data sets are too few pairs for a test "
-                          f"(Demsar 2006 uses 14); its p-values can hardly be small", UserWarning, stacklevel=4)
-            notes.append(f"Only {len(datasets)} data sets are paired: the test has little power.")
+            warnings.warn(f"paired_over='datasets': {format_count(len(datasets), 'data set')}, too few pairs for a "
+                          f"test (Demsar 2006 uses 14); its p-values can hardly be small", UserWarning, stacklevel=4)
+            notes.append(f"Only {format_count(len(datasets), 'data set')} paired: the test has little power.")
         groups = self._paired_groups(metric, classifier, datasets, ks, paired_over)
         rows, descriptions = [], []
         for name, units in groups:
@@ -933,6 +943,8 @@ class ComparisonResult:
                             "k": ks, "alternative": alternative, "paired_over": paired_over, "p_adjust": p_adjust,
                             "n_units": int(sum(len(units) for _, units in groups)), "conf_level": conf_level,
                             "correction": correction if kind == "ttest" else None})
+        # The tests print their differences in the units of the tables (percentage points for a metric in %).
+        shown = {"scale": 100.0, "unit": "percentage points"} if self._percent(metric, None) else {}
         tests = []
         for row, description in zip(frame.to_dict("records"), descriptions):
             if kind == "ttest":
@@ -945,7 +957,7 @@ class ComparisonResult:
                                       conf_int=(row["conf_low"], row["conf_high"]), conf_level=conf_level,
                                       effect_size_name="Cohen's d_z (mean / sd of the differences)",
                                       effect_size=row["effect_size"], p_adjusted=row["p_adjusted"],
-                                      adjustment=p_adjust, notes=extra)
+                                      adjustment=p_adjust, notes=extra, **shown)
             else:
                 # R's names: "Wilcoxon signed rank exact test", "... test with continuity correction".
                 name = ("Wilcoxon signed rank exact test" if row["exact"] else
@@ -957,17 +969,17 @@ class ComparisonResult:
                                       conf_level=conf_level,
                                       effect_size_name="rank-biserial correlation (W+ - W-) / (W+ + W-)",
                                       effect_size=row["effect_size"], p_adjusted=row["p_adjusted"],
-                                      adjustment=p_adjust)
+                                      adjustment=p_adjust, **shown)
             tests.append(test)
         summary = self._test_table(kind, reference, frame, notes)
         return PairedTests(summary.title, tests, frame, summary, notes=summary.notes)
 
     def _pairs_text(self, metric, classifier, reference, other, name, datasets, paired_over, n_units):
         """What a test compares, in words (R's 'data:' line)."""
-        where = name if name is not None else ", ".join(datasets)
-        unit = {"folds": f"{n_units} folds ({self.cv}-fold CV x {self.repeats}), each averaged over k",
-                "k": f"{n_units} (data set, k) cells, each averaged over the folds",
-                "datasets": f"{n_units} data sets, each averaged over k and the folds"}[paired_over]
+        where = self._data_text([name] if name is not None else datasets)
+        unit = {"folds": f"{format_count(n_units, 'fold')} ({self.cv}-fold CV x {self.repeats}), each averaged over k",
+                "k": f"{format_count(n_units, '(data set, k) cell')}, each averaged over the folds",
+                "datasets": f"{format_count(n_units, 'data set')}, each averaged over k and the folds"}[paired_over]
         return f"{metric} of {reference} - {other}; {where}; classifier {classifier}; {unit}"
 
     @suggest_keywords
@@ -1081,11 +1093,15 @@ class ComparisonResult:
                       "two-sided": "H1: means differ (two-sided)"}[attrs["alternative"]]
         header = [("Call", self.call), ("Test", attrs["test"]), ("Hypothesis", hypothesis),
                   ("Pairs", f"{attrs['n_units']}, one per {units}"),
-                  ("Data", ", ".join(attrs["datasets"]) + (" (pooled)" if len(attrs["datasets"]) > 1 and
-                                                           attrs["paired_over"] == "k" else "")),
+                  ("Data", self._data_text(attrs["datasets"]) + (" (pooled)" if len(attrs["datasets"]) > 1 and
+                                                                 attrs["paired_over"] == "k" else "")),
                   (self._learner_noun.capitalize(), attrs["classifier"]), ("Protocol", self._protocol_text()),
-                  ("Adjustment", f"{attrs['p_adjust']} over the {len(frame)} comparisons")]
+                  ("Adjustment", f"{attrs['p_adjust']} over the {format_count(len(frame), 'comparison')}")]
         out_notes = [significance_legend(SIGNIFICANCE_COLUMN)]
+        if percent:
+            out_notes.append(f"{'mean diff, CI' if kind == 'ttest' else 'mean diff, HL, CI'}: differences of "
+                             f"{attrs['metric']} in percentage points (the metric in %, as summary() shows it); "
+                             f".frame holds them as proportions.")
         if kind == "ttest":
             out_notes.append(f"CI: {level} confidence interval of the mean difference"
                              + (" (one-sided, as the alternative)" if attrs["alternative"] != "two-sided" else "")
@@ -1167,16 +1183,16 @@ class ComparisonResult:
         if blocks == "k":
             warnings.warn("blocks='k': the blocks are feature counts of the same folds, not independent data sets; "
                           "the Friedman and Nemenyi p-values are descriptive", UserWarning, stacklevel=3)
-        if len(values) < 5:
-            warnings.warn(f"friedman: {len(values)} blocks are too few for Friedman's test and the Nemenyi "
+        if 1 < len(values) < 5:  # (one block: friedman_test says it needs two)
+            warnings.warn(f"friedman: {format_count(len(values), 'block')} are too few for Friedman's test and the Nemenyi "
                           f"critical difference (Demsar 2006 uses 14 data sets; the chi-square law needs more "
                           f"than a handful of blocks); read them as descriptive", UserWarning, stacklevel=3)
-        description = (f"{', '.join(datasets)}; classifier {classifier}; {metric}; "
+        description = (f"{self._data_text(datasets)}; classifier {classifier}; {metric}; "
                        f"{'selection in fold' if self.select_in_fold else 'selection on all data'}")
         block_text = {"datasets": "data set", "k": "data set and number of features",
                       "folds": "data set, repeat and fold"}[blocks]
         plot_title = (f"{METRIC_NAMES.get(metric, metric)} of {classifier} on {self._data_title(datasets)}\n"
-                      f"methods ranked in each of {len(values)} blocks (one per {block_text})")
+                      f"methods ranked in each of {format_count(len(values), 'block')} (one per {block_text})")
         return FriedmanResult(values, self.metrics[metric]["higher_is_better"], float(alpha), blocks, description,
                               plot_title=plot_title)
 
@@ -1184,7 +1200,8 @@ class ComparisonResult:
         """How titles name the data: the data set names, or for one unnamed frame its size."""
         if self._single_dataset:
             info = self.datasets[datasets[0]]
-            return (f"the data ({info['n']} rows, {info['n_features']} features, {_response_text(info)}; "
+            return (f"the data ({format_count(info['n'], 'row')}, {format_count(info['n_features'], 'feature')}, "
+                    f"{_response_text(info)}; "
                     f"response {info['response']})")
         return ", ".join(datasets)
 
@@ -1283,14 +1300,18 @@ class ComparisonResult:
         classifier = self._classifier(None)
         frame = self.summary_frame(metric, classifier)
         key = (ALL_DATASETS, "Avg.") if len(self.datasets) > 1 else (next(iter(self.datasets)), "Avg.")
-        averages = ", ".join(f"{label} {format_number(frame.loc[key, (label, 'mean')], 4)}"
+        # in the units of summary(): percent for the built-in proportions
+        percent = self._percent(metric, None)
+        scale = 100.0 if percent else 1.0
+        averages = ", ".join(f"{label} {format_number(scale * frame.loc[key, (label, 'mean')], 4)}"
                              for label in self.method_labels)
-        return (f"Comparison of {len(self.methods)} methods on {len(self.datasets)} data set"
-                f"{'s' if len(self.datasets) > 1 else ''} ({', '.join(self.datasets)})\n"
+        return (f"Comparison of {format_count(len(self.methods), 'method')} on "
+                f"{format_count(len(self.datasets), 'data set')} ({self._data_text(list(self.datasets))})\n"
                 f"Call: {self.call}\n"
                 f"Protocol: {'selection in each training fold' if self.select_in_fold else 'selection on all data'}; "
                 f"{self.cv}-fold CV x {self.repeats}; classifier(s): {', '.join(self.classifiers)}\n"
-                f"Avg. {metric} ({classifier}): {averages}")
+                f"Avg. {metric}{' (%)' if percent else ''} ({classifier}): {averages}")
 
     def _repr_html_(self):
-        return self.summary()._repr_html_()
+        """What a notebook shows: the short print of ``repr``, as HTML (the table is ``summary()``)."""
+        return text_as_html(repr(self))

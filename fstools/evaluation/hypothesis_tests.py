@@ -79,11 +79,19 @@ class HypothesisTest:
     conf_level : float
     effect_size_name, effect_size : str, float
     notes : list of str
+    scale : float
+        The printed estimate, interval and null value are these attributes times ``scale`` (100 for
+        a metric shown in percent: a difference of proportions printed in percentage points, as the
+        tables of the same tests); the attributes and :attr:`frame` keep the data's own units.
+    unit : str or None
+        The unit of the printed estimate and interval (e.g. "percentage points"), named after them;
+        None prints no unit.
     """
 
     def __init__(self, *, method, data, statistic_name, statistic, parameters=None, p_value, alternative,
                  estimate_name, estimate, conf_int=None, conf_level=0.95, effect_size_name=None,
-                 effect_size=np.nan, p_adjusted=None, adjustment=None, null_value=0.0, notes=()):
+                 effect_size=np.nan, p_adjusted=None, adjustment=None, null_value=0.0, notes=(), scale=1.0,
+                 unit=None):
         self.method = method
         self.data = data
         self.statistic_name = statistic_name
@@ -101,6 +109,14 @@ class HypothesisTest:
         self.effect_size_name = effect_size_name
         self.effect_size = float(effect_size)
         self.notes = list(notes)
+        self.scale = float(scale)
+        if not np.isfinite(self.scale) or self.scale <= 0:
+            raise ValueError(f"scale: must be a positive finite number; got {scale!r}")
+        self.unit = unit
+
+    def __setstate__(self, state):
+        # tests pickled before the printed unit existed print in the data's units
+        self.__dict__.update({"scale": 1.0, "unit": None, **state})
 
     @property
     def frame(self):
@@ -115,6 +131,12 @@ class HypothesisTest:
         return pd.DataFrame([row], index=pd.Index([self.data], name="data"))
 
     def as_text(self):
+        """The test as R prints an ``htest``; the estimate and interval times :attr:`scale`, in :attr:`unit`."""
+        unit = f" ({self.unit})" if self.unit else ""
+
+        def shown(value):
+            return format_number(self.scale * value)
+
         parameters = "".join(f", {name} = {format_number(value)}" for name, value in self.parameters.items())
         p_text = f"p-value = {format_p_value(self.p_value)}"
         if self.p_adjusted is not None:
@@ -122,12 +144,12 @@ class HypothesisTest:
         lines = ["", f"\t{self.method}", "", f"data:  {self.data}",
                  f"{self.statistic_name} = {format_number(self.statistic)}{parameters}, {p_text}",
                  f"alternative hypothesis: true {self.estimate_name} is {_ALTERNATIVE_TEXT[self.alternative]} "
-                 f"{format_number(self.null_value)}"]
+                 f"{shown(self.null_value)}{unit if self.null_value else ''}"]
         if self.conf_int is not None:
-            lines.append(f"{100 * self.conf_level:g} percent confidence interval:")
-            lines.append(f" {format_number(self.conf_int[0])} {format_number(self.conf_int[1])}")
+            lines.append(f"{100 * self.conf_level:g} percent confidence interval{unit}:")
+            lines.append(f" {shown(self.conf_int[0])} {shown(self.conf_int[1])}")
         lines.append("sample estimates:")
-        lines.append(f"{self.estimate_name}: {format_number(self.estimate)}")
+        lines.append(f"{self.estimate_name}{unit}: {shown(self.estimate)}")
         if self.effect_size_name is not None:
             lines.append(f"effect size, {self.effect_size_name}: {format_number(self.effect_size, 3)}")
         lines += self.notes

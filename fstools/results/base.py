@@ -13,7 +13,7 @@ import pandas as pd
 
 from fstools.model.formula import format_formula
 from fstools.results.labels import NA_REASONS, score_names
-from fstools.results.tables import format_number
+from fstools.results.tables import format_count, format_number, text_as_html
 
 __all__ = ["Result"]
 
@@ -141,9 +141,9 @@ class Result:
             ("Reference", self._spec.reference),
             ("Parameters", params or "none"),
             ("Observations", f"{self.n} ({self.n_dropped} dropped for missing values)"),
-            ("Candidates", f"{len(self.scores)} features"),
+            ("Candidates", format_count(len(self.scores), "feature")),
             response_line,
-            ("Selected", f"{len(self.selected)} features"),
+            ("Selected", format_count(len(self.selected), "feature")),
             *extra,
         ]
 
@@ -173,9 +173,11 @@ class Result:
         shown = ", ".join(self.selected[:10]) + (", ..." if len(self.selected) > 10 else "")
         return (f"{self.title}: {self.method}\n"
                 f"Call: {self.call}\n"
-                f"n = {self.n} ({self.n_dropped} dropped), {len(self.scores)} candidate features, "
+                f"n = {self.n} ({self.n_dropped} dropped), {format_count(len(self.scores), 'candidate feature')}, "
                 f"{self._population()}\n"
                 f"Selected ({len(self.selected)}): {shown}")
 
     def _repr_html_(self):
-        return self.summary()._repr_html_()
+        """What a notebook shows: the short print of ``repr``, as HTML (the full table is
+        ``summary()``, one call away, as in R: ``res`` then ``summary(res)``)."""
+        return text_as_html(repr(self))

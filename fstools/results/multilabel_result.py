@@ -22,8 +22,8 @@ from fstools.results.base import Result
 from fstools.results.labels import method_label
 from fstools.results.diagnostics import residual_label_correlation, residual_redundancy
 from fstools.methods.multilabel import label_correlation
-from fstools.results.tables import (SIGNIFICANCE_COLUMN, Summary, format_number, format_p_value, significance_legend,
-                                    significance_stars)
+from fstools.results.tables import (SIGNIFICANCE_COLUMN, Summary, format_count, format_number, format_p_value,
+                                    significance_legend, significance_stars)
 from fstools.results.univariate_tests import benjamini_hochberg
 
 stats = LazyModule("scipy.stats")  # imported at its first use: it takes longer to import than fstools
@@ -153,7 +153,7 @@ class MultiLabelResult(Result):
 
     # ---------------------------------------------------------- presentation
     def _population(self):
-        return f"{len(self.labels)} labels"
+        return format_count(len(self.labels), "label")
 
     def summary(self, all_features=False, details=False):
         """Header (call, method, labels, R(F), C(F)), then per selected feature its rank, scores and
@@ -185,9 +185,9 @@ class MultiLabelResult(Result):
              ("C(F)", f"{format_number(self.residual_label_correlation)}  (residual label correlation{eq17}; "
                       f"lower is better)")], details=details)
         notes = [significance_legend(SIGNIFICANCE_COLUMN),
-                 f"{self._score_note()}; label / r / F: the label most associated with the feature; p.value: the smallest "
-                 f"over the {len(self.labels)} labels, times {len(self.labels)} (Bonferroni); p.adj: "
-                 f"Benjamini-Hochberg over all {len(self.scores)} candidates",
+                 f"{self._score_note()}; label / r / F: the label most associated with the feature; p.value: the "
+                 f"smallest over the {format_count(len(self.labels), 'label')}, times {len(self.labels)} (Bonferroni); "
+                 f"p.adj: Benjamini-Hochberg over all {format_count(len(self.scores), 'candidate')}",
                  "p-values: F tests of each feature against each label, one feature at a time (marginal tests); "
                  "they are not tests of the selection, which chose these features on the same data"]
         na_line = self._na_legend(table)
@@ -202,7 +202,8 @@ class MultiLabelResult(Result):
         Parameters
         ----------
         kind : {'scores', 'convergence'}
-            ``'scores'``: bar chart of the scores by rank, selected features marked;
+            ``'scores'``: bar chart of the scores by rank, selected features marked
+            (:func:`fstools.results.plotting.plot_scores`; ``max_features=``);
             ``'convergence'``: the per-iteration records, one panel each (iterative methods:
             ELC's objective, relaxed objective and the change of W).
         ax : matplotlib Axes, optional
@@ -226,8 +227,8 @@ class MultiLabelResult(Result):
             columns = kwargs.pop("columns", None)
             if columns is None:
                 columns = [c for c in ("objective", "relaxed_objective", "w_change") if c in self.iterations]
-            title = (f"{method_label(self.method)}: convergence over {len(self.iterations)} iterations "
-                     f"({len(self.labels)} labels, n = {self.n})")
+            title = (f"{method_label(self.method)}: convergence over {format_count(len(self.iterations), 'iteration')} "
+                     f"({format_count(len(self.labels), 'label')}, n = {self.n})")
             return plot_convergence(self.iterations, columns=columns, title=title, ax=ax, fig=fig, **kwargs)
         raise ValueError(f"kind: must be 'scores' or 'convergence'; got {kind!r}")
 

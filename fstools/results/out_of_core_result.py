@@ -6,7 +6,7 @@ memory and are not computed.
 import pandas as pd
 
 from fstools.results.base import Result
-from fstools.results.tables import Summary
+from fstools.results.tables import Summary, format_count
 
 __all__ = ["OutOfCoreResult"]
 
@@ -36,13 +36,13 @@ class OutOfCoreResult(Result):
         return data[columns]
 
     def _population(self):
-        return f"{len(self.classes)} classes"
+        return format_count(len(self.classes), "class")
 
     def summary(self, details=False):
         """The call, method, data and the scores of the selected features (``details``: also the
         method's criterion as a formula)."""
         counts = ", ".join(f"{name} ({count})" for name, count in self.class_counts.items())
-        header = self._header(("Response", f"{self.response}, {len(self.classes)} classes: {counts}"),
+        header = self._header(("Response", f"{self.response}, {format_count(len(self.classes), 'class')}: {counts}"),
                               details=details)
         table = self._score_table(self.scores.loc[self.selected])
         return Summary(f"{self.title} ({self.method})", header, table, [self._score_note()] + self.notes)

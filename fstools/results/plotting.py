@@ -8,11 +8,16 @@ titles name the data, the method, the classifier and the metric where they apply
 """
 import numpy as np
 
-from fstools.results.labels import SCORE_NOTES, method_label, record_label, score_label
-from fstools.results.tables import format_number
+from fstools.core.constraints import one_of, validate
+from fstools.results.labels import PATH_NOTES, SCORE_NOTES, method_label, record_label, score_label
+from fstools.results.tables import format_count, format_number, noun_for
 
 __all__ = ["plot_scores", "plot_path", "plot_convergence", "plot_feature_vector_graph", "plot_null",
            "plain_numbers", "panels_for"]
+
+#: What the bars of ``plot(kind='scores')`` show (``value=``): the criterion the method ranked by, or
+#: (greedy methods) the relevance, the score of the path's first step.
+SCORE_VALUES = ("criterion", "relevance")
 
 #: Colours of selected and other features in the score plots.
 SELECTED_COLOR = "tab:red"
@@ -93,8 +98,55 @@ def _mark(ax, x, text, color, y=0.04):
                 va="bottom", fontsize=7, color=color)
 
 
-def plot_scores(result, ax=None, max_features=40, selected_color=SELECTED_COLOR, other_color=OTHER_COLOR):
-    """Bar chart of the score of each feature in rank order; selected features highlighted.
+def _greedy(result):
+    """Whether ``result`` is of a greedy method: a path of steps, each choosing by a criterion that depends on
+    the features chosen before (mim has a path too, but its criterion is its score)."""
+    spec = result._spec
+    return "greedy" in spec.capabilities and spec.path_column is not None and getattr(result, "steps", None) is not None
+
+
+def _bar_values(result, value):
+    """What the score plot draws: (values by feature in the order drawn, y label, x label, what the bars
+    are in words or None, x-label note or None).
+
+    ``'criterion'``: what the method ranked by -- for a greedy method the criterion of each feature on the
+    path at the step that chose it (its first step), the path's features in step order; for the others the
+    score of every candidate in rank order.  ``'relevance'`` (greedy methods): the score of the path's
+    first step of every candidate (I(X;C), CMQFS's Q), in rank order.
+    """
+    value = validate(one_of(SCORE_VALUES), value, "value")
+    spec = result._spec
+    greedy = _greedy(result)
+    if value == "relevance" and not greedy:
+        raise ValueError(f"value: 'relevance' is the first-step score of a greedy method (mifs, mifs_u, mrmr, jmi, "
+                         f"cmim, cmqfs); {result.method!r} ranks by its score alone (allowed for it: 'criterion')")
+    score_ylabel = score_label(spec.score_name, spec.higher_is_better, result.response_type)
+    if not greedy:
+        return result.scores["score"], score_ylabel, "feature, in rank order (best first)", None, None
+    column = spec.path_column
+    if value == "relevance":
+        xlabel = f"feature, in rank order (the greedy selection order, by {column})"
+        return (result.scores["score"], score_ylabel, xlabel,
+                f"bars: the relevance (first-step score), not the criterion {column} that ranked them", None)
+    first_steps = result.steps.drop_duplicates("feature").set_index("feature")
+    path = first_steps[column].astype(float)
+    missing = ~np.isfinite(path.to_numpy())
+    notes = []
+    if missing.any():
+        where = ", ".join(str(int(step)) for step in first_steps["step"][missing])
+        notes.append(f"NA: {column} not defined at {noun_for(int(missing.sum()), 'step')} {where}"
+                     + (f": {PATH_NOTES[result.method]}" if result.method in PATH_NOTES else ""))
+    off_path = len(result.scores) - len(path)
+    if off_path:
+        notes.append(f"{format_count(off_path, 'candidate')} not chosen at any step (no {column}): value='relevance' "
+                     f"draws every candidate's relevance")
+    return (path, record_label(column), "feature, in selection order (step 1 first)",
+            f"bars: {column} at the step that chose each feature", "\n".join(notes) or None)
+
+
+def plot_scores(result, ax=None, max_features=40, selected_color=SELECTED_COLOR, other_color=OTHER_COLOR,
+                value="criterion"):
+    """Bar chart of what the method ranked the features by, in rank order; selected features highlighted.
 
     Selected features whose bar would not show (a score of zero, tiny next to the others, NaN or
     infinite) are marked by a point at their value (or a cross on the axis) with the value written
@@ -106,20 +158,37 @@ def plot_scores(result, ax=None, max_features=40, selected_color=SELECTED_COLOR,
     ax : matplotlib Axes, optional
     max_features : int
         Show at most this many features (the best ranked).
+    value : {'criterion', 'relevance'}, default 'criterion'
+        ``'criterion'``: what the method ranked by.  For a greedy method (mifs, mifs_u, mrmr, jmi, cmim,
+        cmqfs) the criterion (``J``, CMQFS's ``w``) of each feature at the step that chose it, the
+        features of the path in step order (the candidates never chosen have no criterion and are named
+        under the axis); for the other methods the score of every candidate.  ``'relevance'`` (greedy
+        methods only): the score of the path's first step of every candidate (I(X;C), CMQFS's Q), in
+        rank order -- a feature chosen late for its redundancy can stand lower than one not chosen.
 
     Returns
     -------
     matplotlib Axes
+
+    Raises
+    ------
+    ValueError
+        For ``value`` not one of 'criterion', 'relevance', or 'relevance' for a method that is not greedy.
     """
     from matplotlib.patches import Patch
 
-    scores = result.scores.iloc[:max_features]
-    ax = axes_for(ax, (max(5.5, 0.28 * len(scores) + 2.5), 4.4))
+    drawn, ylabel, xlabel, what, note = _bar_values(result, value)
+    shown_values = drawn.iloc[:max_features]
+    width = ax.figure.get_figwidth() if ax is not None else max(6.5 if what else 5.5, 0.28 * len(shown_values) + 2.5)
+    # the notes under the axis, wrapped to the figure's width (about 12 characters an inch at 9 points)
+    note_lines = [] if not note else [part for line in note.split("\n")
+                                      for part in wrap_label(line, int(12 * width)).split("\n")]
+    ax = axes_for(ax, (width, 4.4 + (0.5 if what else 0.0) + 0.18 * len(note_lines)))
     selected = set(result.selected)
-    is_selected = np.array([name in selected for name in scores.index], dtype=bool)
+    is_selected = np.array([name in selected for name in shown_values.index], dtype=bool)
     colors = np.where(is_selected, selected_color, other_color)
-    values = scores["score"].to_numpy(dtype=float)
-    positions = np.arange(len(scores))
+    values = shown_values.to_numpy(dtype=float)
+    positions = np.arange(len(shown_values))
     finite = np.isfinite(values)
     ax.bar(positions[finite], values[finite], color=list(colors[finite]))
     ax.axhline(0.0, color="0.3", linewidth=0.6)
@@ -138,26 +207,30 @@ def plot_scores(result, ax=None, max_features=40, selected_color=SELECTED_COLOR,
             ax.annotate(format_number(value, 2), (position, value), xytext=(0, 6), textcoords="offset points",
                         ha="center", va="bottom", fontsize=7, color=selected_color, rotation=90)
     ax.set_xticks(positions)
-    ax.set_xticklabels(scores.index, rotation=60, ha="right", fontsize=8)
+    ax.set_xticklabels(shown_values.index, rotation=60, ha="right", fontsize=8)
     for tick, chosen in zip(ax.get_xticklabels(), is_selected):
         if chosen:
             tick.set_color(selected_color)
-    ax.set_xlim(-0.7, len(scores) - 0.3)
-    ax.set_ylabel(wrap_label(score_label(result._spec.score_name, result._spec.higher_is_better,
-                                         result.response_type), 44), fontsize=9)
-    ax.set_xlabel("feature, in rank order (best first)")
+    ax.set_xlim(-0.7, len(shown_values) - 0.3)
+    ax.set_ylabel(wrap_label(ylabel, 44), fontsize=9)
+    if note_lines:
+        ax.set_xlabel("\n".join([xlabel] + note_lines), fontsize=9)
+    else:
+        ax.set_xlabel(xlabel)
     plain_numbers(ax)
     if result.response is None:
         response = "no response"
     elif isinstance(result.response, str):
         response = f"response {result.response}"
     else:
-        response = f"response {len(result.response)} labels"
-    shown = "" if len(scores) == len(result.scores) else f"; the best {len(scores)} shown"
-    ax.set_title(f"{method_label(result.method)}: {len(result.selected)} of {len(result.scores)} features "
-                 f"selected\n{response}, n = {result.n}{shown}", fontsize=10)
-    handles = [Patch(color=selected_color, label=f"selected ({int(is_selected.sum())})"),
-               Patch(color=other_color, label=f"not selected ({int((~is_selected).sum())})")]
+        response = f"response {format_count(len(result.response), 'label')}"
+    shown = "" if len(shown_values) == len(drawn) else f"; the best {len(shown_values)} shown"
+    title = [f"{method_label(result.method)}: {len(result.selected)} of {format_count(len(result.scores), 'feature')} "
+             f"selected", *([what] if what else []), f"{response}, n = {result.n}{shown}"]
+    ax.set_title("\n".join(title), fontsize=10)
+    handles = [Patch(color=selected_color, label=f"selected ({int(is_selected.sum())})")]
+    if (~is_selected).any():
+        handles.append(Patch(color=other_color, label=f"not selected ({int((~is_selected).sum())})"))
     ax.legend(handles=handles, fontsize=8, loc="best", framealpha=0.8)
     note = SCORE_NOTES.get(result.method)
     if note and (~is_selected).any():
@@ -243,7 +316,8 @@ def plot_path(steps, column, title=None, ax=None, note=None):
         _mark(ax, step, "NA", "0.3")
     xlabel = "step: feature chosen"
     if missing.any():
-        text = f"NA: {column} not defined at step " + ", ".join(str(s) for s in step_numbers[missing])
+        text = (f"NA: {column} not defined at {noun_for(int(missing.sum()), 'step')} "
+                + ", ".join(str(s) for s in step_numbers[missing]))
         xlabel += "\n" + wrap_label(text + (f": {note}" if note else ""), 70)
     ax.set_xticks(step_numbers)
     ax.set_xticklabels([f"{s}: {f}" for s, f in zip(step_numbers, steps["feature"])], rotation=60,
@@ -315,7 +389,8 @@ def plot_convergence(iterations, columns=None, title=None, ax=None, fig=None):
         elif constant:
             notes.append(f"constant: {values[shown][0]:.6g}")
         if (~shown).any():
-            notes.append("NA (not defined) at iteration " + ", ".join(str(s) for s in steps[~shown][:5])
+            notes.append(f"NA (not defined) at {noun_for(int((~shown).sum()), 'iteration')} "
+                         + ", ".join(str(s) for s in steps[~shown][:5])
                          + (", ..." if (~shown).sum() > 5 else ""))
         if notes:
             axis.text(0.98, 0.96, "\n".join(notes), transform=axis.transAxes, ha="right", va="top", fontsize=7,
@@ -579,7 +654,7 @@ def plot_selection_heatmap(selections, frequency=None, ax=None, max_features=40,
     ax.set_xlabel(f"bootstrap run (1..{matrix.shape[1]})")
     ax.set_ylabel("feature (selection frequency)")
     if len(frequency) > len(shown):
-        ax.text(1.0, -0.12, f"{len(frequency) - len(shown)} less often selected features not shown",
+        ax.text(1.0, -0.12, f"{format_count(len(frequency) - len(shown), 'less often selected feature')} not shown",
                 transform=ax.transAxes, ha="right", va="top", fontsize=7, color="0.4")
     if title:
         ax.set_title(title, fontsize=9)

@@ -27,8 +27,8 @@ from fstools.model.terms import columns_for_k_terms, method_design
 from fstools.results.base import Result
 from fstools.results.labels import PATH_NOTES, method_label
 from fstools.results.diagnostics import redundancy_rate
-from fstools.results.tables import (SIGNIFICANCE_COLUMN, Summary, format_number, format_p_value,
-                                    significance_legend, significance_stars)
+from fstools.results.tables import (SIGNIFICANCE_COLUMN, Summary, format_count, format_number, format_p_value,
+                                    noun_for, significance_legend, significance_stars)
 from fstools.results.univariate_tests import (adjust_p_values, association_test, benjamini_hochberg,
                                               class_separation_test)
 
@@ -240,7 +240,8 @@ class SelectionResult(Result):
         X, _ = _complete_rows(self._design_columns(columns), self._y)
         constant = [self._frame.column_names[j] for j, flat in zip(columns, np.ptp(X, axis=0) == 0) if flat]
         if constant:
-            return float("nan"), len(columns), f"constant selected column(s) {', '.join(constant[:3])}" \
+            return float("nan"), len(columns), f"constant selected {noun_for(len(constant), 'column')} " \
+                                               f"{', '.join(constant[:3])}" \
                                                f"{', ...' if len(constant) > 3 else ''}: correlation undefined", \
                 X.shape[0]
         return redundancy_rate(X), len(columns), None, X.shape[0]
@@ -256,11 +257,11 @@ class SelectionResult(Result):
             return f"RED = NA ({reason})"
         pairs = n_columns * (n_columns - 1) // 2
         rows = f", on the {n_rows} of {self.n} rows where they are all observed" if n_rows < self.n else ""
-        line = (f"RED = {format_number(value)} on the {n_columns} design column(s) of the selected features{rows} "
-                f"(half their mean |Pearson r| = {format_number(2 * value)}; lower is less redundant)")
+        line = (f"RED = {format_number(value)} on the {format_count(n_columns, 'design column')} of the selected "
+                f"features{rows} (half their mean |Pearson r| = {format_number(2 * value)}; lower is less redundant)")
         if details:
-            line += (f"; Tao et al. (2016) Eq. 34: sum over the {pairs} pairs of |r| / (|F| (|F| - 1)), |r| as "
-                     f"Zhao et al. (2010), fs.metrics.redundancy_rate")
+            line += (f"; Tao et al. (2016) Eq. 34: sum over the {format_count(pairs, 'pair')} of |r| / "
+                     f"(|F| (|F| - 1)), |r| as Zhao et al. (2010), fs.metrics.redundancy_rate")
         return line
 
     def univariate_tests(self):
@@ -396,8 +397,10 @@ class SelectionResult(Result):
         untested = int(np.count_nonzero(~tests.tested))
         notes = list(tests.notes)
         if untested:
-            notes.append(f"steps {int(np.argmin(tests.tested)) + 1}-{len(tests.tested)}: not tested (the tests "
-                         f"stopped at the first step not significant at alpha = {stop_alpha})")
+            first, last = int(np.argmin(tests.tested)) + 1, len(tests.tested)
+            steps = f"{noun_for(last - first + 1, 'step')} {first}" + (f"-{last}" if last > first else "")
+            notes.append(f"{steps}: not tested (the tests stopped at the first step not significant at alpha = "
+                         f"{stop_alpha})")
         tested.step_test = {"n_permutations": n_permutations, "random_state": random_state,
                             "statistic": tests.statistic, "notes": notes, "stop_alpha": stop_alpha,
                             "null": pd.DataFrame(tests.null_best.T, columns=pd.RangeIndex(1, len(tests.tested) + 1,
@@ -467,7 +470,8 @@ class SelectionResult(Result):
                       if np.isnan(p) else f"step {step} ({feature}): p.step = {format_p_value(p)} >= alpha")
         else:
             step, p = None, float("nan")
-            reason = (f"every step of the path ({len(p_values)}) significant: the path may go on (ask for a "
+            reason = (f"every step of the path ({format_count(len(p_values), 'step')}) significant: the path may go "
+                      f"on (ask for a "
                       f"longer path with k)")
         cut.cut_at = {"alpha": alpha, "n_kept": len(cut.selected), "step": step, "p_step": p, "reason": reason}
         return cut
@@ -489,8 +493,8 @@ class SelectionResult(Result):
         test = self.step_test
         lines = [f"p.step: conditional permutation test of the greedy step that chose the feature, given the "
                  f"features chosen before ({test['statistic']}): {self.response} permuted B = "
-                 f"{test['n_permutations']} times within the strata of the selected features' joint codes "
-                 f"(random_state = {test['random_state']!r}), p = (1 + #{{best candidate's null >= observed}}) / "
+                 f"{format_count(test['n_permutations'], 'time')} within the strata of the selected features' joint "
+                 f"codes (random_state = {test['random_state']!r}), p = (1 + #{{best candidate's null >= observed}}) / "
                  f"(1 + B); res.steps also has p_candidate (the chosen candidate alone, not adjusted for the "
                  f"choice); NA: not tested or strata too fine"]
         lines += [f"  {note}" for note in test["notes"]]
@@ -501,7 +505,8 @@ class SelectionResult(Result):
         if self.cut_at is None:
             return None
         cut = self.cut_at
-        return ("Path cut", f"at alpha = {cut['alpha']:g}: {cut['n_kept']} feature(s) kept; {cut['reason']}")
+        return ("Path cut", f"at alpha = {cut['alpha']:g}: {format_count(cut['n_kept'], 'feature')} kept; "
+                            f"{cut['reason']}")
 
     def _permutation_note(self):
         """The summary's line saying what was permuted, how often, and what was tested."""
@@ -509,10 +514,10 @@ class SelectionResult(Result):
         greedy = ("; for a greedy method the test is of its relevance (the first-step score), not of the "
                   "greedy selection") if self.steps is not None else ""
         return (f"p.perm: permutation test of the method's own score ({test['statistic']}) of each feature: "
-                f"{self.response} permuted B = {test['n_permutations']} times (random_state = "
+                f"{self.response} permuted B = {format_count(test['n_permutations'], 'time')} (random_state = "
                 f"{test['random_state']!r}), p = (1 + #{{null {'>=' if self._spec.higher_is_better else '<='} "
                 f"observed}}) / (1 + B){greedy}; p.BH: Benjamini-Hochberg, p.Holm: Holm, over all "
-                f"{len(self.scores)} candidates")
+                f"{format_count(len(self.scores), 'candidate')}")
 
     def summary_frame(self, all_features=False):
         """The numbers of :meth:`summary` as a DataFrame.
@@ -537,7 +542,7 @@ class SelectionResult(Result):
     def _population(self):
         if self.response_type == "continuous":
             return "a continuous response"
-        return f"{len(self.classes)} classes"
+        return format_count(len(self.classes), "class")
 
     def _response_line(self):
         """The Response line of the summary: the response, its type with the reason, and its
@@ -553,7 +558,7 @@ class SelectionResult(Result):
         shown = [f"{name} ({count})" for name, count in self.class_counts.items()]
         if len(shown) > RESPONSE_LEVELS_SHOWN:
             shown = shown[:RESPONSE_LEVELS_SHOWN] + [f"... ({len(shown) - RESPONSE_LEVELS_SHOWN} more)"]
-        return f"{self.response}, {len(self.classes)} classes{reason}: {', '.join(shown)}"
+        return f"{self.response}, {format_count(len(self.classes), 'class')}{reason}: {', '.join(shown)}"
 
     def summary(self, all_features=False, details=False, tests="auto"):
         """Summary table: the call, method, parameters, data, then per selected feature its
@@ -598,7 +603,8 @@ class SelectionResult(Result):
         header = self._header(("Response", self._response_line()), self._extra_header(details), details=details)
         used = ", ".join(dict.fromkeys(tests["test"] if len(tests) else self._univariate["test"]))
         notes = [significance_legend(SIGNIFICANCE_COLUMN),
-                 f"{self._score_note()}; p.adj: Benjamini-Hochberg over all {len(self.scores)} candidates",
+                 f"{self._score_note()}; p.adj: Benjamini-Hochberg over all "
+                 f"{format_count(len(self.scores), 'candidate')}",
                  f"p-values: {used} test of each feature against {self.response}, one feature at a time "
                  f"(marginal tests); they are not tests of the selection, which chose these features on the same "
                  f"data", *filter(None, [self._observed_rows_note()]), *self._step_notes()]
@@ -644,8 +650,10 @@ class SelectionResult(Result):
         Parameters
         ----------
         kind : {'scores', 'path', 'convergence', 'null'}
-            ``'scores'``: bar chart of the score of every feature by rank,
-            selected features marked.  ``'null'``: the permutation distribution of the
+            ``'scores'``: bar chart of what the method ranked the features by, in rank order,
+            selected features marked: for a greedy method (mifs, mifs_u, mrmr, jmi, cmim, cmqfs)
+            the criterion of each feature at the step that chose it, for the others the score of
+            every candidate (``value=`` below).  ``'null'``: the permutation distribution of the
             method's score of one feature (``feature=``, default the first selected) with
             the observed value and the p-value (after :meth:`test`).  ``'path'``: the greedy criterion of the
             feature chosen at each step (greedy methods only; every step shown).
@@ -657,7 +665,11 @@ class SelectionResult(Result):
         fig : matplotlib Figure, optional
             ``'convergence'`` only: draw the panels into this figure.
         **kwargs
-            Passed to the plot function (``'null'``: ``feature``, ``bins``).
+            Passed to the plot function (``'scores'``: ``value``, ``max_features``; ``'null'``:
+            ``feature``, ``bins``).  ``value`` : {'criterion', 'relevance'}, default 'criterion':
+            the bars of ``'scores'``; ``'relevance'`` (greedy methods) draws every candidate's
+            first-step score (I(X;C), CMQFS's Q), on which a feature chosen late can stand lower
+            than one not chosen (:func:`fstools.results.plotting.plot_scores`).
 
         Returns
         -------
@@ -672,7 +684,7 @@ class SelectionResult(Result):
             if self.steps is None or self._spec.path_column is None:
                 raise ValueError(f"kind: 'path' needs a greedy method; {self.method!r} is not greedy "
                                  f"(allowed for it: 'scores')")
-            title = (f"{method_label(self.method)}: selection path, {len(self.steps)} steps\n"
+            title = (f"{method_label(self.method)}: selection path, {format_count(len(self.steps), 'step')}\n"
                      f"response {self.response}, n = {self.n}")
             return plot_path(self.steps, self._spec.path_column, title=title, ax=ax,
                              note=PATH_NOTES.get(self.method), **kwargs)
@@ -681,8 +693,8 @@ class SelectionResult(Result):
                 allowed = "'scores', 'path'" if self.steps is not None and self._spec.path_column else "'scores'"
                 raise ValueError(f"kind: 'convergence' needs an iterative method; {self.method!r} records no "
                                  f"iterations (allowed for it: {allowed})")
-            title = (f"{method_label(self.method)}: convergence over {len(self.iterations)} iteration"
-                     f"{'s' if len(self.iterations) != 1 else ''} (response {self.response}, n = {self.n})")
+            title = (f"{method_label(self.method)}: convergence over {format_count(len(self.iterations), 'iteration')} "
+                     f"(response {self.response}, n = {self.n})")
             return plot_convergence(self.iterations, title=title, ax=ax, fig=fig, **kwargs)
         if kind == "null":
             return self._plot_null(plot_null, ax=ax, **kwargs)
@@ -703,7 +715,8 @@ class SelectionResult(Result):
         test = self.permutation
         greedy = ", its relevance" if self.steps is not None else ""
         title = (f"{method_label(self.method)}: permutation null of {feature!r}{greedy}\n"
-                 f"response {self.response} permuted B = {test['n_permutations']} times, n = {self.n}")
+                 f"response {self.response} permuted B = {format_count(test['n_permutations'], 'time')}, "
+                 f"n = {self.n}")
         return plot_null(test["null"][feature].to_numpy(), float(test["observed"][feature]),
                          float(self.scores.loc[feature, "p_perm"]), self._spec.score_name,
                          self._spec.higher_is_better, title=title, ax=ax, bins=bins,

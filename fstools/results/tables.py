@@ -9,8 +9,8 @@ import re
 import numpy as np
 import pandas as pd
 
-__all__ = ["Summary", "format_number", "significance_stars", "numeric_columns", "SIGNIFICANCE_COLUMN",
-           "significance_legend"]
+__all__ = ["Summary", "format_number", "format_count", "noun_for", "significance_stars", "numeric_columns",
+           "SIGNIFICANCE_COLUMN", "significance_legend", "text_as_html"]
 
 
 def format_number(value, digits=4):
@@ -25,6 +25,45 @@ def format_number(value, digits=4):
     if np.isnan(value):
         return "NA"
     return f"{value:.{digits}g}"
+
+
+def noun_for(n, noun, plural=None):
+    """The noun in the number a count of ``n`` asks for: the singular for 1, else the plural -- the one
+    rule of every count printed in words (:func:`format_count` puts the count in front).
+
+    Parameters
+    ----------
+    n : int
+        The count.
+    noun : str
+        The noun in the singular ("comparison", "data set", "class").
+    plural : str, optional
+        The plural, for a noun not made plural by the rule: ``noun + 'es'`` after s, x, ch or sh
+        ("class" -> "classes"), ``noun + 's'`` otherwise ("fold" -> "folds").
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    TypeError
+        When ``n`` is not an integer (a bool is not one).
+    """
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"n: must be an integer count; got {n!r} of type {type(n).__name__}")
+    if n == 1:
+        return noun
+    if plural is None:
+        plural = noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
+    return plural
+
+
+def format_count(n, noun, plural=None):
+    """A count and its noun (:func:`noun_for`): ``'1 comparison'``, ``'0 comparisons'``, ``'2 comparisons'``,
+    ``'3 classes'``, ``'2 data sets'``."""
+    word = noun_for(n, noun, plural)  # (checks n)
+    return f"{int(n)} {word}"
 
 
 def format_p_value(value):
@@ -77,6 +116,14 @@ def numeric_columns(table):
         if any(c.strip() for c in cells) and all(_looks_numeric(c) for c in cells):
             out.append(column)
     return out
+
+
+def text_as_html(text):
+    """Printed text as HTML showing the same lines: escaped, in a ``<pre>`` block with the summaries'
+    colours (what a notebook shows for a result whose ``repr`` is that text)."""
+    style = ("font-family: SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', monospace; font-size: 12px; "
+             "color: #222; background: transparent; margin: 0.5em 0; white-space: pre;")
+    return f"<pre style=\"{style}\">{html.escape(text)}</pre>"
 
 
 #: Inline styles of the HTML summaries: the same look in Jupyter and in a plain browser.
