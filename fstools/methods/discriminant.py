@@ -660,8 +660,14 @@ def dfs(X, y, k=None, n_threads=1, gamma=1.0, p=1.0, n_components=None, alpha=1.
         Threads of the linear algebra.
     gamma : float > 0 or 'cv', default 1.0
         Regularisation parameter (Eq. 17).  The paper tunes it by grid search on
-        cross-validated accuracy (section V-C); 1.0 is the middle of its grid (section VI-E).
-        ``'cv'``: choose it from ``gamma_grid`` with :func:`gamma_cv`.
+        cross-validated accuracy (section V-C); 1.0 is the middle of its grid (section VI-E),
+        and on the paper's real data it is the grid's best value on three of four sets (see
+        ``gamma_grid``).  ``'cv'``: choose it from ``gamma_grid`` with :func:`gamma_cv`, on
+        the top ``k`` features (ties go to the first value in grid order, the smallest).  With
+        few rows the accuracy on the top k can saturate: on COLON (62 rows) gamma 1e-6, 0.01
+        and 0.1 all reach 100 % on the top 80, the tie goes to 1e-6, and its top 20 features
+        reach 83.6 % where gamma = 1 reaches 96.8 %; ``k=None`` (the mean over 10, 15, ..., 100
+        features) chooses 0.1 there.
     p : float in (0, 2], default 1.0
         The l2,p exponent; 1 is the convex l2,1 case the paper uses to compare with other
         methods (section VI-C); Theorem 1 proves convergence for 0 < p <= 2.
@@ -681,7 +687,14 @@ def dfs(X, y, k=None, n_threads=1, gamma=1.0, p=1.0, n_components=None, alpha=1.
         ``'lanczos'`` never forms a d x d matrix when n < d (module docstring).
     gamma_grid : sequence of float > 0, default (1e-6, 1e-4, 0.01, 0.1, 1, 10, 100, 1e4, 1e6)
         The grid of section VI-E, used when ``gamma='cv'``; also accepted as a comma-separated
-        string (``"0.01,1,100"``, as the command line passes it).
+        string (``"0.01,1,100"``, as the command line passes it).  On scikit-feature's COIL20,
+        ORL, COLON and ISOLET files (``vignettes/reproduce_dfs_paper.py``: linear SVM, 5-fold
+        CV, the top 20, 40, 60 and 80 features of a ranking on all rows) the best mean accuracy
+        was at gamma = 1 on COIL20 (98.8 %), ORL (93.9 %) and ISOLET (89.8 %) and at 0.1 on
+        COLON (98.0 %; 96.5 % at 1); 1e-6 and 1e-4 gave the same accuracies on COIL20, ORL
+        and ISOLET and the same mean on COLON (the penalty is then negligible), and the mean
+        accuracy at 100, 1e4 and 1e6 was 5 to 33 points below the best.  The informative part
+        of the grid is 0.01 to 10.
     cv_folds : int >= 2, default 5
         Folds of the cross-validation (section VI-A: 5-fold).
     cv_within_folds : bool, default False

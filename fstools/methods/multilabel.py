@@ -617,9 +617,23 @@ def elc(X, Y, k=None, n_threads=1, lam=1e-3, beta=1e8, tau="paper", max_iter=100
     because the p step (Eq. 14) scores each feature alone against Gamma*.  A direct swap search on
     Eq. (1) from line 3 lowers it slightly (average precision 0.846): the relaxation, not the
     objective, is what does not move.  So a user gets the paper's selection by default; ``tau``
-    and ``beta`` remain for studies of the iteration.  The one default that is not the paper's is
-    ``u_step='derived'`` (the sign Eq. 5-6 give; module docstring); ``preset='paper'`` (through
-    :func:`fstools.select`) runs every setting as printed, Eq. (9)'s sign included.
+    and ``beta`` remain for studies of the iteration.
+
+    The real data agree.  On Mulan's emotions, yeast, genbase and scene files
+    (``vignettes/reproduce_elc_paper.py``: 5 folds x the nine k' = d/10, ..., 9d/10, 45 runs per
+    set and setting, ML-kNN average precision), with the defaults every run met the 1e-4 rule
+    after 2 iterations and kept the starting p; ``lam`` over the paper's grid {1e-3, ..., 10}
+    changed nothing (the shrinkage threshold ``lam / beta`` is at most 1e-7); ``tau='lipschitz'``
+    ran every run to ``max_iter = 1000`` without meeting ``tol``, moved p in 39 of 45 scene and 22
+    of 45 yeast runs (none on emotions and genbase) and changed the average precision by at most
+    0.004 (scene 0.8131 -> 0.8168, yeast 0.7563 -> 0.7559); ``beta = 1e4`` and ``beta = 1`` each moved
+    p in 179 of the 180 runs and lowered the average precision on every set (emotions 0.796 ->
+    0.750 and 0.744, yeast 0.756 -> 0.737 and 0.739, scene 0.813 -> 0.754 and 0.760, genbase 0.940
+    -> 0.739 and 0.635).
+
+    The one default that is not the paper's is ``u_step='derived'`` (the sign Eq. 5-6 give;
+    module docstring); ``preset='paper'`` (through :func:`fstools.select`) runs every setting as
+    printed, Eq. (9)'s sign included.
     """
     if k is None:
         raise ValueError("k: ELC selects a fixed number of features (||W||_(2,0) = k, Eq. 1); give k, an "
