@@ -361,8 +361,10 @@ for clf, cells in PAPER.items():
                          "difference": round(ours - value, 2)})
 wine_vs_paper = pd.DataFrame(rows)
 wine_vs_paper.to_csv(OUTPUT / "cmqfs_paper_wine_vs_paper.csv", index=False)
-print(wine_vs_paper.pivot_table(index=["classifier", "p"], columns="method", values=["paper", "this_run"],
-                                sort=False).reindex(columns=list(METHODS), level=1).to_string())
+print(wine_vs_paper.pivot_table(index=["classifier", "p"], columns="method",
+                                values=["paper", "this_run", "difference"], sort=False)
+      .reindex(columns=["paper", "this_run", "difference"], level=0)
+      .reindex(columns=list(METHODS), level=1).to_string())
 
 # %%
 lines = []
@@ -558,8 +560,10 @@ if paper_runs:
     side.to_csv(OUTPUT / "cmqfs_paper_tables45_vs_paper.csv", index=False)
     for clf in PAPER_TABLES:
         part = side[side["classifier"] == clf]
-        print(f"\nTable {4 if clf == '1-NN' else 5} ({clf}), paper | this run (%):")
-        print(part.pivot_table(index=["dataset", "p"], columns="method", values=["paper", "this_run"], sort=False)
+        print(f"\nTable {4 if clf == '1-NN' else 5} ({clf}), paper | this run | difference (%):")
+        print(part.pivot_table(index=["dataset", "p"], columns="method", values=["paper", "this_run", "difference"],
+                               sort=False)
+              .reindex(columns=["paper", "this_run", "difference"], level=0)
               .reindex(columns=list(METHODS), level=1).to_string())
         averages = part.groupby("method", sort=False)[["paper", "this_run"]].mean().reindex(list(METHODS))
         averages["paper, all its sets"] = PAPER_TABLES[clf]["Avg."]
