@@ -353,7 +353,7 @@ def test_pickle_and_print():
     for words in ("Boruta feature selection", "Call:", "boruta('y ~ .', data, importance='fisher'",
                   "Bonferroni-adjusted over the 5 attributes", "medianImp", "normHits", "confirmed important"):
         assert words in text
-    assert "<table" in real._repr_html_()
+    assert "<table" in real.summary()._repr_html_() and "<table" not in real._repr_html_()
     # 5 attributes, Bonferroni: all decided at run 9 (5 / 2^9 < 0.01 < 5 / 2^8)
     assert real.runs == 9 and not real.tentative
     assert repr(real).startswith("Boruta performed 9 iterations in ")

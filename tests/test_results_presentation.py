@@ -108,7 +108,11 @@ def test_counts_above_one_read_in_the_plural(wine):
 # --------------------------------------------------------------------------- notebooks show repr
 def test_notebook_shows_the_short_print_not_the_summary(wine, two_methods):
     res = fs.select("class ~ .", wine, method="cmqfs", k=3)
-    for result in (res, two_methods):
+    guarantees = [fs.stability("class ~ .", wine, "fisher", k=3, n_bootstrap=5, random_state=0, progress=False),
+                  fs.stability_selection("class ~ .", wine, "fisher", q=3, cutoff=0.8, B=5, random_state=0),
+                  fs.boruta("class ~ .", wine, importance="fisher", max_runs=12, random_state=0),
+                  fs.knockoff_filter("class ~ .", wine, "fisher", knockoffs="gaussian", random_state=0)]
+    for result in (res, two_methods, *guarantees):
         shown = result._repr_html_()
         assert html_text(shown).splitlines() == repr(result).splitlines()
         assert "<table" not in shown                       # the summary's table is summary()'s

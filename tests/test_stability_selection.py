@@ -171,7 +171,7 @@ def test_summary_states_the_guarantee(wine):
     assert "complementary pairs" in text and "within each class" in text
     assert f"{result.pfer:.4g}"[:4] in text
     assert "Stability selection" in repr(result) and "Selected" in repr(result)
-    assert "<table" in result._repr_html_()
+    assert "<table" in result.summary()._repr_html_() and "<table" not in result._repr_html_()
 
 
 @pytest.mark.parametrize("kind", ["probabilities", "path"])

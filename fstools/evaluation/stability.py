@@ -35,7 +35,7 @@ from fstools.model.exceptions import FormulaError
 from fstools.model.formula import parse_formula
 from fstools.methods.registry import check_na_action, get_method, method_names
 from fstools.results.labels import method_label
-from fstools.results.tables import Summary, format_number
+from fstools.results.tables import Summary, format_number, text_as_html
 from fstools.model.response import check_response_type
 from fstools.model.validation import check_k, check_method_params, split_method
 
@@ -298,7 +298,8 @@ class StabilityResult:
                 f"{self.upper:.4g})")
 
     def _repr_html_(self):
-        return self.summary()._repr_html_()
+        """What a notebook shows: the short print of ``repr`` as HTML (the table is ``summary()``)."""
+        return text_as_html(repr(self))
 
 
 def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, alpha=0.05, n_jobs=None,

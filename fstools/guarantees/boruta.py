@@ -79,7 +79,7 @@ from fstools.model.validation import split_method
 from fstools.methods.registry import get_method, method_names
 from fstools.model.formula import format_formula
 from fstools.results.labels import method_label
-from fstools.results.tables import Summary, format_number
+from fstools.results.tables import Summary, format_number, text_as_html
 
 stats = LazyModule("scipy.stats")  # imported at its first use: it takes longer to import than fstools
 
@@ -690,7 +690,8 @@ class BorutaResult:
         return Summary(self.title, header, table, notes, frame=frame.copy())
 
     def _repr_html_(self):
-        return self.summary()._repr_html_()
+        """What a notebook shows: the short print of ``repr`` as HTML (the table is ``summary()``)."""
+        return text_as_html(repr(self))
 
     def _colors(self):
         return {"Confirmed": "limegreen", "Tentative": "gold", "Rejected": "tomato", "shadow": "cornflowerblue"}

@@ -30,7 +30,7 @@ from fstools.core.failures import reraise_with_context
 from fstools.guarantees.importance import prepare, score_terms
 from fstools.guarantees.knockoff_threshold import knockoff_threshold
 from fstools.results.labels import method_label
-from fstools.results.tables import Summary, format_number
+from fstools.results.tables import Summary, format_number, text_as_html
 
 __all__ = ["knockoff_filter", "KnockoffResult", "knockoff_statistics", "KNOCKOFF_TYPES", "S_METHODS",
            "STATISTICS"]
@@ -314,7 +314,8 @@ class KnockoffResult:
                 f"Call: {self.call}\n{self._rule_text()}\nSelected ({len(self.selected)}): {selected}")
 
     def _repr_html_(self):
-        return self.summary()._repr_html_()
+        """What a notebook shows: the short print of ``repr`` as HTML (the table is ``summary()``)."""
+        return text_as_html(repr(self))
 
 
 def knockoff_filter(formula, data, method=LASSO, fdr=0.1, *, knockoffs="gaussian", s="mvr", statistic="difference",

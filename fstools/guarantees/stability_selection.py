@@ -28,7 +28,7 @@ from fstools.guarantees.importance import prepare
 from fstools.guarantees.pfer_bound import stability_selection_parameters
 from fstools.model.terms import ranked_terms
 from fstools.results.labels import method_label
-from fstools.results.tables import Summary, format_number
+from fstools.results.tables import Summary, format_number, text_as_html
 
 __all__ = ["stability_selection", "StabilitySelectionResult", "half_samples"]
 
@@ -283,7 +283,8 @@ class StabilitySelectionResult:
                 f"Selected ({len(self.selected)}): {selected}")
 
     def _repr_html_(self):
-        return self.summary()._repr_html_()
+        """What a notebook shows: the short print of ``repr`` as HTML (the table is ``summary()``)."""
+        return text_as_html(repr(self))
 
 
 def stability_selection(formula, data, method, *, q=None, cutoff=None, pfer=None, B=None, sampling="SS",
