@@ -107,6 +107,7 @@ sphinx_gallery_conf = {
     "show_memory": False,
     "abort_on_example_error": True,
     "plot_gallery": "True",
+    "parallel": True,                        # the vignettes in one process per core (joblib)
 }
 
 # ---- HTML -------------------------------------------------------------------------------------
