@@ -5,9 +5,8 @@
 ``DIR`` (default ``../shared/data/papers`` next to the repository) holds byte-for-byte copies of
 public files the papers used (Mulan's ARFF files, scikit-feature's MATLAB files; see its
 README.md).  Each file is matched to the registry entries by **file name**: an entry whose file
-(``DataSet.filename``, or each of its files when the registry gives an entry several) has the
-same name as a file under ``DIR`` gets a copy at ``fs.datasets.cached_path(name, data_home=CACHE)``
-(for a several-file entry, next to it, under the file's own name).  The matching reads the
+(``fs.datasets.cached_paths(name)``: one, or each of a several-file entry's) has the same name
+as a file under ``DIR`` gets a copy there, under ``CACHE``.  The matching reads the
 registry each time, so it follows the registry as it changes; files that no entry names are
 listed and left alone.
 
@@ -23,7 +22,6 @@ Then run a vignette on the real data with ``FSTOOLS_DATA=CACHE``, e.g.::
     cd vignettes && FSTOOLS_DATA=/tmp/paper_cache python reproduce_dfs_paper.py
 """
 import argparse
-import hashlib
 import os
 import shutil
 import sys
@@ -35,41 +33,15 @@ if str(ROOT) not in sys.path:  # run from a source checkout: use it
     sys.path.insert(1, str(ROOT))
 
 import fstools as fs  # noqa: E402
+from fstools.datasets.fetch import sha256_of  # noqa: E402
 from fstools.datasets.registry import REGISTRY  # noqa: E402
 
 DEFAULT_SOURCE = ROOT.parent / "shared" / "data" / "papers"
 
 
-def digest(path):
-    sha = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 16), b""):
-            sha.update(chunk)
-    return sha.hexdigest()
-
-
-def entry_files(entry):
-    """The file names an entry reads: its ``filename``, or each of several when the registry gives
-    the entry more than one (an attribute ``filenames``/``files``, or ``urls``/``parts`` whose
-    last path component names the file)."""
-    for attribute in ("filenames", "files", "urls", "parts"):
-        value = getattr(entry, attribute, None)
-        if value and not isinstance(value, str):
-            names = []
-            for item in value:
-                item = getattr(item, "url", None) or getattr(item, "filename", None) or item
-                names.append(str(item).rstrip("/").rsplit("/", 1)[-1])
-            return names
-    return [entry.filename]
-
-
 def destinations(name, data_home):
-    """name of file -> where ``fetch`` reads it, for registry entry ``name``."""
-    main = fs.datasets.cached_path(name, data_home=data_home)
-    paths = main if isinstance(main, (list, tuple)) else [main]
-    paths = [Path(p) for p in paths]
-    by_name = {p.name: p for p in paths}
-    return {filename: by_name.get(filename, paths[0].parent / filename) for filename in entry_files(REGISTRY[name])}
+    """name of file -> where ``fetch`` reads it, for registry entry ``name`` (each of its files)."""
+    return {path.name: path for path in fs.datasets.cached_paths(name, data_home=data_home)}
 
 
 def main(argv=None):
@@ -109,10 +81,10 @@ def main(argv=None):
         for filename, origin in found.items():
             used.add(filename)
             target = targets[filename]
-            value = digest(origin)
+            value = sha256_of(origin)
             if filename in sums and sums[filename] != value:
                 raise SystemExit(f"{origin}: SHA-256 {value} is not the {sums[filename]} of SHA256SUMS; not copied")
-            if target.exists() and digest(target) == value:
+            if target.exists() and sha256_of(target) == value:
                 kept += 1
                 print(f"  {name:10s} {filename:22s} already there: {target}")
                 continue

@@ -265,10 +265,11 @@ def test_the_elc_table_has_four_approaches_for_each_metric_and_set():
 # the test wrote (the subprocess has its own registry; see without_digest).
 RUNNER = """
 import dataclasses, runpy, sys
+from pathlib import Path
 from fstools.datasets import registry
 for name in sys.argv[2:]:
     registry.REGISTRY[name] = dataclasses.replace(registry.REGISTRY[name], sha256=None)
-sys.path.insert(0, str(__import__("pathlib").Path(sys.argv[1]).parent))
+sys.path.insert(0, str(Path(sys.argv[1]).parent))
 sys.argv = sys.argv[1:2]
 runpy.run_path(sys.argv[0], run_name="__main__")
 """
