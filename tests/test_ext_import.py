@@ -1,7 +1,10 @@
 """Importing the compiled kernels: ``from fstools._ext import _fvg``, with a build hint when one is missing."""
 import importlib
 import os
+import pkgutil
 import sys
+import sysconfig
+from pathlib import Path
 
 import pytest
 
@@ -32,3 +35,19 @@ def test_unknown_name_is_not_a_kernel():
         fstools._ext.not_a_kernel  # noqa: B018
     with pytest.raises(ImportError, match="cannot import name"):
         exec("from fstools._ext import not_a_kernel", {})
+
+
+@pytest.mark.skipif(not os.environ.get("FSTOOLS_EXPECT_INSTALLED"),
+                    reason="FSTOOLS_EXPECT_INSTALLED is not set (CI's stage 1 sets it)")
+def test_the_package_under_test_is_the_installed_one():
+    """CI's stage 1 runs the whole suite after ``pip install .``: the package the tests import, and
+    every module of it, must come from the environment's site-packages, not from the source tree
+    (stage 2 then checks that its wheel holds the same files: .ci/check_wheel.py)."""
+    site = {Path(sysconfig.get_paths()[key]).resolve() for key in ("purelib", "platlib")}
+    package = Path(fstools.__file__).resolve().parent
+    assert package.parent in site, f"fstools imported from {package}, not from {sorted(map(str, site))}"
+    names = [info.name for info in pkgutil.walk_packages(fstools.__path__, prefix="fstools.")]
+    assert len(names) > 50
+    for name in names:
+        module = importlib.import_module(name)
+        assert package in Path(module.__file__).resolve().parents, (name, module.__file__)
