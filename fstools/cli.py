@@ -738,7 +738,8 @@ def _command_knockoff(args):
     def compute(data):
         return knockoff_filter(args.formula, data, args.method, fdr=args.fdr, knockoffs=args.knockoffs, s=args.s,
                                statistic=args.statistic, offset=args.offset, n_draws=args.n_draws,
-                               random_state=args.random_state, n_jobs=args.n_jobs, na_action=args.na_action,
+                               derandomize=args.derandomize, pfer=args.pfer, eta=args.eta,
+                               pfer_assumption=args.pfer_assumption, random_state=args.random_state, n_jobs=args.n_jobs, na_action=args.na_action,
                                formula_mode=_formula_mode(args), response_type=args.response_type, **params)
 
     return _run(args, compute, _guarantee_formats(lambda result: result.summary()))
@@ -1037,6 +1038,16 @@ def build_parser():
     knockoff.add_argument("--offset", type=_integer, default=1, help="1: knockoff+ (default); 0: knockoff")
     knockoff.add_argument("--n-draws", type=_integer, default=1, metavar="M",
                           help="derandomised knockoffs over M draws (default 1: one draw)")
+    knockoff.add_argument("--derandomize", choices=("e-values", "frequency"), default="e-values",
+                          help="combine the draws by e-values and e-BH (default; FDR at --fdr) or by selection "
+                               "frequency (Ren, Wei & Candes 2023; PFER at --pfer)")
+    knockoff.add_argument("--pfer", type=_number, default=None,
+                          help="with --derandomize frequency: the bound on the expected number of false "
+                               "selections (default 1)")
+    knockoff.add_argument("--eta", type=_number, default=0.5,
+                          help="with --derandomize frequency: the share of draws a selection needs (default 0.5)")
+    knockoff.add_argument("--pfer-assumption", choices=("nonincreasing", "none"), default="nonincreasing",
+                          help="with --derandomize frequency: what the PFER bound assumes (default nonincreasing)")
     knockoff.add_argument("--random-state", type=_integer, default=None, metavar="SEED",
                           help="seed of the knockoffs (default: none)")
     knockoff.add_argument("--n-jobs", type=int, default=None, metavar="N", help="threads of the method")

@@ -68,6 +68,19 @@ def test_knockoff_on_a_csv(capsys, linear_csv):
     assert set(document["selected"]) >= {"x0", "x1", "x2"}
 
 
+def test_knockoff_derandomised_by_frequency(capsys, linear_csv):
+    path, frame = linear_csv
+    status, out, err = run(capsys, "knockoff", "y ~ .", "--data", path, "--method", "f_test", "--n-draws", 6,
+                           "--derandomize", "frequency", "--pfer", 2, "--eta", 0.6, "--random-state", 1,
+                           "--format", "json")
+    assert status == 0, err
+    document = json.loads(out)
+    expected = fs.knockoff_filter("y ~ .", frame, "f_test", n_draws=6, derandomize="frequency", pfer=2, eta=0.6,
+                                  random_state=1)
+    assert document["selected"] == expected.selected
+    assert document["draw_v"] == expected.draw_v and document["pfer"] == 2
+
+
 def test_knockoff_fixed_needs_rows(capsys, wine):
     status, _, err = run(capsys, "knockoff", "class ~ .", "--data", "wine", "--knockoffs", "fixed",
                          "--method", "f_test", "--fdr", 1.5)

@@ -24,20 +24,24 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from fstools.core.constraints import OPEN_UNIT_INTERVAL, SEED, integer_at_least, is_integer, one_of, \
+from fstools.core.constraints import OPEN_UNIT_INTERVAL, POSITIVE_NUMBER, SEED, integer_at_least, is_integer, one_of, \
     validate
 from fstools.core.failures import reraise_with_context
 from fstools.guarantees.importance import prepare, score_terms
-from fstools.guarantees.knockoff_threshold import knockoff_threshold
+from fstools.guarantees.knockoff_threshold import (PFER_ASSUMPTIONS, frequency_count, knockoff_threshold,
+                                                    pfer_frequency_ratio, pfer_knockoff_threshold)
 from fstools.results.labels import method_label
-from fstools.results.tables import Summary, format_number, text_as_html
+from fstools.results.tables import Summary, format_count, format_number, text_as_html
 
 __all__ = ["knockoff_filter", "KnockoffResult", "knockoff_statistics", "KNOCKOFF_TYPES", "S_METHODS",
-           "STATISTICS"]
+           "STATISTICS", "DERANDOMIZATIONS"]
 
 KNOCKOFF_TYPES = ("gaussian", "fixed")
 S_METHODS = ("mvr", "sdp", "equicorrelated")
 STATISTICS = ("difference", "signed_max")
+#: How several draws are combined: e-values and e-BH (FDR; Ren & Barber 2024), or selection
+#: frequencies of a PFER-controlling base procedure (Ren, Wei & Candes 2023).
+DERANDOMIZATIONS = ("e-values", "frequency")
 LASSO = "lasso"
 
 
@@ -126,11 +130,13 @@ class KnockoffResult:
     Attributes
     ----------
     selected : list of str
-        The features kept, largest ``W`` first (derandomised: largest mean e-value first).
+        The features kept, largest ``W`` first (derandomised: largest mean e-value, or largest
+        selection frequency, first).
     statistics : pandas.DataFrame
         Per feature (the formula's order): ``W``, ``Z`` (the feature's importance), ``Z_knockoff``
         (its knockoff's), ``selected``; with several draws, ``W`` etc. of the first draw and
-        ``e_value`` (the mean e-value over the draws) and ``frequency`` (share of draws selecting it).
+        ``e_value`` (the mean e-value over the draws; ``derandomize='e-values'``) and
+        ``frequency`` (the share of draws whose own selection holds it).
     W : pandas.Series
         The statistic of each feature (first draw).
     threshold : float
@@ -140,11 +146,21 @@ class KnockoffResult:
     X_knockoff : ndarray, shape (n, p)
         The knockoffs of the first draw, in the units of the design (fixed-X: of its centred
         columns), columns in the features' order.
+    thresholds : list of float
+        The threshold of each draw (``derandomize='frequency'``: the ``|W|`` of its ``v``-th
+        negative statistic, a feature selected in that draw when ``W > threshold``).
+    derandomize : {'e-values', 'frequency'} or None
+        None for one draw with the FDR rule.
+    pfer, eta, pfer_assumption, base_pfer, draw_v
+        ``derandomize='frequency'`` (else None): the PFER bound, the selection frequency, the
+        assumption behind the bound, the base procedure's level ``v0`` and each draw's ``v``.
     fdr, offset, knockoffs, s_method, statistic, n_draws, method, call, n, random_state
     """
 
     def __init__(self, *, call, method, spec, params, fdr, offset, knockoffs, s_method, statistic, W_draws, Z, Z_knockoff,
-                 X_knockoff, thresholds, selected, e_values, n, classes, random_state, draw_fdr, shrunk, n_dropped):
+                 X_knockoff, thresholds, selected, e_values, n, classes, random_state, draw_fdr, shrunk, n_dropped,
+                 derandomize=None, frequency=None, pfer=None, eta=None, pfer_assumption=None, base_pfer=None,
+                 draw_v=None):
         self.call = call
         self.method = method
         self._spec = spec
@@ -161,6 +177,12 @@ class KnockoffResult:
         self.n_draws = len(W_draws)
         self.draw_fdr = draw_fdr
         self.e_values = e_values
+        self.derandomize = derandomize
+        self.pfer = pfer
+        self.eta = eta
+        self.pfer_assumption = pfer_assumption
+        self.base_pfer = base_pfer
+        self.draw_v = None if draw_v is None else list(draw_v)
         terms = list(W_draws.columns)
         self.W = pd.Series(W_draws.iloc[0].to_numpy(), index=pd.Index(terms, name="feature"), name="W")
         columns = {"W": self.W.to_numpy(), "Z": Z, "Z_knockoff": Z_knockoff}
@@ -168,9 +190,11 @@ class KnockoffResult:
             columns["e_value"] = e_values
             columns["frequency"] = [(W_draws[term].to_numpy() >= np.asarray(self.thresholds)).mean()
                                     for term in terms]
+        if derandomize == "frequency":
+            columns["frequency"] = frequency
         columns["selected"] = [term in set(selected) for term in terms]
         self.statistics = pd.DataFrame(columns, index=pd.Index(terms, name="feature"))
-        key = self.statistics["e_value"] if e_values is not None else self.statistics["W"]
+        key = self.statistics[self._order_key]
         position = {term: j for j, term in enumerate(terms)}
         self.selected = sorted(selected, key=lambda term: (-key[term], position[term]))
         self.n = n
@@ -178,6 +202,19 @@ class KnockoffResult:
         self.random_state = random_state
         self.shrunk = shrunk
         self.n_dropped = n_dropped
+
+    @property
+    def _order_key(self):
+        """The column that orders the features: the mean e-value, the frequency or W."""
+        if self.derandomize == "frequency":
+            return "frequency"
+        return "e_value" if self.e_values is not None else "W"
+
+    def _target_text(self):
+        """'FDR 0.1' or 'PFER 1': the error rate the selection controls."""
+        if self.derandomize == "frequency":
+            return f"PFER {format_number(self.pfer)}"
+        return f"FDR {format_number(self.fdr)}"
 
     def _construction_text(self):
         if self.knockoffs == "fixed":
@@ -189,6 +226,14 @@ class KnockoffResult:
 
     def _rule_text(self):
         plus = "knockoff+" if self.offset == 1 else "knockoff"
+        if self.derandomize == "frequency":
+            base = "the positive W met before the v-th negative W by decreasing |W| (Janson & Su 2016"
+            if self.n_draws == 1:
+                return f"{base}, v = {self.draw_v[0]})"
+            return (f"derandomised over {self.n_draws} draws (Ren, Wei & Candes 2023): each draw selects {base}, "
+                    f"v0 = {format_number(self.base_pfer)}); selected when chosen in at least "
+                    f"{frequency_count(self.n_draws, self.eta)} of {self.n_draws} draws (eta = "
+                    f"{format_number(self.eta)})")
         if self.n_draws == 1:
             return f"{plus} threshold at FDR {format_number(self.fdr)}: W >= {format_number(self.threshold)}"
         return (f"derandomised over {self.n_draws} draws (Ren & Barber 2024): {plus} threshold at "
@@ -196,12 +241,22 @@ class KnockoffResult:
 
     def guarantee(self):
         """The guarantee in words."""
+        model = ("for a Gaussian linear model (fixed-X)." if self.knockoffs == "fixed" else
+                 "when the features are (close to) Gaussian with the estimated mean and covariance (model-X).")
+        if self.derandomize == "frequency":
+            assumed = ("" if self.pfer_assumption == "none" or self.n_draws == 1 else
+                       " It assumes, as Ren, Wei & Candes (2023), that the distribution of a null feature's selection "
+                       "frequency over the draws is nonincreasing (pfer_assumption='none' drops it, with Markov's "
+                       "inequality).")
+            return (f"The expected number of false selections (the per-family error rate, PFER) among the "
+                    f"{format_count(len(self.selected), 'selected feature')} is at most {format_number(self.pfer)}: "
+                    f"a false selection is a feature independent of the response given the other features. It holds "
+                    f"in finite samples {model}{assumed}")
         if self.offset == 1:
             return (f"The expected share of false discoveries among the {len(self.selected)} selected feature(s) "
                     f"(the false discovery rate) is at most {format_number(self.fdr)}: a false discovery is a "
                     f"feature independent of the response given the other features. It holds in finite samples "
-                    + ("for a Gaussian linear model (fixed-X)." if self.knockoffs == "fixed" else
-                       "when the features are (close to) Gaussian with the estimated mean and covariance (model-X)."))
+                    + model)
         return (f"offset = 0 (knockoff): a modified FDR, E[V / (R + 1/q)], is at most {format_number(self.fdr)}; "
                 f"use offset = 1 (knockoff+) for the FDR itself.")
 
@@ -217,14 +272,15 @@ class KnockoffResult:
         return {"call": self.call, "procedure": "knockoff_filter", "method": self.method, "params": dict(self.params),
                 "fdr": self.fdr, "offset": self.offset, "knockoffs": self.knockoffs, "s": self.s_method,
                 "statistic": self.statistic, "n_draws": self.n_draws, "draw_fdr": self.draw_fdr,
+                "derandomize": self.derandomize, "pfer": self.pfer, "eta": self.eta,
+                "pfer_assumption": self.pfer_assumption, "base_pfer": self.base_pfer, "draw_v": self.draw_v,
                 "thresholds": [float(value) for value in self.thresholds], "random_state": self.random_state,
                 "n": self.n, "classes": self.classes, "selected": list(self.selected), "guarantee": self.guarantee(),
                 "features": features}
 
     def summary_frame(self):
         """The statistics, selected features first, then by decreasing W."""
-        key = "e_value" if self.e_values is not None else "W"
-        order = np.lexsort((-self.statistics[key].to_numpy(), ~self.statistics["selected"].to_numpy()))
+        order = np.lexsort((-self.statistics[self._order_key].to_numpy(), ~self.statistics["selected"].to_numpy()))
         return self.statistics.iloc[order]
 
     def summary(self, all_features=False):
@@ -244,6 +300,8 @@ class KnockoffResult:
         if self.e_values is not None:
             table["e-value"] = [format_number(value) for value in frame["e_value"]]
             table["draws"] = [f"{100 * value:.0f}%" for value in frame["frequency"]]
+        if self.derandomize == "frequency":
+            table["draws"] = [f"{100 * value:.0f}%" for value in frame["frequency"]]
         table["selected"] = ["yes" if flag else "" for flag in frame["selected"]]
         params = ", ".join(f"{name} = {value!r}" for name, value in self.params.items())
         what = ("a continuous response" if self.classes is None else f"{len(self.classes)} classes")
@@ -259,10 +317,15 @@ class KnockoffResult:
                   ("Statistic", f"W = {combined}, Z = {score}"),
                   ("Rule", self._rule_text()),
                   ("Selected", f"{len(self.selected)}: {', '.join(self.selected) if self.selected else 'none'}")]
-        notes = [self.guarantee(),
-                 "W > 0: the feature beat its knockoff; the threshold is the smallest t with "
-                 "(offset + #{W <= -t}) / #{W >= t} <= fdr."]
-        if self.n_draws == 1 and not np.isfinite(self.threshold):
+        notes = [self.guarantee()]
+        if self.derandomize == "frequency":
+            notes.append("W > 0: the feature beat its knockoff; 'draws': the share of draws that selected it. Each "
+                         "draw's v is v0 rounded at random (down or up, with the chance of v0's fraction), so that "
+                         "its PFER is v0 on average.")
+        else:
+            notes.append("W > 0: the feature beat its knockoff; the threshold is the smallest t with "
+                         "(offset + #{W <= -t}) / #{W >= t} <= fdr.")
+        if self.n_draws == 1 and self.derandomize is None and not np.isfinite(self.threshold):
             needed = int(np.ceil(self.offset / self.fdr - 1e-12))
             positive = int((self.W > 0).sum())
             notes.append(f"No threshold reached: with offset = {self.offset}, a selection at FDR "
@@ -300,7 +363,7 @@ class KnockoffResult:
         ax.set_ylabel("W (feature vs its knockoff)")
         plain_numbers(ax)
         label = "lasso" if self.method == LASSO else method_label(self.method)
-        ax.set_title(f"Knockoff filter: {label}, {self.knockoffs} knockoffs, FDR {format_number(self.fdr)}\n"
+        ax.set_title(f"Knockoff filter: {label}, {self.knockoffs} knockoffs, {self._target_text()}\n"
                      f"{len(self.selected)} selected (red)"
                      + ("" if np.isfinite(self.threshold) else "; no threshold reached")
                      + ("" if self.n_draws == 1 else
@@ -310,7 +373,7 @@ class KnockoffResult:
 
     def __repr__(self):
         selected = ", ".join(self.selected) if self.selected else "none"
-        return (f"Knockoff filter: {self.method}, {self.knockoffs} knockoffs, FDR {format_number(self.fdr)}\n"
+        return (f"Knockoff filter: {self.method}, {self.knockoffs} knockoffs, {self._target_text()}\n"
                 f"Call: {self.call}\n{self._rule_text()}\nSelected ({len(self.selected)}): {selected}")
 
     def _repr_html_(self):
@@ -319,9 +382,11 @@ class KnockoffResult:
 
 
 def knockoff_filter(formula, data, method=LASSO, fdr=0.1, *, knockoffs="gaussian", s="mvr", statistic="difference",
-                    offset=1, n_draws=1, draw_fdr=None, shrink=True, n_steps=None, random_state=None, n_jobs=None,
+                    offset=1, n_draws=1, draw_fdr=None, derandomize="e-values", pfer=None, eta=0.5,
+                    pfer_assumption="nonincreasing", shrink=True, n_steps=None, random_state=None, n_jobs=None,
                     na_action="drop", formula_mode="safe", response_type=None, **params):
-    """The knockoff filter with any method's score: selected features with the FDR at most ``fdr``.
+    """The knockoff filter with any method's score: selected features with the FDR at most ``fdr``
+    (or, with ``derandomize='frequency'``, the expected number of false selections at most ``pfer``).
 
     Parameters
     ----------
@@ -354,6 +419,27 @@ def knockoff_filter(formula, data, method=LASSO, fdr=0.1, *, knockoffs="gaussian
     draw_fdr : float, optional
         The knockoff level of each draw when derandomising; default ``fdr / 2``, their
         recommendation.
+    derandomize : {'e-values', 'frequency'}, default 'e-values'
+        How draws are combined.  ``'e-values'``: as above (FDR at ``fdr``).  ``'frequency'``:
+        derandomised knockoffs of Ren, Wei & Candes (2023, "Derandomizing knockoffs", JASA
+        118:948-958), which bound the per-family error rate (PFER, the expected number of false
+        selections) instead of the FDR: each draw selects by the procedure of Janson & Su (2016,
+        "Familywise error rate control via knockoffs", Electron. J. Stat. 10:960-975; the positive
+        ``W`` met before the ``v``-th negative one by decreasing ``|W|``,
+        :func:`~fstools.guarantees.knockoff_threshold.pfer_knockoff_threshold`), and a feature is
+        selected when at least a share ``eta`` of the draws selected it.  ``fdr``, ``offset`` and
+        ``draw_fdr`` are not used then.
+    pfer : float, optional
+        ``derandomize='frequency'`` only: the PFER bound, > 0 (default 1, as ``derandomKnock``).
+        Each draw's ``v`` is ``v0 = pfer / ratio`` rounded down or up at random (up with the
+        chance of ``v0``'s fraction, so its mean is ``v0``), where ``ratio`` is
+        :func:`~fstools.guarantees.knockoff_threshold.pfer_frequency_ratio` of ``n_draws``,
+        ``eta`` and ``pfer_assumption``.
+    eta : float, default 0.5
+        ``derandomize='frequency'`` only: the selection frequency, in (0, 1] (0.5, their default).
+    pfer_assumption : {'nonincreasing', 'none'}, default 'nonincreasing'
+        ``derandomize='frequency'`` only: what the bound assumes of a null feature's selection
+        frequency (see :func:`~fstools.guarantees.knockoff_threshold.pfer_frequency_ratio`).
     n_steps : int, optional
         A greedy method's path over the 2p features and knockoffs stops after ``n_steps`` steps: a
         column's Z is ``n_steps + 1 - step`` if it entered, else 0 (the analogue of the lasso's
@@ -393,6 +479,15 @@ def knockoff_filter(formula, data, method=LASSO, fdr=0.1, *, knockoffs="gaussian
         raise ValueError(f"offset: must be 1 (knockoff+) or 0 (knockoff); got {offset!r}")
     n_draws = integer_at_least(1).validate(n_draws, "n_draws")
     draw_fdr = fdr / 2 if draw_fdr is None else validate(OPEN_UNIT_INTERVAL, draw_fdr, "draw_fdr")
+    derandomize = validate(one_of(DERANDOMIZATIONS), derandomize, "derandomize")
+    by_frequency = derandomize == "frequency"
+    if by_frequency:
+        pfer = 1.0 if pfer is None else validate(POSITIVE_NUMBER, pfer, "pfer")
+        ratio = pfer_frequency_ratio(n_draws, eta, pfer_assumption)  # checks eta and the assumption
+        base_pfer = pfer / ratio
+    elif pfer is not None:
+        raise ValueError(f"pfer: a PFER bound is the target of derandomize='frequency' only; got pfer={pfer!r} with "
+                         f"derandomize={derandomize!r} (which controls the FDR at fdr)")
     random_state = validate(SEED, random_state, "random_state",
                             right_type=lambda value: value is None or is_integer(value))
     if na_action not in ("drop", "raise"):
@@ -429,7 +524,7 @@ def knockoff_filter(formula, data, method=LASSO, fdr=0.1, *, knockoffs="gaussian
     except ValueError as error:
         reraise_with_context(error, "data")
     seeds = np.random.SeedSequence(random_state).spawn(n_draws)
-    W_draws, thresholds, e_sum = [], [], np.zeros(p)
+    W_draws, thresholds, e_sum, draw_v, chosen = [], [], np.zeros(p), [], np.zeros(p, dtype=np.int64)
     first = None
     for seed in seeds:
         rng = np.random.default_rng(seed)
@@ -448,13 +543,23 @@ def knockoff_filter(formula, data, method=LASSO, fdr=0.1, *, knockoffs="gaussian
                                                    n_threads=n_jobs)
         if first is None:
             first = (Z, Z_knockoff, X_knockoff)
-        threshold = knockoff_threshold(W, fdr if n_draws == 1 else draw_fdr, offset=offset)
+        if by_frequency:
+            # v0 rounded at random, its mean v0 (Ren, Wei & Candes 2023; derandomKnock's rbinom)
+            v = int(np.floor(base_pfer)) + int(rng.random() < base_pfer - np.floor(base_pfer))
+            threshold = pfer_knockoff_threshold(W, v) if v >= 1 else np.inf
+            chosen += W > threshold
+            draw_v.append(v)
+        else:
+            threshold = knockoff_threshold(W, fdr if n_draws == 1 else draw_fdr, offset=offset)
         W_draws.append(W)
         thresholds.append(threshold)
-        if n_draws > 1:
+        if n_draws > 1 and not by_frequency:
             e_sum += knockoff_evalues(W, threshold, offset=offset)
     terms = prepared.terms
-    if n_draws == 1:
+    if by_frequency:
+        e_values = None
+        selected = [terms[j] for j in np.flatnonzero(chosen >= frequency_count(n_draws, eta))]
+    elif n_draws == 1:
         e_values = None
         selected = [terms[j] for j in np.flatnonzero(W_draws[0] >= thresholds[0])]
     else:
@@ -462,19 +567,27 @@ def knockoff_filter(formula, data, method=LASSO, fdr=0.1, *, knockoffs="gaussian
         selected = [terms[j] for j in ebh(e_values, fdr)]
     spec = None if lasso else prepared.spec
     return KnockoffResult(
-        call=_format_call(formula, method, fdr, knockoffs, s, statistic, offset, n_draws, random_state, params),
+        call=_format_call(formula, method, fdr, knockoffs, s, statistic, offset, n_draws, random_state, params,
+                          derandomize=derandomize, pfer=pfer, eta=eta, pfer_assumption=pfer_assumption),
         method=LASSO if lasso else prepared.name, spec=spec, params={} if lasso else prepared.values, fdr=fdr,
         offset=offset, knockoffs=knockoffs, s_method=s, statistic=statistic,
         W_draws=pd.DataFrame(np.vstack(W_draws), columns=terms, index=pd.RangeIndex(1, n_draws + 1, name="draw")),
         Z=first[0], Z_knockoff=first[1], X_knockoff=first[2], thresholds=thresholds, selected=selected,
         e_values=e_values, n=n,
-        classes=prepared.class_names, random_state=random_state, draw_fdr=draw_fdr if n_draws > 1 else None,
-        shrunk=shrunk, n_dropped=prepared.frame.n_dropped)
+        classes=prepared.class_names, random_state=random_state,
+        draw_fdr=draw_fdr if n_draws > 1 and not by_frequency else None,
+        shrunk=shrunk, n_dropped=prepared.frame.n_dropped,
+        derandomize=derandomize if by_frequency or n_draws > 1 else None,
+        **({"frequency": chosen / n_draws, "pfer": pfer, "eta": eta, "pfer_assumption": pfer_assumption,
+            "base_pfer": base_pfer, "draw_v": draw_v} if by_frequency else {}))
 
 
-def _format_call(formula, method, fdr, knockoffs, s, statistic, offset, n_draws, random_state, params):
+def _format_call(formula, method, fdr, knockoffs, s, statistic, offset, n_draws, random_state, params, *,
+                 derandomize, pfer, eta, pfer_assumption):
     name = method if isinstance(method, str) else method[0]
-    parts = [repr(formula), "data", f"method={name!r}", f"fdr={fdr!r}"]
+    by_frequency = derandomize == "frequency"
+    target = f"pfer={pfer!r}" if by_frequency else f"fdr={fdr!r}"
+    parts = [repr(formula), "data", f"method={name!r}", target]
     if knockoffs != "gaussian":
         parts.append(f"knockoffs={knockoffs!r}")
     if s != "mvr":
@@ -485,6 +598,12 @@ def _format_call(formula, method, fdr, knockoffs, s, statistic, offset, n_draws,
         parts.append(f"offset={offset!r}")
     if n_draws != 1:
         parts.append(f"n_draws={n_draws!r}")
+    if by_frequency:
+        parts.append("derandomize='frequency'")
+        if eta != 0.5:
+            parts.append(f"eta={eta!r}")
+        if pfer_assumption != "nonincreasing":
+            parts.append(f"pfer_assumption={pfer_assumption!r}")
     parts.append(f"random_state={random_state!r}")
     parts += [f"{key}={value!r}" for key, value in params.items()]
     return f"knockoff_filter({', '.join(parts)})"
