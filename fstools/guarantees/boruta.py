@@ -74,6 +74,7 @@ from fstools.core.constraints import (BOOLEAN, OPEN_UNIT_INTERVAL, SEED, integer
                                       validate)
 from fstools.core.lazy import LazyModule
 from fstools.core.parallel import effective_n_threads
+from fstools.guarantees.forest import can_fit, fit_forest
 from fstools.guarantees.importance import importance_kind, prepare, score_terms
 from fstools.model.validation import split_method
 from fstools.methods.registry import get_method, method_names
@@ -347,6 +348,9 @@ class _ForestImportance:
         self.forest_params = dict(forest_params)
         self.entropy = entropy
         self.n_threads = n_threads
+        # One thread and the ensemble's usual loop: the same trees grown without its per-tree
+        # overhead (fstools.guarantees.forest); else scikit-learn's forest itself.
+        self.grow_trees = can_fit(self.forest(0).get_params(), n_threads)
 
     def forest(self, seed):
         from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor  # (heavy: at first use)
@@ -354,12 +358,18 @@ class _ForestImportance:
         kind = RandomForestClassifier if self.classification else RandomForestRegressor
         return kind(**self.forest_params, random_state=seed, n_jobs=self.n_threads)
 
+    def fitted_forest(self, X, seed):
+        """The forest of one run, fitted on ``X``: scikit-learn's, or the same trees grown one by one."""
+        forest = self.forest(seed)
+        if self.grow_trees:
+            return fit_forest(X, self.y, self.classification, forest.get_params(), seed)
+        return forest.fit(X, self.y)
+
     def __call__(self, run, active, sources):
         shadow_seed, forest_seed = _run_seeds(self.entropy, run)
         X, index, _ = self.design.extend(active, sources, np.random.default_rng(shadow_seed))
         forest_state, tree_seeds = forest_seed.spawn(2)
-        forest = self.forest(int(forest_state.generate_state(1)[0] & 0x7FFFFFFF))
-        forest.fit(X, self.y)
+        forest = self.fitted_forest(X, int(forest_state.generate_state(1)[0] & 0x7FFFFFFF))
         # Groups: the columns of each attribute (active) and each shadow, in that order.
         members = [np.flatnonzero(index == t) for t in list(active) + [self.design.n_terms + s
                                                                         for s in range(len(sources))]]
