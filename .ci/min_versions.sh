@@ -21,7 +21,8 @@
 # transformer, ML-kNN and the streaming estimator with scikit-learn's estimator checks), scipy,
 # joblib, threadpoolctl and matplotlib, the summary tables in text, HTML and LaTeX, the
 # guarantees' use of scikit-learn (LassoCV, l1 LogisticRegressionCV, l1_min_c, ledoit_wolf, a
-# forest's estimators_samples_), fetch's use of the real fetch_openml offline (its n_retries and
+# forest's estimators_samples_, the forest grown tree by tree equal to scikit-learn's, SciPy's linprog),
+# fetch's use of the real fetch_openml offline (its n_retries and
 # delay, its errors turned into FetchError), and one vignette.  Left out besides the dask tests: the kernel files (stage 3 runs them) and
 # test_dfs.py / test_fvg.py, which have one failure each at the floors that no floor explains
 # (redundancy_rate of a DataFrame and of the same array differ in the last bit, the summation
@@ -78,6 +79,7 @@ cp "$root/pyproject.toml" "$workdir/outside/"   # pytest settings only; nothing 
     tests/test_stability.py tests/test_information.py tests/test_similarity.py tests/test_sparse.py \
     tests/test_bad_input.py tests/test_elc.py tests/test_mlknn.py tests/test_online.py \
     tests/test_discriminant_baselines.py tests/test_datasets.py tests/test_fetch.py tests/test_cmqfs.py tests/test_parallel.py \
-    tests/test_knockoff_filter.py tests/test_stability_selection.py \
+    tests/test_knockoff_filter.py tests/test_derandomized_knockoffs.py tests/test_stability_selection.py \
+    tests/test_boruta_forest.py \
     "tests/test_boruta.py::test_random_forest_confirms_informative_rejects_noise" \
     "tests/test_vignettes.py::test_vignette_runs[baselines.py]")
