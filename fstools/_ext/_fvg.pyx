@@ -50,11 +50,13 @@ Two ways to count the graph from these runs, giving the same integers:
   pairs joined in both directions (counted twice by the union) from two offline
   sweeps with Fenwick trees, O(m log m).
 
-Either way the bottleneck is the sort.
+Either way the largest single cost is the sort: a radix sort of the values'
+order keys (:func:`fstools._ext._sorting.sort_by_value`, linear in m), whose
+stability gives the (value, index) order of the ties.
 
 Memory: the features are read in place, as columns of the caller's
-(n_samples, n_features) array in any layout; each thread copies the one
-feature it is scoring into its own buffer.  Sorted positions, sample indices
+(n_samples, n_features) array in any layout; each thread sorts the one
+feature it is scoring straight from that column.  Sorted positions, sample indices
 and per-sample counts are 32-bit (``index_t``), so m is at most 2**31 - 1;
 edge totals over a feature (M, l_c, d_c, arc counts) are int64.  Buffers are
 freed as soon as they are no longer needed; the per-thread peak is at most
@@ -77,7 +79,7 @@ from libc.string cimport memcpy, memset
 from fstools._ext._common cimport (OK, OUT_OF_MEMORY, check_at_least_one, check_class_codes,
                                    check_double_strides, check_length, check_threads, max_status,
                                    SignalCheck, signal_check_init, stop_requested, raise_if_stopped)
-from fstools._ext._sorting cimport heap_sort, lower_bound, stable_argsort
+from fstools._ext._sorting cimport heap_sort, lower_bound, sort_by_value
 
 cnp.import_array()
 
@@ -632,7 +634,7 @@ cdef int _modularity_parts_sweep(const double* x, Py_ssize_t x_stride, Py_ssize_
     uses it where the linear path (:func:`_linear_parts`) does not apply.
 
     The feature is ``x[0], x[x_stride], ..., x[(m - 1) * x_stride]`` (a column
-    of the caller's array, read in place; copied here into a work buffer).
+    of the caller's array, read in place by the sort).
     ``within_edges`` and ``degree_sum`` have ``n_classes`` slots and are
     overwritten.  The class codes ``y`` lie in 0..n_classes-1 (checked once by the
     ``def`` wrapper).  Returns OK or OUT_OF_MEMORY.
@@ -648,10 +650,8 @@ cdef int _modularity_parts_sweep(const double* x, Py_ssize_t x_stride, Py_ssize_
     and freed after the last step that reads it (pointers set to NULL), so
     the peak is the neighbour runs plus the sweep's events and trees.
     """
-    # Sorting: the feature copied contiguous, the sort order and its buffer.
-    cdef double* column = NULL
+    # The sort order (the feature is read in place by the sort).
     cdef index_t* order = NULL
-    cdef index_t* buffer = NULL
     # Sorted values and classes.
     cdef double* v = NULL
     cdef int32_t* class_at = NULL
@@ -686,29 +686,17 @@ cdef int _modularity_parts_sweep(const double* x, Py_ssize_t x_stride, Py_ssize_
         status = OUT_OF_MEMORY
 
     if status == OK:
-        # Sort a contiguous copy of the feature.
-        column = <double*> malloc(m * sizeof(double))
+        # The sort order, the sorted values and the class at every sorted position.
         order = <index_t*> malloc(m * sizeof(index_t))
-        buffer = <index_t*> malloc(m * sizeof(index_t))
-        if column == NULL or order == NULL or buffer == NULL:
-            status = OUT_OF_MEMORY
-    if status == OK:
-        for i in range(m):
-            column[i] = x[i * x_stride]
-        stable_argsort(column, m, order, buffer)
-        free(buffer)
-        buffer = NULL
-        # Sorted values and the class at every sorted position.
         v = <double*> malloc(m * sizeof(double))
         class_at = <int32_t*> malloc(m * sizeof(int32_t))
-        if v == NULL or class_at == NULL:
+        if order == NULL or v == NULL or class_at == NULL:
             status = OUT_OF_MEMORY
     if status == OK:
+        status = _sort_feature(x, x_stride, m, v, order)
+    if status == OK:
         for p in range(m):
-            v[p] = column[order[p]]
             class_at[p] = y[order[p]]
-        free(column)
-        column = NULL
 
         # Class sizes and each class's sorted positions, ascending.
         class_fill = <Py_ssize_t*> malloc((n_classes + 1) * sizeof(Py_ssize_t))
@@ -812,7 +800,7 @@ cdef int _modularity_parts_sweep(const double* x, Py_ssize_t x_stride, Py_ssize_
                     degree_sum[c] -= mutual_by_class[c]
         n_edges[0] = n_arcs - n_mutual
 
-    free(column); free(order); free(buffer); free(v); free(class_at)
+    free(order); free(v); free(class_at)
     free(runs); free(in_degree); free(class_fill)
     free(arc_within); free(mutual_by_class); free(mutual_within)
     free(classes.offset); free(classes.positions); free(classes.class_major_index)
@@ -1211,19 +1199,11 @@ cdef void _linear_parts_two(LinearGraph* graph, int64_t* n_edges, int64_t* withi
 
 cdef int _sort_feature(const double* x, Py_ssize_t x_stride, Py_ssize_t m, double* v,
                        index_t* order) noexcept nogil:
-    """``order`` = the samples by (value, index), ``v`` = their values; OK or OUT_OF_MEMORY."""
-    cdef double* column = <double*> malloc(m * sizeof(double))
-    cdef index_t* buffer = <index_t*> malloc(m * sizeof(index_t))
-    cdef Py_ssize_t i
-    if column == NULL or buffer == NULL:
-        free(column); free(buffer)
+    """``order`` = the samples by (value, index), ``v`` = their values (the radix sort of
+    :func:`fstools._ext._sorting.sort_by_value`, read from the column in place); OK or
+    OUT_OF_MEMORY."""
+    if sort_by_value(x, x_stride, m, order, v) != 0:
         return OUT_OF_MEMORY
-    for i in range(m):
-        column[i] = x[i * x_stride]
-    stable_argsort(column, m, order, buffer)
-    for i in range(m):
-        v[i] = column[order[i]]
-    free(column); free(buffer)
     return OK
 
 
@@ -1565,12 +1545,9 @@ def neighbour_runs(const double[::1] x, const int32_t[::1] y, int n_classes):
     counts = np.bincount(np.asarray(y), minlength=n_classes)
     cdef index_t[::1] order = order_array
     cdef index_t[:, :, ::1] runs = runs_array
-    cdef index_t[::1] buffer = np.empty(m, dtype=np.int32)
     cdef double[::1] v = np.empty(m, dtype=np.float64)
     cdef cnp.intp_t[::1] class_size = counts.astype(np.intp)
-    stable_argsort(&x[0], m, &order[0], &buffer[0])
-    for p in range(m):
-        v[p] = x[order[p]]
+    _raise_for_status(_sort_feature(&x[0], 1, m, &v[0], &order[0]))
     _extra_runs_init(&extra)
     _search_hint_init(&hint)
     try:
