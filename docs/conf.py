@@ -8,6 +8,7 @@ The gallery runs the vignettes in quick mode (``FSTOOLS_QUICK=1``: fewer repeats
 grids); ``FSTOOLS_DOCS_FULL=1 sphinx-build ...`` runs them in full, as in the papers.
 """
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -34,16 +35,39 @@ version = release
 extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
+    "sphinx.ext.intersphinx",
     "sphinx.ext.mathjax",
+    "sphinx-mathjax-offline",     # MathJax 3 served with the site: math renders offline
     "numpydoc",
     "sphinx_gallery.gen_gallery",
     "myst_parser",
+    "numpydoc_attributes",        # docs/sphinxext: :attr: links to a class's Attributes entries
+    "dotted_names",               # docs/sphinxext: long names break at their dots, not mid-word
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
-exclude_patterns = ["_build", "_vignettes", "sphinxext", "auto_examples/*.ipynb",
+exclude_patterns = ["_build", "_vignettes", "sphinxext", "_intersphinx", "auto_examples/*.ipynb",
                     "auto_examples/*.py", "auto_examples/*.zip", "auto_examples/*.json"]
 templates_path = ["_templates"]
 default_role = "code"
+# Every cross-reference must resolve (with -W, an unresolved one fails the build).
+nitpicky = True
+# No exceptions: a reference to an object with no page on this site is written as a literal.
+nitpick_ignore = []
+
+# ---- links to other projects' documentation -------------------------------------------------
+# The build never goes online: each inventory is a file of docs/_intersphinx/ (how each was
+# obtained, and `python docs/_intersphinx/refresh.py` to download them anew, are in its
+# README.md); the links point at the public sites.
+intersphinx_mapping = {
+    "python": ("https://docs.python.org/3/", "_intersphinx/python-objects.inv"),
+    "numpy": ("https://numpy.org/doc/stable/", "_intersphinx/numpy-objects.inv"),
+    "scipy": ("https://docs.scipy.org/doc/scipy/", "_intersphinx/scipy-objects.inv"),
+    "pandas": ("https://pandas.pydata.org/docs/", "_intersphinx/pandas-objects.inv"),
+    "sklearn": ("https://scikit-learn.org/stable/", "_intersphinx/sklearn-objects.inv"),
+    "statsmodels": ("https://www.statsmodels.org/stable/", "_intersphinx/statsmodels-objects.inv"),
+    "matplotlib": ("https://matplotlib.org/stable/", "_intersphinx/matplotlib-objects.inv"),
+    "polars": ("https://docs.pola.rs/api/python/stable/", "_intersphinx/polars-objects.inv"),
+}
 
 # ---- API pages ------------------------------------------------------------------------------
 autosummary_generate = True
@@ -110,6 +134,18 @@ sphinx_gallery_conf = {
     "parallel": True,                        # the vignettes in one process per core (joblib)
 }
 
+# sphinx-gallery's pages of execution times (sg_execution_times) load jQuery, DataTables and their
+# style sheets from CDNs to make the table sortable: without a network the page would hang on
+# them, and .ci/check_docs_offline.py refuses remote scripts.  The raw HTML block that loads them
+# is dropped when the page is read; the table stays, in the theme's style, unsorted.
+_GALLERY_REMOTE_SCRIPTS = re.compile(r"^  \.\. raw:: html\n(?:\n|    .*\n)*", re.M)
+
+
+def _drop_gallery_remote_scripts(app, docname, source):
+    if docname.rsplit("/", 1)[-1] == "sg_execution_times":
+        source[0] = _GALLERY_REMOTE_SCRIPTS.sub("", source[0])
+
+
 # ---- HTML -------------------------------------------------------------------------------------
 html_theme = "pydata_sphinx_theme"
 html_title = f"fstools {release}"
@@ -129,7 +165,7 @@ def _autosummary_names(text):
     names, module, in_table = set(), "fstools", False
     for line in text.splitlines():
         stripped = line.strip()
-        if stripped.startswith(".. currentmodule::"):
+        if stripped.startswith((".. currentmodule::", ".. module::", ".. py:module::")):
             module = stripped.split("::")[1].strip()
         elif stripped.startswith(".. autosummary::"):
             in_table = True
@@ -160,3 +196,9 @@ _check_coverage()
 
 def setup(app):
     app.connect("autodoc-skip-member", _skip_scikit_learn_members)
+    app.connect("source-read", _drop_gallery_remote_scripts)
+    # sphinx-mathjax-offline (0.0.2) declares no parallel safety, which would warn (and fail -W)
+    # under ``sphinx-build -j N``; it only sets mathjax_path and copies files when the build ends.
+    mathjax_offline = app.extensions.get("sphinx-mathjax-offline")
+    if mathjax_offline is not None:
+        mathjax_offline.parallel_read_safe = mathjax_offline.parallel_write_safe = True

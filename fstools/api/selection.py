@@ -224,7 +224,7 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     k : int, None or 'auto'
         Number of features to select; None ranks every feature.  ``'auto'`` (the greedy methods
         mifs, mifs_u, mrmr, jmi, cmim, cmqfs): run the greedy path to its maximum,
-        min(candidates, 50) steps (:data:`fstools.methods.step_tests.AUTO_MAX_STEPS`), test its
+        min(candidates, 50) steps (``fstools.methods.step_tests.AUTO_MAX_STEPS``), test its
         steps in order by their step tests (``test='step'``) and stop before the first step whose
         p-value is not below ``step_alpha`` (NA counts as not significant): the result of
         :meth:`fstools.SelectionResult.cut`, with the cut in the summary.
@@ -266,7 +266,7 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         :class:`fstools.results.multilabel_result.MultiLabelResult`.
     response_type : {None, 'class', 'continuous'}, default None
         What the response is.  None decides as R does from the data
-        (:mod:`fstools.model.response`): strings, booleans, categoricals and integer-valued
+        (``fstools.model.response``): strings, booleans, categoricals and integer-valued
         numbers with at most 10 distinct values are classes; other numbers are continuous.
         The decision and its reason are in the summary.  ``C(y)`` or ``factor(y)`` on the left
         of the formula also makes the response classes.  A method that cannot take the
@@ -289,7 +289,7 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
         in ``res.scores`` and the summary.  For the supervised single-response methods; for a
         greedy method it tests the relevance (first-step) score.  ``'step'`` (greedy methods):
         a conditional permutation test of each step of the path given the features chosen
-        before (:mod:`fstools.methods.step_tests`), in ``res.steps`` and the summary.  With
+        before (:ref:`step-tests`), in ``res.steps`` and the summary.  With
         ``k='auto'`` the steps are tested (in order, up to the first not significant) anyway.
     n_permutations : int, default 999
         Permutations of the response for ``test`` (and ``k='auto'``).

@@ -116,7 +116,7 @@ class OnlineSelector(SelectorMixin, ClassifierMixin, BaseEstimator):
     g : float, default 1e-6
         Gravity (section 3.3; g_t = K g when t % K == 0).  0 switches the
         shrinking off.  The paper gives no value; the default comes from a study on a
-        w8a-like stream (:data:`fstools.methods.passive_aggressive.DEFAULT_GRAVITY`):
+        w8a-like stream (``fstools.methods.passive_aggressive.DEFAULT_GRAVITY``):
         larger gravities erase the weights of features seen mostly in the rare class.
     theta : float, default inf
         Threshold of T (Eq. 10): weights with ``|w_j|`` <= theta shrink; inf

@@ -317,7 +317,7 @@ def fetch(name, *, data_home=None, timeout=30.0, refresh=False):
     Notes
     -----
     The Mulan and scikit-feature files have their SHA-256 digest in the registry (see
-    :mod:`fstools.datasets.registry`), checked on every read: a file put in the cache by hand
+    ``fstools.datasets.registry``), checked on every read: a file put in the cache by hand
     must be the repository's, byte for byte.  For the other sets, the first download's digest
     (or that of a file first found in the cache) is recorded next to the file
     (``<file>.sha256``) and later reads are checked against it.

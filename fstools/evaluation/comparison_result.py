@@ -1,4 +1,4 @@
-"""The result of :func:`fstools.evaluation.compare`: tables, paired tests and plots of a comparison.
+"""The result of :func:`fstools.compare`: tables, paired tests and plots of a comparison.
 
 :class:`ComparisonResult` holds the long table of every fold's score and presents it as the
 papers do: a methods x feature-count table of mean +- sd with the best method of each row marked
@@ -501,7 +501,7 @@ def _response_text(info):
 
 
 class ComparisonResult:
-    """The outcome of :func:`fstools.evaluation.compare`.
+    """The outcome of :func:`fstools.compare`.
 
     Attributes
     ----------
@@ -991,7 +991,7 @@ class ComparisonResult:
         the repeated cross-validation: one pair per repeat and fold (the metric averaged over the
         feature counts), the variance of the mean difference inflated from s^2 / J to
         (1 / J + n_test / n_train) s^2 because the training sets of the folds overlap
-        (:func:`paired_t_test`).  With several data sets, one test per data set and method.
+        (``fstools.evaluation.comparison_result.paired_t_test``).  With several data sets, one test per data set and method.
 
         Parameters
         ----------
@@ -1045,7 +1045,7 @@ class ComparisonResult:
 
         The same pairs and ``alternative`` as :meth:`ttest` (there is no correction for
         overlapping training sets here: over folds the p-values are liberal).  The statistic is R's V = W+
-        (:func:`wilcoxon_signed_rank`: zeros, ties, exact or normal p-value as R's
+        (``fstools.evaluation.comparison_result.wilcoxon_signed_rank``: zeros, ties, exact or normal p-value as R's
         ``wilcox.test`` with ``exact = NULL, correct = TRUE`` by default).
 
         Returns
@@ -1130,7 +1130,7 @@ class ComparisonResult:
                        frame=frame)
 
     def test_summary(self, test="ttest", reference=None, **kwargs):
-        """A test table as a :class:`~fstools.results.tables.Summary` (text, HTML, LaTeX, ``summary_frame()``).
+        """A test table as a printable summary (text, HTML, LaTeX, ``summary_frame()``; see :ref:`summary-tables`).
 
         ``test``: 'ttest' or 'wilcoxon' (``reference`` and ``kwargs`` as for that method), or
         'friedman' (``kwargs`` as :meth:`friedman`).
@@ -1210,7 +1210,8 @@ class ComparisonResult:
         """Nogueira's stability of the in-fold selections (``select_in_fold=True`` only).
 
         For each data set and method, the top-k sets chosen in the ``repeats x cv`` training
-        folds are compared with :func:`fstools.evaluation.stability.nogueira_stability`.
+        folds are compared with Nogueira, Sechidis and Brown's (2018) index, as in :func:`fstools.stability`
+        (``fstools.evaluation.stability.nogueira_stability``).
 
         Returns
         -------

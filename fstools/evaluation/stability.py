@@ -140,7 +140,7 @@ def _run_bootstrap(task):
 
 
 class StabilityResult:
-    """The outcome of :func:`fstools.evaluation.stability`.
+    """The outcome of :func:`fstools.stability`.
 
     Attributes
     ----------

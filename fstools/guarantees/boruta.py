@@ -444,7 +444,7 @@ def _wrapped(text, width=72):
 
 
 class BorutaResult:
-    """The outcome of :func:`fstools.guarantees.boruta` (R's ``Boruta`` object).
+    """The outcome of :func:`fstools.boruta` (R's ``Boruta`` object).
 
     Attributes
     ----------

@@ -426,20 +426,20 @@ def knockoff_filter(formula, data, method=LASSO, fdr=0.1, *, knockoffs="gaussian
         selections) instead of the FDR: each draw selects by the procedure of Janson & Su (2016,
         "Familywise error rate control via knockoffs", Electron. J. Stat. 10:960-975; the positive
         ``W`` met before the ``v``-th negative one by decreasing ``|W|``,
-        :func:`~fstools.guarantees.knockoff_threshold.pfer_knockoff_threshold`), and a feature is
+        ``fstools.guarantees.knockoff_threshold.pfer_knockoff_threshold``), and a feature is
         selected when at least a share ``eta`` of the draws selected it.  ``fdr``, ``offset`` and
         ``draw_fdr`` are not used then.
     pfer : float, optional
         ``derandomize='frequency'`` only: the PFER bound, > 0 (default 1, as ``derandomKnock``).
         Each draw's ``v`` is ``v0 = pfer / ratio`` rounded down or up at random (up with the
         chance of ``v0``'s fraction, so its mean is ``v0``), where ``ratio`` is
-        :func:`~fstools.guarantees.knockoff_threshold.pfer_frequency_ratio` of ``n_draws``,
+        ``fstools.guarantees.knockoff_threshold.pfer_frequency_ratio`` of ``n_draws``,
         ``eta`` and ``pfer_assumption``.
     eta : float, default 0.5
         ``derandomize='frequency'`` only: the selection frequency, in (0, 1] (0.5, their default).
     pfer_assumption : {'nonincreasing', 'none'}, default 'nonincreasing'
         ``derandomize='frequency'`` only: what the bound assumes of a null feature's selection
-        frequency (see :func:`~fstools.guarantees.knockoff_threshold.pfer_frequency_ratio`).
+        frequency (see ``fstools.guarantees.knockoff_threshold.pfer_frequency_ratio``).
     n_steps : int, optional
         A greedy method's path over the 2p features and knockoffs stops after ``n_steps`` steps: a
         column's Z is ``n_steps + 1 - step`` if it entered, else 0 (the analogue of the lasso's
@@ -450,7 +450,7 @@ def knockoff_filter(formula, data, method=LASSO, fdr=0.1, *, knockoffs="gaussian
         Shrink the estimated covariance (model-X) by Ledoit-Wolf, whose estimated intensity is
         near 0 when n is much larger than p (knockpy's default); ``'auto'`` only when n < 2p or the
         sample covariance is singular (see
-        :func:`fstools.guarantees.knockoff_construction.estimate_covariance`).  On AR(1) 0.3
+        ``fstools.guarantees.knockoff_construction.estimate_covariance``).  On AR(1) 0.3
         designs with n = 500, p = 200, 12 signals, the unshrunk estimate's knockoffs found none
         of the signals in 3 data sets, the shrunk one 92-100 %.
     random_state : int or None

@@ -217,8 +217,8 @@ def stability_selection_parameters(p, q=None, cutoff=None, pfer=None, B=50, samp
       1/2 + min(t^2, 1/(2B) + 3 t^2 / 4)), c = (1 + 1/B) / (4 (1 - cutoff + 1/(2B))) above.
     * Shah & Samworth (2013), Eq. (8) (r-concave): p min(1, D(t^2, 2 cutoff - 1, B, -1/2),
       D(t, cutoff, 2B, -1/4)), D the largest upper tail of an r-concave distribution on
-      {0, 1/B', ..., 1} with mean theta (:func:`_r_concave_tail`).  It needs q at most the
-      largest q for which 2B cutoff - 1 > 4 B t (:func:`_largest_q`).
+      {0, 1/B', ..., 1} with mean theta (``_r_concave_tail``).  It needs q at most the
+      largest q for which 2B cutoff - 1 > 4 B t (``_largest_q``).
 
     Examples
     --------

@@ -60,7 +60,7 @@ def _selected_columns(X, selected):
 
 
 def redundancy_rate(X, selected=None, absolute=True):
-    """Redundancy rate RED(F) of a feature subset (Tao et al. 2016, Eq. 34).
+    """Redundancy rate RED(F) of a feature subset (Tao et al. 2016, equation 34).
 
     ``RED(F) = 1 / (|F| (|F| - 1)) sum_{i > j in F} |corr(f_i, f_j)|``, with Pearson's
     correlation over the samples.  The sum runs over the ``|F| (|F| - 1) / 2`` unordered
@@ -146,7 +146,7 @@ def _multilabel_inputs(X, Y, selected):
 
 
 def residual_redundancy(X, Y, selected=None):
-    """Residual feature redundancy R(F) of a selected set (the ELC paper, Eq. 16).
+    """Residual feature redundancy R(F) of a selected set (ELC, Wang et al. 2020, equation 16).
 
     ``R(F) = 1 / (k' (k' - 1) l) sum_{f_i, f_j in F, i != j} sum_c rho(f_i, y_c)^2 rho(f_j, y_c)^2``
     with rho Pearson's correlation, ``k' = |F|`` and l labels.  The sum runs over the ordered pairs
@@ -177,7 +177,7 @@ def residual_redundancy(X, Y, selected=None):
 
 
 def residual_label_correlation(X, Y, selected=None, S=None, standardize="variance"):
-    """Residual label correlation C(F) of a selected set (the ELC paper, Eq. 17).
+    """Residual label correlation C(F) of a selected set (ELC, Wang et al. 2020, equation 17).
 
     ``C(F) = 1 / (k' (k' - 1)) || (1/n^2) Y^T X_F X_F^T Y - S ||_F`` (the norm not squared, as
     printed): how much of the label correlation S the selected features do not reproduce.
@@ -190,10 +190,10 @@ def residual_label_correlation(X, Y, selected=None, S=None, standardize="varianc
     selected : column indices, boolean mask, column names (DataFrame) or None (every column)
     S : array-like, shape (l, l), optional
         The label correlation of the original data; default the masked RBF of the paper's
-        Appendix B (:func:`fstools.methods.multilabel.label_correlation`).
+        Appendix B (``fstools.methods.multilabel.label_correlation``).
     standardize : {'variance', 'length', 'none'}, default 'variance'
         Scaling of the centred features before the product: unit variance (the scale at which
-        ELC compares ``Y^T X_F X_F^T Y / n^2`` with S; see :mod:`fstools.methods.multilabel`),
+        ELC compares ``Y^T X_F X_F^T Y / n^2`` with S; see :doc:`/methods/multilabel`),
         unit length (the paper's section 3.2), or the data as given.
 
     Returns

@@ -203,7 +203,7 @@ class MultiLabelResult(Result):
         ----------
         kind : {'scores', 'convergence'}
             ``'scores'``: bar chart of the scores by rank, selected features marked
-            (:func:`fstools.results.plotting.plot_scores`; ``max_features=``);
+            (``fstools.results.plotting.plot_scores``; ``max_features=``);
             ``'convergence'``: the per-iteration records, one panel each (iterative methods:
             ELC's objective, relaxed objective and the change of W).
         ax : matplotlib Axes, optional

@@ -12,7 +12,7 @@ __all__ = ["OutOfCoreResult"]
 
 
 class OutOfCoreResult(Result):
-    """What :func:`select_dask` / :func:`select_dask_array` return: the scores and the selection.
+    """What :func:`fstools.select` on a Dask DataFrame and :func:`fstools.select_dask_array` return.
 
     Attributes as :class:`fstools.SelectionResult` (``selected``, ``scores``, ``formula``,
     ``method``, ``params``, ``call``, ``n``, ``n_dropped``, ``classes``, ``class_counts``,

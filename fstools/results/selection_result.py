@@ -104,7 +104,7 @@ class SelectionResult(Result):
         Rows dropped for missing values.
     response : str
     response_type : {'class', 'continuous'}
-        What the response was taken as (see :mod:`fstools.model.response`).
+        What the response was taken as (see ``fstools.model.response``).
     response_reason : str or None
         Why: e.g. "strings", or "numeric, 214 distinct integer values (...)".
     classes : list of str or None
@@ -304,7 +304,7 @@ class SelectionResult(Result):
         step of the path given the features chosen before: a conditional permutation test, the
         response permuted within the strata of the selected features' joint codes and the
         step's criterion recomputed for every remaining candidate
-        (:mod:`fstools.methods.step_tests`, where the assumptions are stated).  It adds to
+        (:ref:`step-tests`; the assumptions are stated in ``fstools.methods.step_tests``).  It adds to
         :attr:`steps` ``p_step`` (the step's p-value: the chosen criterion against the best
         candidate's under each permutation, so that it accounts for the choice), ``p_candidate``
         (the chosen candidate's own conditional p-value, not adjusted for the choice) and
@@ -317,7 +317,7 @@ class SelectionResult(Result):
         test : {'permutation', 'step'}
         n_permutations : int, default 999
         random_state : None or int
-            Seed of the permutations (``numpy.random.default_rng``); the same seed gives the
+            Seed of the permutations (:func:`numpy.random.default_rng`); the same seed gives the
             same p-values whatever ``n_jobs``.  Not a parameter of the method (a method's own
             ``random_state``, e.g. mim with ``estimator='knn'``, is in :attr:`params` and is
             kept fixed under the permutations).
@@ -669,7 +669,7 @@ class SelectionResult(Result):
             ``feature``, ``bins``).  ``value`` : {'criterion', 'relevance'}, default 'criterion':
             the bars of ``'scores'``; ``'relevance'`` (greedy methods) draws every candidate's
             first-step score (I(X;C), CMQFS's Q), on which a feature chosen late can stand lower
-            than one not chosen (:func:`fstools.results.plotting.plot_scores`).
+            than one not chosen (``fstools.results.plotting.plot_scores``).
 
         Returns
         -------
