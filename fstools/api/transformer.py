@@ -326,9 +326,13 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         tags.target_tags.required = True
         tags.input_tags.allow_nan = self.na_action != "raise"  # transform then passes NaN through
         try:
-            tags.input_tags.sparse = "sparse" in get_method(self.method).capabilities
+            spec = get_method(self.method)
         except ValueError:  # an unknown method is refused at fit
             tags.input_tags.sparse = False
+            return tags
+        tags.input_tags.sparse = "sparse" in spec.capabilities
+        # A method of counts (chi2) refuses negative values: scikit-learn's checks then give it X >= 0.
+        tags.input_tags.positive_only = "non_negative" in spec.capabilities
         return tags
 
 

@@ -39,7 +39,7 @@ from fstools.core.messages import ColumnError, preview
 __all__ = ["as_canonical_csc", "ClassColumnStatistics", "class_column_sums", "class_column_statistics",
            "centred_sums_of_squares", "column_ranges", "ColumnLevels", "column_levels",
            "level_class_counts", "column_value_counts", "sparse_mutual_information_relevance",
-           "ROUNDING_TOLERANCE"]
+           "discrete_column_mask", "ROUNDING_TOLERANCE"]
 
 #: Tiny negative mutual information from rounding is returned as 0 (as the entropy kernel does).
 ROUNDING_TOLERANCE = 1e-12
@@ -434,6 +434,27 @@ def _n_log_n(counts):
 def _entropy_from_sum(sum_n_log_n, m):
     """``H = (m log m - sum n log n) / m``, the kernel's formula."""
     return (float(m) * math.log(float(m)) - sum_n_log_n) / float(m)
+
+
+def discrete_column_mask(X, max_levels=MAX_LEVELS_AS_IS):
+    """Which columns of a sparse matrix are discrete: integer values only and at most ``max_levels``
+    distinct values, the zero included (the columns :func:`sparse_mutual_information_relevance`
+    counts as they are; the rule of :func:`fstools.core.discretize.discrete_columns`).
+
+    Parameters
+    ----------
+    X : scipy sparse matrix, shape (n_samples, n_features)
+    max_levels : int
+
+    Returns
+    -------
+    ndarray of bool, shape (n_features,)
+    """
+    X = as_canonical_csc(X)
+    _, columns, values = _entries(X)
+    discrete = column_levels(X).counts() <= max_levels
+    discrete[np.unique(columns[values != np.round(values)])] = False
+    return discrete
 
 
 def sparse_mutual_information_relevance(X, y, n_classes, max_levels=MAX_LEVELS_AS_IS, method="mim"):

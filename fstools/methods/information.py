@@ -109,7 +109,8 @@ from scipy import sparse
 from fstools._ext import _bitcount, _class_tables, _common, _entropy, _sorting
 from fstools.core.parallel import external_backend, score_features, threads_for_work
 from fstools.core.discretize import MAX_LEVELS_AS_IS, code_dtype, information_codes, information_codes_with_planes
-from fstools.core.sparse import as_canonical_csc, column_levels, sparse_mutual_information_relevance
+from fstools.core.sparse import (as_canonical_csc, column_levels, discrete_column_mask,
+                                 sparse_mutual_information_relevance)
 from fstools.core.ranking import TIE_TOLERANCE, first_maximum, rank_features
 from fstools.core.constraints import (is_integer_at_least, is_none_or, is_nonnegative_number, is_one_of, is_positive_integer,
                                       is_seed, none_or_int)
@@ -523,14 +524,16 @@ def information_output(ranking, step_values, relevance, discretisation_note, con
 
 
 def sparse_mim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None):
-    """The ``mim`` method on a scipy sparse matrix of binary/count features (never densified).
+    """The ``mim`` method on a scipy sparse matrix, never densified whole.
 
     Returns the :class:`~fstools.methods.registry.MethodOutput` that
-    :func:`fstools.methods.information.mim` returns on ``X.toarray()``: every
-    column of sparse input must be discrete (integer values, at most
-    :data:`~fstools.core.discretize.MAX_LEVELS_AS_IS` distinct), the columns the dense
-    path uses as they are; ``discretization`` and ``n_bins`` are validated as there
-    (they would apply to continuous columns, which sparse input refuses).
+    :func:`fstools.methods.information.mim` returns on ``X.toarray()``.  The discrete
+    columns (integer values, at most :data:`~fstools.core.discretize.MAX_LEVELS_AS_IS`
+    distinct, the zero included: binary and count features) are counted from their stored
+    values, the zeros implied (:func:`fstools.core.sparse.sparse_mutual_information_relevance`);
+    the other columns are made dense a block at a time (at most :data:`DENSE_BLOCK_VALUES`
+    values) and discretised and counted by the dense path itself, so each column's I(X;C) is
+    the dense one to the last bit.
 
     Parameters
     ----------
@@ -539,9 +542,9 @@ def sparse_mim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None
         Class codes 0..n_classes-1, at least two classes present.
     k : int or None
     n_threads : int
-        Unused (NumPy).
+        Threads of the dense path's kernels (the blocks of continuous columns).
     discretization, n_bins
-        As for :func:`fstools.methods.information.mim`.
+        As for :func:`fstools.methods.information.mim`: the scheme of the continuous columns.
     """
     _check_discretization(discretization, n_bins)
     X = as_canonical_csc(X)
@@ -552,11 +555,36 @@ def sparse_mim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None
     if y.size == 0 or np.count_nonzero(np.bincount(y, minlength=n_classes)) < 2:
         raise ValueError("y: mim needs at least two classes (with one class I(X;C) = 0 for "
                          "every feature and the ranking would be arbitrary)")
-    relevance = sparse_mutual_information_relevance(X, y, n_classes, method="mim")
+    n_samples, n_features = X.shape
+    discrete = discrete_column_mask(X)
+    relevance = np.zeros(n_features, dtype=np.float64)
+    constant = np.zeros(n_features, dtype=bool)
+    as_is = discrete.copy()
+    if discrete.all():
+        relevance = sparse_mutual_information_relevance(X, y, n_classes, method="mim")
+        constant = column_levels(X).counts() <= 1
+    elif discrete.any():
+        counted = X[:, discrete]
+        relevance[discrete] = sparse_mutual_information_relevance(counted, y, n_classes, method="mim")
+        constant[discrete] = column_levels(counted).counts() <= 1
+    continuous = np.flatnonzero(~discrete)
+    width = max(1, DENSE_BLOCK_VALUES // max(n_samples, 1))
+    for start in range(0, continuous.shape[0], width):
+        columns = continuous[start:start + width]
+        block = X[:, columns].toarray()
+        block_relevance, _, block_as_is, block_constant = _mim_relevance(block, y, n_classes, discretization,
+                                                                         n_bins, n_threads)
+        relevance[columns] = block_relevance
+        as_is[columns] = block_as_is
+        constant[columns] = block_constant
     ranking = _top_ranking(relevance, relevance.shape[0] if k is None else min(int(k), relevance.shape[0]))
-    note = discretisation_note(discretization, n_bins, np.ones(relevance.shape[0], dtype=bool))
-    return information_output(ranking, {"J": relevance[ranking].copy()}, relevance, note,
-                              column_levels(X).counts() <= 1)
+    note = discretisation_note(discretization, n_bins, as_is)
+    return information_output(ranking, {"J": relevance[ranking].copy()}, relevance, note, constant)
+
+
+#: The most values of the block of continuous columns that :func:`sparse_mim` makes dense at once
+#: (64 MB of float64).
+DENSE_BLOCK_VALUES = 1 << 23
 
 
 _COMMON_PARAMETERS_DOC = """
@@ -614,7 +642,7 @@ def mim(X, y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None, estim
     if estimator == "knn":
         return _knn_mim(X, y, k, n_threads, n_neighbors, random_state, response_type)
     if sparse.issparse(X):
-        # Binary/count columns used as they are, zeros implied; never densified.
+        # Binary/count columns counted as they are, zeros implied; the others dense a block at a time.
         _check_discretization(discretization, n_bins)
         codes, response_note = _response_codes(y, X.shape[0], response_type, discretization, n_bins)
         output = sparse_mim(X, codes, k, n_threads, discretization, n_bins)

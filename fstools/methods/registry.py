@@ -51,8 +51,8 @@ __all__ = ["Parameter", "Preset", "MethodSpec", "MethodOutput", "register", "get
            "check_response", "FACTOR_MODES", "NA_ACTIONS", "NA_ACTION_MEANINGS", "methods_for_na_action",
            "check_na_action"]
 
-#: Capability flags a method may declare.
-CAPABILITIES = ("supervised", "multiclass", "multilabel", "streaming", "sparse", "greedy")
+#: Capability flags a method may declare ("non_negative": it takes counts and refuses negative values).
+CAPABILITIES = ("supervised", "multiclass", "multilabel", "streaming", "sparse", "greedy", "non_negative")
 
 #: Response types a method may take: class codes, or a continuous (real-valued) response.
 RESPONSE_TYPES = ("class", "continuous")
