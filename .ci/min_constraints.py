@@ -7,7 +7,9 @@ which is all an unbounded requirement promises).  Used by ``.ci/min_versions.sh`
     python .ci/min_constraints.py [pyproject.toml] > constraints.txt
 
 With ``--test-requirements`` it prints the ``test`` extra instead, less the packages of the
-``dask`` extra (see ``.ci/min_versions.sh`` for why they are left out at the floors).
+``dask`` and ``frames`` extras (both bring the newest pyarrow, which needs NumPy 2 at run time:
+see ``.ci/min_versions.sh``; no test of the floors' subset or of the kernels reads a polars or
+Arrow frame).
 """
 import re
 import sys
@@ -46,10 +48,10 @@ def _name(requirement):
 
 
 def test_requirements(pyproject):
-    """The ``test`` extra of ``pyproject`` without the packages of its ``dask`` extra."""
+    """The ``test`` extra of ``pyproject`` without the packages of its ``dask`` and ``frames`` extras."""
     with open(pyproject, "rb") as handle:
         extras = tomllib.load(handle)["project"]["optional-dependencies"]
-    left_out = {_name(requirement) for requirement in extras.get("dask", [])}
+    left_out = {_name(requirement) for extra in ("dask", "frames") for requirement in extras.get(extra, [])}
     return [requirement for requirement in extras["test"] if _name(requirement) not in left_out]
 
 

@@ -278,9 +278,50 @@ def _sniff_decimal(text, sep, complete):
     return "," if comma and not point else "."
 
 
+#: The first bytes of the binary table formats read through Arrow (their magic numbers), and
+#: their names: Parquet files, Arrow IPC files (Feather version 2), Feather version 1 files, and
+#: Arrow IPC streams (which open with the continuation marker 0xFFFFFFFF).
+_ARROW_FORMATS = ((b"PAR1", "Parquet"), (b"ARROW1", "Arrow IPC (Feather)"), (b"FEA1", "Feather"),
+                  (b"\xff\xff\xff\xff", "Arrow IPC stream"))
+
+
+def _arrow_format(head):
+    """The name of the binary table format whose magic number ``head`` starts with, or None."""
+    for magic, name in _ARROW_FORMATS:
+        if head.startswith(magic):
+            return name
+    return None
+
+
+def _read_arrow_table(reader_input, kind, label):
+    """A Parquet, Feather or Arrow IPC file (a path or a binary stream) as a DataFrame, through
+    pyarrow (:func:`fstools.model.frames.as_data_frame`)."""
+    try:
+        import pyarrow
+        import pyarrow.feather
+        import pyarrow.ipc
+        import pyarrow.parquet
+    except ImportError:
+        raise UserError(f"--data: {label} is a {kind} file, which is read with pyarrow: pip install pyarrow "
+                        f"(or convert it to CSV)") from None
+    from fstools.model.frames import as_data_frame
+
+    try:
+        if kind == "Parquet":
+            table = pyarrow.parquet.read_table(reader_input)
+        elif kind == "Arrow IPC stream":
+            table = pyarrow.ipc.open_stream(reader_input).read_all()
+        else:
+            table = pyarrow.feather.read_table(reader_input)
+    except (OSError, pyarrow.ArrowException) as error:
+        raise UserError(f"--data: cannot read {label} as {kind}: {_error_message(error)}") from None
+    return as_data_frame(table, "--data")
+
+
 def _read_data(source, sep=None, encoding=None, decimal=None):
-    """A bundled data set by name, a CSV file by path, or CSV text on standard input (``-``), as a
-    DataFrame.  Without ``encoding`` a byte-order mark (UTF-8, UTF-16, UTF-32) is followed, else
+    """A bundled data set by name, a CSV, Parquet, Feather or Arrow IPC file by path, or the same on
+    standard input (``-``), as a DataFrame.  A binary table is told by its first bytes and read
+    through pyarrow.  Without ``encoding`` a byte-order mark (UTF-8, UTF-16, UTF-32) is followed, else
     UTF-8 is read; without ``sep`` the delimiter is sniffed from the first rows, and without
     ``decimal`` a file separated by another character than ',' whose numbers are written 1,5 is
     read with decimal commas."""
@@ -302,6 +343,8 @@ def _read_data(source, sep=None, encoding=None, decimal=None):
             content = content.encode(getattr(sys.stdin, "encoding", None) or "utf-8")
         head, reader_input = content[:_SNIFF_BYTES], io.BytesIO(content)
         complete = len(content) <= _SNIFF_BYTES
+        if _arrow_format(head) is not None:
+            return _read_arrow_table(io.BytesIO(content), _arrow_format(head), label)
     else:
         names = datasets.list()
         if source in names:
@@ -317,6 +360,8 @@ def _read_data(source, sep=None, encoding=None, decimal=None):
                 head = handle.read(_SNIFF_BYTES + 1)
         except OSError as error:
             raise UserError(f"--data: cannot read {label}: {_error_message(error)}") from None
+        if _arrow_format(head) is not None:
+            return _read_arrow_table(source, _arrow_format(head), f"file {source!r}")
         complete = len(head) <= _SNIFF_BYTES
         head, reader_input = head[:_SNIFF_BYTES], source
 
@@ -834,9 +879,10 @@ def _number(text):
 def _add_data_options(command):
     """FORMULA, --data and how to read it, missing values, threads, --allow-code: every analysis command."""
     command.add_argument("formula", metavar="FORMULA", help='model formula, e.g. "class ~ ."')
-    command.add_argument("--data", required=True, metavar="NAME_OR_CSV",
+    command.add_argument("--data", required=True, metavar="NAME_OR_FILE",
                          help="a bundled data set (see `fstools datasets`), a CSV file with a header "
-                              "row, or - for CSV text on standard input")
+                              "row, a Parquet, Feather or Arrow IPC file (read with pyarrow), or - for "
+                              "any of them on standard input")
     command.add_argument("--sep", type=_sep_option, default=None, metavar="CHAR",
                          help="the CSV delimiter, e.g. ';' or tab (default: sniffed from the first "
                               "rows among , ; tab |)")

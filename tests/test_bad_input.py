@@ -383,7 +383,7 @@ def test_select_float32_columns_equal_float64(method):
 
 def test_select_data_not_a_dataframe():
     df = make_frame("cmqfs")
-    with pytest.raises(TypeError, match="data: must be a pandas DataFrame; got ndarray"):
+    with pytest.raises(TypeError, match="data: must be a pandas DataFrame, a polars DataFrame.*; got numpy.ndarray"):
         fs.select("y ~ .", df.to_numpy())
 
 

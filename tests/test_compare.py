@@ -668,7 +668,7 @@ def test_bad_methods_and_data(wine):
         fs.compare("class ~ .", wine, ["fisher", "fisher"], k=2, progress=False)
     with pytest.raises(TypeError, match="methods: each entry must be"):
         fs.compare("class ~ .", wine, [("mifs", 1.0)], k=2, progress=False)
-    with pytest.raises(TypeError, match="data: must be a pandas DataFrame or a dict"):
+    with pytest.raises(TypeError, match=r"data: must be a pandas DataFrame, .*, or a dict of name -> such a frame; got numpy.ndarray"):
         fs.compare("class ~ .", wine.to_numpy(), ["fisher"], k=2, progress=False)
     with pytest.raises(TypeError, match=r"data\['b'\]: must be a pandas DataFrame"):
         fs.compare("class ~ .", {"a": wine, "b": [1, 2]}, ["fisher"], k=2, progress=False)

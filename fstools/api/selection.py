@@ -20,6 +20,7 @@ from fstools.model.exceptions import FormulaError
 from fstools.model.terms import (columns_for_k_terms, method_design, one_column_per_term, same_names,
                                  selected_terms, steps_table, term_scores)
 from fstools.model.formula import format_formula, label_name, parse_formula
+from fstools.model.frames import as_data_frame
 from fstools.model.safe_eval import check_mode
 from fstools.methods.permutation import check_permutation_arguments, check_permutation_method
 from fstools.methods.registry import MethodOutput, check_na_action, check_response, get_method
@@ -326,8 +327,7 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
             raise ValueError("k: 'auto' cuts the greedy path by its step tests, which the out-of-core path (dask "
                              "data) does not have; give k as an integer or select on a pandas DataFrame")
         return select_dask(formula, data, method, k, na_action=na_action, n_jobs=n_jobs, response=response, **params)
-    if not isinstance(data, pd.DataFrame):
-        raise TypeError(f"data: must be a pandas DataFrame; got {type(data).__name__}")
+    data = as_data_frame(data)   # a polars or Arrow frame read once into pandas
     spec = get_method(method)
     values = check_method_params(spec, params)
     check_na_action(spec, na_action, values)

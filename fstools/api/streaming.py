@@ -39,6 +39,7 @@ from sklearn.feature_selection import SelectorMixin
 from fstools.core.constraints import BOOLEAN
 from fstools.methods.passive_aggressive import (ONLINE_METHODS, ONLINE_PARAMETERS, OnlineLearner, all_finite,
                                                 as_stream_matrix, check_online_params, counts_metrics, seed_from)
+from fstools.model.frames import as_data_frame, is_data_frame_like
 
 __all__ = ["OnlineSelector"]
 
@@ -222,6 +223,8 @@ class OnlineSelector(SelectorMixin, ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ input
     def _check_X(self, X, reset):
         names = None
+        if is_data_frame_like(X) and not isinstance(X, pd.DataFrame):
+            X = as_data_frame(X, "X")   # a polars or Arrow frame: its column names kept as pandas keeps them
         if isinstance(X, pd.DataFrame):
             non_numeric = [str(c) for c, dtype in X.dtypes.items()
                            if not (pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype))]

@@ -7,6 +7,7 @@ import pandas as pd
 from scipy import sparse
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
+from sklearn.utils._set_output import _get_output_config
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from fstools.api.selection import format_call, result_of_run, run_frame, select, select_frame
@@ -320,6 +321,44 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         mask = np.zeros(self.n_features_in_, dtype=bool)
         mask[self.ranking_] = True
         return mask
+
+    def transform(self, X):
+        """The selected columns of ``X``, in the kind of frame ``X`` is.
+
+        A pandas DataFrame, a polars DataFrame or a pyarrow Table with the columns seen at fit
+        comes back as the same kind of frame holding the selected columns (selected by name: polars
+        and Arrow share the columns' memory); anything else as scikit-learn's ``SelectorMixin``
+        returns it (an array, or a sparse matrix).  ``set_output(transform="pandas")`` /
+        ``"polars"`` make every output that kind of frame, as in scikit-learn.
+        """
+        if _get_output_config("transform", self)["dense"] == "default":
+            native = self._selected_frame(X)
+            if native is not None:
+                return native
+        return super().transform(X)
+
+    def _selected_frame(self, X):
+        """The selected columns of a pandas, polars or Arrow frame with the fitted columns; else None."""
+        check_is_fitted(self)
+        names = getattr(self, "feature_names_in_", None)
+        if names is None:
+            return None
+        names = [str(name) for name in names]
+        package = type(X).__module__.partition(".")[0]
+        if isinstance(X, pd.DataFrame):
+            columns = [str(column) for column in X.columns]
+        elif package == "polars" and type(X).__name__ == "DataFrame":
+            columns = list(X.columns)
+        elif package == "pyarrow" and type(X).__name__ == "Table":
+            columns = list(X.column_names)
+        else:
+            return None
+        if columns != names:
+            return None   # SelectorMixin's own checks say what is wrong
+        chosen = [name for name, keep in zip(names, self.get_support()) if keep]
+        if isinstance(X, pd.DataFrame):
+            return X.iloc[:, np.flatnonzero(self.get_support())]
+        return X.select(chosen)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -57,6 +57,7 @@ from fstools.core.failures import reraise_with_context
 from fstools.evaluation.comparison_result import ALL_DATASETS, ComparisonResult, Split
 from fstools.model.exceptions import FormulaError
 from fstools.model.formula import parse_formula
+from fstools.model.frames import ACCEPTED_FRAMES, as_data_frame, is_data_frame_like, qualified_type
 from fstools.evaluation import metrics as metric_functions
 from fstools.evaluation.metrics import g_mean
 from fstools.methods.registry import NA_ACTION_MEANINGS, check_na_action, check_response, get_method, method_names
@@ -613,9 +614,7 @@ class _Dataset:
     """One data set, ready for the protocol: arrays, term map, feature counts, splits."""
 
     def __init__(self, name, formula, frame, na_action, k, formula_mode="safe", response_type=None, methods=()):
-        if not isinstance(frame, pd.DataFrame):
-            where = f"data[{name!r}]" if name is not None else "data"
-            raise TypeError(f"{where}: must be a pandas DataFrame; got {type(frame).__name__}")
+        frame = as_data_frame(frame, f"data[{name!r}]" if name is not None else "data")
         model = parse_formula(formula, frame, na_action=na_action, formula_mode=formula_mode)
         self.name = name if name is not None else "data"
         self.multilabel = len(model.response_names) > 1
@@ -954,8 +953,8 @@ def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=1
 
     if not isinstance(formula, str):
         raise TypeError(f"formula: must be a string such as 'class ~ .'; got {type(formula).__name__}")
-    if isinstance(data, pd.DataFrame):
-        frames = {None: data}
+    if is_data_frame_like(data):
+        frames = {None: data}      # (read into pandas by _Dataset, as each frame of a dict)
     elif isinstance(data, dict):
         if not data:
             raise ValueError("data: the dict of data sets is empty")
@@ -967,8 +966,8 @@ def compare(formula, data, methods, k=None, classifier=None, *, cv=10, repeats=1
                              f"that data set")
         frames = dict(data)
     else:
-        raise TypeError(f"data: must be a pandas DataFrame or a dict of name -> DataFrame; got "
-                        f"{type(data).__name__}")
+        raise TypeError(f"data: must be {ACCEPTED_FRAMES}, or a dict of name -> such a frame; got "
+                        f"{qualified_type(data)}")
     method_list = _normalise_methods(methods)
     if na_action in ("level", "pass"):
         raise ValueError(f"na_action: compare takes 'drop' or 'raise'; {na_action!r} ({NA_ACTION_MEANINGS[na_action]}, "

@@ -33,6 +33,7 @@ from fstools.api.selection import check_finite_design, frame_response, run_metho
 from fstools.model.terms import ranked_terms, selection_design, selection_input
 from fstools.model.exceptions import FormulaError
 from fstools.model.formula import parse_formula
+from fstools.model.frames import as_data_frame
 from fstools.methods.registry import check_na_action, get_method, method_names
 from fstools.results.labels import method_label
 from fstools.results.tables import Summary, format_number, text_as_html
@@ -357,8 +358,7 @@ def stability(formula, data, method, k, n_bootstrap=100, *, random_state=None, a
 
     if not isinstance(formula, str):
         raise TypeError(f"formula: must be a string such as 'class ~ .'; got {type(formula).__name__}")
-    if not isinstance(data, pd.DataFrame):
-        raise TypeError(f"data: must be a pandas DataFrame; got {type(data).__name__}")
+    data = as_data_frame(data)   # a polars or Arrow frame read once into pandas
     name, given = split_method(method, params)
     spec = get_method(name)
     if "multilabel" in spec.capabilities:

@@ -28,6 +28,7 @@ from fstools.core.ranking import complete_ranking
 from fstools.methods.registry import check_na_action, get_method, method_names
 from fstools.model.exceptions import FormulaError
 from fstools.model.formula import parse_formula
+from fstools.model.frames import as_data_frame
 from fstools.model.terms import SelectionDesign, selection_design
 from fstools.model.validation import check_method_params, split_method
 
@@ -97,8 +98,7 @@ def prepare(procedure, formula, data, method, params, *, na_action="drop", formu
     """
     if not isinstance(formula, str):
         raise TypeError(f"formula: must be a string such as 'class ~ .'; got {type(formula).__name__}")
-    if not isinstance(data, pd.DataFrame):
-        raise TypeError(f"data: must be a pandas DataFrame; got {type(data).__module__}.{type(data).__name__}")
+    data = as_data_frame(data)   # a polars or Arrow frame read once into pandas
     if method is None:  # the procedure's own model (a lasso, a forest): the design as patsy makes it
         name, given, spec, values = None, dict(params), None, {}
         if na_action not in ("drop", "raise"):
