@@ -178,8 +178,10 @@ class BuildKernels(build_ext):
 # Flags of single kernels.  _discretize and _sorting reproduce NumPy's arithmetic bit for bit
 # (mu + t * sigma, gain - beta * running: rounded twice, as two ufuncs do): the compiler must not
 # contract a * b + c into a fused multiply-add, which it may do when the target has one (e.g.
-# CFLAGS=-march=native, or aarch64).
-KERNEL_FLAGS = {"_discretize": ["-ffp-contract=off"], "_sorting": ["-ffp-contract=off"]}
+# CFLAGS=-march=native, or aarch64).  _one_pass: the same sums whatever the target, so that its
+# moments do not change with the compiler's choice of instructions.
+KERNEL_FLAGS = {"_discretize": ["-ffp-contract=off"], "_sorting": ["-ffp-contract=off"],
+                "_one_pass": ["-ffp-contract=off"]}
 
 extensions = [
     Extension(

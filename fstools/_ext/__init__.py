@@ -13,6 +13,11 @@ _entropy
 _moments
     Per-class column moments (counts, two-pass means, sums of squared deviations,
     exact constant flags), parallel over features: the dense Fisher score.
+_one_pass
+    Per-column moments of a dense matrix in one read (class sums and extremes, the
+    scaling exponent, sums of squares and co-moments with a response; row blocks
+    merged by the Chan-Golub-LeVeque update in a fixed order): the dense Fisher
+    score, the F-test, chi2 and Pearson's r, with their input checks.
 _build_info
     Whether the kernels were compiled with bounds checking (FSTOOLS_BOUNDSCHECK=1).
 _neighbours
@@ -73,7 +78,7 @@ import importlib
 
 #: The compiled modules (one per ``fstools/_ext/*.pyx``).
 KERNELS = ("_bench_counting", "_bitcount", "_build_info", "_class_tables", "_common", "_discretize", "_entropy", "_fvg", "_moments",
-           "_neighbours", "_online", "_permutation", "_sorting")
+           "_neighbours", "_one_pass", "_online", "_permutation", "_sorting")
 
 _BUILD_HINT = (
     "the compiled kernels of fstools are missing ({error}). Install the package with "

@@ -10,21 +10,25 @@
   result neither overflow nor underflow and ratios of them are those of the unscaled data.
 * :func:`check_exact_integers` -- refuses integers that float64 cannot hold exactly.
 * :func:`nonfinite_and_constant_columns` -- both checks of a design in one threaded pass.
+* :func:`column_moments` -- per-class counts, scaled sums and sums of squares, exact extremes,
+  co-moments with a response and the checks of the values, in one threaded read of a float64
+  matrix in any layout (:mod:`fstools._ext._one_pass`).
 * :func:`rows_with_nan` -- the rows holding NaN, looking only at the columns that may.
 """
 import functools
+from typing import NamedTuple
 
 import numpy as np
 from scipy import sparse
 
-from fstools._ext import _moments
+from fstools._ext import _moments, _one_pass
 from fstools.core.messages import preview
 
 __all__ = ["as_float_matrix", "as_class_codes", "constant_columns", "standardize_columns", "SCALINGS",
            "scaled_to_unit", "check_exact_integers", "inexact_integer_columns", "EXACT_INTEGER_LIMIT", "nonfinite_columns",
            "nonfinite_and_constant_columns", "rows_with_nan", "INTEGER_DESIGN_DTYPES", "is_integer_design",
            "is_integer_design_of_columns",
-           "c_contiguous"]
+           "c_contiguous", "ColumnMoments", "column_moments"]
 
 #: What :func:`standardize_columns` scales each centred column to.
 SCALINGS = ("variance", "length")
@@ -241,20 +245,113 @@ def rows_with_nan(X, columns=None):
     return missing
 
 
-def as_float_matrix(X, name="X"):
+def as_float_matrix(X, name="X", check_finite=True):
     """``X`` as a 2-D float64 array of finite values; ValueError naming ``name`` otherwise.
 
     Integer input with a value beyond 2^53 in magnitude is refused, naming the columns
-    (:func:`check_exact_integers`): float64 would round it.
+    (:func:`check_exact_integers`): float64 would round it.  ``check_finite=False`` leaves the
+    test for NaN and infinities (a read of ``X``) to the caller, e.g. to :func:`column_moments`,
+    which flags them in its own read.  A float64 array is returned as it is (no copy, any layout).
     """
     X = np.asarray(X)
     if X.ndim != 2:
         raise ValueError(f"{name}: must be 2-D (samples x features); got {X.ndim}-D")
     check_exact_integers(X, name)
     X = np.asarray(X, dtype=np.float64)
-    if nonfinite_columns(X).size:
+    if check_finite and nonfinite_columns(X).size:
         raise ValueError(f"{name}: non-finite values (NaN or inf); allowed: finite numbers")
     return X
+
+
+class ColumnMoments(NamedTuple):
+    """What :func:`column_moments` finds in one read of ``X`` (see :mod:`fstools._ext._one_pass`).
+
+    Per class ``c`` and column ``j``: ``sums[j, c]`` and ``squares[j, c]`` are the class sum and the
+    sum of squared deviations about the class mean of the column multiplied by ``2^-exponent[j]``
+    (the power of two of :func:`scaled_to_unit`, exact); ``low`` and ``high`` the class extremes
+    (unscaled, exact; +inf and -inf for an empty class); ``cross`` the co-moments with the
+    response (None without one).
+    """
+
+    counts: np.ndarray
+    sums: np.ndarray
+    squares: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    cross: np.ndarray
+    exponent: np.ndarray
+
+    @property
+    def minimum(self):
+        """The smallest value of each column (exact)."""
+        return self.low.min(axis=1)
+
+    @property
+    def maximum(self):
+        """The largest value of each column (exact)."""
+        return self.high.max(axis=1)
+
+    @property
+    def constant(self):
+        """The columns with a single value (exact: smallest == largest), every column without rows."""
+        if self.counts.sum() == 0:
+            return np.ones(self.low.shape[0], dtype=bool)
+        return self.minimum == self.maximum
+
+    def class_means(self):
+        """The class means of the scaled columns, ``sums / counts`` clamped into the class's
+        [smallest, largest] scaled value (a class of equal values has exactly that value as its
+        mean); NaN for an empty class."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            means = self.sums / self.counts
+            low = np.ldexp(self.low, -self.exponent[:, None])
+            high = np.ldexp(self.high, -self.exponent[:, None])
+        return np.where(self.counts > 0, np.clip(means, low, high), np.nan)
+
+    def scatter(self):
+        """The between- and within-class sums of squares of the scaled columns:
+        ``sum_c n_c (mean_c - mean)^2`` and ``sum_c squares_c`` over the classes present, the
+        overall mean ``sum_c sums_c / n`` clamped into the column's scaled range (Duda, Hart and
+        Stork 2001, section 3.8.2)."""
+        present = np.flatnonzero(self.counts)
+        counts = self.counts[present].astype(np.float64)
+        means = self.class_means()[:, present]
+        n = counts.sum()
+        mean = np.clip(self.sums[:, present].sum(axis=1) / n, np.ldexp(self.minimum, -self.exponent),
+                       np.ldexp(self.maximum, -self.exponent))
+        between = (counts * (means - mean[:, None]) ** 2).sum(axis=1)
+        within = self.squares[:, present].sum(axis=1)
+        return between, within
+
+
+def column_moments(X, codes, n_classes, response=None, n_threads=1, name="X"):
+    """The :class:`ColumnMoments` of a float64 matrix in one threaded read of it, any layout.
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n_samples, n_features)
+        C or Fortran order or a strided view, read in place (never copied).
+    codes : ndarray of int, shape (n_samples,)
+        Class codes 0..n_classes-1 (all 0 for one class).
+    n_classes : int
+    response : ndarray of float64, shape (n_samples,), optional
+        A finite response for the co-moments (best centred and scaled near 1).
+    n_threads : int
+        Threads of the kernel (:func:`fstools._ext._one_pass.column_moments`); the result does
+        not depend on it.
+    name : str
+        The argument named when ``X`` holds NaN or an infinity (ValueError).
+    """
+    codes = np.ascontiguousarray(codes, dtype=np.int32)
+    if response is not None:
+        response = np.ascontiguousarray(response, dtype=np.float64)
+    if isinstance(X, np.ndarray) and X.ndim == 2 and (X.strides[0] % 8 or X.strides[1] % 8):
+        X = np.ascontiguousarray(X)
+    counts, sums, squares, low, high, cross, exponent, nonfinite = _one_pass.column_moments(
+        X, codes, int(n_classes), response, int(n_threads))
+    if nonfinite.any():
+        raise ValueError(f"{name}: non-finite values (NaN or inf); allowed: finite numbers")
+    return ColumnMoments(counts, sums, squares, low, high, cross, exponent)
 
 
 def as_class_codes(y, n_samples, name="y"):

@@ -55,11 +55,11 @@ from typing import NamedTuple
 import numpy as np
 from scipy import sparse
 
-from fstools._ext import _moments, _neighbours
+from fstools._ext import _neighbours
 from fstools.core.parallel import score_features, threads_for_work
 from fstools.core.constraints import (is_none_or, is_positive_integer, is_positive_number, is_seed,
                                     none_or_float, none_or_int)
-from fstools.core.arrays import as_class_codes, as_float_matrix, constant_columns, scaled_to_unit
+from fstools.core.arrays import as_class_codes, as_float_matrix, column_moments, constant_columns, scaled_to_unit
 from fstools.core.ranking import rank_features
 from fstools.core.constraints import Constraint
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
@@ -89,12 +89,8 @@ RELIEFF_NEIGHBOUR_MEMORY = 1 << 26
 RELIEFF_MISS_WEIGHT_MEMORY = 1 << 29
 
 #: Cells (features x classes present) of the per-class moments the dense Fisher score holds at a
-#: time (17 bytes a cell, about 70 MB): more columns are processed in blocks, with the same result.
-FISHER_MOMENT_CELLS = 1 << 22
-
-#: Values (rows x columns) of the scaled copy of a block of columns the dense Fisher score makes
-#: at a time: 4 MB, so the kernel reads it from the cache and no large temporary is allocated.
-FISHER_SCALED_CELLS = 1 << 19
+#: time (40 bytes a cell, about 40 MB): more columns are processed in blocks, with the same result.
+FISHER_MOMENT_CELLS = 1 << 20
 
 #: Cells of the temporary arrays built per block in NumPy (the Laplacian score's
 #: edge differences and centred values): bounds their memory at about 16 MB.
@@ -236,9 +232,9 @@ def fisher_scores(X, y, n_threads=1):
     y : ndarray of int, shape (n_samples,)
         Class codes 0..n_classes-1, at least two classes present.
     n_threads : int
-        Threads of the dense kernel (:func:`fstools._ext._moments.class_moments`,
-        parallel over features); the result does not depend on it.  Unused on
-        sparse input.
+        Threads of the dense kernel (:func:`fstools._ext._one_pass.column_moments`,
+        parallel over blocks of rows and columns); the result does not depend on it.
+        Unused on sparse input.
 
     Returns
     -------
@@ -259,16 +255,20 @@ def fisher_scores(X, y, n_threads=1):
       of equal values cannot turn such a column into a large finite score.
     * ANOVA relation: the one-way F statistic is ``F_r (n - K) / (K - 1)``
       (K non-empty classes), e.g. :func:`sklearn.feature_selection.f_classif`.
-    * Dense input: the class means (two-pass, a mean that would overflow
-      float64 through its sum is still finite) and sums of squared deviations
-      come from :func:`fstools._ext._moments.class_moments`, every column by
-      one thread in row order; the sums over classes are NumPy's.
+    * Dense input: one read of ``X`` in any layout
+      (:func:`fstools.core.arrays.column_moments`, threaded over blocks of
+      rows and columns, the same bits for any ``n_threads`` and either
+      order) gives the class sizes, sums, exact extremes and sums of squared
+      deviations: a two-pass sum of squares within each block of 256 rows
+      (in the cache), the blocks merged by the update of Chan, Golub and
+      LeVeque (1979); the sums over classes are NumPy's.
     * Scale: the score does not change when a column is multiplied by a
       number.  The sums of squares are computed on each column multiplied by
       the power of two that brings its largest absolute value into [0.5, 1)
-      (:func:`fstools.core.arrays.scaled_to_unit`; sparse input: its stored
-      values), which is exact: the scores are bitwise those of the unscaled
-      arithmetic on ordinary data, and a column multiplied by any number from
+      (the one of :func:`fstools.core.arrays.scaled_to_unit`, found in the
+      same read; sparse input: its stored values), which is exact: the scores
+      are those of the unscaled arithmetic on ordinary data up to rounding,
+      and a column multiplied by any number from
       1e-300 to 1e300 gets the same score up to rounding (the unscaled sums
       would overflow beyond about 1e154 and underflow below about 1e-154).
       ``between`` and ``within`` are scaled back, so they are ``inf`` (or 0)
@@ -282,45 +282,38 @@ def fisher_scores(X, y, n_threads=1):
 
 
 def _dense_fisher_scores(X, y, n_threads=1):
-    """:func:`fisher_scores` of a dense matrix; also returns the constant-column mask (from the kernel)."""
-    X = as_float_matrix(X)
+    """:func:`fisher_scores` of a dense matrix; also returns the constant-column mask (from the kernel).
+
+    One read of ``X`` in any layout (:func:`fstools.core.arrays.column_moments`) gives the class
+    sizes, the class sums and sums of squared deviations of the columns scaled by powers of two,
+    the exact class extremes and the test for non-finite values.
+    """
+    X = as_float_matrix(X, check_finite=False)   # (NaN and infinities: flagged by the kernel's read)
     y, n_classes, counts = as_class_codes(y, X.shape[0])
     n_samples, n_features = X.shape
     # Only the classes present take part, renumbered in increasing order (the same sums); the
-    # per-class moments are computed for blocks of columns of at most FISHER_MOMENT_CELLS cells
-    # (and FISHER_SCALED_CELLS values).
+    # moments are computed for blocks of columns of at most FISHER_MOMENT_CELLS cells (every
+    # column's arithmetic is its own: the same bits whatever the blocks).
     present = np.flatnonzero(counts)
     n_present = present.shape[0]
     if n_present < n_classes:
         code = np.zeros(n_classes, dtype=np.int32)
         code[present] = np.arange(n_present, dtype=np.int32)
         y = np.ascontiguousarray(code[y])
-    present_counts = counts[present].astype(np.float64)
-    kernel = _moments
     between_ss = np.zeros(n_features)
     within_ss = np.zeros(n_features)
     constant = np.zeros(n_features, dtype=bool)
     exponent = np.zeros(n_features, dtype=np.int32)
-    block = max(1, min(FISHER_MOMENT_CELLS // n_present, FISHER_SCALED_CELLS // max(n_samples, 1)))
+    block = max(1, FISHER_MOMENT_CELLS // n_present)
     for start in range(0, n_features, block):
         stop = min(start + block, n_features)
-        width = stop - start
-        class_count = np.zeros(n_present, dtype=np.int64)
-        class_mean = np.zeros((width, n_present))
-        class_ss = np.zeros((width, n_present))        # exactly 0 for a class constant in the column
-        class_constant = np.zeros((width, n_present), dtype=np.uint8)
-        mean = np.zeros(width)
-        column_constant = np.zeros(width, dtype=np.uint8)
-        # Each column scaled by a power of two to a largest |x| in [0.5, 1): exact, so the scores are
-        # those of the unscaled sums, which would overflow (or underflow) for columns near 1e155
-        # (1e-155) and beyond.
-        scaled, exponent[start:stop] = scaled_to_unit(X[:, start:stop])
-        kernel.class_moments(scaled, y, int(n_present), class_count, class_mean, class_ss,
-                             class_constant, mean, column_constant, n_threads=int(n_threads))
-        del scaled
-        within_ss[start:stop] = class_ss.sum(axis=1)
-        between_ss[start:stop] = (present_counts * (class_mean - mean[:, None]) ** 2).sum(axis=1)
-        constant[start:stop] = column_constant.astype(bool)
+        # Each column scaled by the power of two that brings its largest |x| into [0.5, 1): exact, so
+        # the scores are those of the unscaled sums, which would overflow (or underflow) for columns
+        # near 1e155 (1e-155) and beyond.
+        moments = column_moments(X[:, start:stop], y, n_present, n_threads=int(n_threads))
+        between_ss[start:stop], within_ss[start:stop] = moments.scatter()
+        constant[start:stop] = moments.constant
+        exponent[start:stop] = moments.exponent
     return (*_fisher_ratio(between_ss, within_ss, constant, n_samples, exponent), constant)
 
 
@@ -412,9 +405,10 @@ def fisher(X, y, k=None, n_threads=1, nominal=None):
     if sparse.issparse(X):
         scores, between, within, constant = score_features(_sparse_fisher_scores, X, None, y)
     else:
-        X = as_float_matrix(X)
+        X = as_float_matrix(X, check_finite=False)   # (checked in the kernel's read of X)
         scores, between, within, constant = score_features(_dense_fisher_scores, X,
                                                            threads_for_work(X.size, n_threads), y)
+    read_constant = None if sparse.issparse(X) else constant
     nominal = check_nominal(nominal, X.shape[1])
     columns = {}
     if nominal.any():
@@ -448,6 +442,7 @@ def fisher(X, y, k=None, n_threads=1, nominal=None):
         scores=scores,
         columns={"fisher": scores, "between_variance": between, "within_variance": within, **columns},
         notes=notes,
+        constant_columns=read_constant,
     )
 
 
@@ -1261,6 +1256,7 @@ register(MethodSpec(
               "0/0 := 0, x/0 := inf)",
     any_layout=True,
     factors="nominal",
+    checks_design=True,
 ))
 
 register(MethodSpec(

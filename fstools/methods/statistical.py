@@ -51,7 +51,8 @@ import numpy as np
 from scipy import sparse
 
 from fstools.core.messages import ColumnError
-from fstools.core.arrays import scaled_to_unit
+from fstools.core.arrays import column_moments, scaled_to_unit
+from fstools.core.parallel import threads_for_work
 from fstools.core.ranking import TIE_TOLERANCE, rank_features
 from fstools.methods.registry import MethodOutput, MethodSpec, register
 from fstools.core.sparse import as_canonical_csc, column_ranges
@@ -102,7 +103,7 @@ def _constant_columns(X):
     return np.ptp(X, axis=0) == 0 if X.shape[0] else np.ones(X.shape[1], dtype=bool)
 
 
-def chi2_scores(X, y):
+def chi2_scores(X, y, n_threads=1):
     """Chi-square statistic and p-value of every column against the class.
 
     scikit-learn's :func:`sklearn.feature_selection.chi2` on the non-constant columns; the
@@ -115,6 +116,9 @@ def chi2_scores(X, y):
         Non-negative finite values (counts, frequencies, 0/1); sparse input is never densified.
     y : ndarray of int, shape (n_samples,)
         Class codes 0..n_classes-1, at least two classes present.
+    n_threads : int, default 1
+        Threads of the read of a dense ``X`` (:func:`fstools.core.arrays.column_moments`); the
+        result does not depend on it.
 
     Returns
     -------
@@ -137,13 +141,18 @@ def chi2_scores(X, y):
     -----
     The statistic is computed on each column multiplied by the power of two that brings
     its largest value into [0.5, 1) (:func:`fstools.core.arrays.scaled_to_unit`) and scaled
-    back: exact, so bitwise scikit-learn's value on ordinary data, with no overflow of
-    ``(O - E)^2`` for columns near 1e160 whose statistic is representable.
+    back: exact, so scikit-learn's value on ordinary data up to rounding, with no overflow of
+    ``(O - E)^2`` for columns near 1e160 whose statistic is representable.  A dense ``X`` (any
+    layout) is read once (:func:`fstools.core.arrays.column_moments`): the class sums ``O_kj`` of
+    the scaled columns, their extremes (negative and constant columns) and the test for
+    non-finite values come from that read, and the statistic is scikit-learn's formula on them.
     """
     # imported here: scikit-learn takes longer to import than fstools
     from sklearn.feature_selection import chi2 as sklearn_chi2
 
-    X = as_canonical_csc(X) if sparse.issparse(X) else np.asarray(X, dtype=np.float64)
+    if not sparse.issparse(X):
+        return _dense_chi2_scores(X, y, n_threads)
+    X = as_canonical_csc(X)
     y, _, _ = _classes(y, X.shape[0])
     constant = _constant_columns(X)
     scores = np.zeros(X.shape[1])
@@ -166,6 +175,47 @@ def chi2_scores(X, y):
         # unscaled statistic.
         p_values[scored] = special.chdtrc(np.unique(y).size - 1, unscaled)
     return scores, p_values, constant
+
+
+def _dense_chi2_scores(X, y, n_threads=1):
+    """:func:`chi2_scores` of a dense ``X``, in one read of it."""
+    X = _dense_matrix(X)
+    y, n_classes, counts = _classes(y, X.shape[0])
+    moments = column_moments(X, y, n_classes, n_threads=n_threads)
+    present = np.flatnonzero(counts)
+    negative = np.flatnonzero(moments.minimum < 0) if X.shape[0] else np.zeros(0, dtype=np.intp)
+    if negative.size:
+        raise _negative_columns_error(negative)
+    constant = moments.constant
+    scores = np.zeros(X.shape[1])
+    p_values = np.ones(X.shape[1])
+    scored = np.flatnonzero(~constant)
+    if scored.size:
+        # scikit-learn's chi2 on the scaled columns: O_kj the class sums, E_kj = (n_k / n) T_j.
+        observed = moments.sums[scored][:, present]
+        class_share = counts[present] / X.shape[0]
+        expected = observed.sum(axis=1)[:, None] * class_share
+        statistic = ((observed - expected) ** 2 / expected).sum(axis=1)
+        exponent = moments.exponent[scored]
+        with np.errstate(over="ignore", under="ignore"):
+            unscaled = np.ldexp(statistic, exponent)
+        outside = np.isinf(unscaled) | ((unscaled == 0) & (statistic != 0))
+        if outside.any():
+            raise ColumnError("X: column(s) {columns}: the chi-square statistic, which grows with the "
+                              "column's scale, is outside the float64 range; rescale the column(s) (e.g. to "
+                              "counts or frequencies)", scored[outside])
+        scores[scored] = unscaled
+        p_values[scored] = special.chdtrc(present.size - 1, unscaled)
+    return scores, p_values, constant
+
+
+def _dense_matrix(X):
+    """A dense ``X`` as a 2-D float64 array (no copy of a float64 one, any layout); its values are
+    checked by the read of :func:`fstools.core.arrays.column_moments`."""
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"X: must be 2-D (samples x features); got {X.ndim}-D")
+    return X
 
 
 def _scaled_columns(X):
@@ -194,7 +244,8 @@ def chi2(X, y, k=None, n_threads=1):
     k : int or None
         Unused (every column is scored and ranked); accepted for the registry.
     n_threads : int
-        Unused (O(n p) NumPy, O(nnz + n_classes p) on sparse input).
+        Threads of the one read of a dense ``X`` (the result does not depend on it); unused on
+        sparse input (O(nnz + n_classes p) NumPy).
 
     Returns
     -------
@@ -206,14 +257,15 @@ def chi2(X, y, k=None, n_threads=1):
     """
     if sparse.issparse(X):
         X = as_canonical_csc(X)
-    scores, p_values, constant = chi2_scores(X, y)
+    scores, p_values, constant = chi2_scores(X, y, threads_for_work(np.prod(np.shape(X)), n_threads))
     notes = []
     if constant.any():
         notes.append(f"{int(constant.sum())} constant column(s): chi-square 0 (p-value 1), ranked last")
     # scikit-learn's chi2 sums through BLAS: equal columns can differ in the last bits, so ties are
     # taken within the greedy methods' tolerance (the lower column index first).
     order = rank_features(scores, last=constant, tolerance=TIE_TOLERANCE)
-    return MethodOutput(ranking=order, scores=scores, columns={"chi2": scores, "p_value": p_values}, notes=notes)
+    return MethodOutput(ranking=order, scores=scores, columns={"chi2": scores, "p_value": p_values}, notes=notes,
+                        constant_columns=None if sparse.issparse(X) else constant)
 
 
 register(MethodSpec(
@@ -221,12 +273,13 @@ register(MethodSpec(
     description="Chi-square statistic of non-negative (count/binary) features against the class",
     function=chi2,
     parameters=(),
-    capabilities=frozenset({"supervised", "multiclass", "sparse"}),
+    capabilities=frozenset({"supervised", "multiclass", "sparse", "non_negative"}),
     score_name="chi2",
     higher_is_better=True,
     reference="Pearson (1900); Yang & Pedersen (1997) ICML; scikit-learn sklearn.feature_selection.chi2",
     criterion="chi2_j = sum_k (O_kj - E_kj)^2 / E_kj,  O_kj = sum of X_j over class k,  "
               "E_kj = (n_k / n) sum_i X_ij  (constant column: 0)",
+    checks_design=True,
 ))
 
 
@@ -454,6 +507,11 @@ def _scored_columns(X, constant, needs_scaling):
 def _scaled_response(y):
     """A continuous response multiplied by the power of two that brings its largest |value| into
     [0.5, 1): exact, and every statistic here is invariant to it."""
+    if y.ndim == 1 and y.shape[0] and y.dtype == np.float64:
+        magnitude = max(abs(float(y.min())), abs(float(y.max())))
+        factor = np.ldexp(1.0, -int(np.frexp(magnitude)[1]))
+        if np.isfinite(factor):   # (else a response of subnormal magnitude: scaled_to_unit's ldexp)
+            return y * factor
     scaled, _ = scaled_to_unit(y[:, None])
     return np.ascontiguousarray(scaled[:, 0])
 
@@ -468,7 +526,7 @@ def _rank_statistic(scores, constant):
     return np.concatenate([np.flatnonzero(infinite), rest[order]]).astype(np.intp)
 
 
-def f_test_scores(X, y, response_type="class"):
+def f_test_scores(X, y, response_type="class", n_threads=1):
     """F statistic and p-value of every column against the response.
 
     Parameters
@@ -479,6 +537,9 @@ def f_test_scores(X, y, response_type="class"):
         Class codes 0..n_classes-1 (at least two classes present, and more samples than
         classes), or a continuous response (finite, not constant, at least 3 samples).
     response_type : {'class', 'continuous'}
+    n_threads : int, default 1
+        Threads of the read of a dense ``X`` (:func:`fstools.core.arrays.column_moments`); the
+        result does not depend on it.
 
     Returns
     -------
@@ -496,15 +557,24 @@ def f_test_scores(X, y, response_type="class"):
 
     Notes
     -----
-    F does not change when a column is multiplied by a number: when some column is near the
-    float64 limits (beyond 2^300 or below 2^-300) the columns are multiplied by the power of
-    two that brings their largest absolute value into [0.5, 1)
-    (:func:`fstools.core.arrays.scaled_to_unit`, exact), so that columns near 1e200 or 1e-200
+    F does not change when a column is multiplied by a number: the columns are multiplied by
+    the power of two that brings their largest absolute value into [0.5, 1)
+    (:func:`fstools.core.arrays.scaled_to_unit`, exact; sparse input: when some column is near
+    the float64 limits, beyond 2^300 or below 2^-300), so that columns near 1e200 or 1e-200
     give the F of ordinary ones instead of overflowing.
+
+    A dense ``X`` (any layout) is read once (:func:`fstools.core.arrays.column_moments`):
+    classes, the between- and within-class sums of squares of the Fisher score
+    (``F = [B / (K - 1)] / [W / (n - K)]``, Fisher 1925; equal to scikit-learn's ``f_classif``
+    up to rounding, whose ``sum x^2 - (sum x)^2 / n`` loses digits on columns with a large
+    mean); continuous, Pearson's r from the co-moments with the response
+    (:func:`pearson_scores`), then ``F = r^2 / (1 - r^2) (n - 2)``.
     """
     from sklearn.feature_selection import f_classif
 
     check_response_type(response_type)
+    if not sparse.issparse(X):
+        return _dense_f_test_scores(X, y, response_type, n_threads)
     X, constant, needs_scaling = _finite_or_sparse(X)
     n_samples = X.shape[0]
     if response_type == "class":
@@ -559,6 +629,59 @@ def _correlations(X, y):
     return np.clip((y @ X) / (np.sqrt(squares) * np.linalg.norm(y)), -1.0, 1.0)
 
 
+def _dense_f_test_scores(X, y, response_type, n_threads=1):
+    """:func:`f_test_scores` of a dense ``X``, in one read of it."""
+    X = _dense_matrix(X)
+    n_samples = X.shape[0]
+    if response_type != "class":
+        r, _, constant = _dense_correlations(X, y, n_threads)
+        F, p_values = _regression_f(r, n_samples)
+        F[constant], p_values[constant] = 0.0, 1.0
+        return F, p_values, constant, (1, n_samples - 2)
+    y, n_classes, counts = _classes(y, n_samples)
+    present = np.flatnonzero(counts)
+    K = present.size
+    if n_samples <= K:
+        raise ValueError(f"y: the ANOVA F needs more samples ({n_samples}) than classes ({K})")
+    moments = column_moments(X, y, n_classes, n_threads=n_threads)
+    constant = moments.constant
+    between, within = moments.scatter()
+    F = np.zeros(X.shape[1])
+    p_values = np.ones(X.shape[1])
+    scored = np.flatnonzero(~constant)
+    if scored.size:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            # no within-class variance: the column separates the classes, F = inf
+            F[scored] = (between[scored] / (K - 1)) / (within[scored] / (n_samples - K))
+        p_values[scored] = special.fdtrc(K - 1, n_samples - K, F[scored])
+    return F, p_values, constant, (K - 1, n_samples - K)
+
+
+def _dense_correlations(X, y, n_threads=1):
+    """``(r, scaled response, constant)``: Pearson's r of every column of a dense ``X`` with a
+    continuous response, in one read of ``X``.
+
+    ``r = C / sqrt(S_x S_y)`` (Pearson 1896), ``C`` the co-moment and ``S_x`` the sum of squared
+    deviations of the column multiplied by its power of two
+    (:func:`fstools.core.arrays.column_moments`: two-pass within blocks of rows, merged by the
+    update of Chan, Golub and LeVeque 1979), ``S_y`` of the response scaled by a power of two and
+    centred (two-pass); within [-1, 1], 0 for a constant column.
+    """
+    y = _scaled_response(as_continuous_response(y, X.shape[0], min_samples=3))
+    centred = y - y.mean()
+    moments = column_moments(X, np.zeros(X.shape[0], dtype=np.int32), 1, response=centred, n_threads=n_threads)
+    constant = moments.constant
+    # sum (y - mean y)^2 about the exact mean of the centred values (whose own mean is a rounding
+    # residue, so that the shifted formula loses nothing): no third pass, no temporary
+    residue = float(centred.sum())
+    response_squares = float(centred @ centred) - residue * residue / centred.shape[0]
+    r = np.zeros(X.shape[1])
+    scored = ~constant
+    r[scored] = np.clip(moments.cross[scored, 0] / np.sqrt(moments.squares[scored, 0] * response_squares),
+                        -1.0, 1.0)
+    return r, y, constant
+
+
 def _regression_f(r, n_samples):
     """F and p-value of the simple regression from Pearson's r, as
     :func:`sklearn.feature_selection.f_regression` (``F = r^2 / (1 - r^2) (n - 2)`` on (1, n - 2)
@@ -587,7 +710,8 @@ def f_test(X, y, k=None, n_threads=1, response_type="class", nominal=None):
     k : int or None
         Unused (every column is scored and ranked); accepted for the registry.
     n_threads : int
-        Unused (O(n p) NumPy).
+        Threads of the one read of a dense ``X`` (the result does not depend on it); unused on
+        sparse input.
     response_type : {'class', 'continuous'}, default 'class'
     nominal : ndarray of bool, shape (n_features,), optional
         The columns that hold a factor's level codes (dense ``X`` only; see
@@ -612,14 +736,16 @@ def f_test(X, y, k=None, n_threads=1, response_type="class", nominal=None):
     nominal = check_nominal(nominal, X.shape[1])
     if nominal.any() and sparse.issparse(X):
         raise ValueError("nominal: factor columns (level codes) need a dense X")
-    F, p_values, constant, (df1, df2) = f_test_scores(X, y, response_type)
+    F, p_values, constant, (df1, df2) = f_test_scores(X, y, response_type,
+                                                      threads_for_work(np.prod(np.shape(X)), n_threads))
+    read_constant = None if sparse.issparse(X) else constant  # the columns of X with a single value
     test = "one-way ANOVA F" if response_type == "class" else "F of the simple linear regression"
     notes = [f"{test} on ({df1}, {df2}) degrees of freedom"]
     if constant.any():
         notes.append(f"{int(constant.sum())} constant column(s): F 0 (p-value 1), ranked last")
     if not nominal.any():
         return MethodOutput(ranking=_rank_statistic(F, constant), scores=F, columns={"F": F, "p_value": p_values},
-                            notes=notes)
+                            notes=notes, constant_columns=read_constant)
     scored_by = np.array([f"{'ANOVA F' if response_type == 'class' else 'F'} ({df1}, {df2})"] * X.shape[1],
                          dtype=object)
     codes = X[:, nominal]
@@ -646,10 +772,10 @@ def f_test(X, y, k=None, n_threads=1, response_type="class", nominal=None):
     columns["p_value"] = p_values
     columns["scored_by"] = scored_by
     return MethodOutput(ranking=_rank_by_p_value(p_values, scores, constant), scores=scores, columns=columns,
-                        notes=notes)
+                        notes=notes, constant_columns=read_constant)
 
 
-def pearson_scores(X, y):
+def pearson_scores(X, y, n_threads=1):
     """Pearson's r of every column with a continuous response, and the p-value of r = 0.
 
     Parameters
@@ -657,6 +783,9 @@ def pearson_scores(X, y):
     X : ndarray or scipy sparse matrix, shape (n_samples, n_features)
     y : ndarray of float64, shape (n_samples,)
         Finite, not constant, at least 3 samples.
+    n_threads : int, default 1
+        Threads of the read of a dense ``X`` (:func:`fstools.core.arrays.column_moments`); the
+        result does not depend on it.
 
     Returns
     -------
@@ -668,7 +797,20 @@ def pearson_scores(X, y):
         :func:`scipy.stats.pearsonr`): the p-value of :func:`f_test_scores`, since
         ``F = t^2``; 1 for a constant column.
     constant : ndarray of bool, shape (n_features,)
+
+    Notes
+    -----
+    A dense ``X`` (any layout) is read once: the co-moments with the centred response and the
+    sums of squared deviations of the columns, each multiplied by the power of two that brings
+    its largest absolute value into [0.5, 1) (exact; see :func:`_dense_correlations`), so that a
+    column near 1e-300 or 1e300 gets the r of an ordinary one.
     """
+    if not sparse.issparse(X):
+        X = _dense_matrix(X)
+        r, _, constant = _dense_correlations(X, y, n_threads)
+        _, p_values = _regression_f(r, X.shape[0])
+        p_values[constant] = 1.0
+        return r, p_values, constant
     X, constant, needs_scaling = _finite_or_sparse(X)
     y = _scaled_response(as_continuous_response(y, X.shape[0], min_samples=3))
     r = np.zeros(X.shape[1])
@@ -699,7 +841,8 @@ def pearson(X, y, k=None, n_threads=1, response_type="continuous", nominal=None)
     k : int or None
         Unused (every column is scored and ranked); accepted for the registry.
     n_threads : int
-        Unused (O(n p) NumPy).
+        Threads of the one read of a dense ``X`` (the result does not depend on it); unused on
+        sparse input.
     response_type : {'continuous'}
         Pearson's r is defined for a continuous response only (for classes use
         ``f_test``).
@@ -726,14 +869,15 @@ def pearson(X, y, k=None, n_threads=1, response_type="continuous", nominal=None)
     nominal = check_nominal(nominal, X.shape[1])
     if nominal.any() and sparse.issparse(X):
         raise ValueError("nominal: factor columns (level codes) need a dense X")
-    r, p_values, constant = pearson_scores(X, y)
+    r, p_values, constant = pearson_scores(X, y, threads_for_work(np.prod(np.shape(X)), n_threads))
+    read_constant = None if sparse.issparse(X) else constant  # the columns of X with a single value
     strength = np.abs(r)
     notes = [f"ranked by |r|; p-value: t test of r = 0 on {X.shape[0] - 2} degrees of freedom"]
     if constant.any():
         notes.append(f"{int(constant.sum())} constant column(s): r 0 (p-value 1), ranked last")
     if not nominal.any():
         return MethodOutput(ranking=_rank_statistic(strength, constant), scores=strength,
-                            columns={"r": r, "p_value": p_values}, notes=notes)
+                            columns={"r": r, "p_value": p_values}, notes=notes, constant_columns=read_constant)
     F, p_factor, eta, df_between, df_within = factor_anova(X[:, nominal], np.asarray(y, dtype=np.float64))
     r, strength, p_values, constant = r.copy(), strength.copy(), p_values.copy(), constant.copy()
     r[nominal], strength[nominal], p_values[nominal] = np.nan, eta, p_factor
@@ -744,7 +888,8 @@ def pearson(X, y, k=None, n_threads=1, response_type="continuous", nominal=None)
     notes.append(_factor_note(nominal, "the correlation ratio eta of the response on the factor's levels "
                                        "(p-value: the one-way ANOVA F)"))
     return MethodOutput(ranking=_rank_by_p_value(p_values, strength, constant), scores=strength,
-                        columns={"r": r, "p_value": p_values, "scored_by": scored_by}, notes=notes)
+                        columns={"r": r, "p_value": p_values, "scored_by": scored_by}, notes=notes,
+                        constant_columns=read_constant)
 
 
 register(MethodSpec(
@@ -761,6 +906,8 @@ register(MethodSpec(
               "sklearn.feature_selection.f_classif / f_regression",
     criterion="classes: F_j = [sum_k n_k (mu_kj - mu_j)^2 / (K - 1)] / [sum_k sum_{i in k} (x_ij - mu_kj)^2 / "
               "(n - K)];  continuous: F_j = r_j^2 / (1 - r_j^2) (n - 2)",
+    any_layout=True,
+    checks_design=True,
 ))
 
 register(MethodSpec(
@@ -776,4 +923,6 @@ register(MethodSpec(
     reference="Pearson (1896) Phil. Trans. R. Soc. A 187:253-318; scikit-learn sklearn.feature_selection.r_regression",
     criterion="|r_j|,  r_j = sum_i (x_ij - mean x_j)(y_i - mean y) / sqrt(sum_i (x_ij - mean x_j)^2 "
               "sum_i (y_i - mean y)^2)",
+    any_layout=True,
+    checks_design=True,
 ))

@@ -1,0 +1,744 @@
+# cython: language_level=3
+"""One read of a float64 matrix: per-class column moments and the checks of its values.
+
+For a float64 matrix ``X`` (n_samples x n_features, any layout), class codes ``y`` in
+``0 .. n_classes-1`` and optionally a response ``r`` (one float64 per sample),
+:func:`column_moments` reads every value of ``X`` once and returns, for every feature
+``f`` and class ``c``:
+
+* ``counts[c]`` -- the class size ``n_c`` (shared by all features);
+* ``low[f, c]``, ``high[f, c]`` -- the smallest and largest value of the class (exact, unscaled);
+* ``exponent[f]`` -- the exponent ``e`` of ``frexp`` of the column's largest absolute value
+  (at least ``EXPONENT_FLOOR``), the one of :func:`fstools.core.arrays.scaled_to_unit`;
+* ``sums[f, c]`` -- the sum of the class's values times ``2^-e`` (all of them at most 1 in
+  magnitude, so no sum overflows);
+* ``squares[f, c]`` -- the sum of squared deviations of the scaled values about their class
+  mean, ``sum_i (x_if 2^-e - mean_fc)^2`` (no square overflows or underflows on the scaled
+  values); exactly 0 for a class with a single value (``low == high``, exact) and for an
+  empty class;
+* ``cross[f, c]`` (with a response) -- the co-moment ``sum_i (x_if 2^-e - mean_fc)(r_i - rmean_c)``;
+* ``nonfinite[f]`` -- 1 when the column holds NaN or an infinity (its other outputs are then
+  meaningless), else 0.
+
+These are the sufficient statistics of the Fisher score (Gu, Li and Han 2011, Eq. 1), of the
+one-way ANOVA F (Fisher 1925), of the chi-square statistic of scikit-learn's ``chi2`` (the
+class sums), of Pearson's r (Pearson 1896; one class and the response) and of the checks of a
+design (non-finite and constant columns, the largest absolute value).
+
+How one read suffices
+---------------------
+The rows are cut into fixed chunks of ``CHUNK_ROWS`` rows, each into blocks of ``BLOCK_ROWS``
+rows; the columns into panels of at most ``PANEL_WIDTH`` adjacent columns.  A block of a panel
+(at most 128 KB) is read from memory once -- straight from ``X`` when its rows are contiguous
+(C order), else from a C-ordered copy of ``TILE_ROWS`` rows of the panel made eight columns at a
+time (each column's run contiguous in Fortran order, the next run prefetched) -- and then swept
+in the cache, a row at a time and all the panel's columns at a time (the loops over the columns
+vectorise):
+
+1. the class minima and maxima (exact) and the class sums of the values times ``2^-E``, where
+   ``E`` is the largest exponent seen so far in the chunk; when the block's largest ``|x|`` has
+   a larger exponent, the chunk's sums and squares so far are rescaled by the power of two
+   (exact, except for contributions that fall below the smallest normal double) and the
+   block's sums taken again.  Non-finite values need no test of their own: an infinity shows
+   as an infinite extreme, a NaN as a NaN sum (at a scale where no finite value overflows);
+2. the squared deviations (and co-moments) about the block's class means (two passes over
+   the block in the cache: the deviations are those of a stable two-pass algorithm);
+3. the block is merged into the chunk's running (count, sum, squares) of each class by the
+   update of Chan, Golub and LeVeque (1979): ``M2 = M2_a + M2_b + d^2 n_a n_b / n`` with
+   ``d`` the difference of the two means (and ``C = C_a + C_b + d_x d_r n_a n_b / n``).
+
+Threads
+-------
+A work item is one panel of one chunk (``prange``, dynamic schedule); each writes the chunk's
+partial moments of its columns.  The chunks of a column are then merged in chunk order (after
+rescaling to the column's largest exponent), one column per ``prange`` iteration.  The
+decomposition depends only on the number of rows (not on the layout, the number of features
+or classes, nor ``n_threads``), and every column's arithmetic only on its own values: the
+results are bitwise the same for any ``n_threads``, for C or Fortran order, and for any block
+of columns of ``X`` passed on its own.  Memory: per thread ``TILE_ROWS x PANEL_WIDTH``
+doubles of tile and about ``7 n_classes x PANEL_WIDTH`` doubles of block moments; the partial
+moments of the chunks, at most ``STATE_BYTES`` (the columns are taken in groups that fit).
+Ctrl-C stops the loop between work items.
+
+Bounds checking and wraparound are switched off by ``setup.py`` (and on again with
+``FSTOOLS_BOUNDSCHECK=1``).
+"""
+import numpy as np
+
+cimport numpy as cnp
+from cython.parallel cimport parallel, prange
+from libc.math cimport INFINITY, fabs, frexp, ldexp, isfinite
+from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.stdlib cimport free, malloc
+
+from fstools._ext._common cimport (OK, OUT_OF_MEMORY, block_length, check_at_least_one, check_double_strides,
+                                   check_length, check_threads, check_class_codes, max_status, SignalCheck,
+                                   signal_check_init, stop_requested, raise_if_stopped)
+
+cnp.import_array()
+
+#: Rows of a block swept in the cache.
+BLOCK_ROWS = 256
+#: Rows of the C-ordered copy of a panel made when the rows of X are not contiguous (TILE_ROWS x
+#: PANEL_WIDTH doubles, 128 KB, a multiple of BLOCK_ROWS; each column is prefetched PREFETCH_ROWS
+#: rows ahead of the copy).
+TILE_ROWS = 256
+#: Rows of a chunk, the unit of work of a thread (a multiple of BLOCK_ROWS).
+CHUNK_ROWS = 32768
+#: Rows ahead of the copy at which each column's next lines are prefetched.
+PREFETCH_ROWS = 512
+#: Adjacent columns swept together (at most).
+PANEL_WIDTH = 64
+#: Cells (classes x columns) of a panel's block moments: with many classes the panels are narrower.
+PANEL_CELLS = 8192
+#: Bytes of the chunks' partial moments held at a time (the columns are taken in groups that fit).
+STATE_BYTES = 1 << 25
+#: The smallest scaling exponent: a column whose largest |x| is below 2^-1000 is multiplied by
+#: 2^1000 only (a power of two, exact; its squares cannot underflow either).
+EXPONENT_FLOOR = -1000
+
+cdef enum:
+    _TILE_ROWS = 256
+    _BLOCK_ROWS = 256
+    _CHUNK_ROWS = 32768
+    _FLOOR = -1000
+assert (_TILE_ROWS, _BLOCK_ROWS, _CHUNK_ROWS, _FLOOR) == (TILE_ROWS, BLOCK_ROWS, CHUNK_ROWS, EXPONENT_FLOOR)
+assert _TILE_ROWS % _BLOCK_ROWS == 0 and _CHUNK_ROWS % _TILE_ROWS == 0
+
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    /* The sweeps over a block of `rows` rows of `width` adjacent columns (value (i, j) at
+       tile[i * row_stride + j]); the class of row i is codes[i], and the per-class arrays hold
+       entry (c, j) at c * width + j.  In C for the restrict qualifiers: the loops over the
+       columns vectorise (the same IEEE operations per column, whatever the vector width). */
+    /* tile[i * width + j] = first[i * row_stride + j * column_stride]: the C-ordered copy of a panel,
+       eight columns at a time (eight contiguous reads in Fortran order, a line written per row);
+       with SSE2 and contiguous columns, 2 x 2 blocks are transposed in registers (half the
+       stores).  A copy: the values are the same bits whichever way. */
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    #endif
+    #define FSTOOLS_PREFETCH_ROWS 512   /* PREFETCH_ROWS */
+    static void fstools_one_pass_transpose(const double* restrict first, Py_ssize_t row_stride,
+                                           Py_ssize_t column_stride, Py_ssize_t rows, Py_ssize_t width,
+                                           double* restrict tile)
+    {
+        Py_ssize_t i, j, q;
+        for (j = 0; j + 8 <= width; j += 8) {
+            const double* restrict c[8];
+            for (q = 0; q < 8; ++q)
+                c[q] = first + (j + q) * column_stride;
+            i = 0;
+            if (row_stride == 1) {
+    #if defined(__SSE2__)
+                for (; i + 2 <= rows; i += 2) {
+                    double* restrict t0 = tile + i * width + j;
+                    double* restrict t1 = t0 + width;
+                    if ((i & 7) == 0)   /* each column's line PREFETCH_ROWS rows ahead, once per line */
+                        for (q = 0; q < 8; ++q)
+                            fstools_prefetch(c[q] + i + FSTOOLS_PREFETCH_ROWS);
+                    for (q = 0; q < 8; q += 2) {
+                        const __m128d a = _mm_loadu_pd(c[q] + i);       /* c[q][i], c[q][i + 1] */
+                        const __m128d b = _mm_loadu_pd(c[q + 1] + i);
+                        _mm_storeu_pd(t0 + q, _mm_unpacklo_pd(a, b));
+                        _mm_storeu_pd(t1 + q, _mm_unpackhi_pd(a, b));
+                    }
+                }
+    #endif
+                for (; i < rows; ++i) {
+                    double* restrict t = tile + i * width + j;
+                    t[0] = c[0][i]; t[1] = c[1][i]; t[2] = c[2][i]; t[3] = c[3][i];
+                    t[4] = c[4][i]; t[5] = c[5][i]; t[6] = c[6][i]; t[7] = c[7][i];
+                }
+            } else {
+                for (; i < rows; ++i) {
+                    double* restrict t = tile + i * width + j;
+                    for (q = 0; q < 8; ++q)
+                        t[q] = c[q][i * row_stride];
+                }
+            }
+        }
+        for (; j < width; ++j) {
+            const double* restrict column = first + j * column_stride;
+            for (i = 0; i < rows; ++i)
+                tile[i * width + j] = column[i * row_stride];
+        }
+    }
+    FSTOOLS_VECTOR_CLONES
+    static void fstools_one_pass_extremes(const double* restrict tile, Py_ssize_t row_stride, Py_ssize_t rows,
+                                          Py_ssize_t width, const int32_t* restrict codes,
+                                          const double* restrict factor, double* restrict low,
+                                          double* restrict high, double* restrict sum)
+    {
+        Py_ssize_t i, j;
+        for (i = 0; i < rows; ++i) {
+            const double* restrict row = tile + i * row_stride;
+            const Py_ssize_t offset = (Py_ssize_t) codes[i] * width;
+            double* restrict class_low = low + offset;
+            double* restrict class_high = high + offset;
+            double* restrict class_sum = sum + offset;
+            for (j = 0; j < width; ++j) {
+                const double v = row[j];
+                class_low[j] = v < class_low[j] ? v : class_low[j];
+                class_high[j] = v > class_high[j] ? v : class_high[j];
+                class_sum[j] += v * factor[j];
+            }
+        }
+    }
+    FSTOOLS_VECTOR_CLONES
+    static void fstools_one_pass_sums(const double* restrict tile, Py_ssize_t row_stride, Py_ssize_t rows,
+                                      Py_ssize_t width, const int32_t* restrict codes,
+                                      const double* restrict factor, double* restrict sum)
+    {
+        Py_ssize_t i, j;
+        for (i = 0; i < rows; ++i) {
+            const double* restrict row = tile + i * row_stride;
+            double* restrict class_sum = sum + (Py_ssize_t) codes[i] * width;
+            for (j = 0; j < width; ++j) {
+                class_sum[j] += row[j] * factor[j];
+            }
+        }
+    }
+    FSTOOLS_VECTOR_CLONES
+    static void fstools_one_pass_squares(const double* restrict tile, Py_ssize_t row_stride, Py_ssize_t rows,
+                                         Py_ssize_t width, const int32_t* restrict codes,
+                                         const double* restrict factor, const double* restrict mean,
+                                         double* restrict squares)
+    {
+        Py_ssize_t i, j;
+        for (i = 0; i < rows; ++i) {
+            const double* restrict row = tile + i * row_stride;
+            const Py_ssize_t offset = (Py_ssize_t) codes[i] * width;
+            const double* restrict class_mean = mean + offset;
+            double* restrict class_squares = squares + offset;
+            for (j = 0; j < width; ++j) {
+                const double deviation = row[j] * factor[j] - class_mean[j];
+                class_squares[j] += deviation * deviation;
+            }
+        }
+    }
+    FSTOOLS_VECTOR_CLONES
+    static void fstools_one_pass_products(const double* restrict tile, Py_ssize_t row_stride, Py_ssize_t rows,
+                                          Py_ssize_t width, const int32_t* restrict codes,
+                                          const double* restrict factor, const double* restrict mean,
+                                          const double* restrict response_deviation,
+                                          double* restrict squares, double* restrict cross)
+    {
+        Py_ssize_t i, j;
+        for (i = 0; i < rows; ++i) {
+            const double* restrict row = tile + i * row_stride;
+            const Py_ssize_t offset = (Py_ssize_t) codes[i] * width;
+            const double* restrict class_mean = mean + offset;
+            double* restrict class_squares = squares + offset;
+            double* restrict class_cross = cross + offset;
+            const double r = response_deviation[i];
+            for (j = 0; j < width; ++j) {
+                const double deviation = row[j] * factor[j] - class_mean[j];
+                class_squares[j] += deviation * deviation;
+                class_cross[j] += deviation * r;
+            }
+        }
+    }
+    """
+    int _PREFETCH_ROWS "FSTOOLS_PREFETCH_ROWS"
+    void transpose_tile "fstools_one_pass_transpose"(const double* first, Py_ssize_t row_stride,
+                                                     Py_ssize_t column_stride, Py_ssize_t rows, Py_ssize_t width,
+                                                     double* tile) noexcept nogil
+    void sweep_extremes "fstools_one_pass_extremes"(const double* tile, Py_ssize_t row_stride, Py_ssize_t rows,
+                                                    Py_ssize_t width, const int32_t* codes, const double* factor,
+                                                    double* low, double* high, double* sum) noexcept nogil
+    void sweep_sums "fstools_one_pass_sums"(const double* tile, Py_ssize_t row_stride, Py_ssize_t rows,
+                                            Py_ssize_t width, const int32_t* codes, const double* factor,
+                                            double* sum) noexcept nogil
+    void sweep_squares "fstools_one_pass_squares"(const double* tile, Py_ssize_t row_stride, Py_ssize_t rows,
+                                                  Py_ssize_t width, const int32_t* codes, const double* factor,
+                                                  const double* mean, double* squares) noexcept nogil
+    void sweep_products "fstools_one_pass_products"(const double* tile, Py_ssize_t row_stride, Py_ssize_t rows,
+                                                    Py_ssize_t width, const int32_t* codes, const double* factor,
+                                                    const double* mean, const double* response_deviation,
+                                                    double* squares, double* cross) noexcept nogil
+
+
+assert _PREFETCH_ROWS == PREFETCH_ROWS
+
+
+cdef struct Scratch:
+    # Per-thread work buffers (one malloc): the tile, the block's per-class moments (class-major,
+    # c * width + j), the running scale of the chunk's columns and the class counts.
+    void* memory            # the allocation (NULL when out of memory), to free
+    double* tile            # BLOCK_ROWS x panel doubles
+    double* block_sum       # n_classes x panel each
+    double* block_low
+    double* block_high
+    double* block_squares
+    double* block_mean
+    double* block_cross
+    double* factor          # panel: 2^-exponent
+    double* bad             # panel
+    double* response_deviation  # BLOCK_ROWS
+    double* block_response  # n_classes: the block's response sums, then means
+    double* chunk_response  # n_classes: the chunk's response sums so far
+    int64_t* block_count    # n_classes
+    int64_t* chunk_count    # n_classes
+    Py_ssize_t* present     # BLOCK_ROWS: the classes of the block, in order of first row
+    int* exponent           # panel
+
+
+cdef Scratch _scratch_new(Py_ssize_t panel, Py_ssize_t n_classes) noexcept nogil:
+    """A thread's buffers, carved out of one allocation (``memory`` NULL when out of memory).
+
+    Returned by value: assigned in a ``parallel`` block, the struct is private to each thread."""
+    cdef Scratch scratch
+    cdef Scratch* s = &scratch
+    cdef Py_ssize_t doubles = _TILE_ROWS * panel + 6 * n_classes * panel + 2 * panel + _BLOCK_ROWS + 2 * n_classes
+    cdef size_t size = doubles * sizeof(double) + 2 * n_classes * sizeof(int64_t) \
+        + _BLOCK_ROWS * sizeof(Py_ssize_t) + panel * sizeof(int)
+    cdef char* memory = <char*> malloc(size)
+    cdef double* d
+    s.memory = memory
+    if memory == NULL:
+        return scratch
+    d = <double*> memory
+    s.tile = d
+    d += _TILE_ROWS * panel
+    s.block_sum = d
+    d += n_classes * panel
+    s.block_low = d
+    d += n_classes * panel
+    s.block_high = d
+    d += n_classes * panel
+    s.block_squares = d
+    d += n_classes * panel
+    s.block_mean = d
+    d += n_classes * panel
+    s.block_cross = d
+    d += n_classes * panel
+    s.factor = d
+    d += panel
+    s.bad = d
+    d += panel
+    s.response_deviation = d
+    d += _BLOCK_ROWS
+    s.block_response = d
+    d += n_classes
+    s.chunk_response = d
+    d += n_classes
+    s.block_count = <int64_t*> d
+    s.chunk_count = s.block_count + n_classes
+    s.present = <Py_ssize_t*> (s.chunk_count + n_classes)
+    s.exponent = <int*> (s.present + _BLOCK_ROWS)
+    return scratch
+
+
+cdef inline double _smaller(double a, double b) noexcept nogil:
+    return a if a < b else b
+
+
+cdef inline double _larger(double a, double b) noexcept nogil:
+    return a if a > b else b
+
+
+cdef void _rescale_chunk(Py_ssize_t j, int shift, Py_ssize_t n_classes, const int64_t* chunk_count,
+                         double* sums, double* squares, double* cross, Py_ssize_t stride) noexcept nogil:
+    """Multiply column ``j``'s running sums (and co-moments) by ``2^shift`` and its squares by
+    ``2^(2 shift)`` (exact unless the result falls below the smallest normal double)."""
+    cdef Py_ssize_t c
+    for c in range(n_classes):
+        if chunk_count[c] > 0:
+            sums[j * stride + c] = ldexp(sums[j * stride + c], shift)
+            squares[j * stride + c] = ldexp(squares[j * stride + c], 2 * shift)
+            if cross != NULL:
+                cross[j * stride + c] = ldexp(cross[j * stride + c], shift)
+
+
+cdef void _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ssize_t column_stride,
+                         Py_ssize_t n_rows, Py_ssize_t width, const int32_t* codes, const double* response,
+                         Py_ssize_t n_classes, Scratch* s, double* sums, double* squares, double* low,
+                         double* high, double* cross, int32_t* exponent, uint8_t* nonfinite) noexcept nogil:
+    """The moments of ``n_rows`` rows of ``width`` adjacent columns whose first value is at ``first``.
+
+    ``codes`` (and ``response``, or NULL) start at the chunk's first row.  The outputs are the
+    chunk's partial moments of these columns: entry (j, c) at ``j * n_classes + c`` of ``sums``,
+    ``squares``, ``low``, ``high`` and ``cross`` (NULL without a response), already set to
+    0, 0, +inf, -inf and 0; ``exponent[j]`` and ``nonfinite[j]`` per column.
+    """
+    cdef Py_ssize_t start, rows, i, j, k, c, n_present, slot, out
+    cdef Py_ssize_t tile_stride, tile_rows
+    cdef const double* tile
+    cdef const double* column
+    cdef double magnitude, block_mean, chunk_mean, delta, weight, response_delta
+    cdef int e, shift
+    cdef bint redo
+    cdef int64_t n_a, n_b, n_ab
+    for j in range(width):
+        s.exponent[j] = _FLOOR
+        s.factor[j] = ldexp(1.0, -_FLOOR)
+        s.bad[j] = 0.0
+    for c in range(n_classes):
+        s.block_count[c] = 0
+        s.chunk_count[c] = 0
+        s.chunk_response[c] = 0.0
+    start = 0
+    while start < n_rows:
+        rows = block_length(start, _BLOCK_ROWS, n_rows)
+        # The block as a C-ordered tile: X itself when its rows are contiguous, else a copy made
+        # column by column (a contiguous read of each column's block in Fortran order).
+        if column_stride == 1:
+            tile = first + start * row_stride
+            tile_stride = row_stride
+        else:
+            if start % _TILE_ROWS == 0:
+                # TILE_ROWS rows of every column at a time: long contiguous runs in Fortran order
+                tile_rows = block_length(start, _TILE_ROWS, n_rows)
+                transpose_tile(first + start * row_stride, row_stride, column_stride, tile_rows, width, s.tile)
+            tile = s.tile + (start % _TILE_ROWS) * width
+            tile_stride = width
+        # The classes of the block (in order of their first row) and their sizes.
+        n_present = 0
+        for i in range(rows):
+            c = codes[start + i]
+            if s.block_count[c] == 0:
+                s.present[n_present] = c
+                n_present += 1
+                s.block_response[c] = 0.0
+            s.block_count[c] += 1
+            if response != NULL:
+                s.block_response[c] += response[start + i]
+        for k in range(n_present):
+            c = s.present[k]
+            for j in range(width):
+                slot = c * width + j
+                s.block_sum[slot] = 0.0
+                s.block_low[slot] = INFINITY
+                s.block_high[slot] = -INFINITY
+                s.block_squares[slot] = 0.0
+                s.block_cross[slot] = 0.0
+        # Sweep 1: extremes and the sums at the chunk's scale so far.
+        sweep_extremes(tile, tile_stride, rows, width, codes + start, s.factor, s.block_low, s.block_high,
+                       s.block_sum)
+        # A larger exponent than the chunk's so far: rescale the chunk, take the block's sums again.
+        redo = False
+        for j in range(width):
+            magnitude = 0.0
+            for k in range(n_present):
+                slot = s.present[k] * width + j
+                magnitude = _larger(magnitude, _larger(fabs(s.block_low[slot]), fabs(s.block_high[slot])))
+            if not isfinite(magnitude):   # an infinity, or a class whose values are all NaN
+                s.bad[j] = 1.0
+                continue
+            if magnitude == 0.0:
+                continue
+            frexp(magnitude, &e)
+            if e > s.exponent[j]:
+                shift = s.exponent[j] - e
+                _rescale_chunk(j, shift, n_classes, s.chunk_count, sums, squares, cross, n_classes)
+                s.exponent[j] = e
+                s.factor[j] = ldexp(1.0, -e)
+                redo = True
+        if redo:
+            for k in range(n_present):
+                c = s.present[k]
+                for j in range(width):
+                    s.block_sum[c * width + j] = 0.0
+            sweep_sums(tile, tile_stride, rows, width, codes + start, s.factor, s.block_sum)
+        # Sweep 2: squared deviations (and co-moments) about the block's class means.  A NaN sum
+        # (at a scale no finite value overflows) is a NaN value: with the infinities found by the
+        # extremes, every non-finite value is flagged without a test per value.
+        for k in range(n_present):
+            c = s.present[k]
+            for j in range(width):
+                slot = c * width + j
+                s.block_mean[slot] = s.block_sum[slot] / <double> s.block_count[c]
+                if s.block_sum[slot] != s.block_sum[slot]:
+                    s.bad[j] = 1.0
+        if response != NULL:
+            for i in range(rows):
+                c = codes[start + i]
+                s.response_deviation[i] = response[start + i] - s.block_response[c] / <double> s.block_count[c]
+            sweep_products(tile, tile_stride, rows, width, codes + start, s.factor, s.block_mean,
+                           s.response_deviation, s.block_squares, s.block_cross)
+        else:
+            sweep_squares(tile, tile_stride, rows, width, codes + start, s.factor, s.block_mean, s.block_squares)
+        # Merge into the chunk (Chan, Golub and LeVeque 1979).
+        for k in range(n_present):
+            c = s.present[k]
+            n_a = s.chunk_count[c]
+            n_b = s.block_count[c]
+            n_ab = n_a + n_b
+            if n_a == 0:
+                for j in range(width):
+                    slot = c * width + j
+                    out = j * n_classes + c
+                    sums[out] = s.block_sum[slot]
+                    squares[out] = s.block_squares[slot]
+                    low[out] = s.block_low[slot]
+                    high[out] = s.block_high[slot]
+                    if cross != NULL:
+                        cross[out] = s.block_cross[slot]
+            else:
+                weight = (<double> n_a) * (<double> n_b) / (<double> n_ab)
+                response_delta = 0.0
+                if cross != NULL:
+                    response_delta = (s.block_response[c] / <double> n_b
+                                      - s.chunk_response[c] / <double> n_a)
+                for j in range(width):
+                    slot = c * width + j
+                    out = j * n_classes + c
+                    chunk_mean = sums[out] / <double> n_a
+                    delta = s.block_mean[slot] - chunk_mean
+                    sums[out] += s.block_sum[slot]
+                    squares[out] += s.block_squares[slot] + delta * delta * weight
+                    low[out] = _smaller(low[out], s.block_low[slot])
+                    high[out] = _larger(high[out], s.block_high[slot])
+                    if cross != NULL:
+                        cross[out] += s.block_cross[slot] + delta * response_delta * weight
+            s.chunk_count[c] = n_ab
+            s.chunk_response[c] += s.block_response[c]
+            s.block_count[c] = 0
+        start += _BLOCK_ROWS
+    for j in range(width):
+        exponent[j] = s.exponent[j]
+        nonfinite[j] = s.bad[j] != 0.0
+
+
+cdef void _merge_chunks(Py_ssize_t j, Py_ssize_t n_chunks, Py_ssize_t group_width, Py_ssize_t n_classes,
+                        const int64_t* chunk_count, const int64_t* prefix_count, const double* chunk_response,
+                        const double* prefix_response,
+                        const double* part_sums, const double* part_squares, const double* part_low,
+                        const double* part_high, const double* part_cross, const int32_t* part_exponent,
+                        const uint8_t* part_nonfinite, double* sums, double* squares, double* low, double* high,
+                        double* cross, int32_t* exponent, uint8_t* nonfinite) noexcept nogil:
+    """Column ``j`` (of the group) of every chunk merged in chunk order into the outputs (entry
+    ``c`` of the column's row): each chunk brought to the column's largest exponent, then the
+    update of Chan, Golub and LeVeque (1979); a class with a single value gets squares 0."""
+    cdef Py_ssize_t k, c, part
+    cdef int largest = _FLOOR
+    cdef int shift
+    cdef uint8_t bad = 0
+    cdef int64_t n_a, n_b
+    cdef double weight, delta, response_delta, part_sum, part_square, part_product
+    for k in range(n_chunks):
+        if part_exponent[k * group_width + j] > largest:
+            largest = part_exponent[k * group_width + j]
+        bad |= part_nonfinite[k * group_width + j]
+    exponent[0] = largest
+    nonfinite[0] = bad
+    for k in range(n_chunks):
+        shift = part_exponent[k * group_width + j] - largest
+        for c in range(n_classes):
+            n_b = chunk_count[k * n_classes + c]
+            if n_b == 0:
+                continue
+            part = (k * group_width + j) * n_classes + c
+            part_sum = ldexp(part_sums[part], shift)
+            part_square = ldexp(part_squares[part], 2 * shift)
+            part_product = ldexp(part_cross[part], shift) if cross != NULL else 0.0
+            n_a = prefix_count[k * n_classes + c]
+            if n_a == 0:
+                sums[c] = part_sum
+                squares[c] = part_square
+                low[c] = part_low[part]
+                high[c] = part_high[part]
+                if cross != NULL:
+                    cross[c] = part_product
+            else:
+                weight = (<double> n_a) * (<double> n_b) / (<double> (n_a + n_b))
+                delta = part_sum / <double> n_b - sums[c] / <double> n_a
+                sums[c] += part_sum
+                squares[c] += part_square + delta * delta * weight
+                low[c] = _smaller(low[c], part_low[part])
+                high[c] = _larger(high[c], part_high[part])
+                if cross != NULL:
+                    response_delta = (chunk_response[k * n_classes + c] / <double> n_b
+                                      - prefix_response[k * n_classes + c] / <double> n_a)
+                    cross[c] += part_product + delta * response_delta * weight
+    for c in range(n_classes):
+        if not (low[c] < high[c]):   # a single value (or none): exactly no spread
+            squares[c] = 0.0
+
+
+def column_moments(X, y, int n_classes, response=None, int n_threads=1):
+    """Per-class moments and checks of every column of ``X``, in one read of it.
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n_samples, n_features), any layout
+        C-contiguous, Fortran-ordered or a strided view (strides whole multiples of 8 bytes);
+        read in place, never copied.  NaN and infinities are flagged (``nonfinite``), not refused.
+    y : ndarray of int32, shape (n_samples,), C-contiguous
+        Class codes 0..n_classes-1 (codes no sample uses are allowed); all 0 for one class.
+    n_classes : int >= 1
+    response : ndarray of float64, shape (n_samples,), C-contiguous, optional
+        A finite response (best centred and scaled to magnitudes near 1 by the caller): the
+        per-class co-moments ``cross`` are computed with it.
+    n_threads : int >= 1
+        OpenMP threads (ignored when built without OpenMP); the results do not depend on it.
+
+    Returns
+    -------
+    counts : ndarray of int64, shape (n_classes,)
+    sums, squares, low, high : ndarray of float64, shape (n_features, n_classes)
+        The class sums of the scaled values, the sums of squared deviations of the scaled
+        values about their class mean (0 for a class with a single value), the class minima
+        and maxima (unscaled; +inf and -inf for an empty class).
+    cross : ndarray of float64, shape (n_features, n_classes), or None without a response
+    exponent : ndarray of int32, shape (n_features,)
+        The scaling: the scaled values are ``x * 2^-exponent``.
+    nonfinite : ndarray of bool, shape (n_features,)
+        The columns holding NaN or an infinity.
+
+    See the module docstring for the definitions and the algorithm.
+
+    Raises
+    ------
+    ValueError
+        Wrong types, shapes, dtypes or layouts (naming the argument), a class code outside
+        0..n_classes-1, n_classes < 1 or n_threads < 1.
+    """
+    if not isinstance(X, np.ndarray) or X.dtype != np.float64 or X.ndim != 2:
+        raise ValueError(f"X: expected a 2-D float64 ndarray (samples x features); got "
+                         f"{type(X).__name__ if not isinstance(X, np.ndarray) else f'{X.dtype} array of {X.ndim}-D'}")
+    if not isinstance(y, np.ndarray) or y.dtype != np.int32 or y.ndim != 1 or not y.flags.c_contiguous:
+        raise ValueError("y: expected a 1-D C-contiguous int32 ndarray of class codes")
+    cdef Py_ssize_t m = X.shape[0]
+    cdef Py_ssize_t n_features = X.shape[1]
+    check_length("y", y.shape[0], m, "class codes (one per sample)")
+    check_at_least_one("n_classes", n_classes)
+    check_threads(n_threads)
+    check_double_strides("X", X.strides[0], X.strides[1])
+    cdef bint has_response = response is not None
+    if has_response:
+        if (not isinstance(response, np.ndarray) or response.dtype != np.float64 or response.ndim != 1
+                or not response.flags.c_contiguous):
+            raise ValueError("response: expected a 1-D C-contiguous float64 ndarray (one value per sample)")
+        check_length("response", response.shape[0], m, "response values (one per sample)")
+    cdef const int32_t[::1] codes = y
+    check_class_codes("y", codes, n_classes)
+
+    counts = np.zeros(n_classes, dtype=np.int64)
+    sums = np.zeros((n_features, n_classes))
+    squares = np.zeros((n_features, n_classes))
+    low = np.full((n_features, n_classes), np.inf)
+    high = np.full((n_features, n_classes), -np.inf)
+    cross = np.zeros((n_features, n_classes)) if has_response else None
+    exponent = np.full(n_features, EXPONENT_FLOOR, dtype=np.int32)
+    nonfinite = np.zeros(n_features, dtype=np.uint8)
+    cdef Py_ssize_t i
+    if m == 0 or n_features == 0:
+        counts[:] = np.bincount(y, minlength=n_classes)
+        return counts, sums, squares, low, high, cross, exponent, nonfinite.astype(bool)
+
+    # The decomposition: chunks of rows (depending on m only), panels and groups of columns.
+    cdef Py_ssize_t n_chunks = (m + CHUNK_ROWS - 1) // CHUNK_ROWS
+    cdef Py_ssize_t panel = max(1, min(PANEL_WIDTH, PANEL_CELLS // n_classes, n_features))
+    cdef Py_ssize_t per_column = n_chunks * n_classes * (5 if has_response else 4) * 8
+    cdef Py_ssize_t group = max(panel, (STATE_BYTES // per_column) // panel * panel)
+    group = min(group, n_features)
+    cdef Py_ssize_t n_panels = (group + panel - 1) // panel
+
+    # The class sizes (and response sums) of every chunk, and of the chunks before it.
+    chunk_count = np.zeros((n_chunks, n_classes), dtype=np.int64)
+    chunk_response = np.zeros((n_chunks, n_classes))
+    cdef int64_t[:, ::1] chunk_count_view = chunk_count
+    cdef double[:, ::1] chunk_response_view = chunk_response
+    cdef const double[::1] response_view
+    cdef const double* response_data = NULL
+    if has_response:
+        response_view = response
+        response_data = &response_view[0]
+    cdef Py_ssize_t k, c, row_end
+    with nogil:
+        for k in range(n_chunks):
+            row_end = block_length(k * _CHUNK_ROWS, _CHUNK_ROWS, m) + k * _CHUNK_ROWS
+            if has_response:
+                for i in range(k * _CHUNK_ROWS, row_end):
+                    chunk_count_view[k, codes[i]] += 1
+                    chunk_response_view[k, codes[i]] += response_data[i]
+            else:
+                for i in range(k * _CHUNK_ROWS, row_end):
+                    chunk_count_view[k, codes[i]] += 1
+    counts[:] = chunk_count.sum(axis=0)
+    prefix_count = np.zeros_like(chunk_count)
+    prefix_count[1:] = np.cumsum(chunk_count, axis=0)[:n_chunks - 1]
+    prefix_response = np.zeros_like(chunk_response)
+    for k in range(1, n_chunks):
+        prefix_response[k] = prefix_response[k - 1] + chunk_response[k - 1]
+
+    part_sums = np.empty((n_chunks, group, n_classes))
+    part_squares = np.empty((n_chunks, group, n_classes))
+    part_low = np.empty((n_chunks, group, n_classes))
+    part_high = np.empty((n_chunks, group, n_classes))
+    part_cross = np.empty((n_chunks, group, n_classes)) if has_response else np.empty((1, 1, 1))
+    part_exponent = np.empty((n_chunks, group), dtype=np.int32)
+    part_nonfinite = np.empty((n_chunks, group), dtype=np.uint8)
+
+    cdef const double[:, :] view = X
+    cdef const double* data = &view[0, 0]
+    cdef Py_ssize_t row_stride = X.strides[0] // 8
+    cdef Py_ssize_t column_stride = X.strides[1] // 8
+    cdef const int32_t* code_data = &codes[0]
+    cdef double[:, :, ::1] ps = part_sums
+    cdef double[:, :, ::1] pq = part_squares
+    cdef double[:, :, ::1] pl = part_low
+    cdef double[:, :, ::1] ph = part_high
+    cdef double[:, :, ::1] pc = part_cross
+    cdef int32_t[:, ::1] pe = part_exponent
+    cdef uint8_t[:, ::1] pn = part_nonfinite
+    cdef double[:, ::1] sums_view = sums
+    cdef double[:, ::1] squares_view = squares
+    cdef double[:, ::1] low_view = low
+    cdef double[:, ::1] high_view = high
+    cdef double[:, ::1] cross_view = cross if has_response else np.empty((1, 1))
+    cdef int32_t[::1] exponent_view = exponent
+    cdef uint8_t[::1] nonfinite_view = nonfinite
+    cdef const int64_t* chunk_count_data = &chunk_count_view[0, 0]
+    cdef const int64_t[:, ::1] prefix_count_view = prefix_count
+    cdef const double[:, ::1] prefix_response_view = prefix_response
+    cdef int32_t[::1] status = np.zeros(n_chunks * n_panels, dtype=np.int32)
+    cdef Py_ssize_t g0, width, item, p, j0, first_row, j
+    cdef Scratch scratch
+    cdef SignalCheck check
+    signal_check_init(&check, 1)
+    for g0 in range(0, n_features, group):
+        width = block_length(g0, group, n_features)
+        n_panels = (width + panel - 1) // panel
+        part_low.fill(np.inf)
+        part_high.fill(-np.inf)
+        part_sums.fill(0.0)
+        part_squares.fill(0.0)
+        part_cross.fill(0.0)
+        with nogil, parallel(num_threads=n_threads):
+            scratch = _scratch_new(panel, n_classes)
+            for item in prange(n_chunks * n_panels, schedule="dynamic"):
+                k = item // n_panels
+                p = item % n_panels
+                j0 = p * panel
+                first_row = k * _CHUNK_ROWS
+                if stop_requested(&check):
+                    pass  # Ctrl-C: the remaining items are skipped
+                elif scratch.memory == NULL:
+                    status[item] = OUT_OF_MEMORY
+                else:
+                    _chunk_moments(data + first_row * row_stride + (g0 + j0) * column_stride, row_stride,
+                                   column_stride, block_length(first_row, _CHUNK_ROWS, m),
+                                   block_length(j0, panel, width), code_data + first_row,
+                                   (response_data + first_row) if has_response else NULL, n_classes, &scratch,
+                                   &ps[k, j0, 0], &pq[k, j0, 0], &pl[k, j0, 0], &ph[k, j0, 0],
+                                   &pc[k, j0, 0] if has_response else NULL, &pe[k, j0], &pn[k, j0])
+            free(scratch.memory)
+        raise_if_stopped(&check)
+        if max_status(status) == OUT_OF_MEMORY:
+            raise MemoryError(f"column_moments: could not allocate the scratch of a thread "
+                              f"({BLOCK_ROWS + 7 * n_classes} x {panel} doubles)")
+        with nogil:
+            for j in prange(width, schedule="static", num_threads=n_threads):
+                _merge_chunks(j, n_chunks, group, n_classes, chunk_count_data, &prefix_count_view[0, 0],
+                              &chunk_response_view[0, 0], &prefix_response_view[0, 0],
+                              &ps[0, 0, 0], &pq[0, 0, 0], &pl[0, 0, 0], &ph[0, 0, 0],
+                              &pc[0, 0, 0] if has_response else NULL, &pe[0, 0], &pn[0, 0],
+                              &sums_view[g0 + j, 0], &squares_view[g0 + j, 0], &low_view[g0 + j, 0],
+                              &high_view[g0 + j, 0], &cross_view[g0 + j, 0] if has_response else NULL,
+                              &exponent_view[g0 + j], &nonfinite_view[g0 + j])
+    return counts, sums, squares, low, high, cross, exponent, nonfinite.astype(bool)
