@@ -311,7 +311,7 @@ def test_chi2_all_zero_and_constant_columns_score_zero_and_rank_last():
 def test_chi2_refuses_negative_values_naming_the_method(kind):
     X, y = count_data()
     X[5, 7] = -1.0
-    with pytest.raises(ValueError, match=r"X: method 'chi2' needs non-negative values.*column\(s\) 7 have "
+    with pytest.raises(ValueError, match=r"X: Negative values in data: method 'chi2' needs non-negative values.*column\(s\) 7 have "
                                          r"negative values"):
         chi2(formats(X)[kind], y)
     df = pd.DataFrame(X, columns=[f"f{j}" for j in range(X.shape[1])]).assign(y=y)

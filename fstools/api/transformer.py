@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 from sklearn.base import BaseEstimator
+from sklearn.utils import ClassifierTags
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils._set_output import _get_output_config
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -251,7 +252,13 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
                     raise ValueError(f"X, y: every row has a missing value (na_action={na_action!r}); nothing "
                                      f"to select on")
                 X, y_array, series = X[kept], y_array[kept], series.iloc[kept].reset_index(drop=True)
-        target = prepare_response(series, self.response_type, name="y")
+        # Without response_type, a method that takes continuous responses only (pearson, rrelieff)
+        # reads y as one; else the kind is decided from y as R decides it (and a class-only method
+        # refuses a continuous y).
+        response_type = self.response_type
+        if response_type is None and spec.supervised and spec.responses == {"continuous"}:
+            response_type = "continuous"
+        target = prepare_response(series, response_type, name="y")
         spec.check_response(target.kind)
         preferred = y.name if isinstance(y, pd.Series) and isinstance(y.name, str) and y.name else "y"
         response = _free_name(preferred, names, None if hasattr(self, "feature_names_in_") else len(names))
@@ -370,6 +377,10 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
             tags.input_tags.sparse = False
             return tags
         tags.input_tags.sparse = "sparse" in spec.capabilities
+        if spec.supervised and "multiclass" not in spec.capabilities and spec.responses == {"class"}:
+            # The online methods take two classes: scikit-learn's checks then give them binary targets
+            # (they read the classifier tags for that; FeatureSelector stays a transformer).
+            tags.classifier_tags = ClassifierTags(multi_class=False)
         # A method of counts (chi2) refuses negative values: scikit-learn's checks then give it X >= 0.
         tags.input_tags.positive_only = "non_negative" in spec.capabilities
         return tags

@@ -80,8 +80,8 @@ def _classes(y, n_samples):
 
 
 def _negative_columns_error(columns):
-    return ColumnError("X: method 'chi2' needs non-negative values (counts, frequencies or 0/1 features); "
-                       "column(s) {columns} have negative values", columns)
+    return ColumnError("X: Negative values in data: method 'chi2' needs non-negative values (counts, frequencies "
+                       "or 0/1 features); column(s) {columns} have negative values", columns)
 
 
 def _constant_columns(X):

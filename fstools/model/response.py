@@ -146,6 +146,9 @@ def prepare_response(series, response_type=None, name="response", reason=None, s
         if not np.isfinite(array).all():
             raise ValueError(f"{name}: {int((~np.isfinite(array)).sum())} missing or infinite value(s); "
                              f"allowed: finite numbers")
+        if array.shape[0] == 1:
+            raise ValueError(f"{name}: one sample only (n_samples = 1); supervised selection needs a response "
+                             f"that varies")
         if np.ptp(array) == 0:
             raise ValueError(f"{name}: constant ({array[0]:g}); supervised selection needs a response that varies")
         return Response("continuous", np.ascontiguousarray(array), None, reason, tuple(notes))
