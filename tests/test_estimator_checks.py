@@ -1,0 +1,32 @@
+"""scikit-learn's own estimator checks (``parametrize_with_checks``) on FeatureSelector, one
+instance per kind of method: a filter, counts (chi2: positive_only), the information methods
+(mim's sparse path, a greedy one), a continuous response (pearson), the paper's CMQFS and a
+binary online method (mbpa: two-class targets through its classifier tags).  The other
+single-response methods pass them too (checked by hand with ``check_estimator`` for every
+method; see the commit that added this file); RReliefF's known failures are listed.  Skipped by
+scikit-learn itself: check_array_api_input (SCIPY_ARRAY_API is not set)."""
+import pytest
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import fstools as fs
+
+ESTIMATORS = [fs.FeatureSelector(method=method, k=1)
+              for method in ("fisher", "chi2", "mim", "mrmr", "pearson", "cmqfs", "mbpa")]
+
+# RReliefF on make_blobs' well separated clusters: no two near instances differ in the response,
+# so its weights are 0 / 0 (N_dC = 0), which fs refuses instead of inventing a value.
+RRELIEFF_FAILS = {name: "RReliefF's weights are 0 / 0 on blobs whose near instances share the response"
+                  for name in ("check_pipeline_consistency", "check_estimators_pickle",
+                               "check_transformer_data_not_an_array", "check_transformer_general",
+                               "check_transformer_preserve_dtypes")}
+
+
+def _expected_failures(estimator):
+    return RRELIEFF_FAILS if estimator.method == "rrelieff" else {}
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@parametrize_with_checks(ESTIMATORS + [fs.FeatureSelector(method="rrelieff", k=1)],
+                         expected_failed_checks=_expected_failures)
+def test_scikit_learn_estimator_checks(estimator, check):
+    check(estimator)
