@@ -150,3 +150,16 @@ def print_summary(start):
     for line in SUMMARY:
         print(f"  {line}")
     print(f"load average at end {load_average()};  total wall time {time.perf_counter() - start:.1f} s")
+
+
+def run_memory_child(code, what):
+    """Run ``code`` (a memory measurement) in a fresh Python process and return the JSON object
+    its last line prints; RuntimeError naming ``what`` when it fails."""
+    import json
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"memory subprocess failed ({what}): {proc.stderr.strip()[-500:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])

@@ -31,9 +31,7 @@ Sections
    temporaries of its size).
 See ``benchmarks/README.md``.
 """
-import json
 import os
-import subprocess
 import sys
 import time
 
@@ -47,7 +45,7 @@ import pandas as pd  # noqa: E402
 
 import fstools as fs  # noqa: E402
 from _harness import (benchmark_parser, interleaved_best,  # noqa: E402
-                      print_machine_info, verdict, print_summary)
+                      print_machine_info, run_memory_child, verdict, print_summary)
 from fstools.core.arrays import column_moments  # noqa: E402
 
 FULL_SIZES = dict(m=1_000_000, n=50, k=10)
@@ -221,10 +219,7 @@ print(json.dumps(out))
 
 def measure_memory(method, mode, m, n):
     code = _MEMORY_CHILD.format(root=ROOT, method=method, mode=mode, m=m, n=n)
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        raise RuntimeError(f"memory subprocess failed ({method}, {mode}): {proc.stderr.strip()[-500:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return run_memory_child(code, f"{method}, {mode}")
 
 
 def section_memory(sizes):

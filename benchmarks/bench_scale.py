@@ -31,9 +31,7 @@ Sections
    ``benchmarks/output/scale.png``.
 See ``benchmarks/README.md``.
 """
-import json
 import os
-import subprocess
 import sys
 import time
 
@@ -45,7 +43,7 @@ if ROOT not in sys.path:  # run from a source checkout: use the in-place build
 import numpy as np  # noqa: E402
 
 from _harness import (SUMMARY, benchmark_parser, interleaved_best,  # noqa: E402
-                      print_machine_info, two_class_data, verdict, print_summary)
+                      print_machine_info, run_memory_child, two_class_data, verdict, print_summary)
 from fstools.core.discretize import information_codes  # noqa: E402
 from fstools.methods.cmqfs import cmqfs, modularity_scores  # noqa: E402
 from fstools.methods.information import mrmr  # noqa: E402
@@ -162,10 +160,7 @@ print(json.dumps(out))
 
 def measure_memory(mode, m, n, threads):
     code = _MEMORY_CHILD.format(root=ROOT, mode=mode, m=m, n=n, threads=threads)
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        raise RuntimeError(f"memory subprocess failed ({mode}): {proc.stderr.strip()[-500:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return run_memory_child(code, mode)
 
 
 def mb(nbytes):

@@ -163,18 +163,26 @@ def chi2_scores(X, y, n_threads=1):
         # of two (exact) and scaled back, so that (O - E)^2 cannot overflow where the statistic does not.
         scaled, exponent = _scaled_columns(X[:, scored])
         statistic, _ = sklearn_chi2(scaled, y)
-        with np.errstate(over="ignore", under="ignore"):
-            unscaled = np.ldexp(statistic, exponent)
-        outside = np.isinf(unscaled) | ((unscaled == 0) & (statistic != 0))
-        if outside.any():
-            raise ColumnError("X: column(s) {columns}: the chi-square statistic, which grows with the "
-                              "column's scale, is outside the float64 range; rescale the column(s) (e.g. to "
-                              "counts or frequencies)", scored[outside])
+        unscaled = _unscaled_chi2(statistic, exponent, scored)
         scores[scored] = unscaled
         # scikit-learn's p-value (the upper tail on classes present - 1 degrees of freedom), of the
         # unscaled statistic.
         p_values[scored] = special.chdtrc(np.unique(y).size - 1, unscaled)
     return scores, p_values, constant
+
+
+def _unscaled_chi2(statistic, exponent, scored):
+    """The chi-square statistics of the columns ``scored`` computed on them multiplied by
+    ``2^-exponent``, scaled back (the statistic is proportional to the column's scale); a
+    ColumnError naming the columns where it leaves the float64 range."""
+    with np.errstate(over="ignore", under="ignore"):
+        unscaled = np.ldexp(statistic, exponent)
+    outside = np.isinf(unscaled) | ((unscaled == 0) & (statistic != 0))
+    if outside.any():
+        raise ColumnError("X: column(s) {columns}: the chi-square statistic, which grows with the "
+                          "column's scale, is outside the float64 range; rescale the column(s) (e.g. to "
+                          "counts or frequencies)", scored[outside])
+    return unscaled
 
 
 def _dense_chi2_scores(X, y, n_threads=1):
@@ -196,14 +204,7 @@ def _dense_chi2_scores(X, y, n_threads=1):
         class_share = counts[present] / X.shape[0]
         expected = observed.sum(axis=1)[:, None] * class_share
         statistic = ((observed - expected) ** 2 / expected).sum(axis=1)
-        exponent = moments.exponent[scored]
-        with np.errstate(over="ignore", under="ignore"):
-            unscaled = np.ldexp(statistic, exponent)
-        outside = np.isinf(unscaled) | ((unscaled == 0) & (statistic != 0))
-        if outside.any():
-            raise ColumnError("X: column(s) {columns}: the chi-square statistic, which grows with the "
-                              "column's scale, is outside the float64 range; rescale the column(s) (e.g. to "
-                              "counts or frequencies)", scored[outside])
+        unscaled = _unscaled_chi2(statistic, moments.exponent[scored], scored)
         scores[scored] = unscaled
         p_values[scored] = special.chdtrc(present.size - 1, unscaled)
     return scores, p_values, constant
