@@ -62,9 +62,9 @@ from sklearn.model_selection import RepeatedStratifiedKFold
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.svm import SVC
 
-from _setup import OUTPUT, QUICK, fs, save_figure, save_text, start_vignette, started
+from _setup import OUTPUT, QUICK, fs, save_figure, save_text, say, start_vignette, started, tabulate
 
-start_vignette(display_width=140)
+start_vignette()
 
 
 # %% [markdown]
@@ -85,8 +85,8 @@ start_vignette(display_width=140)
 # mean/standard-deviation discretisation the paper describes, `fstools`' default.
 #
 # The Laplacian score is unsupervised (the class is not used). The paper ran Deng Cai's code
-# with "WeightMode = 'HeatKernel', t = 1.0", whose heat kernel is exp(-d^2 / (2 t^2)); `fstools`
-# writes the kernel as He et al. do, exp(-d^2 / t), so the paper's setting is `t = 2.0` here (the
+# with "WeightMode = 'HeatKernel', t = 1.0", whose heat kernel is $\exp(-d^2 / (2 t^2))$; `fstools`
+# writes the kernel as He et al. do, $\exp(-d^2 / t)$, so the paper's setting is `t = 2.0` here (the
 # `fstools` default is `t = 1.0`). We pass `t = 2.0` and print below how much the ranking
 # depends on it.
 
@@ -120,7 +120,7 @@ def standardised(frame):
 
 data = {name: standardised(fs.datasets.load(name)) for name in DATASETS}
 for name, frame in data.items():
-    print(f"{name}: {frame.shape[0]} samples, {frame.shape[1] - 1} features, classes "
+    say(f"{name}: {frame.shape[0]} samples, {frame.shape[1] - 1} features, classes "
           f"{frame['class'].value_counts().sort_index().to_dict()}")
 
 # %% [markdown]
@@ -148,11 +148,11 @@ for name in data:
                          index=pd.Index(range(1, k + 1), name="rank"))
     chosen[name] = table
     table.to_csv(OUTPUT / f"baselines_selected_{name}.csv")
-    print(f"\n{name}: features in the order chosen (rank 1 = first)")
-    print(table.to_string())
+    say(f"\n{name}: features in the order chosen (rank 1 = first)")
+    say(table.pipe(tabulate))
 
-print("\nselection time (s), fs.select on all data:")
-print(pd.Series(selection_seconds).unstack().round(3).loc[list(data), list(METHODS)].to_string())
+say("\nselection time (s), fs.select on all data:")
+say(pd.Series(selection_seconds).unstack().round(3).loc[list(data), list(METHODS)].pipe(tabulate))
 
 # %% [markdown]
 # How similar are the rankings? For each pair of methods, the number of features the two have in
@@ -164,8 +164,8 @@ for name in data:
     table = chosen[name]
     overlap = pd.DataFrame({a: [len(set(table[a][:TOP]) & set(table[b][:TOP])) for b in METHODS]
                             for a in METHODS}, index=list(METHODS))
-    print(f"\n{name}: features shared in the top {TOP}")
-    print(overlap.to_string())
+    say(f"\n{name}: features shared in the top {TOP}")
+    say(overlap.pipe(tabulate))
 
 laplacian_t = []
 for name, frame in data.items():
@@ -177,7 +177,7 @@ for name, frame in data.items():
                        + ("identical top " + str(k) if first is None else
                           f"first difference at rank {first + 1} ({default_t[first]} vs {paper_t[first]}); "
                           f"top-{k} sets share {len(set(default_t) & set(paper_t))} features"))
-print("\n" + "\n".join(laplacian_t))
+say("\n" + "\n".join(laplacian_t))
 
 # %% [markdown]
 # ## 3. Accuracy of the top-p features
@@ -222,12 +222,12 @@ for name, frame in data.items():
     n_fits += len(fold_accuracy)
 accuracy = pd.DataFrame(rows)
 accuracy.drop(columns="per_repeat").to_csv(OUTPUT / "baselines_accuracy.csv", index=False)
-print(f"cross-validation: {n_fits} distinct fits in {time.perf_counter() - t0:.1f} s")
+say(f"cross-validation: {n_fits} distinct fits in {time.perf_counter() - t0:.1f} s")
 
 for (name, clf_name), part in accuracy.groupby(["dataset", "classifier"], sort=False):
     wide = part.pivot(index="p", columns="method", values="mean")[list(METHODS)]
-    print(f"\n{name}, {clf_name}: mean accuracy (%) of the top-p features, 10-fold CV x {REPEATS}")
-    print((100 * wide).round(2).to_string())
+    say(f"\n{name}, {clf_name}: mean accuracy (%) of the top-p features, 10-fold CV x {REPEATS}")
+    say((100 * wide).round(2).pipe(tabulate))
 
 # %%
 MARKERS = dict(zip(METHODS, ["o", "s", "^", "v", "D", "*"]))
@@ -273,8 +273,8 @@ avg.columns = pd.MultiIndex.from_tuples(avg.columns, names=["dataset", "classifi
 avg_sd.columns = avg.columns
 avg.index.name = "method"
 table = avg.map(lambda v: f"{v:.2f}") + " +- " + avg_sd.map(lambda v: f"{v:.2f}")
-print("Avg. accuracy (%) over p, per method:")
-print(table.to_string())
+say("Avg. accuracy (%) over p, per method:")
+say(table.pipe(tabulate))
 pd.concat({"avg": avg, "sd_over_repeats": avg_sd}, axis=1).round(4).to_csv(OUTPUT / "baselines_average.csv")
 
 # %% [markdown]
@@ -304,9 +304,9 @@ for clf_name, cells in PAPER.items():
 paper_table = pd.DataFrame(paper_rows)
 paper_table["difference"] = (paper_table["this_run"] - paper_table["paper"]).round(2)
 paper_table.to_csv(OUTPUT / "baselines_wine_vs_paper.csv", index=False)
-print(paper_table.pivot_table(index=["classifier", "p"], columns="method",
+say(paper_table.pivot_table(index=["classifier", "p"], columns="method",
                               values=["paper", "this_run"], sort=False)
-      .reindex(columns=list(METHODS), level=1).to_string())
+      .reindex(columns=list(METHODS), level=1).pipe(tabulate, by_first_level=True))
 
 # %%
 lines = []
@@ -348,7 +348,7 @@ lines.append(f"Wine against the paper (p = 2, 8, 9; {len(diff)} cells): this run
              f"p = {int(diff.loc[diff['difference'].abs().idxmax(), 'p'])}).")
 lines += laplacian_t
 conclusion = "\n".join(lines)
-print(conclusion)
+say(conclusion)
 save_text("baselines_conclusion.txt", conclusion)
 
 # %% [markdown]
@@ -362,5 +362,5 @@ save_text("baselines_conclusion.txt", conclusion)
 # therefore optimistic.
 
 # %%
-print(f"\nvignette finished in {time.perf_counter() - started:.1f} s "
+say(f"\nvignette finished in {time.perf_counter() - started:.1f} s "
       f"({'quick' if QUICK else 'full'} mode, {REPEATS} repeats)")

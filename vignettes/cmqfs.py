@@ -47,7 +47,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from _setup import OUTPUT, QUICK, fs, save_figure, save_text, start_vignette, started
+from _setup import OUTPUT, QUICK, fs, save_figure, save_text, say, start_vignette, started, tabulate
 from fstools.core.arrays import standardize_columns
 from fstools.methods.cmqfs import feature_vector_graph_edges, modularity_scores
 from fstools.results.plotting import plot_feature_vector_graph
@@ -62,18 +62,18 @@ start_vignette()
 # the response and the candidate features; `k = 5` asks for five features. CMQFS first scores
 # every feature by its relevance `Q` (the modularity of the class partition of the feature's
 # k-nearest-neighbour graph), takes the best, then adds one feature at a time by
-# `w = beta * NQ + (1 - beta) * NRI`: normalised relevance plus normalised *relevant
+# $w = \beta\,\mathrm{NQ} + (1 - \beta)\,\mathrm{NRI}$: normalised relevance plus normalised *relevant
 # independency* (conditional mutual information with the class given the already selected
 # features), with `beta = 0.3` as in the paper.
 
 # %%
 wine = fs.datasets.load("wine")
 res = fs.select("class ~ .", wine, method="cmqfs", k=5)
-print(res)
+say(res)
 
 # %%
 summary = res.summary()
-print(summary)
+say(summary)
 
 # %% [markdown]
 # The scores table has one row per candidate feature: the selected ones first, in the order they
@@ -82,14 +82,14 @@ print(summary)
 # already selected loses to a less relevant but more complementary one.
 
 # %%
-print(res.scores.round(4).to_string())
-print()
-print(res.steps.round(4).to_string())
+say(res.scores.round(4).pipe(tabulate))
+say()
+say(res.steps.round(4).pipe(tabulate))
 by_q = res.scores["Q"].sort_values(ascending=False)
 skipped = [f for f in by_q.index[: len(res.selected)] if f not in res.selected]
-print(f"\nTop {len(res.selected)} by Q alone: {list(by_q.index[:len(res.selected)])}")
-print(f"CMQFS selected:     {res.selected}")
-print(f"High-Q features passed over for redundancy: {skipped or 'none'}")
+say(f"\nTop {len(res.selected)} by Q alone: {list(by_q.index[:len(res.selected)])}")
+say(f"CMQFS selected:     {res.selected}")
+say(f"High-Q features passed over for redundancy: {skipped or 'none'}")
 
 save_text("wine_cmqfs_summary.txt", repr(res) + "\n\n" + summary.as_text())
 res.scores.to_csv(OUTPUT / "wine_cmqfs_scores.csv")
@@ -159,13 +159,13 @@ table1 = pd.DataFrame({
     "Q_raw": q_sklearn,
     "Q_uci_raw": q_uci,
 }, index=pd.Index(range(1, 5), name="r"))
-print(table1.round(4).to_string())
+say(table1.round(4).pipe(tabulate))
 table1.to_csv(OUTPUT / "iris_table1_q.csv")
 
 match = np.round(q_zscored, 4) == published
-print(f"\nz-scored (n - 1): features matching Table 1 to 4 decimals: {[int(j) + 1 for j in np.flatnonzero(match)]}")
+say(f"\nz-scored (n - 1): features matching Table 1 to 4 decimals: {[int(j) + 1 for j in np.flatnonzero(match)]}")
 order = [int(j) + 1 for j in np.argsort(-q_zscored, kind="stable")]
-print(f"Ranking by Q: {order}; the paper's: [3, 4, 1, 2]")
+say(f"Ranking by Q: {order}; the paper's: [3, 4, 1, 2]")
 
 # %% [markdown]
 # All four values of Table 1 and the ranking {3, 4, 1, 2} are reproduced. The graphs below are
@@ -173,7 +173,7 @@ print(f"Ranking by Q: {order}; the paper's: [3, 4, 1, 2]")
 #
 # As an independent check of the kernel, which never builds the graph, we enumerate the edges of
 # each graph with `feature_vector_graph_edges` and compute the Newman-Girvan modularity of the
-# class partition from them directly: Q = sum_c [ l_c / M - (d_c / 2M)^2 ].
+# class partition from them directly: $Q = \sum_c \left[ l_c / M - (d_c / 2M)^2 \right]$.
 
 
 # %%
@@ -199,16 +199,16 @@ check = pd.DataFrame({
     "Q_kernel": q_sklearn,
     "Q_from_edges": [modularity_from_edges(e, y_two) for e in edges_two],
 })
-print(check.to_string())
-print(f"max |Q_kernel - Q_from_edges| = {np.abs(check['Q_kernel'] - check['Q_from_edges']).max():.2e}")
+say(check.pipe(tabulate))
+say(f"max |Q_kernel - Q_from_edges| = {np.abs(check['Q_kernel'] - check['Q_from_edges']).max():.2e}")
 
 # %% [markdown]
 # ### CMQFS on the full iris data (3 classes)
 
 # %%
 res_iris = fs.select("class ~ .", iris, method="cmqfs")
-print(res_iris)
-print(res_iris.scores.round(4).to_string())
+say(res_iris)
+say(res_iris.scores.round(4).pipe(tabulate))
 res_iris.scores.to_csv(OUTPUT / "iris_cmqfs_scores.csv")
 save_text("iris_cmqfs_summary.txt", repr(res_iris) + "\n\n" + res_iris.summary().as_text())
 
@@ -300,7 +300,7 @@ assert list(rankings["CMQFS"]) == [wine_features.index(f) for f in
                                    fs.select("class ~ .", wine, method="cmqfs").selected]
 ranking_table = pd.DataFrame({name: [wine_features[j] for j in r] for name, r in rankings.items()},
                              index=pd.Index(range(1, n_features + 1), name="rank"))
-print(ranking_table.to_string())
+say(ranking_table.pipe(tabulate))
 ranking_table.to_csv(OUTPUT / "wine_rankings.csv")
 
 # %%
@@ -341,7 +341,7 @@ for name in RANKERS:
         rows.append((name, "select within folds", p, per_repeat_mean(acc)))
 same_as_all_data = {name: np.mean([list(r) == list(rankings[name]) for r in fold_rankings[name]])
                     for name in RANKERS}
-print("share of folds whose ranking equals the all-data ranking: "
+say("share of folds whose ranking equals the all-data ranking: "
       + ", ".join(f"{name} {share:.0%}" for name, share in same_as_all_data.items()))
 
 accuracy = pd.DataFrame({
@@ -353,11 +353,11 @@ accuracy = pd.DataFrame({
     "repeats": REPEATS,
 })
 accuracy.to_csv(OUTPUT / "wine_1nn_accuracy.csv", index=False)
-print(f"cross-validation: {len(splits)} folds x {len(P_VALUES)} values of p x {len(RANKERS)} methods "
+say(f"cross-validation: {len(splits)} folds x {len(P_VALUES)} values of p x {len(RANKERS)} methods "
       f"x 2 protocols = {len(fitted)} distinct fits, {time.perf_counter() - t0:.1f} s")
 
 wide = accuracy.pivot_table(index="p", columns=["protocol", "method"], values="mean")
-print((100 * wide).round(2).to_string())
+say((100 * wide).round(2).pipe(tabulate, by_first_level=True))
 
 # %%
 PROTOCOLS = ["select on all data (paper)", "select within folds"]
@@ -390,10 +390,10 @@ PUBLISHED = pd.DataFrame({"CMQFS": [92.71, 98.44, 98.43], "ANOVA F (Fisher)": [8
                          index=pd.Index([2, 8, 9], name="p"))
 paper = wide[PROTOCOLS[0]]
 ours = (100 * paper.loc[PUBLISHED.index, list(PUBLISHED.columns)]).round(2)
-print("Paper's Table 4 vs this run (select on all data), accuracy %:")
-print(pd.concat({"published": PUBLISHED, "this run": ours, "difference": (ours - PUBLISHED).round(2)},
-                axis=1).to_string())
-print()
+say("Paper's Table 4 vs this run (select on all data), accuracy %:")
+say(pd.concat({"published": PUBLISHED, "this run": ours, "difference": (ours - PUBLISHED).round(2)},
+                axis=1).pipe(tabulate, by_first_level=True))
+say()
 
 lines = []
 gap = (ours - PUBLISHED).abs()
@@ -421,9 +421,9 @@ optimism = 100 * (wide[PROTOCOLS[0]] - wide[PROTOCOLS[1]]).loc[: n_features - 1]
 lines.append(f"Selection bias (all-data minus within-fold accuracy, mean over p < {n_features}): "
              + "; ".join(f"{name} {value:+.2f}" for name, value in optimism.items()) + " points.")
 conclusion = "\n".join(lines)
-print(conclusion)
+say(conclusion)
 save_text("wine_1nn_conclusion.txt", conclusion)
 
 # %%
-print(f"\nvignette finished in {time.perf_counter() - started:.1f} s "
+say(f"\nvignette finished in {time.perf_counter() - started:.1f} s "
       f"({'quick' if QUICK else 'full'} mode, {REPEATS} repeats)")

@@ -18,13 +18,14 @@
 #
 # This vignette walks through DFS (Tao, Hou, Nie, Jiao and Yi, 2016, *Effective discriminative
 # feature selection with nontrivial solution*, IEEE TNNLS 27(4), 796-808) as implemented in
-# `fstools`. DFS looks for the uncorrelated-LDA transformation `A` (d x l, `l = c - 1`) that
-# separates the classes, with a penalty that drives whole rows of `A` to zero:
+# `fstools`. DFS looks for the uncorrelated-LDA transformation $A$ ($d \times l$, $l = c - 1$) that
+# separates the classes, with a penalty that drives whole rows of $A$ to zero:
 #
-#     min_A  -tr(A' S_b A) + gamma ||A||_{2,p}^p    subject to   A' S_t A = I,      0 < p <= 2,
+# $$\min_A \; -\operatorname{tr}(A^\top S_b A) + \gamma \|A\|_{2,p}^p
+# \quad \text{subject to} \quad A^\top S_t A = I, \qquad 0 < p \le 2,$$
 #
-# and ranks the features by the row norms `||a^i||`. Algorithm 1 of the paper alternates a
-# generalised eigenproblem for `A` with a reweighting `D_ii = (p/2)(||a^i||^2 + zeta)^(p/2 - 1)`,
+# and ranks the features by the row norms $\|a^i\|$. Algorithm 1 of the paper alternates a
+# generalised eigenproblem for $A$ with a reweighting $D_{ii} = \frac{p}{2}(\|a^i\|^2 + \zeta)^{p/2 - 1}$,
 # and Theorem 1 says the objective never increases.
 #
 # 1. DFS on the digits data (the USPS-like case): result, summary, gamma chosen by cross-validation;
@@ -33,7 +34,7 @@
 # 3. the same on a generated two-class set with d >> n (62 samples, 2,000 features, shaped like
 #    the paper's COLON data), with selection on all data (the paper's protocol) and inside the folds;
 # 4. the convergence of Algorithm 1 for p = 0.1, 0.5 and 1 (the paper's Fig. 6);
-# 5. what d >> n costs: the Lanczos solver against the dense O(d^3) one.
+# 5. what d >> n costs: the Lanczos solver against the dense $O(d^3)$ one.
 #
 # The script runs as it is (`python vignettes/dfs.py`) and writes its figures and tables to
 # `$FSTOOLS_VIGNETTE_OUTPUT` (default: `vignettes/output/`). With `FSTOOLS_QUICK=1` it uses a
@@ -54,13 +55,13 @@ import pandas as pd
 from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import SVC
 
-from _setup import OUTPUT, QUICK, fs, save_figure, save_text, start_vignette, started
+from _setup import OUTPUT, QUICK, fs, save_figure, save_text, say, start_vignette, started, tabulate
 from fstools.methods.discriminant import GAMMA_GRID, dfs, dfs_fit
 from fstools.results.labels import method_label
 
 GRID = (0.01, 1.0, 100.0) if QUICK else GAMMA_GRID
 start_vignette()
-print(f"gamma grid: {GRID}")
+say(f"gamma grid: {GRID}")
 
 
 # %% [markdown]
@@ -87,16 +88,16 @@ pixels = [c for c in digits.columns if c != "class"]
 flat = [c for c in pixels if digits[c].nunique() == 1]
 digits = digits.drop(columns=flat)
 pixels = [c for c in pixels if c not in flat]
-print(f"digits: {digits.shape[0]} images, {len(pixels)} pixels (dropped constant: {', '.join(flat)})")
+say(f"digits: {digits.shape[0]} images, {len(pixels)} pixels (dropped constant: {', '.join(flat)})")
 
 res = fs.select("class ~ .", digits, method="dfs", k=20)
-print(res)
+say(res)
 
 # %%
 summary = res.summary()
-print(summary)
+say(summary)
 save_text("dfs_digits_summary.txt", repr(res) + "\n\n" + summary.as_text())
-print(res.iterations.round(5).to_string(index=False))
+say(res.iterations.round(5).pipe(tabulate, index=False))
 
 # %% [markdown]
 # The summary shows, besides the scores and the univariate tests, the redundancy rate RED of the
@@ -131,9 +132,9 @@ save_figure(fig, "dfs_digits_pixels.png")
 # %%
 res_cv = fs.select("class ~ .", digits, method="dfs", k=20, gamma="cv", gamma_grid=GRID)
 cv_table = res_cv.tables["gamma_cv"]
-print(cv_table.to_string(index=False))
+say(cv_table.pipe(tabulate, index=False))
 cv_table.to_csv(OUTPUT / "dfs_digits_gamma_cv.csv", index=False)
-print(f"\nchosen gamma: {cv_table.loc[cv_table['chosen'], 'gamma'].iloc[0]:g}; selected: {res_cv.selected[:10]} ...")
+say(f"\nchosen gamma: {cv_table.loc[cv_table['chosen'], 'gamma'].iloc[0]:g}; selected: {res_cv.selected[:10]} ...")
 
 # %% [markdown]
 # ## 2. Accuracy and redundancy on digits
@@ -232,15 +233,15 @@ def plot_curves(table, value, title, name, ylabel):
 X_digits = digits[pixels].to_numpy(dtype=np.float64)
 y_digits = digits["class"].cat.codes.to_numpy().astype(np.int32)
 M_DIGITS = [m for m in ([10, 20, 40, 55] if QUICK else range(10, 101, 5)) if m <= len(pixels)]
-print(f"numbers of features m: {M_DIGITS} (at most the {len(pixels)} varying pixels)")
+say(f"numbers of features m: {M_DIGITS} (at most the {len(pixels)} varying pixels)")
 splits_digits = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X_digits, y_digits))
 t0 = time.perf_counter()
 digits_table, digits_gamma = evaluate_all_data(X_digits, y_digits, M_DIGITS, splits_digits, "digits")
-print(f"digits evaluation: {time.perf_counter() - t0:.1f} s; DFS gamma chosen by CV: {digits_gamma['DFS']:g}")
+say(f"digits evaluation: {time.perf_counter() - t0:.1f} s; DFS gamma chosen by CV: {digits_gamma['DFS']:g}")
 wide_view = digits_table.pivot(index="m", columns="method", values="accuracy")[METHODS]
-print((100 * wide_view).round(2).to_string())
-print()
-print(digits_table.pivot(index="m", columns="method", values="RED")[METHODS].round(3).to_string())
+say((100 * wide_view).round(2).pipe(tabulate))
+say()
+say(digits_table.pivot(index="m", columns="method", values="RED")[METHODS].round(3).pipe(tabulate))
 
 # %%
 plot_curves(digits_table, "accuracy", "digits: linear SVM (C = 1), 5-fold CV", "dfs_accuracy_digits.png",
@@ -317,13 +318,13 @@ t0 = time.perf_counter()
 wide_all, wide_gamma = evaluate_all_data(X_wide, y_wide, M_WIDE, splits_wide, "wide")
 wide_folds = evaluate_within_folds(X_wide, y_wide, M_WIDE, splits_wide, "wide")
 wide_table = pd.concat([wide_all, wide_folds], ignore_index=True)
-print(f"wide evaluation: {time.perf_counter() - t0:.1f} s; DFS gamma chosen by CV on all data: "
+say(f"wide evaluation: {time.perf_counter() - t0:.1f} s; DFS gamma chosen by CV on all data: "
       f"{wide_gamma['DFS']:g}")
 for protocol, part in wide_table.groupby("protocol", sort=False):
-    print(f"\n{protocol}: accuracy (%)")
-    print((100 * part.pivot(index="m", columns="method", values="accuracy")[METHODS]).round(2).to_string())
-print("\nRED (select on all data)")
-print(wide_all.pivot(index="m", columns="method", values="RED")[METHODS].round(3).to_string())
+    say(f"\n{protocol}: accuracy (%)")
+    say((100 * part.pivot(index="m", columns="method", values="accuracy")[METHODS]).round(2).pipe(tabulate))
+say("\nRED (select on all data)")
+say(wide_all.pivot(index="m", columns="method", values="RED")[METHODS].round(3).pipe(tabulate))
 
 # %%
 plot_curves(wide_table, "accuracy", "d >> n (62 x 2,000): linear SVM (C = 1), 5-fold CV",
@@ -353,7 +354,7 @@ for method in METHODS:
                                            if name.startswith("pair")),
                      "RED top 20": round(fs.metrics.redundancy_rate(Z_wide, sorted(top)), 3)})
 coverage = pd.DataFrame(coverage).set_index("method")
-print(coverage.to_string())
+say(coverage.pipe(tabulate))
 coverage.to_csv(OUTPUT / "dfs_wide_coverage.csv")
 
 # %% [markdown]
@@ -362,10 +363,11 @@ coverage.to_csv(OUTPUT / "dfs_wide_coverage.csv")
 # For p = 0.1, 0.5 and 1 we run the full 20 iterations (`tol=0`) with gamma = 1 (the default, the
 # middle of the paper's grid; a gamma as small as 1e-6 leaves the penalty nothing to do and the
 # curves flat), and draw the objective (top) and the divergence between consecutive `A`,
-# Div(k) = sum_i | ||a^i_k|| - ||a^i_{k-1}|| | (Eq. 33; bottom) with `res.plot(kind="convergence")`.
+# $\mathrm{Div}(k) = \sum_i \big| \|a^i_k\| - \|a^i_{k-1}\| \big|$ (Eq. 33; bottom) with
+# `res.plot(kind="convergence")`.
 # The objective is Remark 2's, with zeta: a row that has shrunk to 0 still adds
-# gamma zeta^(p/2) to it (0.25 gamma for p = 0.1 and zeta = 1e-12), so for small p the objective
-# levels off near gamma d zeta^(p/2) rather than near 0.
+# $\gamma \zeta^{p/2}$ to it (0.25 gamma for p = 0.1 and zeta = 1e-12), so for small p the objective
+# levels off near $\gamma d \zeta^{p/2}$ rather than near 0.
 # Theorem 1 says the objective never increases; the largest change between two iterations,
 # relative to the objective, is printed for each run (positive values would be increases; any
 # that appear should be of the order of round-off, 1e-15).
@@ -390,13 +392,13 @@ for data, label, gamma, name in ((digits, "digits", 1.0, "dfs_convergence_digits
     fig.tight_layout()
     save_figure(fig, name)
 convergence = pd.DataFrame(convergence_rows)
-print(convergence.to_string(index=False))
+say(convergence.pipe(tabulate, index=False))
 convergence.to_csv(OUTPUT / "dfs_convergence.csv", index=False)
 
 # %% [markdown]
-# ## 5. d >> n without O(d^3)
+# ## 5. d >> n without $O(d^3)$
 #
-# A dense solve of the generalised eigenproblem costs O(d^3) per iteration (section V-B). With
+# A dense solve of the generalised eigenproblem costs $O(d^3)$ per iteration (section V-B). With
 # d >> n, `fstools` never builds a d x d matrix: the Lanczos solver needs only the `l` wanted
 # eigenpairs, and applies the inverse of `gamma D + alpha I + S_w` through the n x n capacitance
 # matrix of the Woodbury identity. We time one DFS run (p = 1, 20 iterations) with each solver and
@@ -424,8 +426,8 @@ cost = pd.DataFrame({
     "features": [Z_wide.shape[1], columns],
     "seconds (20 iterations)": [round(lanczos_seconds, 3), round(dense_seconds, 3)],
 })
-print(cost.to_string(index=False))
-print(f"peak memory of the Lanczos run: {peak / 1e6:.1f} MB (one dense 2,000 x 2,000 matrix: "
+say(cost.pipe(tabulate, index=False))
+say(f"peak memory of the Lanczos run: {peak / 1e6:.1f} MB (one dense 2,000 x 2,000 matrix: "
       f"{8 * 2000 ** 2 / 1e6:.0f} MB); same top-100 ranking as the dense solver on {columns} features: "
       f"{'yes' if same else 'NO'}; max |difference| of the row norms: "
       f"{np.max(np.abs(fast_part.row_norms - slow.row_norms)) / slow.row_norms.max():.1e} (relative)")
@@ -462,8 +464,8 @@ lines.append(f"Convergence: largest relative increase of the objective over all 
 lines.append(f"Cost on 62 x 2,000, p = 1, 20 iterations: Lanczos {lanczos_seconds:.2f} s (peak {peak / 1e6:.0f} MB); "
              f"dense on {columns} features {dense_seconds:.2f} s.")
 conclusion = "\n".join(lines)
-print(conclusion)
+say(conclusion)
 save_text("dfs_conclusion.txt", conclusion)
 
 # %%
-print(f"\nvignette finished in {time.perf_counter() - started:.1f} s ({'quick' if QUICK else 'full'} mode)")
+say(f"\nvignette finished in {time.perf_counter() - started:.1f} s ({'quick' if QUICK else 'full'} mode)")

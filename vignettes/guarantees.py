@@ -39,12 +39,14 @@
 #    lasso statistic) and `BorutaPy` (package `boruta`) on the same data sets. fstools does not
 #    depend on them; the vignette skips them when they cannot be imported.
 #
-# **The data.** Rows are Gaussian with an AR(1) correlation, corr(x_j, x_k) = rho^|j - k| (rho 0.3
-# and 0.6); 12 of the p features carry the signal, at random positions, with coefficients
-# +-amplitude (random signs). The response is either linear, y = X beta + N(0, 1) noise, or
-# logistic, two classes with P(y = b) = 1 / (1 + exp(-X beta)). The full run uses n = 500 and
+# **The data.** Rows are Gaussian with an AR(1) correlation,
+# $\mathrm{corr}(x_j, x_k) = \rho^{|j - k|}$ (rho 0.3 and 0.6); 12 of the p features carry the
+# signal, at random positions, with coefficients +-amplitude (random signs). The response is either
+# linear, $y = X\beta + \varepsilon$ with $\varepsilon \sim N(0, 1)$, or logistic, two classes with
+# $P(y = b) = 1 / (1 + \exp(-X\beta))$. The full run uses n = 500 and
 # p = 80, 200 and 1,000 with 20, 12 and 4 data sets per setting (2 rho x 2 responses), Boruta's
-# forests on 6, 3 and none of them; it takes one to two hours on 2 cores, two data sets at a time.
+# forests on 6, 3 and none of them; it takes hours on 2 cores, two data sets at a time, and keeps
+# each data set's counts as it goes (section 2), so that an interrupted run resumes.
 # `FSTOOLS_QUICK=1` (the test suite) shrinks it to n = 150, p = 30, rho 0.3 only, two data sets
 # per setting, few resamples and small forests (well under a minute). The quick numbers only show
 # that the code runs: with two replicates their SEs are as large as the effects.
@@ -55,7 +57,7 @@
 # same. A marginal score (`f_test`, and a forest to a lesser degree) sees it as relevant, and so
 # does Boruta, whose target is every feature that is relevant in *some* sense. The tables count
 # false selections twice: all noise features, and the "far" ones, more than one position away
-# from every signal (these are independent of the response even marginally, up to rho^2).
+# from every signal (these are independent of the response even marginally, up to $\rho^2$).
 
 # %%
 import math
@@ -66,7 +68,7 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 
-from _setup import OUTPUT, QUICK, fs, plt, save_figure, save_text, start_vignette, started
+from _setup import OUTPUT, QUICK, fs, plt, save_figure, save_text, say, start_vignette, started, tabulate
 from _simulation import knockpy_selection, simulate  # shared with benchmarks/bench_guarantees.py
 
 start_vignette()
@@ -94,12 +96,12 @@ try:
     from knockpy import KnockoffFilter
 except ImportError:
     KnockoffFilter = None
-    print("knockpy not installed: skipped")
+    say("knockpy not installed: skipped")
 try:
     from boruta import BorutaPy
 except ImportError:
     BorutaPy = None
-    print("boruta (BorutaPy) not installed: skipped")
+    say("boruta (BorutaPy) not installed: skipped")
 
 
 def near_signals(truth, p):
@@ -118,25 +120,27 @@ def near_signals(truth, p):
 # %%
 example_p = P_VALUES[0]
 frame, truth = simulate(N_ROWS, example_p, 0.3, "linear", AMPLITUDE["linear"], seed=1)
-print(f"relevant features: {', '.join(sorted(truth, key=lambda name: int(name[1:])))}")
+say(f"relevant features: {', '.join(sorted(truth, key=lambda name: int(name[1:])))}")
 
 knock = fs.knockoff_filter("y ~ .", frame, method="lasso", fdr=FDR, random_state=1)
-print(knock.summary())
+say(knock.summary())
 save_text("guarantees_example_knockoff.txt", str(knock.summary()))
 ax = knock.plot()
 save_figure(ax.figure, "guarantees_example_knockoff.png")
 
 stable = fs.stability_selection("y ~ .", frame, "f_test", q=Q_PER_RUN[example_p], pfer=1, B=B, random_state=1)
-print(stable.summary())
+say(stable.summary())
 save_text("guarantees_example_stability.txt", str(stable.summary()))
 ax = stable.plot(kind="path")
 save_figure(ax.figure, "guarantees_example_stability.png")
 
 shadows = fs.boruta("y ~ .", frame, importance="random_forest", n_estimators=TREES, max_runs=MAX_RUNS,
                     random_state=1, n_jobs=WORKERS)
-print(shadows)
+say(shadows)
 save_text("guarantees_example_boruta.txt", str(shadows))
 ax = shadows.plot()
+ax.figure.set_size_inches(11, 5)   # the page shows it at about this size: larger type than Boruta's default
+ax.title.set_fontsize(11)
 save_figure(ax.figure, "guarantees_example_boruta.png")
 
 # %% [markdown]
@@ -236,23 +240,47 @@ def run_replicate(p, rho, response, replicate, forest):
     return rows
 
 
+# The full run takes hours on a small machine: each data set's rows are kept in
+# output/guarantees_runs/ (one CSV per data set, named by its setting and by the run's settings),
+# and a rerun reads them instead of computing them again, so that an interrupted run resumes where
+# it stopped. The quick run keeps nothing.
+RUN_SETTINGS = f"n{N_ROWS}-B{B}-trees{TREES}-runs{MAX_RUNS}-fdr{FDR}"
+RUNS_FOLDER = None if QUICK else OUTPUT / "guarantees_runs"
+
+
+def kept_replicate(p, rho, response, replicate, forest):
+    """``run_replicate``'s rows, read from the run's folder when an earlier run computed them."""
+    if RUNS_FOLDER is None:
+        return run_replicate(p, rho, response, replicate, forest)
+    path = RUNS_FOLDER / f"{RUN_SETTINGS}-p{p}-rho{rho}-{response}-{replicate}{'-forest' if forest else ''}.csv"
+    if path.exists():
+        return pd.read_csv(path).to_dict("records")
+    rows = run_replicate(p, rho, response, replicate, forest)
+    RUNS_FOLDER.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".partial")
+    pd.DataFrame(rows).to_csv(partial, index=False)
+    partial.replace(path)  # whole files only: a run stopped while writing leaves no half file
+    return rows
+
+
 simulation_started = time.perf_counter()
 tasks = [(p, rho, response, replicate, replicate < FOREST_REPLICATES[p])
          for p in P_VALUES for rho in RHOS for response in RESPONSES for replicate in range(REPLICATES[p])]
 # Each data set is analysed on one thread (n_jobs=1 above), WORKERS data sets at a time.
-per_data_set = Parallel(n_jobs=WORKERS)(delayed(run_replicate)(*task) for task in tasks)
+per_data_set = Parallel(n_jobs=WORKERS)(delayed(kept_replicate)(*task) for task in tasks)
 results = pd.DataFrame([row for rows in per_data_set for row in rows])
-print(f"{len(tasks)} data sets analysed in {time.perf_counter() - simulation_started:.0f} s ({WORKERS} at a time)")
+say(f"{len(tasks)} data sets analysed in {time.perf_counter() - simulation_started:.0f} s ({WORKERS} at a time)")
 results.to_csv(OUTPUT / "guarantees_replicates.csv", index=False)
 seconds_per_procedure = results.groupby(["procedure", "variant", "p"])["seconds"].mean().unstack("p").round(2)
-print("mean seconds per data set:")
-print(seconds_per_procedure.to_string())
+say("mean seconds per data set:")
+say(seconds_per_procedure.pipe(tabulate))
 
 # %% [markdown]
 # ## 3. The tables
 #
 # Every number is a mean over the data sets of a setting with its Monte Carlo standard error
-# (SE = sd / sqrt(runs)). The empirical FDR is the mean of the false discovery proportions
+# ($\mathrm{SE} = \mathrm{sd} / \sqrt{\text{runs}}$). The empirical FDR is the mean of the false
+# discovery proportions
 # V / max(R, 1); power is the mean share of the 12 signals selected.
 
 # %%
@@ -286,22 +314,23 @@ knockoffs = knockoffs.merge(timed_out, on=["variant"] + SETTING, how="left")
 knockoffs = knockoffs.rename(columns={"fdp": "FDR", "fdp_se": "FDR_se"})
 knockoffs["z vs q"] = (knockoffs["FDR"] - FDR) / knockoffs["FDR_se"].where(knockoffs["FDR_se"] > 0)
 knockoffs.to_csv(OUTPUT / "guarantees_knockoffs.csv", index=False)
-print(f"Knockoff filter at q = {FDR}: empirical FDR and power (mean ± SE over data sets)")
-print(shown(knockoffs, ["FDR", "power", "selected"]).to_string(index=False, float_format="%.2f"))
+say(f"Knockoff filter at q = {FDR}: empirical FDR and power (mean ± SE over data sets)")
+say(shown(knockoffs, ["FDR", "power", "selected"]).pipe(tabulate, index=False, float_format="%.2f"))
 
 pooled = knock_runs.groupby("variant", sort=False).agg(runs=("fdp", "size"), FDR=("fdp", "mean"),
                                                        FDR_sd=("fdp", "std"), power=("power", "mean"))
 pooled["FDR_se"] = pooled.pop("FDR_sd") / np.sqrt(pooled["runs"])
 pooled["FDR <= q + 2 SE"] = pooled["FDR"] <= FDR + 2 * pooled["FDR_se"]
-print("\nPooled over all settings:")
-print(pooled.round(3).to_string())
+say("\nPooled over all settings:")
+say(pooled.round(3).pipe(tabulate))
 
 # %% [markdown]
 # Read the FDR column against q = 0.1: the guarantee holds when the empirical FDR is at most 0.1
 # up to its Monte Carlo error ("z vs q", the distance in SEs, should not be clearly above 2 in any
 # row, and a few rows at 1-2 are expected among many). FDR well *below* q is normal for knockoff+:
 # a run either finds at least 10 features with a large statistic or selects nothing, because with
-# offset 1 the threshold needs (1 + #negatives) / #positives <= 0.1. With 12 signals this makes the
+# offset 1 the threshold needs $(1 + \#\text{negatives}) / \#\text{positives} \le 0.1$. With 12 signals
+# this makes the
 # power of each run close to 0 or close to 1, and the mean power a share of successful runs.
 #
 # The statistic matters more than anything else. The lasso's coefficients are conditional on the
@@ -322,9 +351,9 @@ stability["cutoff"] = results[results["procedure"] == "stability"].groupby(["var
     "cutoff"].first().to_numpy()
 stability["false <= bound + 2 SE"] = stability["false"] <= stability["bound"] + 2 * stability["false_se"]
 stability.to_csv(OUTPUT / "guarantees_stability.csv", index=False)
-print(f"Stability selection, {B} complementary pairs, PFER bound 1: noise features selected (mean ± SE)")
-print(shown(stability, ["false", "false_far", "power"]).drop(columns="bound_se", errors="ignore")
-      .to_string(index=False, float_format="%.3f"))
+say(f"Stability selection, {B} complementary pairs, PFER bound 1: noise features selected (mean ± SE)")
+say(shown(stability, ["false", "false_far", "power"]).drop(columns="bound_se", errors="ignore")
+      .pipe(tabulate, index=False, float_format="%.3f"))
 
 # %% [markdown]
 # The PFER bound is about the features whose selection is "no better than random guessing" (the
@@ -334,15 +363,15 @@ print(shown(stability, ["false", "false_far", "power"]).drop(columns="bound_se",
 # often as the signals, so the count of *all* noise features can exceed the bound, more so when
 # rho is larger. This is not a failure of the code but of the assumption; `mrmr`, which penalises
 # redundancy with what it has already chosen, is less exposed. Stability selection is also
-# conservative: with PFER 1 the cutoff is high, and power drops as p grows (q/p shrinks while the
-# cutoff is set by q^2 / p).
+# conservative: with PFER 1 the cutoff is high, and power drops as p grows ($q/p$ shrinks while the
+# cutoff is set by $q^2 / p$).
 
 # %%
 boruta = mean_se(results[results["procedure"] == "boruta"], ["false", "false_far", "power", "tentative"])
 boruta.to_csv(OUTPUT / "guarantees_boruta.csv", index=False)
-print(f"Boruta, maxRuns {MAX_RUNS}, p-value 0.01 (forests: {TREES} trees): confirmed noise and power "
+say(f"Boruta, maxRuns {MAX_RUNS}, p-value 0.01 (forests: {TREES} trees): confirmed noise and power "
       f"(mean ± SE)")
-print(shown(boruta, ["false", "false_far", "power", "tentative"], digits=2).to_string(index=False))
+say(shown(boruta, ["false", "false_far", "power", "tentative"], digits=2).pipe(tabulate, index=False))
 
 # %% [markdown]
 # Boruta promises no error rate: it confirms every attribute that beats the shadows reliably, and
@@ -472,5 +501,5 @@ if BorutaPy is None:
     lines.append("BorutaPy not installed: skipped")
 lines.append(f"Run time: {time.perf_counter() - started:.1f} s")
 conclusion = "\n".join(lines)
-print(conclusion)
+say(conclusion)
 save_text("guarantees_conclusion.txt", conclusion)

@@ -19,7 +19,8 @@
 # chance. This vignette answers with the methods' own statistics:
 #
 # 1. **Permutation p-values of each feature's score** (`test="permutation"`): the response is
-#    permuted B times and the method's own score recomputed, p = (1 + #{null >= observed}) / (1 + B)
+#    permuted B times and the method's own score recomputed,
+#    $p = (1 + \#\{\text{null} \ge \text{observed}\}) / (1 + B)$
 #    (Phipson and Smyth, "Permutation p-values should never be zero", 2010), with
 #    Benjamini-Hochberg and Holm adjustments; for several methods on *wine* and *breast cancer*.
 # 2. **Calibration**: on data where the class is independent of every feature the p-values are
@@ -43,7 +44,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from _setup import OUTPUT, QUICK, fs, plt, save_figure, save_text, start_vignette, started
+from _setup import OUTPUT, QUICK, fs, plt, save_figure, save_text, say, start_vignette, started, tabulate
 
 start_vignette()
 B = 99 if QUICK else 999
@@ -60,7 +61,7 @@ cancer = fs.datasets.load("breast_cancer")
 # %%
 res = fs.select("class ~ .", wine, method="fisher", k=5, test="permutation", n_permutations=B,
                 permutation_seed=0)
-print(res.summary())
+say(res.summary())
 save_text("inference_wine_fisher_summary.txt", str(res.summary()))
 
 rows = []
@@ -76,7 +77,7 @@ for name, data in [("wine", wine), ("breast_cancer", cancer)]:
                      "largest p": scores["p_perm"].max(),
                      "not significant (BH)": ", ".join(scores.index[scores["p_perm_bh"] >= 0.05]) or "-"})
 significant = pd.DataFrame(rows)
-print(significant.to_string(index=False))
+say(significant.pipe(tabulate, index=False))
 significant.to_csv(OUTPUT / "inference_permutation_counts.csv", index=False)
 
 # %% [markdown]
@@ -114,7 +115,7 @@ calibration = pd.DataFrame([{"method": method, "p-values": len(values),
                              "share <= 0.05": np.mean(np.asarray(values) <= 0.05),
                              "KS p-value (uniformity)": stats.kstest(values, "uniform").pvalue}
                             for method, values in null_p.items()])
-print(calibration.to_string(index=False))
+say(calibration.pipe(tabulate, index=False))
 calibration.to_csv(OUTPUT / "inference_null_calibration.csv", index=False)
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
@@ -148,16 +149,16 @@ save_figure(fig, "inference_null_pvalues.png")
 
 # %%
 path = fs.select("class ~ .", cancer, method="mrmr", k=10, test="step", n_permutations=B, permutation_seed=0)
-print(path.steps.round(4).to_string(index=False))
+say(path.steps.round(4).pipe(tabulate, index=False))
 path.steps.to_csv(OUTPUT / "inference_mrmr_steps.csv", index=False)
 
 cut = path.cut(alpha=0.05)
-print(cut.summary())
+say(cut.summary())
 save_text("inference_mrmr_cut_summary.txt", str(cut.summary()))
 
 auto = fs.select("class ~ .", cancer, method="jmi", k="auto", n_permutations=B, permutation_seed=0)
-print(auto)
-print(auto.cut_at["reason"])
+say(auto)
+say(auto.cut_at["reason"])
 
 # %%
 fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
@@ -199,12 +200,12 @@ save_figure(fig, "inference_step_tests.png")
 # %%
 cmp = fs.compare("class ~ .", wine, methods=["cmqfs", "mrmr", "fisher"], k=range(1, 6), classifier="1nn",
                  cv=5, repeats=2 if QUICK else 10, select_in_fold=True, random_state=0, progress=False)
-print(cmp.summary())
+say(cmp.summary())
 tests = cmp.ttest("cmqfs")
-print(tests)
+say(tests)
 tests.frame.to_csv(OUTPUT / "inference_ttests.csv", index=False)
 stability = cmp.stability(k=5)
-print(stability.round(3).to_string(index=False))
+say(stability.round(3).pipe(tabulate, index=False))
 stability.to_csv(OUTPUT / "inference_stability.csv", index=False)
 
 # %%
@@ -221,5 +222,5 @@ conclusion = (
     f"JMI with k='auto': {len(auto.selected)} features ({', '.join(auto.selected)}).\n"
     f"Run time: {time.perf_counter() - started:.1f} s"
 )
-print(conclusion)
+say(conclusion)
 save_text("inference_conclusion.txt", conclusion)

@@ -51,11 +51,11 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import KFold
 from sklearn.preprocessing import StandardScaler
 
-from _setup import OUTPUT, QUICK, fs, save_figure, save_text, start_vignette, started
+from _setup import OUTPUT, QUICK, fs, save_figure, save_text, say, start_vignette, started, tabulate
 from fstools.evaluation.mlknn import MLkNN
 from fstools.results.labels import method_label
 
-start_vignette(display_width=140)
+start_vignette()
 
 
 # %% [markdown]
@@ -88,7 +88,7 @@ kind = np.array(["informative"] * N_INFORMATIVE + ["redundant"] * N_REDUNDANT + 
 d = X.shape[1]
 data = pd.DataFrame(X, columns=feature_names)
 labels = pd.DataFrame(Y, columns=label_names)
-print(f"{N_SAMPLES} samples, {d} features ({N_INFORMATIVE} informative, {N_REDUNDANT} redundant copies, "
+say(f"{N_SAMPLES} samples, {d} features ({N_INFORMATIVE} informative, {N_REDUNDANT} redundant copies, "
       f"{N_NOISE} noise), {N_LABELS} labels; label counts {labels.sum().to_dict()}; "
       f"label cardinality {Y.sum(axis=1).mean():.2f}")
 standardised = (data - data.mean()) / data.std(ddof=0)
@@ -100,7 +100,7 @@ frame = pd.concat([standardised, labels], axis=1)
 # Several responses on the left of `~` make a multi-label problem. ELC's defaults are the
 # paper's (Appendix B): masked RBF label correlation S, lambda = 1e-3 (the first value of the
 # paper's grid), beta = 1e8, tau by the paper's rule, t_max = 1000 and the stopping rule
-# ||W_(t+1) - W_t|| <= 1e-4. The summary shows, per selected feature, the label it is most
+# $\|W_{t+1} - W_t\| \le 10^{-4}$. The summary shows, per selected feature, the label it is most
 # associated with, and the two diagnostics R(F) and C(F) of the selected set.
 
 # %%
@@ -109,40 +109,42 @@ formula = " + ".join(label_names) + " ~ ."
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always", ConvergenceWarning)
     res = fs.select(formula, frame, method="elc", k=K)
-print(res)
+say(res)
 summary = res.summary()
-print(summary)
+say(summary)
 save_text("multilabel_elc_summary.txt", str(summary))
-print("\nper-iteration records (first and last rows):")
-print(pd.concat([res.iterations.head(3), res.iterations.tail(2)]).drop_duplicates().to_string(index=False))
+say("\nper-iteration records (first and last rows):")
+say(pd.concat([res.iterations.head(3), res.iterations.tail(2)]).drop_duplicates().pipe(tabulate, index=False))
 selected_kinds = pd.Series(kind[[feature_names.index(f) for f in res.selected]]).value_counts().to_dict()
-print(f"\nthe {K} selected features by kind: {selected_kinds}")
+say(f"\nthe {K} selected features by kind: {selected_kinds}")
 
 # %% [markdown]
-# The paper's tau rule (the spectral radius of A^T A at the start, then 1 / max_i ||psi_i||, with
-# Psi = A^T A V) makes the effective step of the W update, 1 / (beta + 1/tau), tiny once the
+# The paper's tau rule (the spectral radius of $A^\top A$ at the start, then $1 / \max_i \|\psi_i\|$, with
+# $\Psi = A^\top A V$) makes the effective step of the W update, $1 / (\beta + 1/\tau)$, tiny once the
 # multiplier V has grown, so the iteration usually meets the stopping rule after a few
-# iterations. With `tau="lipschitz"` (tau = 1/rho(A^T A) throughout) W keeps moving; the relaxed
+# iterations. With `tau="lipschitz"` ($\tau = 1/\rho(A^\top A)$ throughout) W keeps moving; the relaxed
 # objective of Eq. (3) then decreases. The figure draws both runs.
 
 # %%
 with warnings.catch_warnings(record=True):
     warnings.simplefilter("always", ConvergenceWarning)
     moving = fs.select(formula, frame, method="elc", k=K, tau="lipschitz", max_iter=300 if QUICK else 1000)
-fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
+fig, axes = plt.subplots(1, 3, figsize=(14, 4.6))
 for result, label, style in ((res, "tau = 'paper' (default)", "o-"), (moving, "tau = 'lipschitz'", "-")):
     it = result.iterations
-    axes[0].plot(it["iteration"], it["objective"], style, markersize=3, label=label)
-    axes[1].plot(it["iteration"], it["relaxed_objective"], style, markersize=3, label=label)
-    axes[2].semilogy(it["iteration"], it["w_change"], style, markersize=3, label=label)
-axes[0].set_title("Eq. (1) for the current p", fontsize=9)
-axes[1].set_title("Eq. (3): 1/2 ||A diag(p) W - Gamma*||^2 + lambda ||W||_2,1", fontsize=9)
-axes[2].set_title("||W_(t+1) - W_t||_F", fontsize=9)
+    axes[0].plot(it["iteration"], it["objective"], style, markersize=4, label=label)
+    axes[1].plot(it["iteration"], it["relaxed_objective"], style, markersize=4, label=label)
+    axes[2].semilogy(it["iteration"], it["w_change"], style, markersize=4, label=label)
+axes[0].set_title("Eq. (1) for the current p", fontsize=12)
+axes[1].set_title(r"Eq. (3): $\frac{1}{2}\|A\,\mathrm{diag}(p)\,W - \Gamma^*\|^2 + \lambda \|W\|_{2,1}$", fontsize=12)
+axes[2].set_title(r"$\|W_{t+1} - W_t\|_F$", fontsize=12)
 axes[2].axhline(1e-4, color="0.5", linestyle=":", label="tol = 1e-4")
 for axis in axes:
-    axis.set_xlabel("iteration")
-    axis.legend(fontsize=7)
-fig.suptitle(f"ELC's PADM iterations on the synthetic data (k = {K})")
+    axis.set_xlabel("iteration", fontsize=11)
+    axis.tick_params(labelsize=10)
+    axis.legend(fontsize=10)
+fig.suptitle(f"ELC's PADM iterations on the synthetic data (k = {K}): objective, relaxed objective and step size "
+             "per iteration", fontsize=13)
 fig.tight_layout()
 save_figure(fig, "multilabel_elc_convergence.png")
 relaxed = moving.iterations["relaxed_objective"].to_numpy()
@@ -154,11 +156,11 @@ convergence_text = (
     f"with {increases} increase(s); the selected set is "
     f"{'the same' if set(moving.selected) == set(res.selected) else 'different'} "
     f"({len(set(moving.selected) & set(res.selected))} of {K} in common).")
-print(convergence_text)
+say(convergence_text)
 
 # %% [markdown]
 # The authors' published MATLAB code differs from the paper (z-scores with n - 1, a label
-# similarity exp(-D)/(2 dbar) on plain distances without the mask, a spectral-norm shrinkage of the
+# similarity $\exp(-D) / (2 \bar d)$ on plain distances without the mask, a spectral-norm shrinkage of the
 # whole matrix, tau = 1/rho, a different stopping rule); `variant="reference-code"` reproduces it.
 
 # %%
@@ -168,7 +170,7 @@ with warnings.catch_warnings(record=True):
 code_kinds = pd.Series(kind[[feature_names.index(f) for f in code.selected]]).value_counts().to_dict()
 variant_text = (f"variant='reference-code' selects {code_kinds} (paper variant: {selected_kinds}); "
                 f"{len(set(code.selected) & set(res.selected))} of {K} features in common")
-print(variant_text)
+say(variant_text)
 
 # %% [markdown]
 # ## 3. ML-kNN on the top k' features, 5-fold cross-validation
@@ -229,9 +231,9 @@ for fold, (train, test) in enumerate(folds):
             rows.append(row)
 cv = pd.DataFrame(rows)
 cv.to_csv(OUTPUT / "multilabel_cv_results.csv", index=False)
-print(f"cross-validation: {len(folds)} folds x {len(K_VALUES)} values of k' x {len(METHODS)} methods in "
+say(f"cross-validation: {len(folds)} folds x {len(K_VALUES)} values of k' x {len(METHODS)} methods in "
       f"{time.perf_counter() - t0:.1f} s; ELC stopped at its iteration limit in {elc_at_limit} of {elc_runs} runs")
-print(f"k' = {K_VALUES}")
+say(f"k' = {K_VALUES}")
 
 # %% [markdown]
 # As in the paper's Table 2, each method's score is the average over the k' values; mean and
@@ -273,23 +275,30 @@ table2.index.name = "method"
 table2.to_csv(OUTPUT / "multilabel_table2.csv")
 ttests = pd.DataFrame(tests)
 ttests.to_csv(OUTPUT / "multilabel_ttests.csv", index=False)
-print("mean +- sd over the folds of the k'-averaged metric (higher is better for the first two):")
-print(table2.to_string())
-print("\nELC against each baseline, paired t-test over the 5 folds:")
-print(ttests.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+say("mean +- sd over the folds of the k'-averaged metric (higher is better for the first two):")
+say(table2.pipe(tabulate))
+say("\nELC against each baseline, paired t-test over the 5 folds:")
+say(ttests.pipe(tabulate, index=False, float_format=lambda v: f"{v:.4g}"))
 
 # %%
-fig, axes = plt.subplots(1, len(METRICS), figsize=(4.0 * len(METRICS), 3.5))
+# One panel per metric, in two rows (five panels side by side are too small to read on a page);
+# the sixth panel holds the legend.
+fig, axes = plt.subplots(2, 3, figsize=(13, 8.5))
 curves = cv.groupby(["method", "k"])[list(METRICS)].mean()
-for axis, metric in zip(axes, METRICS):
-    for label in METHODS:
+for axis, metric in zip(axes.flat, METRICS):
+    for label, marker in zip(METHODS, "osD^vP"):
         line = curves.loc[label, metric]
-        axis.plot(line.index, line.to_numpy(), marker="o", markersize=3, linewidth=2 if label == "ELC" else 1,
+        axis.plot(line.index, line.to_numpy(), marker=marker, markersize=5, linewidth=2.5 if label == "ELC" else 1.2,
                   label=label)
-    axis.set_xlabel("k' (top features)")
-    axis.set_title(metric + (" (higher better)" if METRICS[metric][1] else " (lower better)"), fontsize=9)
-axes[0].legend(fontsize=8)
-fig.suptitle("ML-kNN on the top k' features, mean over 5 folds")
+    axis.set_xlabel("k' (top features)", fontsize=11)
+    axis.set_title(metric + (" (higher is better)" if METRICS[metric][1] else " (lower is better)"), fontsize=12)
+    axis.tick_params(labelsize=10)
+    axis.grid(alpha=0.3)
+axes.flat[-1].axis("off")
+axes.flat[-1].legend(*axes.flat[0].get_legend_handles_labels(), loc="center", fontsize=12, title="method",
+                     title_fontsize=12, frameon=False)
+fig.suptitle("ML-kNN on the top k' features of each method: five metrics against k', mean over 5 folds",
+             fontsize=13)
 fig.tight_layout()
 save_figure(fig, "multilabel_metrics_vs_k.png")
 
@@ -297,9 +306,10 @@ save_figure(fig, "multilabel_metrics_vs_k.png")
 # ## 4. Residual redundancy R(F) and residual label correlation C(F)
 #
 # For each method and k', the selected set F on all the data and its two diagnostics: R(F)
-# (Eq. 16), the mean over feature pairs and labels of rho(f_i, y_c)^2 rho(f_j, y_c)^2, and C(F)
-# (Eq. 17), ||Y^T X_F X_F^T Y / n^2 - S||_F / (k'(k' - 1)). Lower is better for both (the paper's
-# Figs. 1 and 2).
+# (Eq. 16), the mean over feature pairs and labels of $\rho(f_i, y_c)^2 \rho(f_j, y_c)^2$, and C(F)
+# (Eq. 17), $\|Y^\top X_F X_F^\top Y / n^2 - S\|_F \,/\, (k'(k' - 1))$. Lower is better for both (the
+# paper's Figs. 1 and 2). Each figure has a second panel with each method's value relative to
+# ELC's, as the values are often so close that the lines of the first panel coincide.
 
 # %%
 diagnostics = []
@@ -319,24 +329,44 @@ for k_prime in K_VALUES:
                             "noise": int(np.sum(kind[subset] == "noise"))})
 diagnostics = pd.DataFrame(diagnostics)
 diagnostics.to_csv(OUTPUT / "multilabel_diagnostics.csv", index=False)
-print(diagnostics.pivot(index="k", columns="method", values="R(F)")[list(METHODS)].to_string(float_format="%.5f"))
-print(diagnostics.pivot(index="k", columns="method", values="C(F)")[list(METHODS)].to_string(float_format="%.5f"))
+say(diagnostics.pivot(index="k", columns="method", values="R(F)")[list(METHODS)].pipe(tabulate, float_format="%.5f"))
+say(diagnostics.pivot(index="k", columns="method", values="C(F)")[list(METHODS)].pipe(tabulate, float_format="%.5f"))
 
-for column, name, title in (("R(F)", "multilabel_redundancy_RF.png", "residual redundancy R(F), Eq. 16"),
-                            ("C(F)", "multilabel_label_correlation_CF.png",
-                             "residual label correlation C(F), Eq. 17")):
-    fig, ax = plt.subplots(figsize=(6.5, 4))
-    for label in METHODS:
-        line = diagnostics[diagnostics["method"] == label]
-        ax.plot(line["k"], line[column], marker="o", linewidth=2 if label == "ELC" else 1, label=label)
-    ax.set_xlabel("k' (selected features)")
-    ax.set_ylabel(column + " (lower is better)")
+
+
+def draw_diagnostic(column, name, title, figure_number):
+    """Two panels: the diagnostic of each method against k' (log scale), and its difference from
+    ELC's in % (the values of the methods are often so close that their lines coincide)."""
+    fig, (ax, ax_relative) = plt.subplots(1, 2, figsize=(13, 4.8))
+    elc_values = diagnostics[diagnostics["method"] == "ELC"].set_index("k")[column]
+    for label, marker, style in zip(METHODS, "osD^vP", ("-", "--", "-.", ":", "--", "-.")):
+        line = diagnostics[diagnostics["method"] == label].set_index("k")[column]
+        ax.plot(line.index, line.to_numpy(), marker=marker, linestyle=style, markersize=6,
+                linewidth=2.5 if label == "ELC" else 1.3, label=label)
+        ax_relative.plot(line.index, 100 * (line / elc_values - 1).to_numpy(), marker=marker, linestyle=style,
+                         markersize=6, linewidth=2.5 if label == "ELC" else 1.3, label=label)
     ax.set_yscale("log")
-    ax.set_title(f"{title}\n(selection on all {N_SAMPLES} rows; the paper's Fig. {1 if column == 'R(F)' else 2})")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.set_ylabel(column + " (lower is better)", fontsize=11)
+    ax.set_title(f"{column} of each method's selection", fontsize=12)
+    ax_relative.axhline(0, color="0.5", linewidth=0.8)
+    ax_relative.set_ylabel(f"{column} relative to ELC's (%)", fontsize=11)
+    ax_relative.set_title(f"difference from ELC ({column} / ELC's {column} - 1)", fontsize=12)
+    for axis in (ax, ax_relative):
+        axis.set_xlabel("k' (selected features)", fontsize=11)
+        axis.tick_params(labelsize=10)
+        axis.grid(alpha=0.3)
+    ax.legend(fontsize=10, loc="upper right")
+    fig.suptitle(f"{title} against k' (selection on all {N_SAMPLES} rows; the paper's Fig. {figure_number})",
+                 fontsize=13)
     fig.tight_layout()
     save_figure(fig, name)
+
+
+# %%
+draw_diagnostic("R(F)", "multilabel_redundancy_RF.png", "Residual redundancy R(F) (Eq. 16)", 1)
+
+# %%
+draw_diagnostic("C(F)", "multilabel_label_correlation_CF.png", "Residual label correlation C(F) (Eq. 17)", 2)
 
 # %% [markdown]
 # ## 5. ELC's defaults: does the iteration improve on its start?
@@ -397,16 +427,16 @@ for label, settings in study_settings.items():
     study_rows.append({"setting": label, "average precision": np.mean(precision),
                        "features exchanged": np.mean(changed), "Eq. 1 change vs start": np.mean(objective_change)})
 study = pd.DataFrame(study_rows)
-study_text = study.to_string(index=False, float_format=lambda v: f"{v:.3f}")
+study_text = study.pipe(tabulate, index=False, float_format=lambda v: f"{v:.3f}")
 save_text("multilabel_elc_defaults_study.txt", study_text)
-print(study_text)
+say(study_text)
 moved = study[study["features exchanged"] > 0.5]
 start_precision = study["average precision"].iloc[0]
 study_reading = (f"Defaults study: the paper's defaults keep the start (average precision {start_precision:.3f}); "
                  f"{len(moved)} of {len(study) - 1} other settings exchange features, and "
                  f"{int((moved['average precision'] < start_precision).sum())} of those end with a lower average "
                  f"precision and {int((moved['Eq. 1 change vs start'] > 0).sum())} with a higher Eq. (1).")
-print(study_reading)
+say(study_reading)
 
 # %% [markdown]
 # ## 6. What this run shows
@@ -442,4 +472,4 @@ lines = [
 ]
 conclusion = "\n".join(lines)
 save_text("multilabel_conclusion.txt", conclusion)
-print(conclusion)
+say(conclusion)

@@ -24,9 +24,9 @@
 #
 # * **PA** -- passive-aggressive (Crammer et al. 2006), the paper's first baseline;
 # * **CS** -- cost-sensitive online gradient descent (Wang, Zhao and Hoi 2014), the second baseline;
-# * **MBPA** -- margin-based PA: a minority example must reach the margin `rho = p / n` (the class
+# * **MBPA** -- margin-based PA: a minority example must reach the margin $\rho = p / n$ (the class
 #   ratio so far) instead of 1 (Algorithm 1, Eq. 7-8);
-# * **ONPA** -- PA that, after each minority example, also learns from `floor(beta p / n)`
+# * **ONPA** -- PA that, after each minority example, also learns from $\lfloor \beta p / n \rfloor$
 #   synthetic minority examples built with earlier ones (Algorithm 2).
 #
 # The paper codes the majority class +1 ("positive") and the minority -1 ("negative"); specificity
@@ -57,7 +57,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from _setup import OUTPUT, QUICK, fs, save_figure, save_text, start_vignette, started
+from _setup import OUTPUT, QUICK, fs, save_figure, save_text, say, start_vignette, started, tabulate
 from fstools.evaluation.online_evaluation import METHOD_LABELS
 
 start_vignette()
@@ -83,8 +83,8 @@ pixels = [c for c in digits.columns if c != "class"]
 stream = digits[pixels] / 16.0
 stream["digit"] = np.where(digits["class"] == "0", "zero", "other")
 counts = stream["digit"].value_counts()
-print(counts.to_string())
-print(f"minority share: {counts['zero'] / len(stream):.1%}; {len(pixels)} features")
+say(counts.pipe(tabulate))
+say(f"minority share: {counts['zero'] / len(stream):.1%}; {len(pixels)} features")
 X = stream[pixels].to_numpy()
 y = stream["digit"].to_numpy()
 
@@ -99,11 +99,11 @@ y = stream["digit"].to_numpy()
 
 # %%
 res = fs.select("digit ~ .", stream, method="mbpa", k=10, shuffle=True, random_state=0)
-print(res)
+say(res)
 summary = res.summary()
-print(summary)
-print(res.class_mapping)
-print(res.stream_metrics.round(4).to_string())
+say(summary)
+say(res.class_mapping)
+say(res.stream_metrics.round(4).pipe(tabulate))
 save_text("online_mbpa_summary.txt", repr(res) + "\n\n" + summary.as_text())
 
 # %% [markdown]
@@ -145,8 +145,8 @@ for start in range(0, len(order), 200):
     progress.append({"rows seen": selector.n_seen_, "g_mean": row["g_mean"],
                      "specificity": row["specificity"], "mistake_rate": row["mistake_rate"]})
 progress = pd.DataFrame(progress)
-print(progress.round(4).to_string(index=False))
-print(f"class mapping {selector.class_mapping_}; selected pixels "
+say(progress.round(4).pipe(tabulate, index=False))
+say(f"class mapping {selector.class_mapping_}; selected pixels "
       f"{[pixels[j] for j in selector.selected_features_]}")
 progress.to_csv(OUTPUT / "online_stream_batches.csv", index=False)
 
@@ -163,7 +163,7 @@ progress.to_csv(OUTPUT / "online_stream_batches.csv", index=False)
 # %%
 evaluation = fs.evaluate_online(X, y, methods=METHODS, budgets=BUDGETS, n_orders=N_ORDERS, random_state=0,
                                 n_jobs=2)
-print(evaluation)
+say(evaluation)
 evaluation.table.to_csv(OUTPUT / "online_evaluation.csv", index=False)
 fig = evaluation.plot()                      # two panels: the Figure
 fig.suptitle(f"digits, 0 vs rest: {N_ORDERS} random orders (prequential)", y=1.03)
@@ -172,7 +172,7 @@ save_figure(fig, "online_gmean_specificity.png")
 # %%
 holdout = fs.evaluate_online(X, y, methods=METHODS, budgets=BUDGETS, n_orders=N_ORDERS, random_state=0,
                              protocol="holdout", test_size=0.3, n_jobs=2)
-print(holdout)
+say(holdout)
 holdout.table.to_csv(OUTPUT / "online_evaluation_holdout.csv", index=False)
 fig = holdout.plot()
 fig.suptitle(f"digits, 0 vs rest: {N_ORDERS} random orders (held-out 30 %)", y=1.03)
@@ -198,7 +198,7 @@ for option in ("extrapolate", "interpolate"):
                             synthesis=option)
     synthesis[option] = ev.table.set_index("budget")[["g_mean_mean", "specificity_mean"]]
 synthesis = pd.concat(synthesis, axis=1)
-print(synthesis.round(4).to_string())
+say(synthesis.round(4).pipe(tabulate))
 
 # %% [markdown]
 # ## 5. Which wins?
@@ -250,7 +250,7 @@ lines += ["", "Against the paper's claims (prequential):",
           f"  MBPA beats ONPA on g-mean at {mbpa_over_onpa} of {n_budgets} budgets",
           f"  ONPA beats PA on g-mean at {onpa_over_pa} of {n_budgets} budgets"]
 conclusion = "\n".join(lines)
-print(conclusion)
+say(conclusion)
 save_text("online_conclusion.txt", conclusion)
 
 # %% [markdown]
@@ -262,7 +262,7 @@ save_text("online_conclusion.txt", conclusion)
 # over the budgets, and its curve flattens earliest (the least sensitive to the budget, as the paper
 # found). ONPA's synthetic zeros (on the line between two zeros, the default) help PA at every budget
 # and give the best g-mean once half or more of the pixels are kept. CS gives the minority the same
-# margin p / n in its type-I loss but takes gradient steps C / sqrt(t) that shrink over the stream; it
+# margin p / n in its type-I loss but takes gradient steps $C / \sqrt{t}$ that shrink over the stream; it
 # keeps more accuracy on the majority and wins a few middle budgets. The held-out protocol scores only
 # the final classifier, on 30 % of the rows (53 zeros per order): there the shrinking steps of CS pay
 # off in specificity (best at most budgets), while MBPA keeps the best mean g-mean. So the paper's
@@ -316,7 +316,7 @@ W8A_ROWS = 5_000 if QUICK else 49_749
 STUDY_ORDERS = 1 if QUICK else 3
 GRAVITIES = [0.0, 1e-6, 1e-4, 1e-2]
 w8a_X, w8a_y = w8a_like(W8A_ROWS)
-print(f"w8a-like stream: {w8a_X.shape[0]:,} x {w8a_X.shape[1]}, density {w8a_X.nnz / np.prod(w8a_X.shape):.1%}, "
+say(f"w8a-like stream: {w8a_X.shape[0]:,} x {w8a_X.shape[1]}, density {w8a_X.nnz / np.prod(w8a_X.shape):.1%}, "
       f"minority {np.mean(w8a_y == -1):.1%}")
 study_rows = []
 for gravity in GRAVITIES:
@@ -344,11 +344,11 @@ claims = {column: bool(min(g_mean.loc["MBPA", column], g_mean.loc["ONPA, interpo
 default_column = f"g = {DEFAULT_GRAVITY:g}"
 bias_helps = [name for name in ("PA", "CS", "MBPA", "ONPA")
               if g_mean.loc[f"{name}, bias column", default_column] > g_mean.loc[name, default_column]]
-study_text = (study.round(3).to_string() + "\n\nMBPA and ONPA (interpolate) ahead of PA and CS on g-mean: "
+study_text = (study.round(3).pipe(tabulate) + "\n\nMBPA and ONPA (interpolate) ahead of PA and CS on g-mean: "
               + ", ".join(f"{column}: {'yes' if holds else 'no'}" for column, holds in claims.items())
               + f"\nA bias column raises the g-mean at the default gravity for: {', '.join(bias_helps) or 'none'}")
-print(study_text)
+say(study_text)
 save_text("online_defaults_study.txt", study_text)
 
 # %%
-print(f"total time {time.perf_counter() - started:.1f} s")
+say(f"total time {time.perf_counter() - started:.1f} s")

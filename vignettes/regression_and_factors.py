@@ -33,7 +33,7 @@
 #    variable by its level codes, the F-test by the one-way ANOVA of the response on its levels;
 #    numbers held as objects are read as numbers; `na_action="level"` keeps the incomplete rows.
 #
-# Finally the selections are compared by the cross-validated R^2 of a ridge regression on the top
+# Finally the selections are compared by the cross-validated $R^2$ of a ridge regression on the top
 # k features, with `fs.FeatureSelector` inside a scikit-learn pipeline (the selection is made
 # inside each training fold). With `FSTOOLS_QUICK=1` the grid of k and the folds shrink.
 
@@ -52,7 +52,7 @@ from sklearn.model_selection import KFold, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from _setup import OUTPUT, QUICK, fs, plt, save_figure, save_text, start_vignette, started
+from _setup import OUTPUT, QUICK, fs, plt, save_figure, save_text, say, start_vignette, started
 
 start_vignette()
 diabetes = load_diabetes(as_frame=True, scaled=False).frame
@@ -68,15 +68,15 @@ try:
     fs.select("target ~ .", diabetes, method="cmqfs", k=3)
 except ValueError as error:
     refusal = str(error)
-print(refusal)
+say(refusal)
 
 res = fs.select("target ~ .", diabetes, method="f_test", k=4)
-print(res.summary())
+say(res.summary())
 save_text("regression_f_test_summary.txt", str(res.summary()))
 
 # %% [markdown]
 # The same question asked of every method that takes a continuous response. The F-test and
-# Pearson's |r| order the variables identically (F = (n - 2) r^2 / (1 - r^2) is monotone in |r|);
+# Pearson's |r| order the variables identically ($F = (n - 2)\, r^2 / (1 - r^2)$ is monotone in $|r|$);
 # the information methods and RReliefF can also see non-linear dependence; mRMR and BAHSIC
 # trade relevance against redundancy.
 
@@ -87,7 +87,7 @@ selected = {}
 for method in METHODS:
     selected[method] = fs.select("target ~ .", diabetes, method=method, k=K).selected
 table = pd.DataFrame(selected, index=pd.RangeIndex(1, K + 1, name="rank"))
-print(table)
+say(table)
 table.to_csv(OUTPUT / "regression_selected.csv")
 
 # %% [markdown]
@@ -98,7 +98,7 @@ table.to_csv(OUTPUT / "regression_selected.csv")
 # %%
 tertiles = diabetes.assign(target=pd.qcut(diabetes["target"], 3, labels=["low", "middle", "high"]))
 cut = fs.select("target ~ .", tertiles, method="cmqfs", k=K)
-print("CMQFS on the tertiles:", cut.selected)
+say("CMQFS on the tertiles:", cut.selected)
 
 # %% [markdown]
 # ## 2. A mixed-type frame
@@ -128,10 +128,10 @@ mixed.loc[[3, 11, 19], "noise"] = np.nan
 try:
     fs.select("y ~ .", mixed, method="mim")
 except ValueError as error:
-    print(error)
+    say(error)
 
 mixed_mim = fs.select("y ~ .", mixed, method="mim", k=3, na_values=["?"])
-print(mixed_mim.summary())
+say(mixed_mim.summary())
 save_text("mixed_mim_summary.txt", str(mixed_mim.summary()))
 
 # %% [markdown]
@@ -150,12 +150,12 @@ response = mixed.loc[kept, "y"].to_numpy()
 mean, sd = response.mean(), response.std()
 binned = np.digitize(response, mean + sd * np.array([-3.5, -2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.5]))
 by_hand = mutual_info_score(levels, binned)
-print(f"MIM score of colour: {mixed_mim.scores.loc['colour', 'score']:.6f}; "
+say(f"MIM score of colour: {mixed_mim.scores.loc['colour', 'score']:.6f}; "
       f"mutual_info_score on the codes: {by_hand:.6f}")
 mixed_f = fs.select("y ~ .", mixed, method="f_test", k=3, na_values=["?"])
-print(mixed_f.scores[["rank", "score", "p_value", "scored_by"]])
+say(mixed_f.scores[["rank", "score", "p_value", "scored_by"]])
 anova = stats.f_oneway(*[response[levels == level] for level in range(4)])
-print(f"F-test score of colour: {mixed_f.scores.loc['colour', 'score']:.6f}; scipy f_oneway: "
+say(f"F-test score of colour: {mixed_f.scores.loc['colour', 'score']:.6f}; scipy f_oneway: "
       f"{anova.statistic:.6f}")
 
 # %% [markdown]
@@ -166,14 +166,14 @@ print(f"F-test score of colour: {mixed_f.scores.loc['colour', 'score']:.6f}; sci
 
 # %%
 mixed_level = fs.select("y ~ .", mixed, method="mim", k=3, na_values=["?"], na_action="level")
-print(f"rows used: {mixed_mim.n} dropping incomplete rows, {mixed_level.n} with na_action='level'")
-print(mixed_level.scores[["rank", "score"]])
+say(f"rows used: {mixed_mim.n} dropping incomplete rows, {mixed_level.n} with na_action='level'")
+say(mixed_level.scores[["rank", "score"]])
 
 # %% [markdown]
-# ## 3. Cross-validated R^2 of the selections
+# ## 3. Cross-validated $R^2$ of the selections
 #
 # Each method selects k variables inside each training fold (a `FeatureSelector` in a pipeline),
-# a ridge regression is fitted on them and scored by R^2 on the held-out fold.
+# a ridge regression is fitted on them and scored by $R^2$ on the held-out fold.
 
 # %%
 X, target = diabetes.drop(columns="target"), diabetes["target"]
@@ -188,7 +188,7 @@ for method in ["f_test", "mim", "mrmr", "rrelieff"]:
             scores = cross_val_score(model, X, target, cv=folds, scoring="r2")
         rows.append({"method": method, "k": k, "r2_mean": scores.mean(), "r2_sd": scores.std(ddof=1)})
 cv = pd.DataFrame(rows)
-print(cv.pivot(index="k", columns="method", values="r2_mean").round(3))
+say(cv.pivot(index="k", columns="method", values="r2_mean").round(3))
 cv.to_csv(OUTPUT / "regression_cv_r2.csv", index=False)
 
 fig, ax = plt.subplots(figsize=(6.5, 4))
@@ -215,5 +215,5 @@ conclusion = (
     f"Best cross-validated R^2: {best['r2_mean']:.3f} ({best['method']}, k = {int(best['k'])}).\n"
     f"Run time: {time.perf_counter() - started:.1f} s"
 )
-print(conclusion)
+say(conclusion)
 save_text("regression_conclusion.txt", conclusion)

@@ -68,9 +68,11 @@ import pandas as pd
 from scipy import stats
 from sklearn.model_selection import train_test_split
 
-from _setup import OUTPUT, PAPER_DATA, QUICK, fs, save_figure, save_text, start_vignette, started
+from _setup import (
+    OUTPUT, PAPER_DATA, QUICK, fs, save_figure, save_text, say, start_vignette, started, tabulate,
+)
 
-start_vignette(display_width=160)
+start_vignette()
 
 
 # %% [markdown]
@@ -106,14 +108,14 @@ table3 = pd.DataFrame([{"dataset": name, "samples": len(frame), "features": fram
                         "classes": frame["class"].nunique(), "p evaluated": f"{min(K[name])}..{max(K[name])} "
                         f"({len(K[name])} values)", "source": SOURCES[name]} for name, frame in DATA.items()])
 table3.to_csv(OUTPUT / "cmqfs_paper_datasets.csv", index=False)
-print(table3.to_string(index=False))
+say(table3.pipe(tabulate, index=False))
 
 # %% [markdown]
 # ## 2. The comparison
 #
 # The methods with the paper's settings (as in `vignettes/baselines.py`): the Laplacian score
-# with k = 5 neighbours and the paper's heat kernel exp(-d^2 / (2 t^2)), t = 1, which is
-# `fstools`' exp(-d^2 / t) with t = 2; MIFS and MIFS-U with beta = 1; mRMR; CMQFS with
+# with k = 5 neighbours and the paper's heat kernel $\exp(-d^2 / (2 t^2))$, $t = 1$, which is
+# `fstools`' $\exp(-d^2 / t)$ with $t = 2$; MIFS and MIFS-U with beta = 1; mRMR; CMQFS with
 # beta = 0.3. MIFS, MIFS-U, mRMR and CMQFS's redundancy term use the paper's nine-level
 # discretisation (the `fstools` default).
 #
@@ -136,9 +138,9 @@ METHODS = {
 t0 = time.perf_counter()
 cmp = fs.compare("class ~ .", DATA, METHODS, k=K, classifier={"1-NN": "1nn", "SVM": "svm"}, cv=CV,
                  repeats=REPEATS, random_state=0, n_jobs=N_JOBS, progress=False)
-print(f"fs.compare: {len(cmp.results)} fold results in {time.perf_counter() - t0:.1f} s")
+say(f"fs.compare: {len(cmp.results)} fold results in {time.perf_counter() - t0:.1f} s")
 cmp.results.to_csv(OUTPUT / "cmqfs_paper_accuracy.csv", index=False)
-cmp
+say(cmp)
 
 # %% [markdown]
 # ## 3. Tables 4 and 5: accuracy of the top-p features
@@ -157,10 +159,10 @@ for name, summary in (("cmqfs_paper_table4_1nn", table4), ("cmqfs_paper_table5_s
     save_text(f"{name}.tex", summary.as_latex())
     save_text(f"{name}.html", summary.as_html())
     summary.summary_frame().to_csv(OUTPUT / f"{name}.csv")
-print(table4)
+say(table4)
 
 # %%
-print(table5)
+say(table5)
 
 # %% [markdown]
 # The curves behind the tables (the paper's Figs. 5 and 6), with +- sd bands over the repeats.
@@ -168,8 +170,10 @@ print(table5)
 # %%
 for clf, name in (("1-NN", "1nn"), ("SVM", "svm")):
     drawn = cmp.plot(classifier=clf)      # one data set: the Axes; several: the Figure
-    save_figure(getattr(drawn, "figure", drawn) if len(cmp.datasets) == 1 else drawn,
-                f"cmqfs_paper_accuracy_{name}.png", dpi=110)
+    figure = getattr(drawn, "figure", drawn) if len(cmp.datasets) == 1 else drawn
+    figure.suptitle(f"Accuracy (%) of {clf} on the top-p features of each method, one panel per data set",
+                    y=1.01)
+    save_figure(figure, f"cmqfs_paper_accuracy_{name}.png", dpi=110)
 
 # %% [markdown]
 # ## 4. Table 6: selection time
@@ -182,12 +186,13 @@ for clf, name in (("1-NN", "1nn"), ("SVM", "svm")):
 # %%
 table6 = cmp.timing_table()
 table6.to_csv(OUTPUT / "cmqfs_paper_table6_time.csv")
-print(table6.map(lambda v: f"{v:.4f}").to_string())
+say(table6.map(lambda v: f"{v:.4f}").pipe(tabulate))
 
 # %% [markdown]
 # ## 5. Tables 7 and 8: one-tailed paired t-tests
 #
-# As in the paper: H0 mu_CMQFS <= mu_baseline against H1 mu_CMQFS > mu_baseline, one pair per
+# As in the paper: $H_0\colon \mu_\text{CMQFS} \le \mu_\text{baseline}$ against
+# $H_1\colon \mu_\text{CMQFS} > \mu_\text{baseline}$, one pair per
 # (data set, p) -- the accuracy averaged over the 10 x 10 folds -- pooled over the data sets
 # (`paired_over="k"`; fs.compare warns that these pairs are not independent). The paper reports
 # raw p-values; we add Holm's adjustment over the five comparisons (the family the paper tests).
@@ -201,15 +206,15 @@ for clf, name, table in (("1-NN", "1nn", "table7"), ("SVM", "svm", "table8")):
     tests[clf].to_csv(OUTPUT / f"cmqfs_paper_{table}_ttest_{name}.csv", index=False)
     summary = cmp.test_summary("ttest", "CMQFS", classifier=clf, paired_over="k")
     save_text(f"cmqfs_paper_{table}_ttest_{name}.txt", summary.as_text())
-    print(summary)
-    print()
+    say(summary)
+    say()
 
 per_dataset = pd.DataFrame({
     (clf, dataset): cmp.ttest("CMQFS", classifier=clf, dataset=dataset).frame.set_index("method")["p_value"]
     for clf in ("1-NN", "SVM") for dataset in DATA}).T
 per_dataset.index.names = ["classifier", "dataset"]
-print("corrected resampled t-tests per data set, one-tailed p-values (unadjusted), CMQFS vs each baseline:")
-print(per_dataset.map(lambda v: f"{v:.3g}").to_string())
+say("corrected resampled t-tests per data set, one-tailed p-values (unadjusted), CMQFS vs each baseline:")
+say(per_dataset.map(lambda v: f"{v:.3g}").pipe(tabulate))
 
 # %% [markdown]
 # The pairs of these t-tests are not independent samples from one population of (data set, p)
@@ -221,10 +226,10 @@ print(per_dataset.map(lambda v: f"{v:.3g}").to_string())
 
 # %%
 wilcoxon = cmp.wilcoxon("CMQFS", classifier="1-NN", paired_over="datasets").frame
-print(wilcoxon[["comparison", "n", "statistic", "p_value", "p_adjusted"]].to_string(index=False))
+say(wilcoxon[["comparison", "n", "statistic", "p_value", "p_adjusted"]].pipe(tabulate, index=False))
 friedman = cmp.friedman(classifier="1-NN")
 save_text("cmqfs_paper_friedman_1nn.txt", friedman.summary().as_text())
-print(friedman)
+say(friedman)
 ax = friedman.plot()
 save_figure(ax.figure, "cmqfs_paper_cd_1nn.png", dpi=110)
 
@@ -250,9 +255,9 @@ bias = pd.DataFrame({
     for protocol, frame in (("all data", paper_avg), ("in fold", honest_avg))}, index=list(METHODS)).T
 bias.index.names = ["dataset", "selection"]
 bias.round(2).to_csv(OUTPUT / "cmqfs_paper_selection_bias.csv")
-print("Avg. 1-NN accuracy (%) by protocol:")
-print(bias.round(2).to_string())
-print(honest.summary(dataset="wine"))
+say("Avg. 1-NN accuracy (%) by protocol:")
+say(bias.round(2).pipe(tabulate))
+say(honest.summary(dataset="wine"))
 
 # %% [markdown]
 # ## 7. How stable is each selection?
@@ -275,7 +280,7 @@ for label, spec in METHODS.items():
                            "most frequent": ", ".join(result.frequency.index[:5])})
 stability_table = pd.DataFrame(stability_rows)
 stability_table.to_csv(OUTPUT / "cmqfs_paper_stability_wine.csv", index=False)
-print(stability_table.round(3).to_string(index=False))
+say(stability_table.round(3).pipe(tabulate, index=False))
 ax = stability_results["CMQFS"].plot()
 save_figure(ax.figure, "cmqfs_paper_stability_wine.png", dpi=110)
 
@@ -361,10 +366,10 @@ for clf, cells in PAPER.items():
                          "difference": round(ours - value, 2)})
 wine_vs_paper = pd.DataFrame(rows)
 wine_vs_paper.to_csv(OUTPUT / "cmqfs_paper_wine_vs_paper.csv", index=False)
-print(wine_vs_paper.pivot_table(index=["classifier", "p"], columns="method",
+say(wine_vs_paper.pivot_table(index=["classifier", "p"], columns="method",
                                 values=["paper", "this_run", "difference"], sort=False)
       .reindex(columns=["paper", "this_run", "difference"], level=0)
-      .reindex(columns=list(METHODS), level=1).to_string())
+      .reindex(columns=list(METHODS), level=1).pipe(tabulate, by_first_level=True))
 
 # %%
 lines = []
@@ -424,7 +429,7 @@ ranked = stability_table.sort_values("Phi", ascending=False)
 lines.append(f"Stability on wine (top 5, {B} bootstraps): " + ", ".join(
     f"{row.method} {row.Phi:.2f} [{row.lower:.2f}, {row.upper:.2f}]" for row in ranked.itertuples()) + ".")
 reading = "\n".join(lines)
-print(reading)
+say(reading)
 save_text("cmqfs_paper_reading.txt", reading)
 
 # %% [markdown]
@@ -474,10 +479,10 @@ status.to_csv(OUTPUT / "cmqfs_paper_data_status.csv", index=False)
 in_tables = status[status["name"].isin(list(PAPER_TABLE4))]
 present = in_tables.loc[in_tables["present"], "name"].tolist()
 missing = in_tables[~in_tables["present"]]
-print(f"the paper's data sets present here ({len(present)} of {len(in_tables)}): {', '.join(present)}")
-print(f"missing ({len(missing)}):")
+say(f"the paper's data sets present here ({len(present)} of {len(in_tables)}): {', '.join(present)}")
+say(f"missing ({len(missing)}):")
 for row in missing.itertuples():
-    print(f"  {row.name}: {row.how}")
+    say(f"  {row.name}: {row.how}")
 
 
 def paper_frame(name, frame, random_state=0):
@@ -505,20 +510,20 @@ def paper_frame(name, frame, random_state=0):
 paper_runs = {}
 prepared = {}
 if not PAPER_DATA:
-    print("quick mode: the bundled data only (FSTOOLS_PAPER_DATA=1 adds the cached sets)")
+    say("quick mode: the bundled data only (FSTOOLS_PAPER_DATA=1 adds the cached sets)")
 elif present == ["wine"]:
-    print("only wine is present; section 8 compares it with the paper")
+    say("only wine is present; section 8 compares it with the paper")
 else:
     with warnings.catch_warnings(record=True) as unreadable:
         warnings.simplefilter("always")
         loaded = fs.datasets.load_available("CMQFS", errors="warn")
     for warning in unreadable:
-        print(f"unreadable: {warning.message}")
+        say(f"unreadable: {warning.message}")
     present = [name for name in present if name in loaded]
     for name in present:
         frame, dropped = paper_frame(name, loaded[name])
         prepared[name] = frame
-        print(f"{name}: {len(frame)} rows x {frame.shape[1] - 1} features, {frame['class'].nunique()} classes"
+        say(f"{name}: {len(frame)} rows x {frame.shape[1] - 1} features, {frame['class'].nunique()} classes"
               + (f" ({dropped} constant or identifier column(s) dropped)" if dropped else ""))
     k_paper = {name: sorted({p for table in PAPER_TABLES.values() for p in table[name]
                              if p <= frame.shape[1] - 1}) for name, frame in prepared.items()}
@@ -531,7 +536,7 @@ else:
         run = fs.compare("class ~ .", {n: prepared[n] for n in names}, METHODS, k={n: k_paper[n] for n in names},
                          classifier={"1-NN": "1nn", "SVM": "svm"}, cv=CV, repeats=repeats, random_state=0,
                          n_jobs=N_JOBS, progress=False)
-        print(f"{', '.join(names)}: {CV}-fold cross-validation x {repeats} repeats in "
+        say(f"{', '.join(names)}: {CV}-fold cross-validation x {repeats} repeats in "
               f"{time.perf_counter() - t0:.1f} s")
         paper_runs.update({name: (run, repeats) for name in names})
 
@@ -560,23 +565,23 @@ if paper_runs:
     side.to_csv(OUTPUT / "cmqfs_paper_tables45_vs_paper.csv", index=False)
     for clf in PAPER_TABLES:
         part = side[side["classifier"] == clf]
-        print(f"\nTable {4 if clf == '1-NN' else 5} ({clf}), paper | this run | difference (%):")
-        print(part.pivot_table(index=["dataset", "p"], columns="method", values=["paper", "this_run", "difference"],
+        say(f"\nTable {4 if clf == '1-NN' else 5} ({clf}), paper | this run | difference (%):")
+        say(part.pivot_table(index=["dataset", "p"], columns="method", values=["paper", "this_run", "difference"],
                                sort=False)
               .reindex(columns=["paper", "this_run", "difference"], level=0)
-              .reindex(columns=list(METHODS), level=1).to_string())
+              .reindex(columns=list(METHODS), level=1).pipe(tabulate, by_first_level=True))
         averages = part.groupby("method", sort=False)[["paper", "this_run"]].mean().reindex(list(METHODS))
         averages["paper, all its sets"] = PAPER_TABLES[clf]["Avg."]
-        print(f"Avg. over the {part['dataset'].nunique()} present sets ({len(part) // len(METHODS)} cells):")
-        print(averages.round(2).T.to_string())
+        say(f"Avg. over the {part['dataset'].nunique()} present sets ({len(part) // len(METHODS)} cells):")
+        say(averages.round(2).T.pipe(tabulate))
         cells = part.pivot_table(index=["dataset", "p"], columns="method", values="this_run")
         pooled = pd.DataFrame([
             {"comparison": f"CMQFS vs {label}", "n": len(cells),
              "p_value": stats.ttest_rel(cells["CMQFS"], cells[label], alternative="greater").pvalue,
              "paper (12 sets)": PAPER_TTEST[clf][label]} for label in METHODS if label != "CMQFS"])
         pooled.to_csv(OUTPUT / f"cmqfs_paper_table{7 if clf == '1-NN' else 8}_present_sets.csv", index=False)
-        print(f"Table {7 if clf == '1-NN' else 8} ({clf}) on the present sets, one-tailed paired t-tests:")
-        print(pooled.to_string(index=False, float_format=lambda v: f"{v:.3g}"))
+        say(f"Table {7 if clf == '1-NN' else 8} ({clf}) on the present sets, one-tailed paired t-tests:")
+        say(pooled.pipe(tabulate, index=False, float_format=lambda v: f"{v:.3g}"))
 
 # %% [markdown]
 # Why the cells differ, set by set: what the registry knows of each copy, what this run changed,
@@ -599,9 +604,9 @@ if paper_runs:
                      f"{gaps.abs().max():.2f} points over {len(gaps)} cells; " + "; ".join(reasons) + ".")
     lines.append(f"Missing ({len(missing)}): " + ", ".join(missing["name"]) + " (see the list above to get them).")
     text = "\n".join(lines)
-    print(text)
+    say(text)
     save_text("cmqfs_paper_present_sets_reading.txt", text)
 
 # %%
-print(f"\nvignette finished in {time.perf_counter() - started:.1f} s "
+say(f"\nvignette finished in {time.perf_counter() - started:.1f} s "
       f"({'quick' if QUICK else 'full'} mode, {REPEATS} repeats)")

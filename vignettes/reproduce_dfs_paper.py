@@ -80,10 +80,10 @@ import sklearn
 from sklearn.model_selection import StratifiedKFold, train_test_split
 from sklearn.svm import SVC
 
-from _setup import OUTPUT, PAPER_DATA, QUICK, fs, save_text, start_vignette, started
+from _setup import OUTPUT, PAPER_DATA, QUICK, fs, save_text, say, start_vignette, started, tabulate
 from fstools.methods.discriminant import GAMMA_GRID as PAPER_GAMMA_GRID   # the paper's nine values
 
-start_vignette(display_width=150)
+start_vignette()
 
 # %% [markdown]
 # ## 1. The paper's data sets (Table II) and what is here
@@ -142,10 +142,10 @@ status = fs.datasets.available("DFS")
 status.to_csv(OUTPUT / "dfs_paper_data_status.csv", index=False)
 present = status.loc[status["present"], "name"].tolist()
 missing = status[~status["present"]]
-print(f"the paper's data sets present here ({len(present)} of {len(status)}): {', '.join(present) or 'none'}")
-print(f"missing ({len(missing)}):")
+say(f"the paper's data sets present here ({len(present)} of {len(status)}): {', '.join(present) or 'none'}")
+say(f"missing ({len(missing)}):")
 for row in missing.itertuples():
-    print(f"  {row.name}: {row.how}")
+    say(f"  {row.name}: {row.how}")
 
 
 def numeric_frame(frame):
@@ -159,7 +159,7 @@ def drop_constant(name, X):
     """The columns that vary (a constant one carries nothing and cannot be standardised)."""
     varying = X.max(axis=0) > X.min(axis=0)
     if not varying.all():
-        print(f"{name}: {int((~varying).sum())} constant column(s) dropped")
+        say(f"{name}: {int((~varying).sum())} constant column(s) dropped")
     return X[:, varying]
 
 
@@ -176,7 +176,7 @@ if PAPER_DATA:
         warnings.simplefilter("always")
         loaded = fs.datasets.load_available("DFS", errors="warn")
     for warning in unreadable:
-        print(f"unreadable: {warning.message}")
+        say(f"unreadable: {warning.message}")
     for name, frame in loaded.items():
         X, y = numeric_frame(frame)
         if name == "usps":            # the paper's USPS: a balanced sample of 730 rows (73 per digit)
@@ -196,7 +196,7 @@ for name, (X, y) in DATA.items():
                  "paper rows": paper[0], "paper features": paper[1], "paper classes": paper[2]})
 table2 = pd.DataFrame(rows)
 table2.to_csv(OUTPUT / "dfs_paper_table2.csv", index=False)
-print(table2.to_string(index=False))
+say(table2.pipe(tabulate, index=False))
 
 # %% [markdown]
 # ## 2. Tables III and IV: the SVM accuracy on the top m features
@@ -293,7 +293,7 @@ for name, (X, y) in DATA.items():
         cv = result.tables["gamma_cv"]
         chosen = cv.loc[cv["chosen"], "gamma"].item()
         agrees = chosen == gamma and np.array_equal(ranking[:m_max], rankings["DFS"][:m_max])
-        print(f"{name}: fstools' gamma='cv' chooses gamma = {chosen:g} in {seconds['DFS']:.1f} s"
+        say(f"{name}: fstools' gamma='cv' chooses gamma = {chosen:g} in {seconds['DFS']:.1f} s"
               f"{'' if agrees else ' -- NOT the choice read off the grid: its ranking is used'}")
         if not agrees:
             rankings["DFS"], settings["DFS"] = ranking, f"gamma = {chosen:g} (fstools' CV, top {m_max})"
@@ -326,24 +326,24 @@ for name, (X, y) in DATA.items():
         for m, row in chosen.items():
             alternatives.append({"dataset": name, "method": label, "m": m, "alternative": row.accuracy,
                                  "alt_sd": row.sd, "alt_setting": text[m]})
-    print(f"{name}: {len(METHODS)} methods and their alternative readings in "
+    say(f"{name}: {len(METHODS)} methods and their alternative readings in "
           f"{time.perf_counter() - started_set:.1f} s")
 results = pd.DataFrame(results)
 results.to_csv(OUTPUT / "dfs_paper_accuracy.csv", index=False)
 alternatives = pd.DataFrame(alternatives, columns=["dataset", "method", "m", "alternative", "alt_sd", "alt_setting"])
 grids = pd.DataFrame(grid_rows, columns=["dataset", "method", "parameter", "value", "m", "accuracy", "sd"])
 grids.round(2).to_csv(OUTPUT / "dfs_paper_grids.csv", index=False)
-print(f"{len(DATA)} data set(s), {len(METHODS)} methods: {time.perf_counter() - t0:.1f} s")
+say(f"{len(DATA)} data set(s), {len(METHODS)} methods: {time.perf_counter() - t0:.1f} s")
 for m in M_VALUES:
     part = results[results["m"] == m].pivot(index="dataset", columns="method", values="accuracy")
     if part.empty:
         continue
     part = part.reindex(columns=list(METHODS))
     part.loc["Average"] = part.mean()
-    print(f"\ntop {m} features, SVM accuracy (%), this run (fstools' defaults; DFS gamma by CV):")
-    print(part.round(2).to_string())
-print("\n" + pd.DataFrame(same_as_fisher).to_string(index=False))
-print("\nsettings chosen: " + "; ".join(
+    say(f"\ntop {m} features, SVM accuracy (%), this run (fstools' defaults; DFS gamma by CV):")
+    say(part.round(2).pipe(tabulate))
+say("\n" + pd.DataFrame(same_as_fisher).pipe(tabulate, index=False))
+say("\nsettings chosen: " + "; ".join(
     f"{name} DFS {setting}" for name, setting in results[results["method"] == "DFS"]
     .groupby("dataset", sort=False)["setting"].first().items()))
 
@@ -361,7 +361,7 @@ print("\nsettings chosen: " + "; ".join(
 # %%
 side = results[results["dataset"].isin(TABLE2)].merge(alternatives, on=["dataset", "method", "m"], how="left")
 if side.empty:
-    print("none of the paper's data sets is present: nothing to set against Tables III and IV "
+    say("none of the paper's data sets is present: nothing to set against Tables III and IV "
           "(the stand-in's numbers above are not the paper's)")
     side = pd.DataFrame(columns=["dataset", "m", "method", "paper", "fstools", "difference", "fold_sd", "beyond_sd",
                                  "alternative", "alt_difference", "setting", "alt_setting"])
@@ -379,13 +379,13 @@ else:
     for name, part in side.groupby("dataset", sort=False):
         shown = part.drop(columns=["dataset", "setting"]).set_index(["m", "method"])
         blocks.append(f"{name}: Tables III (m = 20, 40) and IV (m = 60, 80), SVM accuracy (%):\n"
-                      + shown.round(2).to_string())
+                      + shown.round(2).pipe(tabulate))
     averages = side.groupby(["m", "method"], sort=False)[["paper", "fstools", "alternative"]].mean()
     averages["paper, its six sets"] = [PAPER_TABLES[m]["Average"][list(METHODS).index(label)]
                                        for m, label in averages.index]
-    blocks.append(f"average over the {side['dataset'].nunique()} present set(s):\n" + averages.round(2).to_string())
+    blocks.append(f"average over the {side['dataset'].nunique()} present set(s):\n" + averages.round(2).pipe(tabulate))
     table_text = "\n\n".join(blocks)
-    print(table_text)
+    say(table_text)
     save_text("dfs_paper_vs_paper.txt", table_text)
 
 # %% [markdown]
@@ -399,8 +399,8 @@ for name, part in grids[grids["method"] == "DFS"].groupby("dataset", sort=False)
     wide = part.pivot(index="value", columns="m", values="accuracy")
     wide.index.name = "gamma"
     wide["mean"] = wide.mean(axis=1)
-    print(f"\n{name}: DFS accuracy (%) by gamma and m")
-    print(wide.round(2).to_string())
+    say(f"\n{name}: DFS accuracy (%) by gamma and m")
+    say(wide.round(2).pipe(tabulate))
 
 # %% [markdown]
 # ## 5. Reading
@@ -490,8 +490,8 @@ for name in DATA:
 if not QUICK or PAPER_DATA:
     lines.append(f"Missing ({len(missing)}): " + (", ".join(missing["name"]) or "none") + ".")
 reading = "\n".join(lines)
-print(reading)
+say(reading)
 save_text("dfs_paper_reading.txt", reading)
 
 # %%
-print(f"\nvignette finished in {time.perf_counter() - started:.1f} s ({'quick' if QUICK else 'full'} mode)")
+say(f"\nvignette finished in {time.perf_counter() - started:.1f} s ({'quick' if QUICK else 'full'} mode)")

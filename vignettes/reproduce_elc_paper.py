@@ -41,7 +41,7 @@
 # parameter" of every approach over {1e-3, 1e-2, 1e-1, 1, 10} by a grid search whose criterion and
 # chosen values it does not report. The vignette runs each approach with fstools' defaults and,
 # as an **alternative reading**, with its sparsity weight taken from that grid (ML-MIFS and CMFS:
-# the weight `gamma` of ||W||_2,1; LLSF: the weight `beta` of ||W||_1; ELC: `lam`), the value of
+# the weight `gamma` of $\|W\|_{2,1}$; LLSF: the weight `beta` of $\|W\|_1$; ELC: `lam`), the value of
 # the best mean average precision over the folds (chosen on the test folds, as optimistic as any
 # grid search reported without a validation split). A last section runs ELC with other values
 # of tau and beta on the same folds, and records for every ELC run how many iterations it took,
@@ -77,10 +77,10 @@ from sklearn.datasets import make_multilabel_classification
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import KFold
 
-from _setup import OUTPUT, PAPER_DATA, QUICK, fs, save_text, start_vignette, started
+from _setup import OUTPUT, PAPER_DATA, QUICK, fs, save_text, say, start_vignette, started, tabulate
 from fstools.methods.registry import get_method
 
-start_vignette(display_width=150)
+start_vignette()
 
 # %% [markdown]
 # ## 1. The paper's benchmarks (Table 1) and what is here
@@ -137,13 +137,13 @@ status = fs.datasets.available("ELC")
 status.to_csv(OUTPUT / "elc_paper_data_status.csv", index=False)
 present = status.loc[status["present"], "name"].tolist()
 missing = status[~status["present"]]
-print(f"the paper's data sets in fstools' registry present here ({len(present)} of {len(status)}): "
+say(f"the paper's data sets in fstools' registry present here ({len(present)} of {len(status)}): "
       f"{', '.join(present) or 'none'}")
-print(f"missing ({len(missing)}):")
+say(f"missing ({len(missing)}):")
 for row in missing.itertuples():
-    print(f"  {row.name}: {row.how}")
+    say(f"  {row.name}: {row.how}")
 not_in_registry = [name for name in TABLE1 if name not in set(status["name"])]
-print(f"in the paper's Table 1 but not in fstools' registry (no file known to fstools): {', '.join(not_in_registry)}")
+say(f"in the paper's Table 1 but not in fstools' registry (no file known to fstools): {', '.join(not_in_registry)}")
 
 
 def arrays(frame):
@@ -167,14 +167,14 @@ if PAPER_DATA:
         warnings.simplefilter("always")
         loaded = fs.datasets.load_available("ELC", errors="warn")
     for warning in unreadable:
-        print(f"unreadable: {warning.message}")
+        say(f"unreadable: {warning.message}")
     for name, frame in loaded.items():
         X, Y = arrays(frame)
         if QUICK and len(Y) > 150:
             X, Y = X[:150], Y[:150]
         keep = (X.max(axis=0) > X.min(axis=0))
         if not keep.all():
-            print(f"{name}: {int((~keep).sum())} constant column(s) dropped; d = {int(keep.sum())} "
+            say(f"{name}: {int((~keep).sum())} constant column(s) dropped; d = {int(keep.sum())} "
                   f"(the file has {X.shape[1]}: k' = d/10 of it would be {round(X.shape[1] / 10)})")
         DATA[name] = (X[:, keep], Y)
 if QUICK:
@@ -186,7 +186,7 @@ table1 = pd.DataFrame([{
     "paper features": TABLE1.get(name, ("",) * 4)[0], "paper instances": TABLE1.get(name, ("",) * 4)[1],
     "paper labels": TABLE1.get(name, ("",) * 4)[2]} for name, (X, Y) in DATA.items()])
 table1.to_csv(OUTPUT / "elc_paper_table1.csv", index=False)
-print(table1.to_string(index=False))
+say(table1.pipe(tabulate, index=False))
 
 # %% [markdown]
 # ## 2. The comparison (Table 2's protocol)
@@ -207,7 +207,7 @@ VARIANTS = ([(label, "defaults", None) for label in APPROACHES]
                for value in GRID if value != DEFAULT[label]]
             + [("ELC", text, params) for text, params in ELC_SETTINGS.items()])
 GRID_SETTINGS = {(label, text) for label, text, _ in VARIANTS if text != "defaults" and text not in ELC_SETTINGS}
-print(f"{len(VARIANTS)} settings: " + "; ".join(f"{label} {text}" for label, text, _ in VARIANTS))
+say(f"{len(VARIANTS)} settings: " + "; ".join(f"{label} {text}" for label, text, _ in VARIANTS))
 DIFFER = re.compile(r"(\d+) of the k = \d+ selected features differ from the initial p")
 UNSCALED = "defaults, ML-kNN on unstandardised features"
 UNSCALED_PASS = not QUICK      # the unstandardised scoring: full mode only
@@ -287,26 +287,26 @@ for name, (X, Y) in DATA.items():
     runs += elc_runs
     elc_runs = pd.DataFrame(elc_runs)
     default_runs = elc_runs[elc_runs["setting"] == "defaults"]
-    print(f"{name}: k' = {k_values}; {time.perf_counter() - started_set:.1f} s; ELC (defaults) stopped at its "
+    say(f"{name}: k' = {k_values}; {time.perf_counter() - started_set:.1f} s; ELC (defaults) stopped at its "
           f"iteration limit in {int(default_runs['at_limit'].sum())} of {len(default_runs)} runs"
           + (f"; {dropped} label(s) constant in a training fold left out of the selection" if dropped else ""))
 folds = pd.DataFrame(rows)
 folds.to_csv(OUTPUT / "elc_paper_folds.csv", index=False)
 runs = pd.DataFrame(runs, columns=["dataset", "setting", "fold", "k'", "iterations", "at_limit", "moved"])
 runs.to_csv(OUTPUT / "elc_paper_elc_runs.csv", index=False)
-print(f"5-fold cross-validation on {len(DATA)} data set(s): {time.perf_counter() - t0:.1f} s")
+say(f"5-fold cross-validation on {len(DATA)} data set(s): {time.perf_counter() - t0:.1f} s")
 summary = folds.groupby(["dataset", "approach", "setting"], sort=False)[list(METRICS)].agg(["mean", "std"])
 ours = summary.xs("defaults", level="setting")
 for metric in METRICS:
     cells = ours[metric].apply(lambda r: f"{r['mean']:.4f} +- {r['std']:.4f}", axis=1).unstack("approach")
-    print(f"\n{metric} ({'higher' if METRICS[metric][1] else 'lower'} is better), this run (fstools' defaults; "
+    say(f"\n{metric} ({'higher' if METRICS[metric][1] else 'lower'} is better), this run (fstools' defaults; "
           f"last column: ML-kNN on every feature):")
-    print(cells.reindex(columns=APPROACHES + [EVERY]).to_string())
+    say(cells.reindex(columns=APPROACHES + [EVERY]).pipe(tabulate))
 unscaled = pd.DataFrame(columns=list(METRICS), dtype=float)
 if UNSCALED_PASS:
     unscaled = summary.xs(UNSCALED, level="setting").xs("mean", axis=1, level=1)
-    print("\nML-kNN on the features as in the file (not standardised), fstools' defaults, mean over the folds:")
-    print(unscaled.round(4).to_string())
+    say("\nML-kNN on the features as in the file (not standardised), fstools' defaults, mean over the folds:")
+    say(unscaled.round(4).pipe(tabulate))
 
 # the alternative reading: per data set and approach, the grid value of best mean average precision
 tuned_rows = []
@@ -321,8 +321,8 @@ for (name, label), part in summary.groupby(level=["dataset", "approach"], sort=F
 tuned = pd.DataFrame(tuned_rows)
 tuned.round(4).to_csv(OUTPUT / "elc_paper_tuned.csv", index=False)
 if GRID:
-    print("\nthe alternative reading (sparsity weight from the paper's grid, best mean average precision):")
-    print(tuned.round(4).to_string(index=False))
+    say("\nthe alternative reading (sparsity weight from the paper's grid, best mean average precision):")
+    say(tuned.round(4).pipe(tabulate, index=False))
 
 # %% [markdown]
 # ## 3. Against the paper's Table 2
@@ -357,14 +357,14 @@ side = pd.DataFrame(side, columns=["metric", "dataset", "approach", "paper", "pa
                                    "unscaled", "unscaled_difference"])
 side.to_csv(OUTPUT / "elc_paper_table2_vs_paper.csv", index=False)
 if side.empty:
-    print("none of the paper's Table 2 sets is present: nothing to set against it "
+    say("none of the paper's Table 2 sets is present: nothing to set against it "
           "(the stand-in's numbers above are not the paper's)")
 else:
     table_text = "\n\n".join(
         f"{metric} ({'higher' if METRICS[metric][1] else 'lower'} is better):\n"
-        + part.drop(columns="metric").set_index(["dataset", "approach"]).to_string()
+        + part.drop(columns="metric").set_index(["dataset", "approach"]).pipe(tabulate)
         for metric, part in side.groupby("metric", sort=False))
-    print(table_text)
+    say(table_text)
     save_text("elc_paper_table2_vs_paper.txt", table_text)
 
 # %% [markdown]
@@ -384,7 +384,7 @@ iterations = runs.groupby(["dataset", "setting"], sort=False).agg(
     moved_mean=("moved", "mean"))
 settings_table = settings_table.join(iterations)
 settings_table.round(4).to_csv(OUTPUT / "elc_paper_settings.csv")
-print(settings_table.round(4).to_string())
+say(settings_table.round(4).pipe(tabulate))
 
 # %% [markdown]
 # ## 5. Reading
@@ -467,8 +467,8 @@ if PAPER_DATA:
     lines.append(f"Missing ({len(missing)}): " + (", ".join(missing["name"]) or "none")
                  + f"; not in fstools' registry: {len(not_in_registry)} of the paper's 14 sets.")
 reading = "\n".join(lines)
-print(reading)
+say(reading)
 save_text("elc_paper_reading.txt", reading)
 
 # %%
-print(f"\nvignette finished in {time.perf_counter() - started:.1f} s ({'quick' if QUICK else 'full'} mode)")
+say(f"\nvignette finished in {time.perf_counter() - started:.1f} s ({'quick' if QUICK else 'full'} mode)")

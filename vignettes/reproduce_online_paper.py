@@ -60,9 +60,11 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from _setup import OUTPUT, PAPER_DATA, QUICK, fs, save_figure, save_text, start_vignette, started
+from _setup import (
+    OUTPUT, PAPER_DATA, QUICK, fs, save_figure, save_text, say, start_vignette, started, tabulate,
+)
 
-start_vignette(display_width=150)
+start_vignette()
 
 N_ORDERS = 3 if QUICK else 20
 BUDGETS = [0.1, 0.2, 0.5] if QUICK else [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
@@ -86,10 +88,10 @@ status = fs.datasets.available("online PA")
 status.to_csv(OUTPUT / "online_paper_data_status.csv", index=False)
 present = status.loc[status["present"], "name"].tolist()
 missing = status[~status["present"]]
-print(f"the paper's streams present here ({len(present)} of {len(status)}): {', '.join(present) or 'none'}")
-print(f"missing ({len(missing)}):")
+say(f"the paper's streams present here ({len(present)} of {len(status)}): {', '.join(present) or 'none'}")
+say(f"missing ({len(missing)}):")
 for row in missing.itertuples():
-    print(f"  {row.name}: {row.how}")
+    say(f"  {row.name}: {row.how}")
 
 
 def stream(name, frame, random_state=0):
@@ -128,7 +130,7 @@ if PAPER_DATA:
         warnings.simplefilter("always")
         loaded = fs.datasets.load_available("online PA", errors="warn")
     for warning in unreadable:
-        print(f"unreadable: {warning.message}")
+        say(f"unreadable: {warning.message}")
     for name, frame in loaded.items():
         DATA[name] = stream(name, frame)
 if QUICK:
@@ -141,7 +143,7 @@ table1 = pd.DataFrame([{
     "paper positive": TABLE1.get(name, ("",) * 4)[1], "paper negative": TABLE1.get(name, ("",) * 4)[2],
     "paper features": TABLE1.get(name, ("",) * 4)[3]} for name, (X, y) in DATA.items()])
 table1.to_csv(OUTPUT / "online_paper_table1.csv", index=False)
-print(table1.to_string(index=False))
+say(table1.pipe(tabulate, index=False))
 
 # %% [markdown]
 # ## 2. g-mean and specificity over the orders (the paper's Figs. 1 and 2)
@@ -153,13 +155,13 @@ for name, (X, y) in DATA.items():
     evaluations[name] = fs.evaluate_online(X, y, methods=METHODS, budgets=BUDGETS, n_orders=N_ORDERS,
                                            positive="positive", random_state=0, n_jobs=2)
     table = evaluations[name].table
-    print(f"\n{name} ({N_ORDERS} orders, prequential):")
-    print(table.pivot(index="percent", columns="label", values=["g_mean_mean", "specificity_mean"])
-          .round(3).to_string())
+    say(f"\n{name} ({N_ORDERS} orders, prequential):")
+    say(table.pivot(index="percent", columns="label", values=["g_mean_mean", "specificity_mean"])
+          .round(3).pipe(tabulate))
     fig = evaluations[name].plot()
     fig.suptitle(f"{name}: {N_ORDERS} random orders", y=1.03)
     save_figure(fig, f"online_paper_{name.split()[0]}.png", dpi=100)
-print(f"\n{len(DATA)} stream(s): {time.perf_counter() - t0:.1f} s")
+say(f"\n{len(DATA)} stream(s): {time.perf_counter() - t0:.1f} s")
 results = pd.concat({name: ev.table for name, ev in evaluations.items()}, names=["dataset", None])
 results.to_csv(OUTPUT / "online_paper_results.csv")
 
@@ -193,7 +195,7 @@ for name, ev in evaluations.items():
                        "holds_at": float(((low["g_mean_mean"] > 0.95) & (low["specificity_mean"] > 0.95)).all())})
 claims = pd.DataFrame(claims)
 claims.to_csv(OUTPUT / "online_paper_claims.csv", index=False)
-print(claims.to_string(index=False, formatters={"holds_at": "{:.0%}".format}))
+say(claims.pipe(tabulate, index=False, formatters={"holds_at": "{:.0%}".format}))
 
 # %% [markdown]
 # ## 4. Reading
@@ -213,8 +215,8 @@ for name in DATA:
 if PAPER_DATA:
     lines.append(f"Missing ({len(missing)}): " + (", ".join(missing["name"]) or "none") + ".")
 reading = "\n".join(lines)
-print(reading)
+say(reading)
 save_text("online_paper_reading.txt", reading)
 
 # %%
-print(f"\nvignette finished in {time.perf_counter() - started:.1f} s ({'quick' if QUICK else 'full'} mode)")
+say(f"\nvignette finished in {time.perf_counter() - started:.1f} s ({'quick' if QUICK else 'full'} mode)")

@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 
 import pypandoc
+from PIL import Image
 from sphinx_gallery.scrapers import figure_rst
 
 CELL = re.compile(r"^# %%(?P<rest>.*)$")
@@ -132,10 +133,22 @@ def reset_vignette(gallery_conf, fname, when=None):
     _new_pngs()
 
 
+def _description(path):
+    """The ``Description`` a PNG file keeps (``save_figure`` of ``vignettes/_setup.py`` writes the
+    figure's title there), or ``""``."""
+    with Image.open(path) as image:
+        return getattr(image, "text", {}).get("Description", "")
+
+
 def saved_png_scraper(block, block_vars, gallery_conf, **kwargs):
-    """sphinx-gallery image scraper: the PNG files a code block saved into the output folder."""
-    image_paths = []
+    """sphinx-gallery image scraper: the PNG files a code block saved into the output folder.
+
+    Each image is shown on its own, with its ``Description`` (the figure's title, written by
+    ``save_figure``) as its alt text, else sphinx-gallery's default, the page's name
+    (``figure_rst`` gives all the images of one call the same alt text).
+    """
+    rst = []
     for path, image_path in zip(_new_pngs(), block_vars["image_path_iterator"]):
         shutil.copyfile(path, image_path)
-        image_paths.append(image_path)
-    return figure_rst(image_paths, gallery_conf["src_dir"])
+        rst.append(figure_rst([image_path], gallery_conf["src_dir"], _description(path)))
+    return "".join(rst)
