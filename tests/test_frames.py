@@ -5,7 +5,6 @@ RecordBatch and any Arrow PyCapsule stream into pandas; every front door calls i
 reference is a pandas frame built by hand from the same values (as a pandas user has them), not
 the conversion under test."""
 import json
-import subprocess
 import sys
 import warnings
 
@@ -166,10 +165,14 @@ def test_the_online_selector_keeps_a_polars_frames_names(frames):
 
 
 @pytest.mark.parametrize("writer", ["parquet", "feather", "feather_v1", "ipc_stream"])
-def test_the_command_line_reads_arrow_files(tmp_path, writer):
+def test_the_command_line_reads_arrow_files(tmp_path, writer, capsys, monkeypatch):
+    import io
+
     import pyarrow.feather
     import pyarrow.ipc
     import pyarrow.parquet
+
+    from cli_helpers import run
 
     wine = fs.datasets.load("wine")
     table = pa.Table.from_pandas(wine, preserve_index=False)
@@ -185,17 +188,18 @@ def test_the_command_line_reads_arrow_files(tmp_path, writer):
     else:
         with pa.OSFile(str(path), "wb") as sink, pyarrow.ipc.new_stream(sink, table.schema) as stream:
             stream.write_table(table)
-    from fstools.cli import main
-
     expected = fs.select("class ~ .", wine, method="mim", k=3).selected
-    for arguments, stdin in (([str(path)], None), (["-"], path)):
-        command = [sys.executable, "-m", "fstools.cli", "select", "class ~ .", "--data", *arguments, "--method",
-                   "mim", "-k", "3", "--format", "json"]
-        completed = subprocess.run(command, capture_output=True, text=False,
-                                   stdin=open(stdin, "rb") if stdin else subprocess.DEVNULL, timeout=120)
-        assert completed.returncode == 0, completed.stderr.decode()
-        assert json.loads(completed.stdout)["selected"] == expected
-    assert callable(main)
+    status, out, err = run(capsys, "select", "class ~ .", "--data", path, "--method", "mim", "-k", 3,
+                           "--format", "json")
+    assert status == 0, err
+    assert json.loads(out)["selected"] == expected
+    # the same bytes on standard input
+    stdin = io.TextIOWrapper(io.BytesIO(path.read_bytes()))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    status, out, err = run(capsys, "select", "class ~ .", "--data", "-", "--method", "mim", "-k", 3,
+                           "--format", "json")
+    assert status == 0, err
+    assert json.loads(out)["selected"] == expected
 
 
 def test_a_damaged_parquet_file_is_a_clear_error(tmp_path, capsys):
