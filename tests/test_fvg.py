@@ -57,6 +57,26 @@ def test_binary_search_path_equals_table_path(data):
     np.testing.assert_array_equal(with_table[2], without_table[2])
 
 
+@settings(max_examples=60, deadline=None)
+@given(feature_and_classes())
+def test_a_table_of_few_cells_per_sample_is_built_whatever_the_limit(data):
+    """With a cell limit below the table's size, a table of at most four cells per sample (four
+    classes or fewer) is still built -- the rule that keeps two classes and 10^7 samples on the
+    fast path -- and gives the graph of the binary search."""
+    x, y = data
+    n_classes = int(y.max()) + 1
+    _fvg._set_class_table_cell_limit(1)
+    try:
+        small_limit = _fvg.modularity_parts(x, y, n_classes)
+        _fvg._set_class_table_cell_limit(0)
+        without_table = _fvg.modularity_parts(x, y, n_classes)
+    finally:
+        _fvg._set_class_table_cell_limit(1 << 24)
+    assert small_limit[0] == without_table[0]
+    np.testing.assert_array_equal(small_limit[1], without_table[1])
+    np.testing.assert_array_equal(small_limit[2], without_table[2])
+
+
 def test_continuous_random_data_many_sizes():
     rng = np.random.default_rng(7)
     for m in (2, 3, 5, 17, 60, 120):
