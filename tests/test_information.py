@@ -12,6 +12,7 @@ import fstools as fs
 from fstools._ext import _bitcount as bitcount
 from fstools._ext import _entropy as ent
 from fstools.core.discretize import information_codes
+from fstools.core.messages import format_count
 from fstools.methods import information
 from fstools.core.ranking import TIE_TOLERANCE, first_maximum, rank_features
 from fstools.methods.registry import get_method
@@ -285,7 +286,7 @@ def test_binning_schemes_equal_reference(discretization, method):
     assert list(out.ranking) == expected_ranking
     np.testing.assert_allclose(out.steps["J"], expected_j, atol=1e-10, rtol=0)
     assert f"'{discretization}' with n_bins = 4" in out.notes[0]
-    assert f"{int(as_is.sum())} discrete column(s)" in out.notes[0]
+    assert format_count(int(as_is.sum()), "discrete column") in out.notes[0]
 
 
 def test_first_k_steps_are_the_start_of_the_full_ranking():
@@ -305,7 +306,7 @@ def test_constant_column_has_zero_information():
         out = getattr(information, method)(X, y)
         assert out.scores[5] == 0.0
         assert 5 in out.ranking
-        assert any("1 column(s) constant" in note for note in out.notes)
+        assert any("1 column constant" in note for note in out.notes)
     # No special treatment: under mRMR a constant column (J = 0 - 0) comes before the
     # duplicate of a chosen feature (J = I(X;C) - H(X) < 0 when X is not a function of C).
     y = np.array([0, 0, 0, 0, 1, 1, 1, 1], dtype=np.int32)
@@ -443,7 +444,7 @@ def test_select_end_to_end_on_wine(wine, method):
     text = str(res.summary(details=True))
     assert information.CRITERIA[method] in text
     assert "discretisation: 'mu_sigma'" in text
-    assert "13 continuous column(s); 0 discrete column(s)" in text
+    assert "13 continuous columns; 0 discrete columns" in text
     assert {"MI", "J", "step"} <= set(res.scores.columns)
     np.testing.assert_array_equal(res.scores["score"], res.scores["MI"])
     assert res.scores.loc[res.selected[0], "J"] == res.scores.loc[res.selected[0], "MI"]
@@ -460,7 +461,7 @@ def test_select_ranks_everything_without_k_and_uses_discrete_columns_as_they_are
     data["grade"] = (data["alcohol"] > 13).astype(int) + (data["proline"] > 1000).astype(int)
     res = fs.select("class ~ .", data, method="jmi")
     assert len(res.selected) == 14
-    assert "13 continuous column(s); 1 discrete column(s)" in str(res.summary())
+    assert "13 continuous columns; 1 discrete column " in str(res.summary())
 
 
 def test_select_with_equal_frequency_bins(wine):

@@ -165,8 +165,8 @@ def test_the_notes_count_a_continuous_column_with_missing_values_as_continuous(m
     notes = res.summary().notes
     discretisation = [note for note in notes if note.startswith("discretisation:")]
     assert len(discretisation) == 1
-    assert ("for 2 continuous column(s) (1 of them on their observed values, missing as one more level: "
-            "na_action='level'); 2 discrete column(s)") in discretisation[0]
+    assert ("for 2 continuous columns (1 of them on their observed values, missing as one more level: "
+            "na_action='level'); 2 discrete columns") in discretisation[0]
     # one note says that missing values are a level (the model frame's, naming the columns and counts)
     assert sum("a level of" in note for note in notes) == 1
     assert sum("rows with missing predictor values kept" in note for note in notes) == 1
@@ -179,10 +179,10 @@ def test_the_discretisation_note_refuses_a_mask_of_another_shape():
     X = rng.normal(size=(60, 3))
     y = (X[:, 0] > 0).astype(np.int32)
     note = mrmr(X, y, k=2, na_level_discretised=np.array([False, True, False])).notes
-    assert any("for 3 continuous column(s); 0 discrete" in line for line in note)  # a discretised column stays one
+    assert any("for 3 continuous columns; 0 discrete" in line for line in note)  # a discretised column stays one
     codes = np.column_stack([X[:, :2], rng.integers(0, 9, 60)]).astype(float)   # column 2: codes of a cut column
     note = mrmr(codes, y, k=2, na_level_discretised=np.array([False, False, True])).notes
-    assert any("for 3 continuous column(s) (1 of them on their observed values" in line for line in note)
+    assert any("for 3 continuous columns (1 of them on their observed values" in line for line in note)
     with pytest.raises(ValueError, match=r"^na_level_discretised: must be a boolean array with one entry per "
                                          r"column of X \(3\)"):
         mrmr(X, y, k=2, na_level_discretised=np.array([True, False]))

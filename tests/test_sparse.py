@@ -301,7 +301,7 @@ def test_chi2_all_zero_and_constant_columns_score_zero_and_rank_last():
     assert output.scores[2] == 0.0 and output.scores[3] == 0.0
     assert output.columns["p_value"][2] == 1.0
     assert set(output.ranking[-2:]) == {2, 3}
-    assert any("2 constant column(s)" in note for note in output.notes)
+    assert any("2 constant columns" in note for note in output.notes)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         assert np.isnan(sklearn_chi2(X, y)[0][2])   # the documented difference

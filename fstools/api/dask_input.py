@@ -47,6 +47,7 @@ from fstools.core.ranking import TIE_TOLERANCE, rank_features
 from fstools.methods.registry import MethodOutput, get_method
 from fstools.model.validation import check_k, check_method_params, warn_constant_columns
 from fstools.core.parallel import effective_n_threads
+from fstools.core.messages import format_count
 from fstools.model.formula import missing_predictor_notes, parse_formula
 
 __all__ = ["SUPPORTED_METHODS", "COLUMN_BLOCK_BYTES", "select_dask", "select_dask_array", "is_dask_collection",
@@ -301,7 +302,7 @@ def _fisher_output(statistics, classes, n):
     ranking = rank_features(scores, last=constant)
     notes = []
     if constant.any():
-        notes.append(f"{int(constant.sum())} constant column(s): Fisher score 0/0 defined as 0, ranked last")
+        notes.append(f"{format_count(int(constant.sum()), 'constant column')}: Fisher score 0/0 defined as 0, ranked last")
     if separating.any():
         notes.append(f"{int(separating.sum())} column(s) with zero within-class variance separate the "
                      f"classes perfectly: Fisher score inf")
@@ -364,7 +365,7 @@ def _mim_output(X, y, statistics, classes, k, names):
     notes = [discretisation_note("mu_sigma", None, discrete | with_missing, with_missing & ~discrete)]
     used_levels = (level_counts > 0).sum(axis=1)
     if np.any(used_levels <= 1):
-        notes.append(f"{int(np.count_nonzero(used_levels <= 1))} column(s) constant after discretisation: "
+        notes.append(f"{format_count(int(np.count_nonzero(used_levels <= 1)), 'column')} constant after discretisation: "
                      f"I(X;C) = 0, no special treatment")
     return MethodOutput(ranking=ranking, scores=relevance, columns={"MI": relevance, "step": step, "J": j_column},
                         notes=notes)
@@ -419,7 +420,7 @@ def _cmqfs_relevance_output(X, y, classes, k, n_threads):
     notes = [f"relevance only (beta = 1 in Eq. 13: w = NQ), computed out of core in {len(starts)} column "
              f"block(s) of at most {width} column(s)"]
     if constant.any():
-        notes.append(f"{int(constant.sum())} constant column(s) have no modularity (Q = NaN) and NQ = 0")
+        notes.append(f"{format_count(int(constant.sum()), 'constant column')}: no modularity (Q = NaN), NQ = 0")
     return MethodOutput(ranking=ranking, scores=q,
                         columns={"Q": q, "NQ": nq, "step": step, "w": w, "NRI": np.full(n_features, np.nan)},
                         notes=notes)

@@ -3,7 +3,9 @@ import difflib
 import functools
 import inspect
 
-__all__ = ["preview", "ColumnError", "did_you_mean", "suggest_keywords"]
+import numpy as np
+
+__all__ = ["preview", "ColumnError", "did_you_mean", "suggest_keywords", "noun_for", "format_count"]
 
 
 def preview(values, limit=5, quote=False):
@@ -73,3 +75,42 @@ def suggest_keywords(function):
         return function(*args, **kwargs)
 
     return checked
+
+
+def noun_for(n, noun, plural=None):
+    """The noun in the number a count of ``n`` asks for: the singular for 1, else the plural -- the one
+    rule of every count printed in words (:func:`format_count` puts the count in front).
+
+    Parameters
+    ----------
+    n : int
+        The count.
+    noun : str
+        The noun in the singular ("comparison", "data set", "class").
+    plural : str, optional
+        The plural, for a noun not made plural by the rule: ``noun + 'es'`` after s, x, ch or sh
+        ("class" -> "classes"), ``noun + 's'`` otherwise ("fold" -> "folds").
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    TypeError
+        When ``n`` is not an integer (a bool is not one).
+    """
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"n: must be an integer count; got {n!r} of type {type(n).__name__}")
+    if n == 1:
+        return noun
+    if plural is None:
+        plural = noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
+    return plural
+
+
+def format_count(n, noun, plural=None):
+    """A count and its noun (:func:`noun_for`): ``'1 comparison'``, ``'0 comparisons'``, ``'2 comparisons'``,
+    ``'3 classes'``, ``'2 data sets'``."""
+    word = noun_for(n, noun, plural)  # (checks n)
+    return f"{int(n)} {word}"

@@ -21,6 +21,7 @@ from fstools.core.discretize import mu_sigma_levels
 from fstools.core.ranking import first_maximum
 from fstools.core.constraints import is_unit_interval
 from fstools.core.constraints import Constraint
+from fstools.core.messages import format_count
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 
 __all__ = ["modularity_scores", "permuted_modularity_scores", "feature_vector_graph_edges",
@@ -226,7 +227,7 @@ def cmqfs(X, y, k=None, n_threads=1, beta=0.3):
     notes = []
     constant = np.isnan(q)
     if constant.any():
-        notes.append(f"{int(constant.sum())} constant column(s) have no modularity (Q = NaN) and NQ = 0")
+        notes.append(f"{format_count(int(constant.sum()), 'constant column')}: no modularity (Q = NaN), NQ = 0")
 
     codes, levels = mu_sigma_levels(X)
     entropy_kernel = _bitcount.counting_kernel(codes, levels, y, n_classes, n_threads)  # bit-planes where they pay

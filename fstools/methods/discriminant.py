@@ -104,7 +104,7 @@ from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, regist
 from fstools.core.arrays import (as_class_codes, as_float_matrix, constant_columns, scaled_to_unit,
                                  standardize_columns)
 from fstools.core.lazy import LazyModule
-from fstools.core.messages import ColumnError
+from fstools.core.messages import ColumnError, format_count
 from fstools.core.ranking import rank_features
 from fstools.methods.similarity import fisher_scores
 
@@ -752,7 +752,7 @@ def dfs(X, y, k=None, n_threads=1, gamma=1.0, p=1.0, n_components=None, alpha=1.
         notes.append(f"n_components = {fit.n_components} exceeds c - 1 = {c - 1}, the rank of S_b: the extra "
                      "directions are fixed by the penalty and S_t alone")
     if fit.constant.any():
-        notes.append(f"{int(fit.constant.sum())} constant column(s) left out of the eigenproblem: row norm 0, "
+        notes.append(f"{format_count(int(fit.constant.sum()), 'constant column')} left out of the eigenproblem: row norm 0, "
                      "ranked last")
     notes += fit.notes
     output = MethodOutput(
@@ -902,7 +902,7 @@ def trace_ratio(X, y, k=None, n_threads=1, standardize=True):
     if standardize:
         notes.append("columns standardised (ddof = 1) first (DFS paper, section VI-A)")
     if constant.any():
-        notes.append(f"{int(constant.sum())} constant column(s): b = w = 0, ranked last")
+        notes.append(f"{format_count(int(constant.sum()), 'constant column')}: b = w = 0, ranked last")
     return MethodOutput(
         ranking=ranking,
         scores=scores,

@@ -53,7 +53,7 @@ from fstools.core.constraints import is_bool
 from fstools.core.constraints import Constraint
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 from fstools.core.arrays import as_class_codes, as_float_matrix, constant_columns, scaled_to_unit
-from fstools.core.messages import ColumnError
+from fstools.core.messages import ColumnError, format_count
 from fstools.core.ranking import rank_features
 from fstools.methods.responses import as_continuous_response, check_response_type
 
@@ -374,7 +374,7 @@ def bahsic(X, y, k=None, n_threads=1, estimator="unbiased", standardize=True, ke
              f"{' (standardised, ddof = 1)' if standardize else ''} and {response_kernel}; "
              "HSIC is additive over features, so backward elimination removes the smallest contributions first"]
     if constant.any():
-        notes.append(f"{int(constant.sum())} constant column(s): HSIC contribution 0, ranked last")
+        notes.append(f"{format_count(int(constant.sum()), 'constant column')}: HSIC contribution 0, ranked last")
     return MethodOutput(
         ranking=rank_features(contributions, higher_is_better=True, last=constant),
         scores=contributions,
@@ -440,6 +440,6 @@ def _rbf_bahsic(X, y, estimator, standardize, response_type, constant):
              f"features remaining at each step, and {response_kernel}; literal backward elimination "
              "(int(0.1 |S|) + 1 features a step); score = the HSIC lost when the feature was removed"]
     if n_constant:
-        notes.append(f"{n_constant} constant column(s): eliminated first, ranked last")
+        notes.append(f"{format_count(n_constant, 'constant column')}: eliminated first, ranked last")
     return MethodOutput(ranking=ranking, scores=scores,
                         columns={"hsic_loss": scores, "eliminated_at": steps}, notes=notes)

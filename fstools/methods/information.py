@@ -115,6 +115,7 @@ from fstools.core.ranking import TIE_TOLERANCE, first_maximum, rank_features
 from fstools.core.constraints import (is_integer_at_least, is_none_or, is_nonnegative_number, is_one_of, is_positive_integer,
                                       is_seed, none_or_int)
 from fstools.core.constraints import Constraint
+from fstools.core.messages import format_count
 from fstools.methods.knn_information import knn_mutual_information
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 from fstools.methods.responses import as_continuous_response, check_response_type, discretised_response
@@ -344,9 +345,9 @@ def discretisation_note(discretization, n_bins, as_is, na_level_discretised=None
         scheme = f"{discretization!r} with n_bins = {n_bins}"
     missing = (f" ({n_coded} of them on their observed values, missing as one more level: na_action='level')"
                if n_coded else "")
-    return (f"discretisation: {scheme} for {n_continuous} continuous column(s){missing}; {n_as_is} discrete "
-            f"column(s) (integer values, at most {MAX_LEVELS_AS_IS} distinct) used as they are; "
-            f"information in nats")
+    return (f"discretisation: {scheme} for {format_count(int(n_continuous), 'continuous column')}{missing}; "
+            f"{format_count(int(n_as_is), 'discrete column')} (integer values, at most {MAX_LEVELS_AS_IS} distinct) "
+            f"used as they are; information in nats")
 
 
 def _check_has_samples(X, criterion):
@@ -512,7 +513,7 @@ def information_output(ranking, step_values, relevance, discretisation_note, con
         steps["redundancy"] = step_values["redundancy"]
     notes = [discretisation_note]
     if constant.any():
-        notes.append(f"{int(constant.sum())} column(s) constant after discretisation: I(X;C) = 0, "
+        notes.append(f"{format_count(int(constant.sum()), 'column')} constant after discretisation: I(X;C) = 0, "
                      "no special treatment")
     return MethodOutput(
         ranking=ranking,
@@ -681,7 +682,7 @@ def _knn_mim(X, y, k, n_threads, n_neighbors, random_state, response_type):
             f"{random_state!r}) on the columns scaled by their sd; information in nats")
     output = information_output(ranking, {"J": relevance[ranking].copy()}, relevance, note, constant)
     if constant.any():
-        output.notes[-1] = (f"{int(constant.sum())} constant column(s): their estimate is of the tie-breaking "
+        output.notes[-1] = (f"{format_count(int(constant.sum()), 'constant column')}: their estimate is of the tie-breaking "
                             "noise; ranked last")
     return output
 

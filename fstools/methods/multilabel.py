@@ -133,6 +133,7 @@ from fstools.core.constraints import (is_bool, is_integer_at_least, is_nonnegati
 from fstools.core.arrays import as_float_matrix, constant_columns, standardize_columns
 from fstools.core.ranking import rank_features, top_mask
 from fstools.core.constraints import BOOLEAN, NONNEGATIVE_NUMBER, POSITIVE_INTEGER, POSITIVE_NUMBER, Constraint, one_of
+from fstools.core.messages import format_count
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, Preset, register
 from fstools.methods.similarity import fisher_scores
 
@@ -668,7 +669,7 @@ def elc(X, Y, k=None, n_threads=1, lam=1e-3, beta=1e8, tau="paper", max_iter=100
     notes.append(f"{changed} of the k = {int(np.count_nonzero(fit.selected))} selected features differ from the "
                  f"initial p (Algorithm 1, line 3: Eq. 1 with each feature alone)")
     if fit.constant.any():
-        notes.append(f"{int(fit.constant.sum())} constant column(s): standardised to 0, ranked last")
+        notes.append(f"{format_count(int(fit.constant.sum()), 'constant column')}: standardised to 0, ranked last")
     notes += fit.notes
     labels = np.arange(fit.S.shape[0])
     return MethodOutput(
@@ -806,7 +807,7 @@ def llsf(X, Y, k=None, n_threads=1, alpha=2.0 ** -5, beta=2.0 ** -3, gamma=0.1, 
              f"{'converged' if converged else 'stopped at max_iter'} after {len(history['iteration'])} "
              f"iteration(s)"]
     if constant.any():
-        notes.append(f"{int(constant.sum())} constant column(s): row norm 0, ranked last")
+        notes.append(f"{format_count(int(constant.sum()), 'constant column')}: row norm 0, ranked last")
     return MethodOutput(
         ranking=rank_features(row_norm, last=constant),
         scores=row_norm,
@@ -855,7 +856,7 @@ def ml_fisher(X, Y, k=None, n_threads=1):
         notes.append(f"{int(np.isinf(mean).sum())} feature(s) separate some label perfectly (zero within-class "
                      f"variance): mean score inf")
     if constant.any():
-        notes.append(f"{int(constant.sum())} constant column(s): score 0, ranked last")
+        notes.append(f"{format_count(int(constant.sum()), 'constant column')}: score 0, ranked last")
     return MethodOutput(ranking=rank_features(mean, last=constant), scores=mean,
                         columns={"mean_fisher": mean, "max_fisher": F.max(axis=1)}, notes=notes)
 
@@ -905,7 +906,7 @@ def ml_mi(X, Y, k=None, n_threads=1, discretization="mu_sigma", n_bins=None):
     notes = [f"mutual information (nats) of each feature with each of the {information.shape[1]} labels, "
              f"averaged; discretisation {discretization!r}"]
     if constant.any():
-        notes.append(f"{int(constant.sum())} constant column(s): I = 0, ranked last")
+        notes.append(f"{format_count(int(constant.sum()), 'constant column')}: I = 0, ranked last")
     return MethodOutput(ranking=rank_features(mean, last=constant), scores=mean,
                         columns={"mean_MI": mean, "max_MI": information.max(axis=1)}, notes=notes)
 

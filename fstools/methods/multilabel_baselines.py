@@ -133,6 +133,7 @@ from fstools.core.constraints import (NONNEGATIVE_NUMBER, POSITIVE_INTEGER, POSI
                                       none_or_int, one_of)
 from fstools.core.lazy import LazyModule
 from fstools.core.ranking import rank_features
+from fstools.core.messages import format_count
 from fstools.methods.multilabel import check_label_matrix, standardize_features
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, register
 from fstools.methods.similarity import heat_kernel_graph
@@ -260,7 +261,7 @@ def _output(name, W, constant, history, converged, parameters, notes=()):
     notes = [f"{name}: {shown}; {'converged' if converged else 'stopped at max_iter'} after "
              f"{len(history['iteration'])} iteration(s)", *notes]
     if constant.any():
-        notes.append(f"{int(constant.sum())} constant column(s): row norm 0, ranked last")
+        notes.append(f"{format_count(int(constant.sum()), 'constant column')}: row norm 0, ranked last")
     return MethodOutput(ranking=rank_features(row_norm, last=constant), scores=row_norm,
                         columns={"row_norm": row_norm}, notes=notes, iterations=history)
 

@@ -67,6 +67,7 @@ from fstools.methods.responses import as_continuous_response, check_response_typ
 from fstools.methods.statistical import check_nominal, factor_fisher_scores
 from fstools.core.sparse import (as_canonical_csc, centred_sums_of_squares,
                                                 class_column_statistics)
+from fstools.core.messages import format_count
 
 __all__ = ["fisher_scores", "fisher", "knn_graph_arcs", "heat_kernel_graph", "laplacian_scores",
            "laplacian", "relieff_weights", "relieff", "rrelieff_weights", "rrelieff", "SMALL_PROBLEM_WORK"]
@@ -422,7 +423,7 @@ def fisher(X, y, k=None, n_threads=1, nominal=None):
         columns["scored_by"] = np.where(nominal, "Fisher score of the level indicators", "Fisher score")
     notes = []
     if constant.any():
-        notes.append(f"{int(constant.sum())} constant column(s): Fisher score 0/0 defined as 0, ranked last")
+        notes.append(f"{format_count(int(constant.sum()), 'constant column')}: Fisher score 0/0 defined as 0, ranked last")
     if nominal.any():
         notes.append(f"{int(nominal.sum())} factor(s) scored by the Fisher score of their block of level "
                      f"indicators (between- over within-class variation, Light and Margolin 1971)")
@@ -730,7 +731,7 @@ def laplacian(X, y=None, k=None, n_threads=1, n_neighbors=5, t=1.0, nominal=None
         notes.append(f"{int(nominal.sum())} factor(s) scored as one variable each: the Laplacian score of the "
                      f"block of its level indicators (squared difference [a != b], Gini-Simpson variance)")
     if constant.any():
-        notes.append(f"{int(constant.sum())} constant column(s): Laplacian score 0/0 undefined (NA), "
+        notes.append(f"{format_count(int(constant.sum()), 'constant column')}: Laplacian score 0/0 undefined (NA), "
                      f"ranked last")
     undefined = np.isnan(scores) & ~constant
     if undefined.any():
@@ -1051,7 +1052,7 @@ def relieff(X, y, k=None, n_threads=1, n_neighbors=10, n_iterations=None, random
         notes.append(f"{len(small)} class(es) have at most n_neighbors = {n_neighbors} members: their "
                      f"neighbours are all the members there are")
     if constant.any():
-        notes.append(f"{int(constant.sum())} constant column(s): ReliefF weight 0, ranked last")
+        notes.append(f"{format_count(int(constant.sum()), 'constant column')}: ReliefF weight 0, ranked last")
     if instances.shape[0] < X.shape[0]:
         notes.append(f"ReliefF weights from {instances.shape[0]} of {X.shape[0]} instances "
                      f"(random_state = {random_state!r})")
@@ -1227,7 +1228,7 @@ def rrelieff(X, y, k=None, n_threads=1, n_neighbors=10, sigma=None, n_iterations
     notes = [f"RReliefF with k = {min(int(n_neighbors), X.shape[0] - 1)} nearest instances, {weighting}; "
              f"N_dC = {n_dc:.6g} over m = {instances.shape[0]} instances"]
     if constant.any():
-        notes.append(f"{int(constant.sum())} constant column(s): RReliefF weight 0, ranked last")
+        notes.append(f"{format_count(int(constant.sum()), 'constant column')}: RReliefF weight 0, ranked last")
     if instances.shape[0] < X.shape[0]:
         notes.append(f"RReliefF weights from {instances.shape[0]} of {X.shape[0]} instances "
                      f"(random_state = {random_state!r})")

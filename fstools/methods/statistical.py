@@ -50,7 +50,7 @@ import warnings
 import numpy as np
 from scipy import sparse
 
-from fstools.core.messages import ColumnError
+from fstools.core.messages import ColumnError, format_count
 from fstools.core.arrays import column_moments, scaled_to_unit
 from fstools.core.parallel import threads_for_work
 from fstools.core.ranking import TIE_TOLERANCE, rank_features
@@ -261,7 +261,7 @@ def chi2(X, y, k=None, n_threads=1):
     scores, p_values, constant = chi2_scores(X, y, threads_for_work(np.prod(np.shape(X)), n_threads))
     notes = []
     if constant.any():
-        notes.append(f"{int(constant.sum())} constant column(s): chi-square 0 (p-value 1), ranked last")
+        notes.append(f"{format_count(int(constant.sum()), 'constant column')}: chi-square 0 (p-value 1), ranked last")
     # scikit-learn's chi2 sums through BLAS: equal columns can differ in the last bits, so ties are
     # taken within the greedy methods' tolerance (the lower column index first).
     order = rank_features(scores, last=constant, tolerance=TIE_TOLERANCE)
@@ -743,7 +743,7 @@ def f_test(X, y, k=None, n_threads=1, response_type="class", nominal=None):
     test = "one-way ANOVA F" if response_type == "class" else "F of the simple linear regression"
     notes = [f"{test} on ({df1}, {df2}) degrees of freedom"]
     if constant.any():
-        notes.append(f"{int(constant.sum())} constant column(s): F 0 (p-value 1), ranked last")
+        notes.append(f"{format_count(int(constant.sum()), 'constant column')}: F 0 (p-value 1), ranked last")
     if not nominal.any():
         return MethodOutput(ranking=_rank_statistic(F, constant), scores=F, columns={"F": F, "p_value": p_values},
                             notes=notes, constant_columns=read_constant)
@@ -875,7 +875,7 @@ def pearson(X, y, k=None, n_threads=1, response_type="continuous", nominal=None)
     strength = np.abs(r)
     notes = [f"ranked by |r|; p-value: t test of r = 0 on {X.shape[0] - 2} degrees of freedom"]
     if constant.any():
-        notes.append(f"{int(constant.sum())} constant column(s): r 0 (p-value 1), ranked last")
+        notes.append(f"{format_count(int(constant.sum()), 'constant column')}: r 0 (p-value 1), ranked last")
     if not nominal.any():
         return MethodOutput(ranking=_rank_statistic(strength, constant), scores=strength,
                             columns={"r": r, "p_value": p_values}, notes=notes, constant_columns=read_constant)

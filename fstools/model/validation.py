@@ -11,7 +11,7 @@ from scipy import sparse
 
 from fstools.core.arrays import (EXACT_INTEGER_LIMIT, check_exact_integers, default_column_names,
                                  inexact_integer_columns, nonfinite_and_constant_columns, nonfinite_columns)
-from fstools.core.messages import did_you_mean, preview
+from fstools.core.messages import did_you_mean, format_count, preview
 from fstools.methods.multilabel import check_label_matrix
 from fstools.methods.registry import sparse_format, sparse_methods
 from fstools.core.sparse import column_ranges
@@ -343,8 +343,8 @@ def warn_constant_columns(constants, where="data", response_word="response", sta
     """The one warning for constant predictor columns (names in ``constants``), if there are any."""
     if constants:
         shown = ", ".join(constants[:5]) + (", ..." if len(constants) > 5 else "")
-        warnings.warn(f"{where}: {len(constants)} constant column(s) ({shown}) carry no information about "
-                      f"the {response_word}; see the method's documentation for how it scores them",
+        warnings.warn(f"{where}: {format_count(len(constants), 'constant column')} ({shown}), no information "
+                      f"about the {response_word}; see the method's documentation for how it scores them",
                       UserWarning, stacklevel=stacklevel + 1)
 
 

@@ -9,6 +9,8 @@ import re
 import numpy as np
 import pandas as pd
 
+from fstools.core.messages import format_count, noun_for  # the one rule of counts in words
+
 __all__ = ["Summary", "format_number", "format_count", "noun_for", "significance_stars", "numeric_columns",
            "SIGNIFICANCE_COLUMN", "significance_legend", "text_as_html"]
 
@@ -25,45 +27,6 @@ def format_number(value, digits=4):
     if np.isnan(value):
         return "NA"
     return f"{value:.{digits}g}"
-
-
-def noun_for(n, noun, plural=None):
-    """The noun in the number a count of ``n`` asks for: the singular for 1, else the plural -- the one
-    rule of every count printed in words (:func:`format_count` puts the count in front).
-
-    Parameters
-    ----------
-    n : int
-        The count.
-    noun : str
-        The noun in the singular ("comparison", "data set", "class").
-    plural : str, optional
-        The plural, for a noun not made plural by the rule: ``noun + 'es'`` after s, x, ch or sh
-        ("class" -> "classes"), ``noun + 's'`` otherwise ("fold" -> "folds").
-
-    Returns
-    -------
-    str
-
-    Raises
-    ------
-    TypeError
-        When ``n`` is not an integer (a bool is not one).
-    """
-    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
-        raise TypeError(f"n: must be an integer count; got {n!r} of type {type(n).__name__}")
-    if n == 1:
-        return noun
-    if plural is None:
-        plural = noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
-    return plural
-
-
-def format_count(n, noun, plural=None):
-    """A count and its noun (:func:`noun_for`): ``'1 comparison'``, ``'0 comparisons'``, ``'2 comparisons'``,
-    ``'3 classes'``, ``'2 data sets'``."""
-    word = noun_for(n, noun, plural)  # (checks n)
-    return f"{int(n)} {word}"
 
 
 def format_p_value(value):
