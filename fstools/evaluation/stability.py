@@ -36,7 +36,7 @@ from fstools.model.formula import parse_formula
 from fstools.model.frames import as_data_frame
 from fstools.methods.registry import check_na_action, get_method, method_names
 from fstools.results.labels import method_label
-from fstools.results.tables import Summary, format_number, text_as_html
+from fstools.results.tables import Summary, format_count, format_number, text_as_html
 from fstools.model.response import check_response_type
 from fstools.model.validation import check_k, check_method_params, split_method
 
@@ -242,7 +242,7 @@ class StabilityResult:
         if not all_features:
             never = int((self.frequency["count"] == 0).sum())
             if never:
-                notes.append(f"{never} feature(s) never selected are not listed (summary(all_features=True)).")
+                notes.append(f"Not listed: {format_count(int(never), 'feature')} never selected (summary(all_features=True)).")
         return Summary("Selection stability", header, table, notes, frame=shown.copy())
 
     def plot(self, kind="heatmap", ax=None, **kwargs):

@@ -28,7 +28,7 @@ from fstools.core.constraints import OPEN_UNIT_INTERVAL, POSITIVE_NUMBER, SEED, 
     validate
 from fstools.core.failures import reraise_with_context
 from fstools.guarantees.importance import prepare, score_terms
-from fstools.guarantees.knockoff_threshold import (PFER_ASSUMPTIONS, frequency_count, knockoff_threshold,
+from fstools.guarantees.knockoff_threshold import (frequency_count, knockoff_threshold,
                                                     pfer_frequency_ratio, pfer_knockoff_threshold)
 from fstools.results.labels import method_label
 from fstools.results.tables import Summary, format_count, format_number, text_as_html
@@ -334,7 +334,7 @@ class KnockoffResult:
                          f"raise fdr or use offset=0 (knockoff: a modified FDR).")
         hidden = len(full) - len(frame)
         if hidden:
-            notes.append(f"{hidden} feature(s) with W = 0 are not listed (summary(all_features=True)).")
+            notes.append(f"Not listed: {format_count(int(hidden), 'feature')} with W = 0 (summary(all_features=True)).")
         return Summary("Knockoff filter", header, table, notes, frame=frame.copy())
 
     def plot(self, ax=None, max_features=40):

@@ -28,7 +28,7 @@ from fstools.guarantees.importance import prepare
 from fstools.guarantees.pfer_bound import stability_selection_parameters
 from fstools.model.terms import ranked_terms
 from fstools.results.labels import method_label
-from fstools.results.tables import Summary, format_number, text_as_html
+from fstools.results.tables import Summary, format_count, format_number, text_as_html
 
 __all__ = ["stability_selection", "StabilitySelectionResult", "half_samples"]
 
@@ -211,7 +211,7 @@ class StabilitySelectionResult:
         if not all_features:
             never = int((frame["probability"] == 0).sum())
             if never:
-                notes.append(f"{never} feature(s) never selected are not listed (summary(all_features=True)).")
+                notes.append(f"Not listed: {format_count(int(never), 'feature')} never selected (summary(all_features=True)).")
         return Summary("Stability selection", header, table, notes, frame=shown.copy())
 
     def plot(self, kind="probabilities", ax=None, max_features=30):

@@ -578,7 +578,7 @@ def gamma_cv(X, y, k=None, grid=GAMMA_GRID, folds=5, within_folds=False, random_
     smallest = int(counts[counts > 0].min())
     notes = []
     if smallest < folds:
-        notes.append(f"gamma CV: the smallest class has {smallest} member(s), fewer than cv_folds = {folds}: "
+        notes.append(f"gamma CV: the smallest class has {format_count(int(smallest), 'member')}, fewer than cv_folds = {folds}: "
                      "some folds miss it")
     splitter = StratifiedKFold(n_splits=int(folds), shuffle=True, random_state=random_state)
     with warnings.catch_warnings():
@@ -740,7 +740,7 @@ def dfs(X, y, k=None, n_threads=1, gamma=1.0, p=1.0, n_components=None, alpha=1.
                  f"zeta = {float(zeta):g}; data {'standardised (ddof = 1)' if standardize else 'centred only'}; "
                  f"solver: {fit.solver}")
     if fit.converged:
-        notes.append(f"converged after {n_iterations} iteration(s): relative change of the objective "
+        notes.append(f"converged after {format_count(n_iterations, 'iteration')}: relative change of the objective "
                      f"{abs(objective[-2] - objective[-1]) / abs(objective[-2]):.1e} <= tol = {float(tol):g}; "
                      "per-iteration records in res.iterations, plot(kind='convergence')")
     else:

@@ -537,7 +537,7 @@ def _elc_fit(X, Y, k, lam, beta, tau, max_iter, tol, correlation, standardize, u
     notes = []
     negative = eigenvalues[eigenvalues < 0]
     if negative.size and negative.min() < -1e-10 * max(1.0, abs(eigenvalues[0])):
-        notes.append(f"S has {negative.size} negative eigenvalue(s) (smallest {negative.min():.3g}; "
+        notes.append(f"S has {format_count(int(negative.size), 'negative eigenvalue')} (smallest {negative.min():.3g}; "
                      f"largest {eigenvalues[0]:.3g}): set to 0 in Gamma* = n Phi Sigma^(1/2)")
     iterations = {"iteration": np.arange(1, len(records["objective"]) + 1, dtype=np.int64)}
     for name, values in records.items():
@@ -655,7 +655,7 @@ def elc(X, Y, k=None, n_threads=1, lam=1e-3, beta=1e8, tau="paper", max_iter=100
                      f"standardised to unit {standardize}, U step {u_step} "
                      f"({'w - v/beta' if u_step == 'derived' else 'w + v/beta'})")
     if fit.converged:
-        notes.append(f"converged after {n_iterations} iteration(s): {norm_name} of W_(t+1) - W_t = {change:.2e} "
+        notes.append(f"converged after {format_count(n_iterations, 'iteration')}: {norm_name} of W_(t+1) - W_t = {change:.2e} "
                      f"<= tol = {float(tol):g}; per-iteration records in res.iterations, plot(kind='convergence')")
     else:
         message = (f"ELC stopped at the iteration limit max_iter = {max_iter} without meeting the stopping rule "

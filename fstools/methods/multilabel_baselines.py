@@ -259,7 +259,7 @@ def _output(name, W, constant, history, converged, parameters, notes=()):
     shown = ", ".join(f"{key} = {value:g}" if isinstance(value, float) else f"{key} = {value}"
                       for key, value in parameters.items())
     notes = [f"{name}: {shown}; {'converged' if converged else 'stopped at max_iter'} after "
-             f"{len(history['iteration'])} iteration(s)", *notes]
+             f"{format_count(len(history['iteration']), 'iteration')}", *notes]
     if constant.any():
         notes.append(f"{format_count(int(constant.sum()), 'constant column')}: row norm 0, ranked last")
     return MethodOutput(ranking=rank_features(row_norm, last=constant), scores=row_norm,

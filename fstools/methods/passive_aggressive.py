@@ -78,6 +78,7 @@ from fstools.core.constraints import (is_bool, is_none_or, is_nonnegative_number
                                     is_positive_number, is_seed, none_or_float, none_or_int)
 from fstools.core.ranking import rank_features
 from fstools.core.constraints import Constraint
+from fstools.core.messages import format_count
 from fstools.methods.registry import MethodOutput, MethodSpec, Parameter, Preset, register
 
 __all__ = ["OnlineLearner", "OnlineOutput", "ONLINE_METHODS", "ONLINE_PARAMETERS", "check_online_params",
@@ -660,7 +661,7 @@ def _run_online(method, X, y, k, n_threads=1, *, class_names=None, passes=1, shu
              f"weight = final w_j; score = |w_j|; the {M}-feature classifier keeps the {M} largest |w_j| "
              f"(ties to the lower column index)"]
     if passes > 1 or shuffle:
-        notes.append(f"{passes} pass(es), {'shuffled' if shuffle else 'in row order'} "
+        notes.append(f"{format_count(int(passes), 'pass')}, {'shuffled' if shuffle else 'in row order'} "
                      f"(random_state = {random_state!r})")
     zero_selected = int(np.sum(weights[ranking[:M]] == 0.0))
     if zero_selected:
