@@ -93,7 +93,7 @@ def test_fisher_constant_and_perfectly_separating_columns():
     assert out.scores[2] == pytest.approx(2.7 / 6.5)
     assert list(out.ranking) == [1, 2, 0]
     assert any("constant" in note for note in out.notes)
-    assert any("separate" in note for note in out.notes)
+    assert any("separating the classes perfectly" in note for note in out.notes)
 
 
 def test_fisher_needs_two_classes():

@@ -304,8 +304,8 @@ def _fisher_output(statistics, classes, n):
     if constant.any():
         notes.append(f"{format_count(int(constant.sum()), 'constant column')}: Fisher score 0/0 defined as 0, ranked last")
     if separating.any():
-        notes.append(f"{int(separating.sum())} column(s) with zero within-class variance separate the "
-                     f"classes perfectly: Fisher score inf")
+        notes.append(f"{format_count(int(separating.sum()), 'column')} with zero within-class variance, separating "
+                     f"the classes perfectly: Fisher score inf")
     return MethodOutput(ranking=ranking, scores=scores,
                         columns={"fisher": scores, "between_variance": between_ss / n,
                                  "within_variance": within_ss / n}, notes=notes)

@@ -425,19 +425,19 @@ def fisher(X, y, k=None, n_threads=1, nominal=None):
     if constant.any():
         notes.append(f"{format_count(int(constant.sum()), 'constant column')}: Fisher score 0/0 defined as 0, ranked last")
     if nominal.any():
-        notes.append(f"{int(nominal.sum())} factor(s) scored by the Fisher score of their block of level "
+        notes.append(f"{format_count(int(nominal.sum()), 'factor')} scored by the Fisher score of the block of level "
                      f"indicators (between- over within-class variation, Light and Margolin 1971)")
     separating = np.isinf(scores)
     if separating.any():
-        notes.append(f"{int(separating.sum())} column(s) with zero within-class variance separate the "
-                     f"classes perfectly: Fisher score inf")
+        notes.append(f"{format_count(int(separating.sum()), 'column')} with zero within-class variance, separating "
+                     f"the classes perfectly: Fisher score inf")
     with np.errstate(over="ignore"):  # a variance beyond the float64 range is inf here, and said below
         variance = between + within
     outside = ~constant & (np.isinf(variance) | (variance == 0))
     if outside.any():
-        notes.append(f"{int(outside.sum())} column(s) have a variance outside the float64 range (shown as "
-                     f"inf or 0 in between_variance / within_variance); their Fisher scores are computed "
-                     f"on the columns rescaled by powers of two, exactly")
+        notes.append(f"{format_count(int(outside.sum()), 'column')} with a variance outside the float64 range (shown "
+                     f"as inf or 0 in between_variance / within_variance): Fisher scores computed on the "
+                     f"columns rescaled by powers of two, exactly")
     return MethodOutput(
         ranking=rank_features(scores, higher_is_better=True, last=constant),
         scores=scores,
@@ -728,17 +728,17 @@ def laplacian(X, y=None, k=None, n_threads=1, n_neighbors=5, t=1.0, nominal=None
     scores, variation, variance, n_zero = laplacian_scores(X, n_neighbors, t, n_threads, nominal)
     constant = constant_columns(X)
     if nominal.any():
-        notes.append(f"{int(nominal.sum())} factor(s) scored as one variable each: the Laplacian score of the "
+        notes.append(f"{format_count(int(nominal.sum()), 'factor')} scored as one variable each: the Laplacian score of the "
                      f"block of its level indicators (squared difference [a != b], Gini-Simpson variance)")
     if constant.any():
         notes.append(f"{format_count(int(constant.sum()), 'constant column')}: Laplacian score 0/0 undefined (NA), "
                      f"ranked last")
     undefined = np.isnan(scores) & ~constant
     if undefined.any():
-        notes.append(f"{int(undefined.sum())} column(s) vary only on samples without graph weight: "
+        notes.append(f"{format_count(int(undefined.sum()), 'column')} varying only on samples without graph weight: "
                      f"Laplacian score 0/0 undefined (NA), ranked after the defined scores")
     if n_zero:
-        notes.append(f"{n_zero} neighbour arc(s) have heat-kernel weight 0 (exp underflow: "
+        notes.append(f"{format_count(int(n_zero), 'neighbour arc')} with heat-kernel weight 0 (exp underflow: "
                      f"||x_i - x_j||^2 exceeds the smallest by more than ~745 t); a larger t keeps them")
     return MethodOutput(
         ranking=rank_features(scores, higher_is_better=False, last=constant),
@@ -1041,16 +1041,17 @@ def relieff(X, y, k=None, n_threads=1, n_neighbors=10, n_iterations=None, random
     constant = _constant_known(X)
     notes = []
     if nominal.any():
-        notes.append(f"{int(nominal.sum())} nominal column(s) (factors, by their level codes): ReliefF diff 0 "
+        notes.append(f"{format_count(int(nominal.sum()), 'nominal column')} (factors, by their level codes): ReliefF diff 0 "
                      f"for equal levels, 1 otherwise (Kononenko 1994)")
     if missing.any():
-        notes.append(f"{int(missing.sum())} missing value(s) in {int(missing.any(axis=0).sum())} column(s): "
+        notes.append(f"{format_count(int(missing.sum()), 'missing value')} in "
+                     f"{format_count(int(missing.any(axis=0).sum()), 'column')}: "
                      f"ReliefF's missing-value diff 1 - P(value | class) (Kononenko 1994; the expected diff "
                      f"for a numeric column)")
     small = [c for c in np.flatnonzero(counts) if counts[c] <= n_neighbors]
     if small:
-        notes.append(f"{len(small)} class(es) have at most n_neighbors = {n_neighbors} members: their "
-                     f"neighbours are all the members there are")
+        notes.append(f"{format_count(len(small), 'class')} with at most n_neighbors = {n_neighbors} members: "
+                     f"the neighbours are all the members there are")
     if constant.any():
         notes.append(f"{format_count(int(constant.sum()), 'constant column')}: ReliefF weight 0, ranked last")
     if instances.shape[0] < X.shape[0]:

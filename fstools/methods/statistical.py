@@ -462,7 +462,7 @@ def _rank_by_p_value(p_values, scores, constant):
 
 def _factor_note(nominal, test):
     """The note of a filter that scored some columns as factors."""
-    return (f"{int(nominal.sum())} factor(s) scored by {test} (column scored_by); the rows are ranked by "
+    return (f"{format_count(int(nominal.sum()), 'factor')} scored by {test} (column scored_by); the rows are ranked by "
             f"p-value, since their statistics have different degrees of freedom (exact ties by the score)")
 
 

@@ -48,10 +48,10 @@ SUMMARY_TESTS = ("auto", "permutation", "marginal")
 #: (:func:`fstools.model.terms.factor_code_design`) ...
 _DESIGN_FACTOR_NOTE = re.compile(r"^(?P<named>factor\(s\) .+ scored as one variable each), by their level codes$")
 #: ... and a nominal method's note on how it scores them (:mod:`fstools.methods.similarity`,
-#: :mod:`fstools.methods.statistical`): "<n> factor(s) scored by ...", "<n> factor(s) scored as one
-#: variable each: ...", "<n> nominal column(s) (factors, by their level codes): ...".
-_METHOD_FACTOR_NOTE = re.compile(r"^\d+ (?:factor\(s\) scored (?:as one variable each: )?|"
-                                 r"nominal column\(s\) \(factors, by their level codes\): )(?P<how>.+)$")
+#: :mod:`fstools.methods.statistical`): "<n> factors scored by ...", "<n> factors scored as one
+#: variable each: ...", "<n> nominal columns (factors, by their level codes): ..." (or singular).
+_METHOD_FACTOR_NOTE = re.compile(r"^\d+ (?:factors? scored (?:as one variable each: )?|"
+                                 r"nominal columns? \(factors, by their level codes\): )(?P<how>.+)$")
 
 __all__ = ["SelectionResult", "PERMUTATION_COLUMNS", "STEP_COLUMNS"]
 
