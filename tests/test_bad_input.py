@@ -292,7 +292,7 @@ def test_select_numeric_response_with_many_values_is_continuous(method, response
 @pytest.mark.parametrize("method", SINGLE)
 def test_select_response_type_class_overrides_and_warns_about_an_identifier(method):
     df = make_frame(method).assign(y=np.arange(40))
-    with pytest.warns(UserWarning, match=r"response 'y': 40 classes in 40 rows \(1 row\(s\) in the largest\): "
+    with pytest.warns(UserWarning, match=r"response 'y': 40 classes in 40 rows \(1 row in the largest\): "
                                          r"this looks like an identifier"):
         try:
             select(method, df, response_type="class")

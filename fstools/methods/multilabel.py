@@ -853,8 +853,8 @@ def ml_fisher(X, Y, k=None, n_threads=1):
         mean = F.mean(axis=1)
     notes = [f"Fisher score of each feature with each of the {F.shape[1]} labels (two classes), averaged"]
     if np.isinf(mean).any():
-        notes.append(f"{int(np.isinf(mean).sum())} feature(s) separate some label perfectly (zero within-class "
-                     f"variance): mean score inf")
+        notes.append(f"{format_count(int(np.isinf(mean).sum()), 'feature')} separating some label perfectly (zero "
+                     f"within-class variance): mean score inf")
     if constant.any():
         notes.append(f"{format_count(int(constant.sum()), 'constant column')}: score 0, ranked last")
     return MethodOutput(ranking=rank_features(mean, last=constant), scores=mean,

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from fstools.core.constraints import one_of
+from fstools.core.messages import format_count
 from fstools.methods.registry import RESPONSE_TYPES
 from fstools.model.columns import numbers_from_objects, value_kinds
 from fstools.model.validation import encode_classes
@@ -155,6 +156,6 @@ def prepare_response(series, response_type=None, name="response", reason=None, s
     labels = series if numeric is None or response_type == "class" else numeric
     codes, class_names, counts = encode_classes(labels, name=name, fractional=response_type == "class")
     if len(class_names) > max(CLASS_LEVEL_LIMIT, ID_LIKE_SHARE * len(codes)):
-        warnings.warn(f"{name}: {len(class_names)} classes in {len(codes)} rows ({counts.max()} row(s) in the "
+        warnings.warn(f"{name}: {len(class_names)} classes in {len(codes)} rows ({format_count(int(counts.max()), 'row')} in the "
                       f"largest): this looks like an identifier, not a response", UserWarning, stacklevel=stacklevel)
     return Response("class", codes, class_names, reason, tuple(notes))
