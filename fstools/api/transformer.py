@@ -362,10 +362,10 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
             return None
         if columns != names:
             return None   # SelectorMixin's own checks say what is wrong
-        chosen = [name for name, keep in zip(names, self.get_support()) if keep]
+        support = self.get_support()
         if isinstance(X, pd.DataFrame):
-            return X.iloc[:, np.flatnonzero(self.get_support())]
-        return X.select(chosen)
+            return X.iloc[:, np.flatnonzero(support)]
+        return X.select([name for name, keep in zip(names, support) if keep])
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -17,6 +17,7 @@ It is used only where it is that forest: one thread, bootstrap on, and none of t
 that change the ensemble's loop (``class_weight``, ``max_samples``, ``oob_score``,
 ``warm_start``); anything else is fitted by scikit-learn's own forest (:func:`can_fit`).
 """
+import functools
 import inspect
 
 import numpy as np
@@ -55,6 +56,7 @@ class FittedForest:
         return mean / np.sum(mean)
 
 
+@functools.lru_cache(maxsize=None)
 def _sample_indices():
     """scikit-learn's own bootstrap draw, ``(seed, n) -> in-bag row indices``; None when its
     private helper is not the one this module knows."""
