@@ -25,6 +25,12 @@ A build reuses what an earlier build of the same tree left, so ``pip install ".[
   versions, ``FSTOOLS_NO_OPENMP`` -- is recorded in ``build/fstools-build-stamp``; a change
   translates and compiles every kernel again, so the two build modes never reuse each other's
   files.
+
+Cython's utility code that every kernel would otherwise carry (typed memoryviews above all: about
+1 MB of C per module) is generated once, into the module ``fstools._ext._cyutility``, which the
+kernels import (Cython's shared utility module, Cython >= 3.1).  That C is a third of what the
+compiler reads: compiling ``_build_info`` fell from 14.6 s to 1.7 s, ``_moments`` from 33.7 s to
+20.8 s (-O3), plus 10.4 s once for the shared module.
 """
 import os
 import shutil
@@ -45,6 +51,8 @@ KERNEL_DIR = os.path.join("fstools", "_ext")
 BUILD_STAMP = os.path.join("build", "fstools-build-stamp")
 # the checked C sources apart from the release ones (which stay next to the .pyx)
 C_SOURCE_DIR = os.path.join("build", "cython-boundscheck") if BOUNDSCHECK else None
+# the module of the utility code the kernels share (Cython generates its C; it has no .pyx)
+SHARED_UTILITY = "fstools._ext._cyutility"
 
 
 def _compiler_has_openmp(compiler):
@@ -85,13 +93,17 @@ def _c_source(pyx):
     return os.path.join(C_SOURCE_DIR, c_source) if C_SOURCE_DIR else c_source
 
 
-def _c_source_is_current(pyx):
-    """True when the C source of ``pyx`` is newer than ``pyx``, every shared .pxd and this file
-    (the Cython directives and the compiler flags)."""
-    c_source = _c_source(pyx)
+def _c_source_is_current(extension):
+    """True when the C source of ``extension`` is newer than its .pyx, every shared .pxd and this
+    file (the Cython directives and the compiler flags); the shared utility module's, newer than
+    this file (what else it depends on, the Cython version, is in the build stamp)."""
+    source = extension.sources[0]
+    c_source = _c_source(source)
     if not os.path.exists(c_source):
         return False
-    inputs = [pyx, os.path.abspath(__file__)] + glob(os.path.join(KERNEL_DIR, "*.pxd"))
+    inputs = [os.path.abspath(__file__)]
+    if extension.name != SHARED_UTILITY:
+        inputs += [source] + glob(os.path.join(KERNEL_DIR, "*.pxd"))
     return os.path.getmtime(c_source) > max(os.path.getmtime(path) for path in inputs)
 
 
@@ -126,7 +138,7 @@ class BuildKernels(build_ext):
     def _translate(self):
         """Each kernel's .pyx to C, the stale ones by Cython in ``self.parallel`` processes."""
         stale = [extension for extension in self.extensions
-                 if self.force or not _c_source_is_current(extension.sources[0])]
+                 if self.force or not _c_source_is_current(extension)]
         print(f"fstools: Cython translates {len(stale)} of {len(self.extensions)} kernels to C, "
               f"{self.parallel} at a time", flush=True)
         translated = cythonize(
@@ -138,6 +150,7 @@ class BuildKernels(build_ext):
             include_path=[os.path.dirname(os.path.abspath(__file__))],
             build_dir=C_SOURCE_DIR,
             force=True,  # the stale ones, as decided above
+            shared_utility_qualified_name=SHARED_UTILITY,
             compiler_directives={
                 "boundscheck": BOUNDSCHECK,
                 "wraparound": BOUNDSCHECK,
@@ -183,10 +196,12 @@ class BuildKernels(build_ext):
 KERNEL_FLAGS = {"_discretize": ["-ffp-contract=off"], "_sorting": ["-ffp-contract=off"],
                 "_one_pass": ["-ffp-contract=off"]}
 
-extensions = [
-    Extension(
-        "fstools._ext." + os.path.splitext(os.path.basename(path))[0],
-        [path],
+
+def _extension(name, source):
+    """The extension module ``name`` compiled from ``source`` (a .pyx, or the shared module's C)."""
+    return Extension(
+        name,
+        [source],
         include_dirs=[np.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         # no debug information in a release build: it is a fifth of the compile time, and the
@@ -194,10 +209,13 @@ extensions = [
         # -O1 only (half the compile time of -O3, 17 s against 36 s for _bitcount.c): it is made
         # to find out-of-range indices, not for speed, and the checks are Cython's at any level
         extra_compile_args=(["-O1"] if BOUNDSCHECK else ["-O3", "-g0"])
-        + KERNEL_FLAGS.get(os.path.splitext(os.path.basename(path))[0], []),
+        + KERNEL_FLAGS.get(name.rsplit(".", 1)[1], []),
     )
-    for path in sorted(glob(os.path.join(KERNEL_DIR, "*.pyx")))
-]
+
+
+extensions = [_extension("fstools._ext." + os.path.splitext(os.path.basename(path))[0], path)
+              for path in sorted(glob(os.path.join(KERNEL_DIR, "*.pyx")))]
+extensions.append(_extension(SHARED_UTILITY, SHARED_UTILITY.replace(".", os.sep) + ".c"))
 
 if __name__ == "__main__":  # not when Cython's worker processes import this file (spawn, forkserver)
     setup(ext_modules=extensions, cmdclass={"build_ext": BuildKernels})

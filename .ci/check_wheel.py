@@ -8,12 +8,17 @@ test suite against the package that ``pip install .`` put into its environment (
 it from site-packages, not from the tree: FSTOOLS_EXPECT_INSTALLED); stage 2 builds the wheel
 that stages 4 and 5 install, and this check says that it is the same package: every tracked
 ``.py``, ``.pyx`` and ``.pxd`` file, and an extension module (``.so`` or ``.pyd``) for every
-``fstools/_ext/*.pyx``.  Exits with status 1 and the list of what is missing otherwise.
+``fstools/_ext/*.pyx`` and for the utility code the kernels share (``fstools/_ext/_cyutility``,
+which Cython generates: it has no .pyx).  Exits with status 1 and the list of what is missing
+otherwise.
 """
 import os
 import subprocess
 import sys
 import zipfile
+
+#: The module of Cython's utility code that every kernel imports (setup.py's SHARED_UTILITY).
+SHARED_UTILITY = "fstools/_ext/_cyutility"
 
 
 def main(root, wheel):
@@ -23,6 +28,7 @@ def main(root, wheel):
         members = set(archive.namelist())
     missing = sorted(set(tracked) - members)
     kernels = [path[:-len(".pyx")] for path in tracked if path.endswith(".pyx")]
+    kernels.append(SHARED_UTILITY)
     for kernel in kernels:
         folder, name = os.path.split(kernel)
         compiled = [member for member in members
@@ -34,8 +40,8 @@ def main(root, wheel):
     if missing:
         print(f"{wheel} lacks {len(missing)} file(s):", *missing, sep="\n  ", file=sys.stderr)
         return 1
-    print(f"{wheel}: all {len(tracked)} tracked files of fstools/ and {len(kernels)} compiled "
-          "kernels are in it")
+    print(f"{wheel}: all {len(tracked)} tracked files of fstools/ and {len(kernels) - 1} compiled "
+          "kernels and their shared utility module are in it")
     return 0
 
 

@@ -43,6 +43,10 @@ _online
     Passive-aggressive updates (PA, PA-I, PA-II, MBPA, ONPA, cost-sensitive) with
     truncated gradient, a whole pass over dense or CSR rows without the GIL.
 
+_cyutility
+    Not a kernel: the utility code that Cython would otherwise repeat in every module above
+    (typed memoryviews), generated once by the build (``setup.py``) and imported by each.
+
 Shared declarations (``cimport`` only, used by the kernels above)
 -----------------------------------------------------------------
 _typedefs.pxd
