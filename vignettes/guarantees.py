@@ -45,7 +45,7 @@
 # linear, $y = X\beta + \varepsilon$ with $\varepsilon \sim N(0, 1)$, or logistic, two classes with
 # $P(y = b) = 1 / (1 + \exp(-X\beta))$. The full run uses n = 500 and
 # p = 80, 200 and 1,000 with 20, 12 and 4 data sets per setting (2 rho x 2 responses), Boruta's
-# forests on 6, 3 and none of them; it takes hours on 2 cores, two data sets at a time, and keeps
+# forests on 6, 1 and none of them; it takes hours on 2 cores, two data sets at a time, and keeps
 # each data set's counts as it goes (section 2), so that an interrupted run resumes.
 # `FSTOOLS_QUICK=1` (the test suite) shrinks it to n = 150, p = 30, rho 0.3 only, two data sets
 # per setting, few resamples and small forests (well under a minute). The quick numbers only show
@@ -82,8 +82,10 @@ N_SIGNALS = 12
 # does not depend on n; chosen so that the lasso's power is neither 0 nor 1 at p = 80.
 AMPLITUDE = {"linear": 0.2 * math.sqrt(500 / N_ROWS), "logistic": 0.4 * math.sqrt(500 / N_ROWS)}
 REPLICATES = {30: 2} if QUICK else {80: 20, 200: 12, 1000: 4}
-# Boruta with a forest costs tens of seconds a data set: fewer data sets, none at p = 1,000.
-FOREST_REPLICATES = {30: 1} if QUICK else {80: 6, 200: 3, 1000: 0}
+# Boruta with a forest (fstools' and BorutaPy's) costs minutes a data set at p = 80 (a logistic
+# one up to 20 minutes on 2 cores) and several times that at p = 200: fewer data sets, none at
+# p = 1,000.
+FOREST_REPLICATES = {30: 1} if QUICK else {80: 6, 200: 1, 1000: 0}
 FDR = 0.1
 B = 10 if QUICK else 50                      # complementary pairs of stability selection
 Q_PER_RUN = {30: 6, 80: 12, 200: 16, 1000: 30}   # features per run of stability selection
@@ -151,11 +153,12 @@ save_figure(ax.figure, "guarantees_example_boruta.png")
 #
 # One practical note. The lasso statistic cross-validates a lasso (continuous response) or an
 # l1-penalised logistic regression (classes) on the 2p columns. A logistic fit on a nearly
-# separable fold can be slow whatever its solver (knockpy's too), so, as a safeguard, each lasso
-# knockoff filter runs in a forked child process with a time limit; the tables count the runs that
-# hit it ("timed out") and leave them out of the averages. That is only unbiased if the slow data
-# sets are no different from the others, and they may be (they are the nearly separable ones):
-# read the logistic lasso rows with care when their count is not zero.
+# separable fold can be slow whatever its solver (knockpy's too: one of its logistic fits took 40
+# minutes here), so, as a safeguard, each lasso knockoff filter, fstools' and knockpy's alike, runs
+# in a forked child process with the same time limit; the tables count the runs that hit it
+# ("timed out") and leave them out of the averages. That is only unbiased if the slow data sets
+# are no different from the others, and they may be (they are the nearly separable ones): read the
+# logistic lasso rows with care when their count is not zero.
 
 # %%
 def timed(function, *args, **kwargs):
@@ -165,18 +168,23 @@ def timed(function, *args, **kwargs):
     return result, time.perf_counter() - start
 
 
-def knockoff_within(seconds, frame, **kwargs):
-    """``fs.knockoff_filter("y ~ .", frame, **kwargs).selected`` computed in a forked child process;
-    None when it takes longer than ``seconds`` (the child is then ended)."""
+def within(seconds, function, *args, **kwargs):
+    """``function(*args, **kwargs)`` computed in a forked child process; None when it takes longer
+    than ``seconds`` (the child is then ended)."""
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=lambda: send.send(fs.knockoff_filter("y ~ .", frame, **kwargs).selected))
+    child = context.Process(target=lambda: send.send(function(*args, **kwargs)))
     child.start()
-    selected = receive.recv() if receive.poll(seconds) else None
+    result = receive.recv() if receive.poll(seconds) else None
     if child.is_alive():
         child.terminate()
     child.join()
-    return selected
+    return result
+
+
+def knockoff_selection(frame, **kwargs):
+    """``fs.knockoff_filter("y ~ .", frame, **kwargs).selected``."""
+    return fs.knockoff_filter("y ~ .", frame, **kwargs).selected
 
 
 def borutapy_selection(frame, response, seed):
@@ -214,13 +222,14 @@ def run_replicate(p, rho, response, replicate, forest):
         rows.append({**row, **extra})
 
     # 1. knockoffs: FDR 0.1, Gaussian model-X knockoffs with the MVR s (the default)
-    selected, seconds = timed(knockoff_within, LASSO_LIMIT, frame, method="lasso", fdr=FDR, random_state=seed)
+    selected, seconds = timed(within, LASSO_LIMIT, knockoff_selection, frame, method="lasso", fdr=FDR,
+                              random_state=seed)
     record("knockoffs", "lasso", selected, seconds)
     for method in ["f_test", "mrmr"]:
         result, seconds = timed(fs.knockoff_filter, "y ~ .", frame, method=method, fdr=FDR, random_state=seed)
         record("knockoffs", method, result.selected, seconds)
     if KnockoffFilter is not None:
-        selected, seconds = timed(knockpy_selection, frame, seed, FDR)
+        selected, seconds = timed(within, LASSO_LIMIT, knockpy_selection, frame, seed, FDR)
         record("knockoffs", "knockpy lasso", selected, seconds)
     # 2. stability selection: q per p, PFER bound 1 (the cutoff follows)
     for method in ["f_test", "mrmr"]:
@@ -482,8 +491,9 @@ for variant, row in pooled.iterrows():
                  f"data sets ({'within' if row['FDR <= q + 2 SE'] else 'ABOVE'} q + 2 SE), power "
                  f"{row['power']:.2f}; largest FDR {worst['FDR']:.3f} ± {worst['FDR_se']:.3f} "
                  f"({worst['response']}, rho {worst['rho']}, p {worst['p']})")
-lasso_timeouts = int(knockoffs.loc[knockoffs["variant"] == "lasso", "timed out"].sum())
-lines.append(f"lasso knockoff filters over the {LASSO_LIMIT} s limit: {lasso_timeouts}")
+for variant in ["lasso", "knockpy lasso"]:
+    timeouts = knockoffs.loc[knockoffs["variant"] == variant, "timed out"].sum()
+    lines.append(f"knockoffs, {variant}: {int(timeouts)} filters over the {LASSO_LIMIT} s limit")
 for variant in stability["variant"].unique():
     part = stability[stability["variant"] == variant]
     far_ok = (part["false_far"] <= part["bound"] + 2 * part["false_far_se"].fillna(0)).sum()
