@@ -8,7 +8,11 @@ its own folder.  The test fails on
 * a private name (``_name``) imported from another module,
 * an import of an fstools module inside a function without a comment saying why (a lazy import
   is kept only where it saves start-up time, e.g. matplotlib for plotting; the command line
-  says so once, at the top of cli.py).
+  says so once, at the top of cli.py),
+* a module of the model layer (``fstools/model/``, the formula package included) longer than
+  :data:`MODEL_MODULE_LINES` lines: one concern per file,
+* a formula package whose stages are not modules of their own, or are called from anywhere but
+  ``parse_formula`` (the one place that calls them, in order).
 
 ARCHITECTURE.md at the repository root draws the same layers.
 """
@@ -219,3 +223,46 @@ def test_every_lazy_import_says_why():
             continue
         wrong += _lazy_imports_without_reason(module, path)
     assert not wrong, "function-level imports of fstools modules without a comment saying why:\n" + "\n".join(wrong)
+
+
+#: The most lines a module of the model layer may have (one concern per file).
+MODEL_MODULE_LINES = 600
+
+
+def test_no_model_module_is_longer_than_one_concern():
+    long = [f"{path.relative_to(PACKAGE_DIR.parent)}: {len(path.read_text().splitlines())} lines"
+            for module, path in MODULES.items()
+            if path is not None and _group(module) == "fstools.model"
+            and len(path.read_text().splitlines()) > MODEL_MODULE_LINES]
+    assert not long, f"model modules over {MODEL_MODULE_LINES} lines:\n" + "\n".join(long)
+
+
+#: The stages of the formula package, in the order parse_formula calls them: (module, function).
+#: ``read_dot`` (R's ``y ~ .`` over numbers) stands for the next three when it applies.
+FORMULA_STAGES = [("fstools.model.formula.syntax", "read_syntax"), ("fstools.model.formula.dot", "read_dot"),
+                  ("fstools.model.formula.patsy_terms", "read_terms"), ("fstools.model.formula.rows", "read_rows"),
+                  ("fstools.model.formula.design", "build_design"), ("fstools.model.formula.term_map", "map_terms")]
+
+
+def _called_names(node):
+    """The names called by bare name inside ``node``, in the order of the source."""
+    calls = [call for call in ast.walk(node) if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)]
+    return [call.func.id for call in sorted(calls, key=lambda call: (call.lineno, call.col_offset))]
+
+
+def test_parse_formula_calls_each_stage_once_in_order():
+    stages = [stage for _, stage in FORMULA_STAGES]
+    for module, stage in FORMULA_STAGES:
+        tree = ast.parse(MODULES[module].read_text())
+        assert stage in {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}, (module, stage)
+    elsewhere = []
+    for module, path in MODULES.items():
+        if path is None:
+            continue
+        for node in ast.parse(path.read_text()).body:
+            names = _called_names(node)
+            if module == "fstools.model.formula.parse" and getattr(node, "name", None) == "parse_formula":
+                assert [name for name in names if name in stages] == stages
+            else:
+                elsewhere += [f"{path.relative_to(PACKAGE_DIR.parent)}: {name}" for name in names if name in stages]
+    assert not elsewhere, "stages of parse_formula called elsewhere:\n" + "\n".join(elsewhere)

@@ -991,7 +991,9 @@ def test_columns_with_double_underscores_or_unnormalised_names_still_read_safely
 def test_wide_dot_is_read_without_patsy(monkeypatch, rhs):
     """R's '.' over plain numeric columns never reaches patsy nor the per-factor code checks
     (their cost grows faster than the number of columns); the result equals patsy's path."""
-    from fstools.model import formula as formula_module
+    import patsy
+
+    from fstools.model.formula import design, patsy_terms
 
     rng = np.random.default_rng(2)
     wide = pd.DataFrame(rng.normal(size=(6, 2000)), columns=[f"g{j}" for j in range(2000)])
@@ -1007,12 +1009,13 @@ def test_wide_dot_is_read_without_patsy(monkeypatch, rhs):
             return function(*args, **kwargs)
         return wrapper
 
-    for name in ["_patsy_parse_formula", "expression_problem", "source_problem", "_build_design"]:
-        monkeypatch.setattr(formula_module, name, counting(name, getattr(formula_module, name)))
+    # each name where the formula package looks it up: the general path's stages
+    for module, name in [(patsy_terms, "_patsy_parse_formula"), (patsy_terms, "expression_problem"),
+                         (patsy_terms, "source_problem"), (design, "patsy_design")]:
+        monkeypatch.setattr(module, name, counting(name, getattr(module, name)))
     for name in ["dmatrix", "build_design_matrices"]:
-        monkeypatch.setattr(formula_module.patsy, name, counting(name, getattr(formula_module.patsy, name)))
-    monkeypatch.setattr(formula_module.patsy.ModelDesc, "from_formula",
-                        counting("from_formula", formula_module.patsy.ModelDesc.from_formula))
+        monkeypatch.setattr(patsy, name, counting(name, getattr(patsy, name)))
+    monkeypatch.setattr(patsy.ModelDesc, "from_formula", counting("from_formula", patsy.ModelDesc.from_formula))
     mf = parse_formula("y ~ " + rhs, wide)
     assert calls == []
     assert mf.terms == expected.terms and mf.column_names == expected.column_names

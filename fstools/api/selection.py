@@ -1,7 +1,10 @@
-"""The user-facing entry point :func:`select`: formula -> validate -> method -> result.
+"""The user-facing entry point :func:`select`: arguments -> the checked model -> method -> result.
 
-This layer owns validation: every user mistake is refused here, with a
-message naming the argument and the allowed values, before any kernel runs.
+Every user mistake is refused before any kernel runs, with a message naming the argument and the
+allowed values: :func:`select` checks its own arguments, then enters the model layer once
+(:func:`fstools.model.checked_frame.checked_frame`: the frame read, the formula evaluated, the
+response and the design checked), runs the method on that design (:func:`run_checked`) and builds
+the result (:func:`result_of_run`).
 """
 import contextlib
 import functools
@@ -16,24 +19,21 @@ from fstools.core.arrays import c_contiguous, is_integer_design
 from fstools.core.constraints import OPEN_UNIT_INTERVAL, validate
 from fstools.core.messages import ColumnError
 from fstools.core.parallel import effective_n_threads, thread_note
-from fstools.model.exceptions import FormulaError
-from fstools.model.terms import (columns_for_k_terms, method_design, one_column_per_term, same_names,
-                                 selected_terms, steps_table, term_scores)
-from fstools.model.formula import format_formula, label_name, parse_formula
-from fstools.model.frames import as_data_frame
-from fstools.model.safe_eval import check_mode
+from fstools.model.checked_frame import check_design_values, check_frame, checked_frame
+from fstools.model.formula.safe_eval import check_mode
+from fstools.model.terms import (columns_for_k_terms, method_design, one_column_per_term, selected_terms,
+                                 steps_table, term_scores)
 from fstools.methods.permutation import check_permutation_arguments, check_permutation_method
-from fstools.methods.registry import MethodOutput, check_na_action, check_response, get_method
+from fstools.methods.registry import MethodOutput, check_na_action, get_method
 from fstools.methods.step_tests import AUTO_MAX_STEPS, check_step_method
-from fstools.model.response import Response, check_response_type, prepare_response
+from fstools.model.response import check_response_type
 from fstools.results.multilabel_result import MultiLabelResult
 from fstools.results.selection_result import SelectionResult
-from fstools.model.validation import (check_finite_matrix, check_k, check_method_params, check_sparse_input,
-                                      checked_constant_columns, constant_columns, label_matrix,
-                                      warn_constant_columns)
+from fstools.model.validation import check_method_params, check_sparse_input
 from fstools.api.dask_input import select_dask
 
-__all__ = ["select", "select_frame", "format_call", "select_multilabel", "run_method", "check_design", "check_finite_design"]
+__all__ = ["select", "select_frame", "format_call", "select_multilabel", "run_method", "run_frame", "run_checked",
+           "result_of_run"]
 
 
 def format_call(formula, method, k, na_action, n_jobs, params, formula_mode="safe", response_type=None,
@@ -119,91 +119,6 @@ def run_method(spec, X, y, k, params, n_jobs, column_names=None, response_type="
         if column_names is None:
             raise
         raise error.with_names(column_names) from None
-
-
-def check_finite_design(frame, name="data"):
-    """Refuse a design with non-finite values, naming the columns; under ``na_action='level'`` or
-    ``'pass'`` a missing value (NaN) is allowed: the methods that take those treat it (as a level
-    of its own, or themselves)."""
-    if frame.column_checks is not None and not frame.column_checks[0].any():  # known when the frame was read
-        return
-    missing = frame.na_action in ("level", "pass") and not sparse.issparse(frame.X)
-    check_finite_matrix(np.where(np.isnan(frame.X), 0.0, frame.X) if missing else frame.X, frame.column_names,
-                        name=name)
-
-
-def check_design(frame, k, response_word="response", stacklevel=2, name="data", n_threads=1, read_values=True):
-    """Checks of the design matrix shared by every entry point that takes a formula.
-
-    Refuses non-finite values (but NaN, a missing value, under ``na_action='level'`` or
-    ``'pass'``: :func:`check_finite_design`) and a formula whose terms have no design column,
-    validates ``k`` against the number of candidate terms, and warns about terms
-    without columns and constant columns.  Returns (column_terms, k).
-    ``read_values=False`` leaves out the checks of the values (non-finite and constant
-    columns: :func:`check_design_values`), for a caller that has them from the method.
-    """
-    if read_values:
-        check_design_values(frame, response_word, stacklevel + 1, name, n_threads)
-    column_terms = frame.column_terms  # (read, never changed: no copy of a wide design's names)
-    if same_names(column_terms, frame.terms) and one_column_per_term(frame.column_names, column_terms):
-        candidate_terms, empty_terms = column_terms, []  # every term one column (wide frames: no dict)
-    else:
-        candidate_terms = dict.fromkeys(column_terms)  # an ordered set: membership in O(1)
-        empty_terms = [term for term in frame.terms if term not in candidate_terms]
-    if empty_terms:
-        warnings.warn(f"{name}: term(s) {', '.join(empty_terms)} have no design column (a categorical "
-                      f"with one level) and are not candidates", UserWarning, stacklevel=stacklevel)
-    if not candidate_terms:
-        raise FormulaError(f"formula {frame.formula!r}: no predictor has any design column")
-    return column_terms, check_k(k, len(candidate_terms))
-
-
-def check_design_values(frame, response_word="response", stacklevel=2, name="data", n_threads=1, constant=None):
-    """The checks of the design's values: refuse non-finite values (NaN allowed under
-    ``na_action='level'`` or ``'pass'``), warn about constant columns.
-
-    ``constant``: the mask of the constant columns when a method has found them on its own
-    read of ``X`` (:attr:`fstools.methods.registry.MethodOutput.constant_columns`), else None.
-    """
-    if constant is not None:
-        constants = [frame.column_names[j] for j in np.flatnonzero(constant)]
-    elif frame.na_action in ("level", "pass"):  # NaN allowed: checked apart from the other values
-        check_finite_design(frame, name)
-        constants = constant_columns(frame.X, frame.column_names)
-    else:  # one read of X for both checks
-        constants = checked_constant_columns(frame.X, frame.column_names, name, n_threads, frame.column_checks)
-    warn_constant_columns(constants, name, response_word, stacklevel)
-
-
-def _method_reads_design(spec, frame):
-    """Whether the design's value checks can come from the method's own read of ``X``
-    (:attr:`fstools.methods.registry.MethodSpec.checks_design`): a dense float64 ``X`` whose
-    checks are not known yet, rows with missing values dropped or refused (or a bool or integer
-    ``X`` the method reads as it is)."""
-    return (spec.checks_design and frame.column_checks is None and frame.na_action in ("drop", "raise")
-            and isinstance(frame.X, np.ndarray)
-            and (frame.X.dtype == np.float64 or (spec.integer_designs and is_integer_design(frame.X))))
-
-
-def frame_response(frame, response_type, spec, stacklevel=4):
-    """The :class:`fstools.model.response.Response` of a one-response formula's frame for method
-    ``spec``: ``C(y)`` on the left or ``response_type`` decide the type, else the data; a method
-    that cannot take that type is refused (:func:`fstools.methods.registry.check_response`).
-    ``spec`` None: no registered method (a procedure's own model, which takes either type)."""
-    response_type = check_response_type(response_type)
-    name = frame.response_names[0]
-    if name in frame.factor_responses:
-        if response_type == "continuous":
-            raise ValueError(f"response_type: 'continuous' contradicts the formula, which makes the response "
-                             f"{label_name(name)!r} classes with C() / factor(); drop one of them")
-        response_type, reason = "class", "C() in the formula"
-    else:
-        reason = None
-    target = prepare_response(frame.response[name], response_type, name=f"response {label_name(name)!r}",
-                              reason=reason, stacklevel=stacklevel)
-    if spec is not None:  # (None: a procedure's own model, e.g. a lasso, takes either type)
-        check_response(spec, target.kind)
-    return target
 
 
 def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=None, response=None,
@@ -327,7 +242,6 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
             raise ValueError("k: 'auto' cuts the greedy path by its step tests, which the out-of-core path (dask "
                              "data) does not have; give k as an integer or select on a pandas DataFrame")
         return select_dask(formula, data, method, k, na_action=na_action, n_jobs=n_jobs, response=response, **params)
-    data = as_data_frame(data)   # a polars or Arrow frame read once into pandas
     spec = get_method(method)
     values = check_method_params(spec, params)
     check_na_action(spec, na_action, values)
@@ -350,13 +264,10 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
     if "multilabel" in spec.capabilities and response_type is not None:
         raise TypeError(f"response_type: multi-label methods take 0/1 label columns; {method!r} does not "
                         f"take response_type={response_type!r}")
-    if "multilabel" in spec.capabilities:
-        # Several 0/1 responses (or response=): the label-matrix path and its own result object.
-        if response is not None:
-            call = call[:-1] + ", response=<DataFrame>)"
-        return select_multilabel(formula, data, spec, k, values=values, response=response,
-                                 na_action=na_action, n_jobs=n_jobs, call=call, formula_mode=formula_mode)
-    if response is not None:
+    multilabel = "multilabel" in spec.capabilities  # several 0/1 responses (or response=): a label matrix
+    if multilabel and response is not None:
+        call = call[:-1] + ", response=<DataFrame>)"
+    if not multilabel and response is not None:
         raise TypeError(f"response: only multi-label methods take a DataFrame of labels; {method!r} takes "
                         f"its response from the formula")
 
@@ -372,29 +283,20 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
             if not read_values:
                 warnings.simplefilter("always")
             try:
-                # Pandas sparse predictors stay sparse (CSC) for the methods that take sparse input.
-                frame = parse_formula(formula, data, na_action=na_action,
-                                      sparse_design="sparse" in spec.capabilities, formula_mode=formula_mode,
-                                      na_values=na_values, require_response=False,
-                                      n_threads=effective_n_threads(n_jobs), read_values=read_values,
-                                      integer_design=spec.integer_designs)
-                if not frame.response_names:
-                    # A one-sided formula ("~ ."): for the methods that use no response (R's formula
-                    # without one).
-                    spec.check_response(None)
-                    if response_type is not None:
-                        raise ValueError(f"response_type: the formula {formula!r} has no response; got "
-                                         f"{response_type!r}")
-                    target = Response(None, None, None, None)
-                elif len(frame.response_names) != 1:
-                    raise FormulaError(f"formula {formula!r}: method {method!r} takes one response; the formula "
-                                       f"has {len(frame.response_names)} "
-                                       f"({', '.join(map(label_name, frame.response_names))})")
+                # The model layer, once: the frame read, the formula evaluated, the response and the
+                # design checked (fstools.model.checked_frame).
+                checked = checked_frame(formula, data, spec, None if auto else k, na_action=na_action,
+                                        response_type=response_type, response=response, formula_mode=formula_mode,
+                                        na_values=na_values, n_threads=effective_n_threads(n_jobs),
+                                        read_values=read_values)
+                data = checked.data  # (pandas: a second attempt does not read a polars or Arrow frame again)
+                if multilabel:  # its own result object
+                    result = select_multilabel(checked, spec, values, n_jobs=n_jobs, call=call)
                 else:
-                    target = frame_response(frame, response_type, spec)
-                result = select_frame(frame, spec, values, target, k, na_action=na_action, n_jobs=n_jobs, call=call,
-                                      test=test, n_permutations=n_permutations, permutation_seed=permutation_seed,
-                                      auto=auto, step_alpha=step_alpha)
+                    run = run_checked(checked, spec, values, na_action=na_action, n_jobs=n_jobs, auto=auto)
+                    result = result_of_run(checked.frame, spec, checked.target, run, n_jobs=n_jobs, call=call,
+                                           test=test, n_permutations=n_permutations,
+                                           permutation_seed=permutation_seed, auto=auto, step_alpha=step_alpha)
             except ValueError:
                 if read_values:
                     raise
@@ -407,7 +309,7 @@ def select(formula, data, method="cmqfs", k=None, *, na_action="drop", n_jobs=No
 
 @dataclass
 class MethodRun:
-    """What :func:`run_frame` leaves for :func:`result_of_run`: the method's output on the
+    """What :func:`run_checked` leaves for :func:`result_of_run`: the method's output on the
     design of a model frame, with the design's names and the number of terms kept."""
 
     output: MethodOutput
@@ -430,13 +332,26 @@ def run_frame(frame, spec, values, target, k, *, na_action, n_jobs, auto=False, 
     """The checks of the design and the method: the part of :func:`select_frame` that looks at the
     data (every check, refusal and warning), without building the result tables.
 
-    ``k`` is None under ``auto`` (the greedy path to its maximum).  Returns a :class:`MethodRun`.
+    :func:`fstools.model.checked_frame.check_frame`, then :func:`run_checked`.  ``k`` is None
+    under ``auto`` (the greedy path to its maximum).  Returns a :class:`MethodRun`.
     """
-    y = target.values
-    deferred = _method_reads_design(spec, frame)  # the values checked by the method's own read of X
-    column_terms, k = check_design(frame, None if auto else k, stacklevel=stacklevel, name=design_name,
-                                   n_threads=effective_n_threads(n_jobs), read_values=not deferred)
-    if auto:  # the greedy path to its maximum, cut by its step tests below
+    checked = check_frame(frame, spec, target, None if auto else k, name=design_name,
+                          n_threads=effective_n_threads(n_jobs), stacklevel=stacklevel)
+    return run_checked(checked, spec, values, na_action=na_action, n_jobs=n_jobs, auto=auto, design_name=design_name,
+                       stacklevel=stacklevel)
+
+
+def run_checked(checked, spec, values, *, na_action, n_jobs, auto=False, design_name="data", stacklevel=3):
+    """The method on the design of a :class:`fstools.model.checked_frame.CheckedFrame`; returns a
+    :class:`MethodRun`.
+
+    Under ``auto`` the greedy path runs to its maximum (cut by its step tests later).  Where the
+    checks of the design's values were left to the method's own read of ``X`` (``checked.deferred``)
+    they are made here, from the method's output (a refusal in the design's words, naming its
+    columns).  ``stacklevel``: where the warnings point, as :func:`warnings.warn` counts from here.
+    """
+    frame, target, column_terms, k = checked.frame, checked.target, checked.column_terms, checked.k
+    if auto:  # the greedy path to its maximum, cut by its step tests
         k = min(len(dict.fromkeys(column_terms)), AUTO_MAX_STEPS)
 
     # A factor is one variable (its level codes, not its best dummy), a missing value under
@@ -450,15 +365,15 @@ def run_frame(frame, spec, values, target, k, *, na_action, n_jobs, auto=False, 
         # and report the mapping by class name.
         run_values["class_names"] = target.class_names
     try:
-        output = run_method(spec, X, y, columns_for_k_terms(column_terms, k, column_names), run_values, n_jobs,
-                            column_names=column_names, response_type=target.kind)
+        output = run_method(spec, X, target.values, columns_for_k_terms(column_terms, k, column_names), run_values,
+                            n_jobs, column_names=column_names, response_type=target.kind)
     except Exception:
-        if deferred:  # a non-finite value is refused in the design's words, naming its columns
-            check_design_values(frame, stacklevel=stacklevel, name=design_name)
+        if checked.deferred:  # a non-finite value is refused in the design's words, naming its columns
+            check_design_values(frame, stacklevel=stacklevel + 1, name=design_name)
         raise
-    if deferred:
+    if checked.deferred:
         same_columns = X is frame.X and output.constant_columns is not None
-        check_design_values(frame, stacklevel=stacklevel, name=design_name, n_threads=effective_n_threads(n_jobs),
+        check_design_values(frame, stacklevel=stacklevel + 1, name=design_name, n_threads=effective_n_threads(n_jobs),
                             constant=output.constant_columns if same_columns else None)
     return MethodRun(output, column_names, column_terms, factor_notes, k, values)
 
@@ -515,40 +430,11 @@ def select_frame(frame, spec, values, target, k, *, na_action, n_jobs, call, tes
                          step_alpha=step_alpha)
 
 
-def _with_response(formula, data, response):
-    """The two-sided formula and the combined frame for ``response=`` (a DataFrame of labels)."""
-    if not isinstance(response, pd.DataFrame):
-        raise TypeError(f"response: must be a pandas DataFrame of 0/1 label columns; got "
-                        f"{type(response).__name__}")
-    if response.shape[1] == 0:
-        raise ValueError("response: has no columns; give one 0/1 column per label")
-    if not formula.strip().startswith("~"):
-        raise FormulaError(f"formula {formula!r}: with response= the formula has no left-hand side; "
-                           f"write it one-sided, e.g. '~ .'")
-    names = list(response.columns)
-    if not all(isinstance(name, str) for name in names):
-        raise TypeError("response: column names must be strings (they name the labels)")
-    clash = [name for name in names if name in data.columns]
-    if clash:
-        raise ValueError(f"response: column(s) {', '.join(map(repr, clash[:5]))} are also columns of data; "
-                         f"rename them")
-    if len(response) != len(data) or not response.index.equals(data.index):
-        raise ValueError(f"response: must have the rows of data (same index); got {len(response)} rows "
-                         f"for {len(data)}")
-    left = format_formula(names, []).rsplit(" ~ ", 1)[0]
-    return f"{left} {formula.strip()}", pd.concat([data, response], axis=1)
-
-
-def select_multilabel(formula, data, spec, k, *, values, response=None, na_action="drop", n_jobs=None,
-                      call="", formula_mode="safe"):
-    """The multi-label path of :func:`fstools.select` (see there); returns a :class:`MultiLabelResult`."""
-    if response is not None:
-        formula_used, frame_data = _with_response(formula, data, response)
-    else:
-        formula_used, frame_data = formula, data
-    frame = parse_formula(formula_used, frame_data, na_action=na_action, formula_mode=formula_mode)
-    Y = label_matrix(frame.response)
-    column_terms, k = check_design(frame, k, response_word="labels", stacklevel=4)
+def select_multilabel(checked, spec, values, *, n_jobs=None, call=""):
+    """The multi-label path of :func:`fstools.select` (see there) on a
+    :class:`fstools.model.checked_frame.CheckedFrame` whose target is the label matrix; returns a
+    :class:`MultiLabelResult`."""
+    frame, Y, column_terms, k = checked.frame, checked.target, checked.column_terms, checked.k
     output = run_method(spec, frame.X, Y, columns_for_k_terms(column_terms, k), values, n_jobs,
                         column_names=frame.column_names)
     scores, selected = term_scores(output, spec, list(frame.column_names), column_terms, k)

@@ -49,7 +49,8 @@ import pandas as pd
 from fstools.core.constraints import BOOLEAN, integer_at_least
 from fstools.core.messages import suggest_keywords
 from fstools.core.parallel import effective_n_threads, external_backend, local_scoring, run_tasks
-from fstools.api.selection import frame_response, run_method
+from fstools.api.selection import run_method
+from fstools.model.checked_frame import frame_response
 from fstools.model.terms import ranked_terms, selection_design, selection_input
 from fstools.core.arrays import standardize_columns
 from fstools.core.constraints import RANDOM_STATE, is_integer, validate

@@ -29,7 +29,8 @@ from fstools.core.parallel import effective_n_threads
 from fstools.core.lazy import LazyModule
 from fstools.core.constraints import OPEN_UNIT_INTERVAL, is_integer, validate
 from fstools.core.failures import reraise_with_context
-from fstools.api.selection import check_finite_design, frame_response, run_method
+from fstools.api.selection import run_method
+from fstools.model.checked_frame import check_finite_design, frame_response
 from fstools.model.terms import ranked_terms, selection_design, selection_input
 from fstools.model.exceptions import FormulaError
 from fstools.model.formula import parse_formula

@@ -23,7 +23,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from fstools.api.selection import check_finite_design, frame_response, run_method
+from fstools.api.selection import run_method
+from fstools.model.checked_frame import check_finite_design, frame_response
 from fstools.core.ranking import complete_ranking
 from fstools.methods.registry import check_na_action, get_method, method_names
 from fstools.model.exceptions import FormulaError

@@ -20,12 +20,18 @@ Converting 1,000,000 x 50 float64 from polars took 0.21-0.23 s by each of
 ``pyarrow.table(df).to_pandas()``, ``df.to_pandas()`` and narwhals' ``to_pandas`` (which call
 pyarrow the same way), against 0.26 s column by column through NumPy.  pyarrow is needed only
 for such frames (it is not a dependency of fstools): without it the error says how to install it.
+
+A multi-label method's labels may come as a frame of their own (``response=``):
+:func:`with_response` puts them beside the data, named on a formula's left-hand side.
 """
 import warnings
 
 import pandas as pd
 
-__all__ = ["as_data_frame", "ACCEPTED_FRAMES", "is_data_frame_like", "qualified_type"]
+from fstools.model.exceptions import FormulaError
+from fstools.model.formula.names import format_formula
+
+__all__ = ["as_data_frame", "ACCEPTED_FRAMES", "is_data_frame_like", "qualified_type", "with_response"]
 
 #: What :func:`as_data_frame` accepts, in words (for error messages).
 ACCEPTED_FRAMES = ("a pandas DataFrame, a polars DataFrame or LazyFrame, a pyarrow Table, or any frame "
@@ -68,7 +74,7 @@ def is_data_frame_like(data):
     return hasattr(data, "__arrow_c_stream__")
 
 
-def as_data_frame(data, name="data"):
+def as_data_frame(data, name="data", stacklevel=3):
     """``data`` as a pandas DataFrame (see the module's description).
 
     Parameters
@@ -76,6 +82,9 @@ def as_data_frame(data, name="data"):
     data : pandas.DataFrame, polars.DataFrame, polars.LazyFrame, pyarrow.Table or an Arrow stream
     name : str
         The argument's name in error messages.
+    stacklevel : int
+        Where the warning about a LazyFrame points, as :func:`warnings.warn` counts from here
+        (3: the caller's caller).
 
     Returns
     -------
@@ -92,7 +101,7 @@ def as_data_frame(data, name="data"):
         return data
     if _is_polars_lazy(data):
         warnings.warn(f"{name}: a polars LazyFrame; collected here (the query runs now)", UserWarning,
-                      stacklevel=3)
+                      stacklevel=stacklevel)
         data = data.collect()
     if not is_data_frame_like(data):
         raise TypeError(f"{name}: must be {ACCEPTED_FRAMES}; got {qualified_type(data)}")
@@ -108,3 +117,28 @@ def as_data_frame(data, name="data"):
     else:
         table = pyarrow.table(data)  # a RecordBatch, or any Arrow PyCapsule stream
     return table.to_pandas()
+
+
+def with_response(formula, data, response):
+    """The two-sided formula and the combined frame for ``response=`` (a DataFrame of labels beside
+    the pandas ``data``, with its rows), checked: TypeError or ValueError naming what is wrong."""
+    if not isinstance(response, pd.DataFrame):
+        raise TypeError(f"response: must be a pandas DataFrame of 0/1 label columns; got "
+                        f"{type(response).__name__}")
+    if response.shape[1] == 0:
+        raise ValueError("response: has no columns; give one 0/1 column per label")
+    if not formula.strip().startswith("~"):
+        raise FormulaError(f"formula {formula!r}: with response= the formula has no left-hand side; "
+                           f"write it one-sided, e.g. '~ .'")
+    names = list(response.columns)
+    if not all(isinstance(name, str) for name in names):
+        raise TypeError("response: column names must be strings (they name the labels)")
+    clash = [name for name in names if name in data.columns]
+    if clash:
+        raise ValueError(f"response: column(s) {', '.join(map(repr, clash[:5]))} are also columns of data; "
+                         f"rename them")
+    if len(response) != len(data) or not response.index.equals(data.index):
+        raise ValueError(f"response: must have the rows of data (same index); got {len(response)} rows "
+                         f"for {len(data)}")
+    left = format_formula(names, []).rsplit(" ~ ", 1)[0]
+    return f"{left} {formula.strip()}", pd.concat([data, response], axis=1)

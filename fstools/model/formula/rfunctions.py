@@ -5,7 +5,7 @@ modes).  The elementwise ones are NumPy's.  ``scale``, ``center``, ``standardize
 learn from the data (a mean, a standard deviation, polynomial coefficients): they are classes
 with the three-step protocol ``memorize_chunk``, ``memorize_finish``, ``transform``, so that a
 selection's ``transform(new_data)`` applies what was learnt on the training rows, as R's
-``predict`` does.  :mod:`fstools.model.formula` hands them to patsy as stateful transforms.
+``predict`` does.  :mod:`fstools.model.formula.namespace` hands them to patsy as stateful transforms.
 
 Differences from patsy's own ``scale``/``standardize``: R divides by the standard deviation with
 ``n - 1`` (patsy by ``n``).
