@@ -90,12 +90,16 @@ def encode_classes(labels, name="y", fractional=False):
                 raise ValueError(f"{name}: is a float response with non-integer values (a continuous "
                                  f"response); allowed here: class labels (categorical, string, integer); "
                                  f"fs.select takes a continuous response with methods that accept one")
-        kinds = {type(v) for v in series.tolist()} if series.dtype == object else set()  # (one kind otherwise)
+        # Each distinct label once (hashing, in order of first appearance), then those sorted: the
+        # codes of numpy.unique(labels, return_inverse=True) without sorting a million labels
+        # (0.9 s for strings; the factorisation takes 0.05 s).
+        first_seen, distinct = pd.factorize(series.to_numpy())
+        kinds = {type(v) for v in distinct} if series.dtype == object else set()  # (one kind otherwise)
         if len(kinds) > 1 and not all(issubclass(kind, numbers.Number) for kind in kinds):
             raise TypeError(f"{name}: labels of mixed types {sorted(k.__name__ for k in kinds)}; "
                             f"allowed: labels of one type")
-        uniques, codes = np.unique(series.to_numpy(), return_inverse=True)
-        codes = codes.astype(np.int32).ravel()
+        uniques, rank = np.unique(distinct, return_inverse=True)
+        codes = rank.ravel().astype(np.int32)[first_seen]
         names = [str(u) for u in uniques]
         if not fractional and pd.api.types.is_numeric_dtype(series.dtype) and len(uniques) > max(20, len(series) // 2):
             warnings.warn(f"{name}: {len(uniques)} distinct values in {len(series)} rows: this looks "
