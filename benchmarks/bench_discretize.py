@@ -6,7 +6,7 @@ Run on demand, never in CI:
     python benchmarks/bench_discretize.py --quick     # reduced sizes (~10 s)
 
 Data: normal floats, row-major (C-ordered, as ``DataFrame.to_numpy()`` gives them), at
-2,000 x 500 and 800 x 20,000.  Two parts:
+2,000 x 500 and 800 x 20,000 (parts 1 and 2), 1,000,000 x 50 (part 3).  Three parts:
 
 1. **Kernel vs NumPy, one thread**, process CPU time (``time.process_time``), best of N, runs
    interleaved: ``information_codes(X)`` (the mu/sigma scheme; the discrete-column kernel
@@ -18,6 +18,17 @@ Data: normal floats, row-major (C-ordered, as ``DataFrame.to_numpy()`` gives the
    best of N interleaved; the kernel alone (every column coded, no discrete-column pass) and
    ``information_codes`` end to end.  Target for the kernel alone: 2 threads >= 1.6x one
    thread.  Measure when the machine is quiet: the load average is printed before the part.
+3. **A million rows at the memory floor** (issue 32): 1,000,000 x 50 float64 (200,000 x 50 with
+   ``--quick``), one thread, wall time best of N interleaved, each as a ratio to one NumPy pass
+   ``X.sum(axis=0)`` of the same run: the kernel alone (``mu_sigma_levels``; on C order also the
+   column path forced, ``path="columns"``: the code before the row tiles), ``information_codes(X)``
+   and ``FeatureSelector(method=m, k=10, n_jobs=1).fit(X, y)`` for m in mim, mrmr, on the same
+   values in C order, Fortran order and as ``pd.DataFrame(X)``.  Targets: fit mim <= 6, mrmr <= 10
+   (time / one pass).  Then the peak memory of the fits above X, in fresh subprocesses, with
+   ``tracemalloc`` and as ``VmHWM`` reset through ``/proc/self/clear_refs`` (as
+   ``bench_one_pass.py``); target X + extra peak <= 1.25 X.
+
+   python benchmarks/bench_discretize.py --only 3     # part 3 alone
 """
 import os
 import sys
@@ -31,7 +42,7 @@ if ROOT not in sys.path:  # run from a source checkout: use the in-place build
 import numpy as np  # noqa: E402
 
 from _harness import (benchmark_parser, interleaved_best, load_average, print_machine_info,  # noqa: E402
-                      print_summary, usable_cores, verdict)
+                      print_summary, run_memory_child, usable_cores, verdict)
 from fstools.core import discretize  # noqa: E402
 from fstools.core.arrays import scaled_to_unit  # noqa: E402
 from fstools.core.discretize import information_codes, mu_sigma_levels  # noqa: E402
@@ -40,6 +51,9 @@ from fstools.core.discretize import information_codes, mu_sigma_levels  # noqa: 
 RATIO_TARGET = 0.5
 #: Part 2 target: the kernel alone on two threads at least this many times faster than on one.
 THREAD_TARGET = 1.6
+#: Part 3 targets: fit time / one NumPy pass (X.sum(axis=0)), one thread; (X + extra peak) / X.
+FIT_TARGETS = {"mim": 6.0, "mrmr": 10.0}
+MEMORY_TARGET = 1.25
 
 MU_SIGMA_LEVELS = discretize.MU_SIGMA_LEVELS
 BLOCK_VALUES = discretize.BLOCK_VALUES
@@ -149,16 +163,137 @@ def two_threads(shapes, repeat):
                         f"load average {load_average()})")
 
 
+def million_rows(quick, repeat):
+    import pandas as pd
+
+    import fstools as fs
+    from fstools._ext import _discretize
+
+    m, n = (200_000, 50) if quick else (1_000_000, 50)
+    rng = np.random.default_rng(0)
+    X = np.empty((m, n))
+    rng.standard_normal(out=X)
+    y = rng.integers(0, 2, size=m).astype(np.int32)
+    layouts = {"C": X, "Fortran": np.asfortranarray(X), "DataFrame": pd.DataFrame(X)}
+    print()
+    print(f"3. A million rows: {m:,} x {n} float64 ({X.nbytes / 2 ** 20:.0f} MB), one thread, wall time best of "
+          f"{repeat} interleaved, / one pass X.sum(axis=0); load average now {load_average()}")
+    frame_values = layouts["DataFrame"].to_numpy()
+    print(f"   (pd.DataFrame(X).to_numpy(): {'C' if frame_values.flags.c_contiguous else 'Fortran'} order, "
+          f"{'a view of X' if np.shares_memory(frame_values, X) else 'a copy'})")
+
+    def fit(method, data, labels=y):
+        return fs.FeatureSelector(method=method, k=10, n_jobs=1).fit(data, labels)
+
+    def column_path():  # the kernel as before the row tiles: blocks of columns on the C-ordered X
+        codes = np.empty((n, m), dtype=np.int8)
+        _discretize.discretize_columns(X, np.arange(n, dtype=np.intp), codes, _discretize.MU_SIGMA,
+                                       edges=np.asarray(discretize.MU_SIGMA_EDGES), path="columns")
+        return codes
+
+    for method in FIT_TARGETS:  # warm-up: imports, kernels, OpenMP pool
+        fit(method, X[:2000], y[:2000])
+    functions = {"sum": lambda: X.sum(axis=0), "kernel C, column path (before)": column_path}
+    for layout, data in layouts.items():
+        functions[f"kernel {layout}"] = lambda data=data: mu_sigma_levels(data)
+        functions[f"information_codes {layout}"] = lambda data=data: information_codes(data)
+        for method in FIT_TARGETS:
+            functions[f"fit {method} {layout}"] = lambda data=data, method=method: fit(method, data)
+    best, results = interleaved_best(functions, repeat)
+    print(f"   {'':34s} {'time':>8s} {'/ pass':>7s}")
+    for name, seconds in best.items():
+        print(f"   {name:34s} {seconds:7.3f}s {seconds / best['sum']:7.2f}")
+    same = all(np.array_equal(results["kernel C"][0], results[f"kernel {layout}"][0]) for layout in layouts)
+    same = same and np.array_equal(results["kernel C"][0], results["kernel C, column path (before)"])
+    print(f"   same codes in every layout and path: {same}")
+    verdict(same, "3. the row tiles give the codes of the column path, in every layout")
+    for method, target in FIT_TARGETS.items():
+        for layout in layouts:
+            ratio = best[f"fit {method} {layout}"] / best["sum"]
+            verdict(ratio <= target, f"3. fit {method} {layout}: {ratio:.2f} x one pass (target <= {target:g})")
+    print()
+    print(f"   Peak memory of the fit above X, fresh subprocesses (target X + extra <= {MEMORY_TARGET:g} X):")
+    for method in FIT_TARGETS:
+        for layout, mode in (("C", "tracemalloc"), ("C", "rss"), ("Fortran", "rss"), ("DataFrame", "rss")):
+            try:
+                out = run_memory_child(_MEMORY_CHILD.format(root=ROOT, method=method, mode=mode, layout=layout,
+                                                            m=m, n=n), f"{method} {layout} {mode}")
+            except RuntimeError as error:
+                print(f"   {method:5s} {layout:9s} {mode:11s} not measured: {str(error)[-200:]}")
+                verdict(False, f"3. memory {method} {layout} ({mode}): not measured")
+                continue
+            ratio = (out["x_bytes"] + out["extra"]) / out["x_bytes"]
+            word = verdict(ratio <= MEMORY_TARGET, f"3. memory {method} {layout} ({mode}): (X + extra peak) = "
+                                                   f"{ratio:.3f} X (target <= {MEMORY_TARGET:g})")
+            print(f"   {method:5s} {layout:9s} {mode:11s} extra peak {out['extra'] / 2 ** 20:7.1f} MB  "
+                  f"(X + extra) / X = {ratio:5.3f}  {word}   [{out['how']}]")
+
+
+_MEMORY_CHILD = r"""
+import json, resource, sys
+sys.path.insert(1, {root!r})
+import numpy as np
+import pandas as pd
+import fstools as fs
+method, mode, layout, m, n = {method!r}, {mode!r}, {layout!r}, {m}, {n}
+rng = np.random.default_rng(0)
+X = np.empty((m, n), dtype=np.float64, order="F" if layout == "Fortran" else "C")
+rng.standard_normal(out=X)
+y = rng.integers(0, 2, size=m).astype(np.int32)
+data = pd.DataFrame(X) if layout == "DataFrame" else X
+fs.FeatureSelector(method=method, k=3, n_jobs=1).fit(X[:2000], y[:2000])   # warm-up: imports, kernels
+
+def status(key):
+    with open("/proc/self/status") as handle:
+        for line in handle:
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) * 1024
+    return None
+
+out = dict(x_bytes=X.nbytes)
+if mode == "tracemalloc":
+    import tracemalloc
+    tracemalloc.start()
+    before, _ = tracemalloc.get_traced_memory()
+    fs.FeatureSelector(method=method, k=10, n_jobs=1).fit(data, y)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    out.update(extra=peak - before, how="tracemalloc peak - before")
+else:
+    rss_before = status("VmRSS")
+    try:
+        with open("/proc/self/clear_refs", "w") as handle:   # resets VmHWM to the current RSS
+            handle.write("5")
+        reset = True
+    except OSError:
+        reset = False
+    maxrss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    fs.FeatureSelector(method=method, k=10, n_jobs=1).fit(data, y)
+    if reset:
+        out.update(extra=status("VmHWM") - rss_before, how="VmHWM after reset - VmRSS before")
+    else:
+        out.update(extra=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - max(rss_before, maxrss_before),
+                   how="ru_maxrss after - max(RSS, ru_maxrss) before (lower bound)")
+print(json.dumps(out))
+"""
+
+
 def main():
     parser = benchmark_parser(__doc__, default_repeat=7)
+    parser.add_argument("--only", default="1,2,3", help="comma-separated parts to run (default 1,2,3)")
     args = parser.parse_args()
+    parts = {part.strip() for part in args.only.split(",")}
     shapes = [(500, 100), (200, 2_000)] if args.quick else [(2_000, 500), (800, 20_000)]
     start = time.perf_counter()
     print_machine_info("fstools discretisation: one kernel pass vs NumPy blocks", args.quick, args.repeat,
                        {"(m, n)": shapes},
-                       timing=f"best of {args.repeat}, runs interleaved; part 1 CPU time, part 2 wall time")
-    one_thread(shapes, args.repeat)
-    two_threads(shapes, args.repeat)
+                       timing=f"best of {args.repeat}, runs interleaved; parts 1 CPU time, 2 and 3 wall time")
+    if "1" in parts:
+        one_thread(shapes, args.repeat)
+    if "2" in parts:
+        two_threads(shapes, args.repeat)
+    if "3" in parts:
+        million_rows(args.quick, min(args.repeat, 5))
     print_summary(start)
 
 

@@ -570,3 +570,195 @@ def test_wider_code_types_give_the_same_codes(dtype):
                                              method="inverted_cdf").astype(np.intp)
         _discretize.discretize_columns(X, np.arange(X.shape[1]), codes, scheme, n_threads=2, **arguments)
         np.testing.assert_array_equal(codes, expected)
+
+
+# ---------------------------------------------------------------------------
+# The row-tile path (path="rows": MU_SIGMA on a row-major X, every column at a time, NumPy's
+# pairwise tree rebuilt over row tiles) == the column path == the NumPy reference
+# ---------------------------------------------------------------------------
+
+#: Sizes around the pairwise blocks and the default work item (TALL_ITEM_ROWS = 8192 rows).
+TALL_SIZES = SIZES + [4095, 4096, 4097, 8191, 8192, 8193, 8200, 16383, 16384, 16385, 16393]
+#: Rows per work item: the tree then also splits above the items (items of one leaf, of a few).
+ITEM_ROWS = [1, 128, 136, 1000, 4096, None]
+
+
+def rows_codes(X, n_threads=1, item_rows=None, columns=None, dtype=np.int8, path="rows"):
+    """MU_SIGMA codes by the kernel on the row-tile path (or ``path``), rows not chosen left at -1."""
+    n, p = X.shape
+    codes = np.full((p, n), -1, dtype=dtype)
+    columns = np.arange(p, dtype=np.intp) if columns is None else np.asarray(columns, dtype=np.intp)
+    _discretize.discretize_columns(X, columns, codes, _discretize.MU_SIGMA, edges=np.array(MU_SIGMA_EDGES),
+                                   n_threads=n_threads, path=path, item_rows=item_rows)
+    return codes
+
+
+@st.composite
+def tall_matrices(draw, max_columns=6):
+    """X float64 (n, p), C order: columns of the KINDS, n around the pairwise blocks and tiles."""
+    n = draw(st.one_of(st.sampled_from(TALL_SIZES), st.integers(1, 20000)))
+    kinds = draw(st.lists(st.sampled_from(KINDS + ("near_constant",)), min_size=1, max_size=max_columns))
+    rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
+    columns = []
+    for kind in kinds:
+        if kind == "near_constant":  # noise of a few ulps: the bands hold most values
+            columns.append(1.0 + rng.integers(-3, 4, n) * 2.0 ** -52)
+        else:
+            columns.append(make_column(rng, kind, n, columns))
+    return np.ascontiguousarray(np.column_stack(columns))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tall_matrices(), st.sampled_from(ITEM_ROWS), st.sampled_from([1, 2]))
+def test_row_tiles_equal_column_path_and_reference(X, item_rows, n_threads):
+    """The row tiles give the codes of the column path on the same values in Fortran order, and
+    of numpy.mean / numpy.std(ddof=1) on the scaled columns, whatever the work items and threads."""
+    got = rows_codes(X, n_threads, item_rows)
+    np.testing.assert_array_equal(got, rows_codes(np.asfortranarray(X), path="columns"))
+    if X.shape[0] <= 8192 or WHOLE_ROW_PAIRWISE:
+        np.testing.assert_array_equal(got, reference_codes(X, "mu_sigma"))
+
+
+def test_row_tiles_code_ordinary_columns_themselves():
+    """Columns of ordinary magnitudes are coded by the row tiles (not left to the column path);
+    those it cannot sum exactly from the unscaled values are left to it."""
+    rng = np.random.default_rng(3)
+    X = np.ascontiguousarray(np.column_stack([rng.normal(size=5000), rng.normal(size=5000) * 1e-200,
+                                              rng.integers(0, 5, 5000) * 1e8, rng.normal(size=5000) * 1e300,
+                                              rng.integers(-9, 10, 5000) * 5e-324]))
+    codes = np.full((5, 5000), -1, dtype=np.int8)
+    status, _, fallback = _discretize._tall_mu_sigma(X, np.arange(5, dtype=np.intp), codes,
+                                                     np.array(MU_SIGMA_EDGES), 1, 1000)
+    assert status == 0
+    assert list(fallback) == [4]  # subnormal numbers: scaled by ldexp
+    np.testing.assert_array_equal(rows_codes(X), reference_codes(X, "mu_sigma"))
+
+
+@pytest.mark.parametrize("n", [16, 17, 130, 1000, 8200])
+def test_row_tiles_on_threshold_columns(n):
+    """Values exactly on mu +- t sigma (inside the bands: coded again against the exact
+    thresholds), and columns where most values are inside a band (work items coded again)."""
+    rng = np.random.default_rng(n)
+    X = np.column_stack([on_threshold_column(rng, n) for _ in range(6)]
+                        + [1.0 + rng.integers(-2, 3, n) * 2.0 ** -52, fma_sensitive_columns(1, n)[:, 0]
+                           if n <= 40 else rng.normal(size=n)])
+    X = np.ascontiguousarray(X)
+    expected = reference_codes(X, "mu_sigma")
+    for item_rows in (128, 1000, None):
+        for n_threads in (1, 2):
+            np.testing.assert_array_equal(rows_codes(X, n_threads, item_rows), expected)
+
+
+def test_row_tiles_chosen_columns_windows_and_strides():
+    """Chosen columns across several windows of 128 columns, the others untouched (and not read
+    for finiteness); strided views (rows of a wider array, every other row)."""
+    rng = np.random.default_rng(5)
+    wide = rng.normal(size=(3000, 700)) * 10.0 ** rng.integers(-3, 4, 700)
+    wide[:, 5] = np.nan     # not chosen: no error
+    wide[:, 300] = 7.0      # constant
+    X = wide[:, :300]       # row stride 700, column stride 1
+    columns = np.array([0, 1, 2, 127, 128, 129, 255, 256, 299], dtype=np.intp)
+    expected = reference_codes(np.nan_to_num(X), "mu_sigma")
+    for n_threads in (1, 2):
+        got = rows_codes(X, n_threads, 1000, columns)
+        np.testing.assert_array_equal(got[columns], expected[columns])
+        untouched = np.setdiff1d(np.arange(300), columns)
+        assert (got[untouched] == -1).all()
+    strided = wide[::2, 250:520]
+    np.testing.assert_array_equal(rows_codes(strided, 2, 200), reference_codes(strided, "mu_sigma"))
+    # every chosen column (all of ordinary magnitudes) coded by the row tiles themselves
+    codes = np.full((300, 3000), -1, dtype=np.int8)
+    status, _, fallback = _discretize._tall_mu_sigma(X, columns, codes, np.array(MU_SIGMA_EDGES), 2, 1000)
+    assert status == 0 and fallback.size == 0
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.int32])
+def test_row_tiles_wider_code_types(dtype):
+    rng = np.random.default_rng(9)
+    X = np.ascontiguousarray(np.column_stack([rng.normal(size=3001), np.round(rng.normal(size=3001)),
+                                              np.full(3001, 3.0), on_threshold_column(rng, 3001)]))
+    np.testing.assert_array_equal(rows_codes(X, 2, 1000, dtype=dtype), reference_codes(X, "mu_sigma"))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 3000), st.integers(1, 300), st.lists(st.tuples(st.integers(0, 10 ** 6), st.integers(0, 10 ** 6),
+                                                                  st.sampled_from([np.nan, np.inf, -np.inf])),
+                                                        min_size=1, max_size=4),
+       st.sampled_from([1, 2]))
+def test_row_tiles_non_finite_value_names_the_same_column(n, p, bad, n_threads):
+    """A non-finite value: the same error as the column path, naming the first chosen column that
+    has one."""
+    X = np.random.default_rng(n * p).normal(size=(n, p))
+    for row, column, value in bad:
+        X[row % n, column % p] = value
+    messages = []
+    for array, path in ((X, "rows"), (np.asfortranarray(X), "columns")):
+        with pytest.raises(ValueError, match=r"^X: must contain only finite values; column \d+") as error:
+            rows_codes(array, n_threads, 200, path=path)
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+
+
+def test_auto_path_takes_row_tiles_on_tall_row_major_X():
+    """path="auto" (what fstools.core.discretize uses) takes the row tiles on a tall, wide enough
+    C-ordered X, and gives the codes of the Fortran-ordered X through information_codes and
+    mu_sigma_levels."""
+    n = (1 << 25) // (8 * 4)  # 4 columns: the rows' span is TALL_MIN_BYTES
+    assert _discretize._prefers_row_tiles(np.empty((n, 4)), np.arange(4), _discretize.MU_SIGMA)
+    assert not _discretize._prefers_row_tiles(np.empty((n, 4)), np.arange(2), _discretize.MU_SIGMA)
+    assert not _discretize._prefers_row_tiles(np.empty((n, 4), order="F"), np.arange(4), _discretize.MU_SIGMA)
+    assert not _discretize._prefers_row_tiles(np.empty((n, 4)), np.arange(4), _discretize.EQUAL_WIDTH)
+    assert not _discretize._prefers_row_tiles(np.empty((4000, 10000)), np.arange(10000), _discretize.MU_SIGMA)
+    rng = np.random.default_rng(11)
+    X = np.ascontiguousarray(np.column_stack([rng.normal(size=n), rng.integers(0, 3, n).astype(float),
+                                              rng.normal(size=n) * 1e-310, rng.exponential(size=n)]))
+    F = np.asfortranarray(X)
+    for n_threads in (1, 2):
+        c_codes = information_codes(X, n_threads=n_threads)
+        f_codes = information_codes(F, n_threads=n_threads)
+        for a, b in zip(c_codes, f_codes):
+            np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(mu_sigma_levels(X)[0], mu_sigma_levels(F)[0])
+    np.testing.assert_array_equal(mu_sigma_levels(X)[0], rows_codes(X))
+
+
+def test_row_tiles_reject_other_schemes_and_layouts():
+    X = np.random.default_rng(0).normal(size=(50, 3))
+    codes = np.empty((3, 50), dtype=np.int8)
+    with pytest.raises(ValueError, match="^path:"):
+        _discretize.discretize_columns(np.asfortranarray(X), np.arange(3), codes, _discretize.MU_SIGMA,
+                                       edges=np.array(MU_SIGMA_EDGES), path="rows")
+    with pytest.raises(ValueError, match="^path:"):
+        _discretize.discretize_columns(X, np.arange(3), codes, _discretize.EQUAL_WIDTH, n_bins=4, path="rows")
+    with pytest.raises(ValueError, match="^path:"):
+        _discretize.discretize_columns(X, np.arange(3), codes, _discretize.MU_SIGMA,
+                                       edges=np.array(MU_SIGMA_EDGES), path="diagonal")
+    with pytest.raises(ValueError, match="^item_rows:"):
+        _discretize.discretize_columns(X, np.arange(3), codes, _discretize.MU_SIGMA,
+                                       edges=np.array(MU_SIGMA_EDGES), path="rows", item_rows=0)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(16385, 40000), st.lists(st.sampled_from(KINDS), min_size=1, max_size=4),
+       st.integers(0, 2 ** 32 - 1), st.sampled_from([1, 2]), st.sampled_from([np.int8, np.int16]))
+def test_tall_contiguous_columns_coded_in_place(n, kinds, seed, n_threads, dtype):
+    """MU_SIGMA on tall contiguous columns (Fortran order, a DataFrame's values), coded where they
+    are (no copy; subnormal columns from a copy): the NumPy reference and the row tiles."""
+    rng = np.random.default_rng(seed)
+    columns = []
+    for kind in kinds:
+        columns.append(make_column(rng, kind, n, columns))
+    F = np.asfortranarray(np.column_stack(columns))
+    got = rows_codes(F, n_threads, dtype=dtype, path="columns")
+    if WHOLE_ROW_PAIRWISE:
+        np.testing.assert_array_equal(got, reference_codes(F, "mu_sigma"))
+    np.testing.assert_array_equal(got, rows_codes(np.ascontiguousarray(F), n_threads, dtype=dtype))
+
+
+def test_tall_contiguous_columns_non_finite_value_names_the_column():
+    F = np.asfortranarray(np.random.default_rng(2).normal(size=(20000, 4)))
+    F[19999, 2] = np.inf
+    F[5, 3] = np.nan
+    with pytest.raises(ValueError, match=r"^X: .*column 2 has"):
+        rows_codes(F, path="columns")
+    rows_codes(F, columns=[0, 1], path="columns")  # columns 2 and 3 not chosen: fine

@@ -22,10 +22,13 @@ codes the discrete columns of :func:`information_codes`.  It knows nothing
 about data frames.
 
 Memory: ``X`` is never copied whole.  float64 columns are read by the kernel
-as they are (C- or F-ordered), a block of columns per thread at a time; other
-dtypes are converted to float64 a block of columns at a time (about
-:data:`BLOCK_VALUES` values per block), so beyond the codes the extra memory
-is a few blocks.
+as they are (C- or F-ordered), a block of columns per thread at a time, or,
+for the mu/sigma scheme on a tall row-major ``X`` (C order, as
+``DataFrame.to_numpy()`` often gives it), every column at a time in two passes
+over row tiles (see ROW TILES in :mod:`fstools._ext._discretize`: a column of
+a C-ordered ``X`` touches every cache line of ``X``); other dtypes are
+converted to float64 a block of columns at a time (about :data:`BLOCK_VALUES`
+values per block), so beyond the codes the extra memory is a few blocks.
 
 Extreme magnitudes: the levels of every scheme are invariant under scaling a
 column by a positive factor, and the mu/sigma and equal-width schemes compute
