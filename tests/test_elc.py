@@ -341,24 +341,45 @@ def test_baselines_through_select(multilabel_frame, method):
     str(res.summary(all_features=True))
 
 
+@pytest.mark.parametrize("absent, present", [(1, 2), (-1, 1), (0, 2), (False, True)])
+def test_two_valued_labels_are_read_as_zero_one(multilabel_frame, absent, present):
+    """Any two values make a label, the larger one meaning present (scikit-learn's LabelBinarizer
+    of two classes; R's second level): the same selection as the 0/1 columns."""
+    labels = [f"y{j}" for j in range(1, 6)]
+    expected = fs.select(" + ".join(labels) + " ~ .", multilabel_frame, method="ml_fisher", k=5)
+    recoded = multilabel_frame.copy()
+    for label in labels[:3]:
+        recoded[label] = np.where(recoded[label] == 1, present, absent)
+    res = fs.select(" + ".join(labels) + " ~ .", recoded, method="ml_fisher", k=5)
+    assert res.selected == expected.selected
+    pd.testing.assert_frame_equal(res.scores, expected.scores)
+    X = multilabel_frame[[f"x{j}" for j in range(30)]].to_numpy()
+    Y = multilabel_frame[labels].to_numpy()
+    as_objects = np.where(Y == 1, present, absent).astype(object)
+    selector = fs.FeatureSelector(method="ml_fisher", k=5).fit(X, as_objects)
+    assert list(selector.ranking_) == list(fs.FeatureSelector(method="ml_fisher", k=5).fit(X, Y).ranking_)
+
+
 def test_label_errors(multilabel_frame):
     df = multilabel_frame.copy()
-    df["y2"] = np.where(df["y2"] == 1, 2, 0)
-    with pytest.raises(ValueError, match=r"response 'y2': a label column must hold only 0 and 1.*0, 2"):
+    df["y2"] = np.arange(len(df)) % 3
+    with pytest.raises(ValueError, match=r"response 'y2': a label column must hold two values .*0, 1, 2"):
         fs.select("y1 + y2 ~ .", df, method="elc", k=3)
     df = multilabel_frame.copy()
     df["y3"] = 0
-    with pytest.raises(ValueError, match=r"response 'y3': is constant \(all 0\)"):
+    with pytest.raises(ValueError, match=r"response 'y3': is constant \(all 0\), one class only"):
         fs.select("y1 + y3 ~ .", df, method="elc", k=3)
     df = multilabel_frame.copy()
     df["y1"] = np.where(df["y1"] == 1, "yes", "no")
-    with pytest.raises(ValueError, match=r"response 'y1': a label column must hold only 0 and 1"):
+    with pytest.raises(ValueError, match=r"response 'y1': a label column must hold numbers or booleans"):
         fs.select("y1 + y2 ~ .", df, method="llsf", k=3)
     X = multilabel_frame[[f"x{j}" for j in range(30)]].to_numpy()
-    with pytest.raises(ValueError, match=r"label 1: a label column must hold only 0 and 1"):
+    with pytest.raises(ValueError, match=r"label 1: a label column must hold two values"):
         fs.FeatureSelector(method="elc", k=3).fit(X, np.column_stack([np.arange(200) % 2, np.arange(200) % 3]))
-    with pytest.raises(ValueError, match=r"label 0: is constant \(all 1\)"):
+    with pytest.raises(ValueError, match=r"label 0: is constant \(all 1\), one class only"):
         fs.FeatureSelector(method="elc", k=3).fit(X, np.column_stack([np.ones(200), np.arange(200) % 2]))
+    with pytest.raises(ValueError, match=r"Unknown label type"):
+        fs.FeatureSelector(method="elc", k=3).fit(X, np.full((200, 2), "a", dtype=object))
     with pytest.raises(ValueError, match=r"k: must be in 1\.\.30"):
         fs.FeatureSelector(method="elc", k=31).fit(X, multilabel_frame[["y1", "y2"]].to_numpy())
 

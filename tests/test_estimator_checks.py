@@ -1,9 +1,11 @@
 """scikit-learn's own estimator checks (``parametrize_with_checks``) on FeatureSelector, one
 instance per kind of method: a filter, counts (chi2: positive_only), the information methods
 (mim's sparse path, a greedy one), a continuous response (pearson), the paper's CMQFS and a
-binary online method (mbpa: two-class targets through its classifier tags).  The other
-single-response methods pass them too (checked by hand with ``check_estimator`` for every
-method; see the commit that added this file); RReliefF's known failures are listed.  Skipped by
+binary online method (mbpa: two-class targets through its classifier tags) and two multi-label
+methods (ml_fisher, the paper's ELC: a 2-D target of two values through their target tags, each
+column read as absent / present).  The other
+single-response methods pass them too, and so do the other multi-label ones (checked by hand with
+``check_estimator`` for every method); RReliefF's known failures are listed.  Skipped by
 scikit-learn itself: check_array_api_input (SCIPY_ARRAY_API is not set)."""
 import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -11,7 +13,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 import fstools as fs
 
 ESTIMATORS = [fs.FeatureSelector(method=method, k=1)
-              for method in ("fisher", "chi2", "mim", "mrmr", "pearson", "cmqfs", "mbpa")]
+              for method in ("fisher", "chi2", "mim", "mrmr", "pearson", "cmqfs", "mbpa", "ml_fisher", "elc")]
 
 # RReliefF on make_blobs' well separated clusters: no two near instances differ in the response,
 # so its weights are 0 / 0 (N_dC = 0), which fs refuses instead of inventing a value.

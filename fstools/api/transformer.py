@@ -377,7 +377,13 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
             tags.input_tags.sparse = False
             return tags
         tags.input_tags.sparse = "sparse" in spec.capabilities
-        if spec.supervised and "multiclass" not in spec.capabilities and spec.responses == {"class"}:
+        if "multilabel" in spec.capabilities:
+            # A label matrix (samples x labels) of two values per column: scikit-learn's checks then
+            # give these methods a 2-D target of two values (the classifier tags binarise it).
+            tags.target_tags.multi_output = True
+            tags.target_tags.single_output = False
+            tags.classifier_tags = ClassifierTags(multi_class=False)
+        elif spec.supervised and "multiclass" not in spec.capabilities and spec.responses == {"class"}:
             # The online methods take two classes: scikit-learn's checks then give them binary targets
             # (they read the classifier tags for that; FeatureSelector stays a transformer).
             tags.classifier_tags = ClassifierTags(multi_class=False)

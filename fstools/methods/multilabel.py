@@ -168,10 +168,15 @@ VARIANTS = ("paper", "reference-code")
 def check_label_matrix(Y, n_samples=None, names=None):
     """A validated 0/1 label matrix as float64, shape (n, l).
 
+    Each label column holds two values: 0 and 1, False and True, or any two numbers, of which
+    the larger means that the label is present (as scikit-learn's ``LabelBinarizer`` reads two
+    classes, and R the second level of a two-level factor): ``{1, 2}`` and ``{-1, 1}`` are read
+    as ``{0, 1}``.
+
     Parameters
     ----------
     Y : array-like, shape (n,) or (n, l)
-        0/1 (or False/True) entries; a 1-D vector is one label.
+        Numbers or booleans (an object array of them too); a 1-D vector is one label.
     n_samples : int, optional
         The number of rows ``Y`` must have.
     names : sequence of str, optional
@@ -180,8 +185,9 @@ def check_label_matrix(Y, n_samples=None, names=None):
     Raises
     ------
     ValueError
-        Naming the label column: values other than 0/1, a constant column (all 0
-        or all 1: no correlation with anything is defined), a wrong shape.
+        Naming the label column: other than two values, a missing value, a constant column
+        (one class only: no correlation with anything is defined), a wrong shape; "Unknown
+        label type" for entries that are not numbers.
     """
     Y = np.asarray(Y)
     if Y.ndim == 1:
@@ -193,22 +199,39 @@ def check_label_matrix(Y, n_samples=None, names=None):
     if Y.shape[1] == 0:
         raise ValueError("Y: has no label column")
     names = [f"label {j}" for j in range(Y.shape[1])] if names is None else [str(v) for v in names]
-    if Y.dtype == object or not (np.issubdtype(Y.dtype, np.number) or Y.dtype == bool):
-        raise ValueError(f"Y: label columns must be 0/1 (or False/True); got dtype {Y.dtype}")
-    values = Y.astype(np.float64)
+    values = _label_values(Y)
     for j in range(values.shape[1]):
         column = values[:, j]
-        bad = ~((column == 0) | (column == 1))
-        if bad.any():
-            found = np.unique(column[~np.isnan(column)])
+        if np.isnan(column).any():
+            raise ValueError(f"{names[j]}: has {int(np.isnan(column).sum())} missing value(s); a label column "
+                             f"must hold 0 and 1 (or two other values) in every row")
+        found = np.unique(column)
+        if found.size == 0:  # no rows: nothing to read
+            continue
+        if found.size > 2:
             shown = ", ".join(f"{v:g}" for v in found[:6]) + (", ..." if found.size > 6 else "")
-            extra = " and missing values" if np.isnan(column).any() else ""
-            raise ValueError(f"{names[j]}: a label column must hold only 0 and 1 (or False/True); "
-                             f"got the values {shown}{extra}")
-        if column.size and (column.min() == column.max()):
-            raise ValueError(f"{names[j]}: is constant (all {int(column[0])}) in the {column.size} rows used; "
-                             f"a label needs both 0 and 1 (remove it)")
+            raise ValueError(f"{names[j]}: a label column must hold two values (0 and 1, False and True, or two "
+                             f"numbers: the larger means present); got the values {shown}")
+        if found.size == 1:
+            raise ValueError(f"{names[j]}: is constant (all {found[0]:g}), one class only in the {column.size} rows "
+                             f"used; a label needs both values, present and absent (remove it)")
+        if found[0] != 0 or found[1] != 1:
+            values[:, j] = column == found[1]
     return np.ascontiguousarray(values)
+
+
+def _label_values(Y):
+    """``Y`` (2-D) as float64: numbers and booleans, or an object array of them; ValueError with
+    scikit-learn's words ("Unknown label type") for anything else."""
+    if Y.dtype == bool or np.issubdtype(Y.dtype, np.number):
+        return Y.astype(np.float64)
+    if Y.dtype == object:
+        try:
+            return Y.astype(np.float64)
+        except (TypeError, ValueError):
+            pass
+    raise ValueError(f"Y: Unknown label type: label columns must hold numbers or booleans (0 and 1); got "
+                     f"dtype {Y.dtype}")
 
 
 def standardize_features(X, scaling="variance"):

@@ -324,8 +324,9 @@ def check_sparse_input(spec, X, name="X"):
 def label_matrix(responses):
     """The 0/1 label matrix (float64, n x l) of a DataFrame of label columns.
 
-    Each column must be boolean, or numeric with only the values 0 and 1, and must
-    hold both values.  ValueError naming the column otherwise.
+    Each column must be boolean, or numeric with two values (0 and 1, or two others: the larger
+    means present, :func:`fstools.methods.multilabel.check_label_matrix`), and must hold both.
+    ValueError naming the column otherwise.
     """
     columns = []
     names = [str(name) for name in responses.columns]
@@ -337,8 +338,8 @@ def label_matrix(responses):
         if not pd.api.types.is_numeric_dtype(series.dtype):
             values = pd.unique(series.dropna())
             shown = ", ".join(repr(v) for v in values[:5]) + (", ..." if len(values) > 5 else "")
-            raise ValueError(f"response {name!r}: a label column must hold only 0 and 1 (or False/True); got a "
-                             f"{series.dtype} column with the values {shown}")
+            raise ValueError(f"response {name!r}: a label column must hold numbers or booleans (0 and 1, or False "
+                             f"and True); got a {series.dtype} column with the values {shown}")
         columns.append(series.to_numpy(dtype=np.float64))
     return check_label_matrix(np.column_stack(columns), names=[f"response {name!r}" for name in names])
 
