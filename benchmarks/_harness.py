@@ -152,14 +152,55 @@ def print_summary(start):
     print(f"load average at end {load_average()};  total wall time {time.perf_counter() - start:.1f} s")
 
 
+#: Defined in every memory child before its own code (:func:`run_memory_child`): ``peak_of(call,
+#: mode)`` runs ``call()`` and returns ``dict(extra=bytes, how=words)``, the peak memory it added:
+#: by ``tracemalloc`` (NumPy's allocations) for ``mode="tracemalloc"``, else the process high-water
+#: mark ``VmHWM`` reset just before the call through ``/proc/self/clear_refs`` (every touched page,
+#: the kernels' buffers too), or ``ru_maxrss`` where that cannot be reset (a lower bound).
+PEAK_OF = r"""
+def status(key):
+    with open("/proc/self/status") as handle:
+        for line in handle:
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) * 1024
+    return None
+
+
+def peak_of(call, mode):
+    import resource
+    if mode == "tracemalloc":
+        import tracemalloc
+        tracemalloc.start()
+        before, _ = tracemalloc.get_traced_memory()
+        call()
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        return dict(extra=peak - before, how="tracemalloc peak - before")
+    rss_before = status("VmRSS")
+    try:
+        with open("/proc/self/clear_refs", "w") as handle:   # resets VmHWM to the current RSS
+            handle.write("5")
+        reset = True
+    except OSError:
+        reset = False
+    maxrss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    call()
+    if reset:
+        return dict(extra=status("VmHWM") - rss_before, how="VmHWM after reset - VmRSS before")
+    return dict(extra=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - max(rss_before, maxrss_before),
+                how="ru_maxrss after - max(RSS, ru_maxrss) before (lower bound)")
+"""
+
+
 def run_memory_child(code, what):
-    """Run ``code`` (a memory measurement) in a fresh Python process and return the JSON object
-    its last line prints; RuntimeError naming ``what`` when it fails."""
+    """Run ``code`` (a memory measurement; :data:`PEAK_OF` is defined before it) in a fresh Python
+    process and return the JSON object its last line prints; RuntimeError naming ``what`` when it
+    fails."""
     import json
     import subprocess
     import sys
 
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    proc = subprocess.run([sys.executable, "-c", PEAK_OF + code], capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise RuntimeError(f"memory subprocess failed ({what}): {proc.stderr.strip()[-500:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])

@@ -243,37 +243,8 @@ y = rng.integers(0, 2, size=m).astype(np.int32)
 data = pd.DataFrame(X) if layout == "DataFrame" else X
 fs.FeatureSelector(method=method, k=3, n_jobs=1).fit(X[:2000], y[:2000])   # warm-up: imports, kernels
 
-def status(key):
-    with open("/proc/self/status") as handle:
-        for line in handle:
-            if line.startswith(key + ":"):
-                return int(line.split()[1]) * 1024
-    return None
-
 out = dict(x_bytes=X.nbytes)
-if mode == "tracemalloc":
-    import tracemalloc
-    tracemalloc.start()
-    before, _ = tracemalloc.get_traced_memory()
-    fs.FeatureSelector(method=method, k=10, n_jobs=1).fit(data, y)
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    out.update(extra=peak - before, how="tracemalloc peak - before")
-else:
-    rss_before = status("VmRSS")
-    try:
-        with open("/proc/self/clear_refs", "w") as handle:   # resets VmHWM to the current RSS
-            handle.write("5")
-        reset = True
-    except OSError:
-        reset = False
-    maxrss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    fs.FeatureSelector(method=method, k=10, n_jobs=1).fit(data, y)
-    if reset:
-        out.update(extra=status("VmHWM") - rss_before, how="VmHWM after reset - VmRSS before")
-    else:
-        out.update(extra=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - max(rss_before, maxrss_before),
-                   how="ru_maxrss after - max(RSS, ru_maxrss) before (lower bound)")
+out.update(peak_of(lambda: fs.FeatureSelector(method=method, k=10, n_jobs=1).fit(data, y), mode))   # (_harness.PEAK_OF)
 print(json.dumps(out))
 """
 

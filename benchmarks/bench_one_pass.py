@@ -182,37 +182,8 @@ def fit(rows):
 
 fit(2000)   # warm-up: imports, kernels
 
-def status(key):
-    with open("/proc/self/status") as handle:
-        for line in handle:
-            if line.startswith(key + ":"):
-                return int(line.split()[1]) * 1024
-    return None
-
 out = dict(x_bytes=X.nbytes)
-if mode == "tracemalloc":
-    import tracemalloc
-    tracemalloc.start()
-    before, _ = tracemalloc.get_traced_memory()
-    fit(m)
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    out.update(extra=peak - before, how="tracemalloc peak - before")
-else:
-    rss_before = status("VmRSS")
-    try:
-        with open("/proc/self/clear_refs", "w") as handle:   # resets VmHWM to the current RSS
-            handle.write("5")
-        reset = True
-    except OSError:
-        reset = False
-    maxrss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    fit(m)
-    if reset:
-        out.update(extra=status("VmHWM") - rss_before, how="VmHWM after reset - VmRSS before")
-    else:
-        out.update(extra=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - max(rss_before, maxrss_before),
-                   how="ru_maxrss after - max(RSS, ru_maxrss) before (lower bound)")
+out.update(peak_of(lambda: fit(m), mode))   # (_harness.PEAK_OF)
 print(json.dumps(out))
 """
 
