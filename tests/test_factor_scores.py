@@ -205,7 +205,7 @@ def test_stability_selects_whole_variables_as_select_does(method):
     df = _planted(13, n=150)
     result = fs.stability("y ~ .", df, method, k=1, n_bootstrap=10, random_state=0, progress=False)
     assert result.full_selection == fs.select("y ~ .", df, method=method, k=1).selected == ["colour"]
-    assert list(result.selections.columns) == ["colour", "x1", "x2"]
+    assert list(result.selections.columns) == ["x1", "colour", "x2"]   # R's term order: the columns'
     assert result.selections["colour"].all()
 
 

@@ -964,7 +964,7 @@ def test_terms_are_named_alike_in_every_expansion():
     df = pd.DataFrame({"y": [0, 1, 0, 1, 1], "a.b": [1.0, 2.0, 4.0, 3.0, 5.0],
                        "x1": [2.0, 1.0, 0.0, 3.0, 1.0]})
     assert parse_formula("y ~ .", df).terms == ["a.b", "x1"]
-    assert parse_formula("y ~ .:x1", df).terms == ["a.b:x1", "x1"]
+    assert parse_formula("y ~ .:x1", df).terms == ["x1", "a.b:x1"]  # R's order: x1 first
     assert parse_formula("y ~ `a.b`:x1", df).terms == ["a.b:x1"]
     assert parse_formula('y ~ Q("a.b"):x1', df).terms == ["a.b:x1"]
     assert parse_formula("y ~ log(`a.b`)", df).terms == ["log(`a.b`)"]
@@ -1070,3 +1070,97 @@ def test_response_columns_equal_pandas_selection(case, rows):
     if got.shape[1]:  # a copy: writing to it leaves the data as they were
         got.iloc[0, 0] = got.iloc[1, 0]
     pd.testing.assert_frame_equal(data, before)
+
+
+# --------------------------------------------------------------------------- R's model.frame()
+# The expected values below are R's (R 4.x, terms() / model.matrix() / model.frame() on R_FRAME,
+# with f and g factors): the term labels, the design columns and the rows kept.
+
+R_FRAME = pd.DataFrame({"y": [1.0, 2, 3, 4, 5, 6], "x1": [-1, 2, np.nan, 0.5, 3, -2],
+                        "x2": [1.5, -2, 0.3, 4, -1, 2], "f": list("uvwuvw"), "g": list("pqpqpq")})
+
+
+def _rows(frame):
+    return [R_FRAME.index.get_loc(label) + 1 for label in frame.row_index]
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+@pytest.mark.parametrize("formula, r_terms, r_rows", [
+    ("y ~ x2 - log(x1)", ["x2"], [2, 4, 5]),                   # a removed term's NaN drops the row
+    ("y ~ I(log(x2) > 0)", ["I(log(x2) > 0)"], [1, 3, 4, 6]),  # a comparison with NaN is NA
+    ("y ~ x1 + x2*(x1 - x1)", ["x1", "x2"], [1, 2, 4, 5, 6]),  # (x1 - x1) * x2 alone has no term
+])
+def test_rows_as_r_model_frame(formula, r_terms, r_rows):
+    frame = parse_formula(formula, R_FRAME)
+    assert frame.terms == r_terms
+    assert _rows(frame) == r_rows
+
+
+@pytest.mark.parametrize("formula", ["y ~ . - a", "y ~ b - a", "y ~ b + f - a"])
+def test_a_removed_column_is_left_out_with_its_missing_values(formula):
+    # fstools' documented way to leave out a column (an identifier, a column of missing values):
+    # unlike R's model.frame(), which still drops the rows where a is missing, nothing reads it
+    data = pd.DataFrame({"y": [1.0, 2, 3, 4], "a": [1.0, np.nan, 3, 4], "b": [1.0, 2, 3, 5],
+                         "f": list("uvuv")})
+    assert parse_formula(formula, data).n_dropped == 0
+
+
+@pytest.mark.parametrize("formula, message", [
+    ("y ~ x2 - poly(x2, 0)", "degree"),             # R: 'degree' must be at least 1
+    ("y ~ (x1 - x1) * x2", "no predictors"),        # R: no term (but x2 for x2 * (x1 - x1))
+    ("y ~ 1 * x2", "no predictors"),                # R: no term
+])
+def test_formulas_r_refuses_or_leaves_without_terms(formula, message):
+    with pytest.raises(FormulaError, match=re.escape(message)):
+        parse_formula(formula, R_FRAME)
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+def test_every_row_missing_is_a_formula_error_naming_the_term():
+    # R: model.matrix(y ~ log(-abs(x2)), d) has 0 rows; fstools cannot select on none
+    with pytest.raises(FormulaError, match=r"all 6 rows have missing values once the terms are evaluated.*"
+                                           r"log\(-abs\(x2\)\)"):
+        parse_formula("y ~ log(-abs(x2))", R_FRAME)
+
+
+@pytest.mark.parametrize("formula, r_terms, r_columns", [
+    # the margin x2 of f:x2 lies inside x1:x2: f is coded by contrasts
+    ("y ~ x1:x2 + f:x2", ["x1:x2", "f:x2"], ["x1:x2", "f[T.v]:x2", "f[T.w]:x2"]),
+    # g of f:g lies inside x1:g: f by contrasts, g (margin f nowhere before) by all levels
+    ("y ~ x1:g + f:g", ["x1:g", "f:g"],
+     ["x1:g[p]", "x1:g[q]", "f[T.v]:g[p]", "f[T.w]:g[p]", "f[T.v]:g[q]", "f[T.w]:g[q]"]),
+    # R's order: main effects first, in the formula's order
+    ("y ~ f + x2 + g:x2 + x1", ["f", "x2", "x1", "g:x2"], ["f[T.v]", "f[T.w]", "x2", "x1", "g[T.q]:x2"]),
+])
+def test_factor_coding_and_term_order_as_in_r(formula, r_terms, r_columns):
+    frame = parse_formula(formula, R_FRAME)
+    assert frame.terms == r_terms
+    assert frame.column_names == r_columns
+    if formula == "y ~ x1:g + f:g":  # R's model.matrix, rows 1, 2, 4, 5, 6
+        expected = [[-1, 0, 0, 0, 0, 0], [0, 2, 0, 0, 1, 0], [0, 0.5, 0, 0, 0, 0], [3, 0, 1, 0, 0, 0],
+                    [0, -2, 0, 0, 0, 1]]
+        np.testing.assert_array_equal(frame.X, expected)
+
+
+def test_dot_lists_the_terms_in_column_order():
+    # R: attr(terms(y ~ ., data = df), "term.labels") is a, f, b (a factor is not put first)
+    data = pd.DataFrame({"y": [1.0, 2, 3, 4], "a": [1.0, 2, 3, 5], "f": list("uvuv"), "b": [2.0, 1, 0, 3]})
+    frame = parse_formula("y ~ .", data)
+    assert frame.terms == ["a", "f", "b"]
+    assert frame.column_names == ["a", "f[T.v]", "b"]
+
+
+@pytest.mark.parametrize("formula_mode", ["safe", "code"])
+def test_r_conversions(formula_mode):
+    data = pd.DataFrame({"y": [1.0, 2, 3, 4], "x": [-1.7, 2.9, 0.5, 3.0], "f": list("vuwv"),
+                         "flag": [True, False, True, True], "n": [1, 2, 10, 2]})
+    frame = parse_formula("y ~ as.numeric(f) + as.integer(x) + I(as.numeric(flag)) + as.factor(n)", data,
+                          formula_mode=formula_mode)
+    assert frame.terms == ["as.numeric(f)", "as.integer(x)", "I(as.numeric(flag))", "n"]
+    assert frame.column_names == ["as.numeric(f)", "as.integer(x)", "I(as.numeric(flag))", "as.factor(n)[T.2]",
+                                  "as.factor(n)[T.10]"]
+    # R: as.numeric(factor(c("v", "u", "w", "v"))) is 2 1 3 2; as.integer(c(-1.7, 2.9, 0.5, 3)) is -1 2 0 3
+    np.testing.assert_array_equal(frame.X[:, :3], [[2, -1, 1], [1, 2, 0], [3, 0, 1], [2, 3, 1]])
+    # as.character(n) is a factor of the texts "1", "10", "2" (R sorts them as text)
+    frame = parse_formula("y ~ as.character(n)", data, formula_mode=formula_mode)
+    assert frame.column_names == ["as.character(n)[T.10]", "as.character(n)[T.2]"]

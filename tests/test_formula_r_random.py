@@ -22,7 +22,7 @@ What is required
 fstools reads each formula in its default (safe) mode on the same frame, and for a formula R
 accepts it must either
 
-* give R's terms, R's rows and R's design columns (values equal), with the naming map of
+* give R's terms (in R's order), R's rows and R's design columns (values equal), with the naming map of
   ``tests/test_formula_r.py`` (its helpers are used here); where fstools codes factors
   differently from R as documented (no intercept column, so a factor is always coded as next
   to an intercept; full-rank coding of an interaction whose margins are absent, where R's
@@ -32,7 +32,8 @@ accepts it must either
   construct it refuses (:func:`constructs`): ``%in%``, ``offset()``, the function that is not
   supported, the backticks a dotted name needs inside a call, a unary minus, a column that is a
   term both as ``x`` and as ``factor(x)`` (R keeps both), or "no predictors" when R's design
-  has no column besides the intercept.  The formula that fstools' messages quote does not
+  has no column besides the intercept, or "rows have missing values once the terms are evaluated"
+  when R's design has no row.  The formula that fstools' messages quote does not
   count: the rest of the message must name the construct.
 
 A formula R refuses must be refused by fstools too (any :class:`FormulaError`).
@@ -69,99 +70,30 @@ DATA = pd.read_csv(DATA_DIR / _EXPECTED["data"])
 SUPPORTED_FUNCTIONS = frozenset({
     "C", "factor", "I", "Q", "log", "log2", "log10", "log1p", "exp", "expm1", "sqrt", "abs",
     "sign", "floor", "ceiling", "round", "trunc", "sin", "cos", "tan", "sinh", "cosh", "tanh",
-    "scale", "center", "standardize", "poly",
+    "scale", "center", "standardize", "poly", "as.factor", "as.numeric", "as.integer", "as.character",
 })
 
-# The causes of the differences from R found by the random formulas.  The first formula of a
-# group in KNOWN_DIFFERENCES is its smallest form (written by hand after the random formulas
-# where these had none as small).
-MARGIN_INSIDE_AN_EARLIER_TERM = (
-    "coding of a factor whose margin is not a term but lies inside an earlier term: R's "
-    "terms() codes f in f:x2 by contrasts when x2 is part of an earlier term (x1:x2), patsy "
-    "codes it by all levels (it looks only at earlier terms with the same numeric factors): "
-    "another column space")
-NAN_COMPARISON_KEEPS_ROWS = (
-    "a comparison with NaN inside I() is NA in R (model.frame drops the row) and False in "
-    "NumPy (fstools keeps the row with 0)")
-ALL_ROWS_NAN_VALUEERROR = (
-    "every row is NaN once the terms are evaluated: fstools raises ValueError, not "
-    "FormulaError (R returns a design with 0 rows)")
-AS_FUNCTION_REFUSED_AS_KEYWORD = (
-    "R's as.numeric(), as.integer(), as.factor() are refused as \"the Python keyword 'as'\": "
-    "the message names neither the function nor that it is not supported")
-REMOVED_TERMS_EVALUATED_BY_R = (
-    "R's model.frame() evaluates the variables of removed terms too: in y ~ x2 - log(x1) the "
-    "rows where log(x1) is NaN are dropped (and y ~ x1 - poly(x1, 0) is an error); fstools "
-    "never evaluates a removed term and keeps every row")
-EMPTIED_PARENTHESES_CROSSED = (
-    "R's terms() gives no term at all for (x1 - x1) * x2 (but x2 for x2 * (x1 - x1)); "
-    "fstools gives x2")
+# The causes of the differences from R found by the random formulas, and what became of them
+# (each was a group of KNOWN_DIFFERENCES; all now match R or are refused as required):
+#
+# * the coding of a factor whose margin lies inside an earlier term (``y ~ x1:x2 + f:x2``: R codes
+#   f by contrasts, as x2 lies inside x1:x2; patsy coded it by all levels): fstools now codes such
+#   a design as R does (fstools.model.formula.r_coding);
+# * R's model.frame() evaluates the variables of removed terms (``y ~ x2 - log(x1)`` drops the rows
+#   where log(x1) is NaN, ``y ~ x1 - poly(x1, 0)`` is an error), and a comparison with NaN is NA
+#   (``y ~ I(log(x1) > 0)`` drops the row): fstools does the same (but for a removed column,
+#   ``y ~ . - id``, which fstools leaves out with its missing values, as documented: the data
+#   here have none);
+# * every row NaN once the terms are evaluated (``y ~ log(-pos)``: R returns 0 rows): fstools
+#   refuses with a FormulaError naming the terms (required by _check_refusal);
+# * R's as.factor(), as.numeric(), as.integer() (and as.character()) are supported;
+# * R's terms() gives no term for ``(x1 - x1) * x2`` (a product whose left side has no terms),
+#   but x2 for ``x2 * (x1 - x1)``: fstools reads such products as R does.
 
 #: Formulas where fstools' answer differs from R's: formula -> the cause, listed by cause.  Each
-#: is an xfail(strict=True) case of test_known_differences, left out of the chunk tests.
-KNOWN_DIFFERENCES = {
-    **dict.fromkeys([
-        "y ~ x1:x2 + f:x2",
-        "y ~ x1:g + f:g",
-        "y ~ (a.b + flag + flag):g",
-        "y ~ ((x1 + flag):n) * flag",
-        "y ~ (scale(x1) + f):cosh(x2)",
-        "y ~ (`a.b` * f):poly(pos, 1)",
-        "y ~ (`a.b` + factor(n)):f - 1",
-        "y ~ (pos + factor(n)):(f - g)",
-        "y ~ (log2(n) * flag):trunc(`a.b`)",
-        "y ~ (I(pos) + pos):(I(`a.b` + n + n) + factor(g))",
-        "y ~ (a.b + factor(g)):(f + scale(n, scale = FALSE))",
-        "y ~ (scale(log(pos)) * factor(g)):(sqrt(`a.b`):`a.b`)",
-        "y ~ flag:(pos + I(sign(x2 + 1) - n) + factor(f) - factor(flag))",
-        "y ~ ((I(n^0.5 * (pos * pos)) + f + x1)^2 + factor(n)):scale(log(pos), scale = FALSE)",
-    ], MARGIN_INSIDE_AN_EARLIER_TERM),
-    **dict.fromkeys([
-        "y ~ x2 - log(x1)",
-        "y ~ x1 - poly(x1, 0)",
-        "y ~ (sinh(x1) - factor(n)) - log2(x1)",
-    ], REMOVED_TERMS_EVALUATED_BY_R),
-    **dict.fromkeys([
-        "y ~ I(log(x1) > 0)",
-        "y ~ I(x2^0.5 >= x2)",
-    ], NAN_COMPARISON_KEEPS_ROWS),
-    **dict.fromkeys([
-        "y ~ log(-pos)",
-        "y ~ (f + cos(x1^2 / (n - n)))^2 + factor(n)",
-    ], ALL_ROWS_NAN_VALUEERROR),
-    **dict.fromkeys([
-        "y ~ as.factor(n)",
-        "y ~ as.integer(pos) * f",
-        "y ~ as.factor(n) + flag",
-        "y ~ I(as.numeric(flag))",
-        "y ~ x1 / as.integer(pos)",
-        "y ~ f + as.numeric(f) - 1",
-        "y ~ as.numeric(f):factor(n)",
-        "y ~ pos + as.integer(pos) + 0",
-        "y ~ x1:I(as.numeric(flag)) + 0",
-        "y ~ (scale(`a.b`)) * as.numeric(x1)",
-        "y ~ (pos + f + a.b + as.factor(n))^2",
-        "y ~ I(`a.b` == 2) * as.integer(pos) - 1",
-        "y ~ 0 + ((flag + as.numeric(f))^2) - flag",
-        "y ~ (factor(n) * I(x2 == 2)):as.factor(n)",
-        "y ~ (n + as.integer(pos) + I(-`a.b`))^3 - 1",
-        "y ~ (factor(n) + f + I(as.numeric(flag)))^2",
-        "y ~ (sign(x1) + flag + I(as.numeric(flag)))^3",
-        "y ~ (as.numeric(f) + factor(n)):((flag + a.b)^2)",
-        "y ~ -1 + (as.numeric(f) + flag + factor(n) + f)^2",
-        "y ~ (as.numeric(x1) + scale(n) + f + log1p(pos))^2",
-        "y ~ (as.numeric(x1) * f) * poly(pos, 3, raw = TRUE)",
-        "y ~ ((x1 + as.numeric(f)):(`a.b`:factor(g))) / I(x1)",
-        "y ~ (scale(x2, scale = FALSE) + as.numeric(x1) + x2)^2",
-        "y ~ I(sinh(x1 / 2)) * factor(n) + (flag + as.integer(pos))^2",
-        "y ~ g - ((tanh(x1 * x2 + -n) + factor(n) + exp(as.numeric(n)))^3) - 1",
-        "y ~ 1 + (poly(n, 2) * f) * I(x2) + (as.numeric(f) + scale(n) + f + sinh(n / 4))^2",
-        "y ~ (I(`a.b`) + f + I(as.numeric(flag)) + scale(log(pos), center = TRUE, scale = TRUE))^3",
-    ], AS_FUNCTION_REFUSED_AS_KEYWORD),
-    **dict.fromkeys([
-        "y ~ (x1 - x1) * x2",
-    ], EMPTIED_PARENTHESES_CROSSED),
-}
+#: is an xfail(strict=True) case of test_known_differences, left out of the chunk tests.  None is
+#: left (see the causes above).
+KNOWN_DIFFERENCES = {}
 
 #: How many formulas one chunk test checks.
 CHUNK_SIZE = 50
@@ -284,6 +216,8 @@ def _check_refusal(entry, message):
     words = constructs(entry["formula"])
     if not entry["column_names"]:
         words.append("no predictors")
+    if entry.get("rows") == []:  # R keeps no row: fstools cannot select on none, and says why
+        words.append("rows have missing values once the terms are evaluated")
     # the message quotes the whole formula: only the rest of it counts
     lowered = message.replace(repr(entry["formula"]), "").replace(entry["formula"], "").lower()
     if any(word.lower() in lowered for word in words):
@@ -297,9 +231,9 @@ def _check_design(entry, frame):
     our_rows = [DATA.index.get_loc(label) + 1 for label in frame.row_index]
     if our_rows != [int(row) for row in r_rows]:
         return f"rows {our_rows} != R's {r_rows}"
-    ours_terms = sorted(sorted(normal_term(term)) for term in frame.terms)
-    r_terms = sorted(sorted(normal_term(label)) for label in entry["term_labels"])
-    if ours_terms != r_terms:
+    ours_terms = [normal_term(term) for term in frame.terms]
+    r_terms = [normal_term(label) for label in entry["term_labels"]]
+    if ours_terms != r_terms:  # the same terms, in R's order
         return f"terms {frame.terms} != R's {entry['term_labels']}"
     X = frame.X.toarray() if hasattr(frame.X, "toarray") else np.asarray(frame.X)
     ours = {}
@@ -351,7 +285,7 @@ def test_the_battery_is_large_and_from_r():
 
 def test_the_refusal_words():
     assert constructs("y ~ x1 %in% f + offset(x2)") == ["%in%", "offset()"]
-    assert constructs("y ~ as.numeric(f) + log(pos) + poly(x1, 2)") == ["as.numeric"]
+    assert constructs("y ~ pmax(f, 1) + log(pos) + poly(x1, 2) + as.numeric(f)") == ["pmax"]
     assert constructs("y ~ log(a.b) + `a.b`") == ["backticks"]
     assert constructs("y ~ log(`a.b`) + a.b + a.b:x1") == []
     assert constructs("y ~ -x1 + x2 - 1") == ["unary minus"]

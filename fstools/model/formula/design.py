@@ -19,7 +19,9 @@ from fstools.model.formula.messages import formula_error, patsy_problem, quote_l
 from fstools.model.formula.names import patsy_key
 from fstools.model.formula.namespace import eval_environment
 from fstools.model.formula.patsy_terms import Terms
+from fstools.model.formula.r_coding import r_design_info
 from fstools.model.formula.rows import Rows, missing_rows
+from fstools.model.formula.term_map import display_column_names
 from fstools.model.formula.term_code import is_categorical_code, term_plain_column, term_references
 
 __all__ = ["Design", "build_design", "is_plain_numeric", "patsy_frame", "patsy_design"]
@@ -63,16 +65,14 @@ def build_design(formula: str, rows: Rows, terms: Terms, na_action: str = "drop"
         # Every term is a pandas sparse numeric column (fill 0): a CSC matrix of the stored values.
         return Design(sparse_design_matrix(data, sparse_columns, complete), complete, sparse_columns, None,
                       tuple(patsy_terms))
-    plain_columns = plain_numeric_columns(patsy_terms, data)
+    plain_columns = plain_numeric_columns(patsy_terms, data) if not terms.evaluated else None
     if plain_columns is not None:
         # Every term is a numeric column: read them directly (same values patsy gives).
         X = np.ascontiguousarray(data[plain_columns].to_numpy(dtype=np.float64)[complete])
         return Design(X, complete, plain_columns, None, tuple(patsy_terms))
-    design = patsy_design(formula, patsy_terms, data, terms.predictors, complete, na_action, formula_mode)
+    design = patsy_design(formula, patsy_terms, data, terms.predictors, complete, na_action, formula_mode,
+                          terms.evaluated, terms.evaluated_columns)
     kept = complete[design.index.to_numpy()]
-    if len(kept) == 0:
-        raise ValueError(f"formula {formula!r}: all {len(data)} rows have missing values once the terms are "
-                         f"evaluated")
     design_info = design.design_info
     if na_action == "pass":
         design = missing_as_nan(design, design_info, data, kept)
@@ -190,15 +190,29 @@ def patsy_frame(
 
 
 def patsy_design(formula, patsy_terms, data, predictors, positions, na_action,
-                 formula_mode="safe") -> pd.DataFrame:
-    """patsy's design matrix (with intercept) for the complete rows.
+                 formula_mode="safe", evaluated=(), evaluated_columns=()) -> pd.DataFrame:
+    """patsy's design matrix (with intercept) for the complete rows, R's term order and coding.
 
-    With ``na_action='drop'`` patsy drops rows whose evaluated terms are
-    missing (e.g. ``np.log`` of a negative number); with ``'raise'`` such rows
-    raise a ValueError naming the design columns.  The returned frame's index
-    holds positions into ``positions``.
+    patsy reads the terms; :func:`fstools.model.formula.r_coding.r_design_info` gives its
+    description R's term order and, where R's columns span another space, R's coding of the
+    factors.  ``evaluated`` (patsy factors) are evaluated beside the terms without giving
+    columns, as R's ``model.frame()`` evaluates every variable of a formula (those of removed
+    terms, the operands of a comparison): an error in one is the formula's, and with
+    ``na_action='drop'`` a row where one is missing is dropped; ``evaluated_columns`` are the data
+    columns they read that no term reads.
+
+    With ``na_action='drop'`` patsy drops rows whose evaluated terms are missing (e.g. ``log``
+    of a negative number); with ``'raise'`` such rows raise a ValueError naming the design
+    columns.  The returned frame's index holds positions into ``positions``.
+
+    Raises
+    ------
+    FormulaError
+        For a term patsy cannot evaluate, or when no row is left once the terms are evaluated
+        (the message names the terms that are missing).
     """
-    frame = patsy_frame(data, predictors, positions)
+    frame = patsy_frame(data, list(predictors) + [column for column in evaluated_columns if column not in predictors],
+                        positions)
     if na_action == "pass":
         # A missing category stands in as a present one (patsy would drop the row, or make it a
         # level); missing_as_nan then sets the term's design columns of the row to NaN.
@@ -206,36 +220,56 @@ def patsy_design(formula, patsy_terms, data, predictors, positions, na_action,
             values = frame[column]
             if values.dtype.kind != "f" and values.isna().any() and values.notna().any():
                 frame[column] = values.fillna(values[values.notna()].iloc[0])
-    model_description = patsy.ModelDesc([], [patsy.INTERCEPT] + list(patsy_terms))
     if na_action in ("raise", "level", "pass"):
         patsy_na_action = patsy.NAAction(NA_types=[])   # nothing is dropped: NaN stays NaN
     else:
         patsy_na_action = "drop"
+    termlists = [[patsy.INTERCEPT] + list(patsy_terms)]
+    if evaluated and na_action in ("drop", "raise"):
+        termlists.append([patsy.Term([factor]) for factor in evaluated])
+    environment = eval_environment(formula_mode)
     try:
-        design = patsy.dmatrix(
-            model_description,
-            frame,
-            eval_env=eval_environment(formula_mode),
-            NA_action=patsy_na_action,
-            return_type="dataframe",
-        )
+        infos = patsy.design_matrix_builders(termlists, lambda: iter([frame]), environment, patsy_na_action)
+        infos[0] = r_design_info(infos[0], list(patsy_terms), frame)
+        matrices = patsy.build_design_matrices(infos, frame, NA_action=patsy_na_action, return_type="dataframe")
     except patsy.PatsyError as error:
         raise formula_error(formula, patsy_problem(error)) from None
     except SyntaxError as error:
         raise formula_error(formula, f"invalid expression: {error.msg}") from None
+    design = matrices[0]
+    if len(design) == 0:
+        raise formula_error(formula, _every_row_missing(infos, frame, len(data)))
 
     if na_action == "raise":
-        not_a_number = np.isnan(design.to_numpy(dtype=np.float64))
-        if not_a_number.any():
-            rows = int(not_a_number.any(axis=1).sum())
-            bad_columns = not_a_number.any(axis=0)
-            columns = [name for name, bad in zip(design.columns, bad_columns) if bad]
-            raise ValueError(
-                f"formula {formula!r}: {rows} of {len(data)} rows have missing values once "
-                f"the terms are evaluated (in design columns {quote_list(columns)}); "
-                f"use na_action='drop' to drop them"
-            )
+        for matrix in matrices:
+            not_a_number = np.isnan(matrix.to_numpy(dtype=np.float64))
+            if not_a_number.any():
+                rows = int(not_a_number.any(axis=1).sum())
+                bad_columns = not_a_number.any(axis=0)
+                columns = [name for name, bad in zip(matrix.columns, bad_columns) if bad]
+                raise ValueError(
+                    f"formula {formula!r}: {rows} of {len(data)} rows have missing values once "
+                    f"the terms are evaluated (in design columns {quote_list(columns)}); "
+                    f"use na_action='drop' to drop them"
+                )
     return design
+
+
+def _every_row_missing(infos, frame: pd.DataFrame, n_rows: int) -> str:
+    """The problem of a design without rows: every row is missing in some evaluated term, named."""
+    names = []
+    try:
+        matrices = patsy.build_design_matrices(infos, frame, NA_action=patsy.NAAction(NA_types=[]))
+        for info, matrix in zip(infos, matrices):
+            missing = np.isnan(np.asarray(matrix, dtype=np.float64)).any(axis=0)
+            for term, columns in info.term_slices.items():
+                if missing[columns].any():
+                    names.append(term.name())
+    except patsy.PatsyError:  # a missing category: patsy refuses to build without dropping it
+        pass
+    where = f" (NaN or missing in {quote_list(display_column_names(names))})" if names else ""
+    return (f"all {n_rows} rows have missing values once the terms are evaluated{where}: no rows are "
+            f"left to select on")
 
 
 def missing_as_nan(design: pd.DataFrame, design_info, data: pd.DataFrame, positions: np.ndarray) -> pd.DataFrame:

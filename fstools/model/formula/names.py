@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import keyword
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Hashable
@@ -19,7 +20,7 @@ from fstools.model.formula.namespace import KNOWN_NAMES, QUOTED_KEY_PREFIX
 
 __all__ = ["is_bare_name", "is_code_name", "column_code", "patsy_key", "BACKTICK_ESCAPES",
            "backtick_name", "label_name", "ColumnNames", "quoted_name", "quoted_name_in_code", "format_formula",
-           "string_list"]
+           "string_list", "R_DOTTED_FUNCTIONS", "r_dotted_call", "r_function_names"]
 
 #: Names that a column may not take as a bare name in generated formula code,
 #: because patsy (or numpy, which formulas may call as ``np``) uses them;
@@ -280,3 +281,25 @@ def string_list(argument: str, values, labels: bool = False) -> list[str]:
                 f"{argument} must hold strings, got {value!r} of type {type(value).__name__}"
             )
     return values
+
+
+#: R's function names with a dot that formulas may call, and the names the formula's Python code
+#: calls them by (R's conversions; ``as.factor`` is ``factor``).
+R_DOTTED_FUNCTIONS = {"as.factor": "as_factor", "as.numeric": "as_numeric", "as.integer": "as_integer",
+                      "as.character": "as_character"}
+
+_R_DOTTED_CALL = re.compile(r"as\.(factor|numeric|integer|character)(?=\s*\()")
+_PYTHON_DOTTED_CALL = re.compile(r"(?<![\w.])as_(factor|numeric|integer|character)(?=\s*\()")
+
+
+def r_dotted_call(text: str) -> str | None:
+    """The R function with a dot (:data:`R_DOTTED_FUNCTIONS`) called at the start of ``text``
+    (``'as.factor'`` for ``'as.factor(n) + x'``), or None."""
+    match = _R_DOTTED_CALL.match(text)
+    return match.group(0) if match else None
+
+
+def r_function_names(text: str) -> str:
+    """Code or a design column name with R's dotted function names (``as_factor(n)`` ->
+    ``as.factor(n)``), as the formula wrote them."""
+    return _PYTHON_DOTTED_CALL.sub(r"as.\1", text)

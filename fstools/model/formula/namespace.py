@@ -42,12 +42,15 @@ def _stateful(class_):
 
 #: R's functions, with R's semantics, in both formula modes: the elementwise ones (``log``,
 #: ``exp``, ``sqrt``, ...), ``scale``/``center``/``standardize`` (sd with n - 1; they replace
-#: patsy's, which divide by n), ``poly`` (R's orthogonal polynomials) and ``factor`` (= ``C``).
+#: patsy's, which divide by n), ``poly`` (R's orthogonal polynomials), ``factor`` (= ``C``) and R's
+#: conversions ``as.factor`` (= ``factor``), ``as.numeric``, ``as.integer``, ``as.character``, which
+#: the formula's code calls ``as_factor``, ``as_numeric``, ... (:data:`fstools.model.formula.names.R_DOTTED_FUNCTIONS`).
 R_NAMESPACE = dict(rfunctions.ELEMENTWISE)
 R_NAMESPACE.update({
     "scale": _stateful(rfunctions.RScale), "center": _stateful(rfunctions.RCenter),
     "standardize": _stateful(rfunctions.RStandardize), "poly": _stateful(rfunctions.RPoly),
-    "factor": patsy.builtins.C, "TRUE": True, "FALSE": False, "pi": np.pi, "Q": _quote,
+    "factor": patsy.builtins.C, "as_factor": patsy.builtins.C, **rfunctions.CONVERSIONS,
+    "TRUE": True, "FALSE": False, "pi": np.pi, "Q": _quote,
 })
 
 

@@ -25,7 +25,13 @@ What fstools adds on top of patsy
   (patsy would one-hot encode a string response).
 * Term names that are the variable names (``colour``, not ``colour[T.red]`` nor
   ``C(colour)``), and for each design column the term it belongs to.
-* R's ``na.omit``: incomplete rows are dropped and counted, or refused.
+* R's ``na.omit``: incomplete rows are dropped and counted, or refused; as in R's
+  ``model.frame()`` the computed variables of removed terms are evaluated (``y ~ x2 - log(x1)``
+  drops the rows where ``log(x1)`` is NaN), and a comparison with NaN is missing
+  (``I(log(x1) > 0)``); a removed column (``y ~ . - id``) is left out altogether, its missing
+  values too (R would still drop their rows).
+* R's order of the terms and R's coding of factors (:mod:`~fstools.model.formula.r_coding`),
+  and R's ``as.factor()``, ``as.numeric()``, ``as.integer()``, ``as.character()``.
 * Errors that quote the formula and name the problem (:class:`FormulaError`).
 
 The intercept is always built (so that every categorical main effect gets the
@@ -76,7 +82,9 @@ class ModelFrame:
     column_names : list of str
         patsy's design column names, e.g. ``['alcohol', 'colour[T.red]']``.
     terms : list of str
-        One name per predictor term, in design order.  A term made of one column
+        One name per predictor term, in design order, which is R's: by the number of variables
+        in the term (main effects, then two-way interactions, ...), in the order of the formula
+        (and of the DataFrame's columns for ``.``) otherwise.  A term made of one column
         (``x``, ``Q("x")``, `` `x` ``, ``C(x, ...)``) is named by the column;
         any other term keeps patsy's name (``np.log(c)``, ``a:b``).
     column_terms : list of str
@@ -185,7 +193,8 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         are not responses, `` `name` `` for any column name, ``- x`` to remove a
         term, ``^`` for crossing (``(a + b + c)^2``, ``.^2``) and for the power
         inside calls (``I(x^2)``), R's functions ``log``, ``exp``, ``sqrt``,
-        ``abs``, ``factor`` (= ``C``), ``poly`` and ``scale`` with R's semantics,
+        ``abs``, ``factor`` (= ``C``), ``poly``, ``scale``, ``as.factor``,
+        ``as.numeric``, ``as.integer`` and ``as.character`` with R's semantics,
         e.g. ``y ~ a + C(b) + np.log(c) + a:b``.  A term written
         exactly as a column name reads that column even when it is not Python
         (``Sepal.Length``, ``class``); inside a function call such names need
@@ -275,7 +284,9 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
         be written, with the nearest name; an unknown response also lists the
         columns), no response,
         no predictors, a response also on the right, a syntax error, or code
-        that the safe mode refuses.  The message starts with the formula.
+        that the safe mode refuses, and when every row is missing once the terms are
+        evaluated (``log(-x)``: the message names the terms).  The message starts with the
+        formula.
 
     Examples
     --------
@@ -283,11 +294,11 @@ def parse_formula(formula: str, data: pd.DataFrame, na_action: str = "drop",
     ...                    "colour": ["red", "blue", "red", "green"]})
     >>> mf = parse_formula("y ~ .", df)
     >>> mf.terms
-    ['colour', 'a']
+    ['a', 'colour']
     >>> mf.column_names
-    ['colour[T.green]', 'colour[T.red]', 'a']
+    ['a', 'colour[T.green]', 'colour[T.red]']
     >>> mf.column_terms
-    ['colour', 'colour', 'a']
+    ['a', 'colour', 'colour']
     """
     formula_mode = _check_arguments(formula, data, na_action, formula_mode)
     names = ColumnNames(data.columns)

@@ -13,8 +13,10 @@ Differences from patsy's own ``scale``/``standardize``: R divides by the standar
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
-__all__ = ["ELEMENTWISE", "RScale", "RCenter", "RStandardize", "RPoly", "log"]
+__all__ = ["ELEMENTWISE", "CONVERSIONS", "RScale", "RCenter", "RStandardize", "RPoly", "log", "as_numeric",
+           "as_integer", "as_character"]
 
 
 def log(x, base=np.e):
@@ -32,6 +34,92 @@ ELEMENTWISE = {
     "ceiling": np.ceil, "round": np.round, "trunc": np.trunc, "sin": np.sin, "cos": np.cos,
     "tan": np.tan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,
 }
+
+
+def _level_numbers(values: pd.Series) -> np.ndarray:
+    """The number of each value's level (1, 2, ...; NaN where missing), as R's ``as.numeric`` of a
+    factor: a categorical's levels in their order, other values' in sorted order (R's
+    ``factor()``)."""
+    if not isinstance(values.dtype, pd.CategoricalDtype):
+        present = values[values.notna()]
+        levels = sorted(present.unique()) if len(present) else []
+        values = pd.Series(pd.Categorical(values, categories=levels), index=values.index)
+    codes = values.cat.codes.to_numpy().astype(np.float64)
+    codes[codes < 0] = np.nan
+    return codes + 1
+
+
+def as_numeric(x) -> np.ndarray:
+    """R's ``as.numeric(x)``: float64 numbers; TRUE/FALSE are 1/0, and a text or categorical
+    column, which fstools reads as R reads a factor, gives the number of each value's level
+    (1, 2, ...; its categories' order, or sorted), missing values NaN.
+
+    Parameters
+    ----------
+    x : pandas.Series or array-like
+        The values (a column, or what formula code computed).
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 values.
+    """
+    values = x if isinstance(x, pd.Series) else pd.Series(np.asarray(x).ravel() if np.ndim(x) else [x])
+    dtype = values.dtype
+    if pd.api.types.is_bool_dtype(dtype) or (pd.api.types.is_numeric_dtype(dtype)
+                                             and not isinstance(dtype, pd.CategoricalDtype)):
+        return values.to_numpy(dtype=np.float64, na_value=np.nan)
+    return _level_numbers(values)
+
+
+def as_integer(x) -> np.ndarray:
+    """R's ``as.integer(x)``: :func:`as_numeric` truncated toward zero (as float64).
+
+    Parameters
+    ----------
+    x : pandas.Series or array-like
+        The values.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 whole numbers (NaN where missing).
+    """
+    return np.trunc(as_numeric(x))
+
+
+def _r_text(value) -> object:
+    """One value as R's ``as.character`` writes it (None where missing)."""
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, (float, np.floating)):
+        return f"{float(value):.15g}"
+    return str(value)
+
+
+def as_character(x) -> np.ndarray:
+    """R's ``as.character(x)``: the values as text (numbers to 15 significant digits, TRUE and
+    FALSE), missing values None; a formula codes the result as a factor, as R does.
+
+    Parameters
+    ----------
+    x : pandas.Series or array-like
+        The values.
+
+    Returns
+    -------
+    numpy.ndarray
+        An object array of strings and None.
+    """
+    values = x if isinstance(x, pd.Series) else pd.Series(np.asarray(x).ravel() if np.ndim(x) else [x])
+    return np.array([_r_text(value) for value in values.astype(object)], dtype=object)
+
+
+#: R's conversions ``as.numeric``, ``as.integer``, ``as.character`` by the Python names the
+#: formula's code uses (``as.factor`` is ``factor``, see :mod:`fstools.model.formula.namespace`).
+CONVERSIONS = {"as_numeric": as_numeric, "as_integer": as_integer, "as_character": as_character}
 
 
 def _as_float(x) -> np.ndarray:

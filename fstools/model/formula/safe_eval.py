@@ -56,7 +56,13 @@ SAFE_FUNCTIONS = frozenset({
     "log", "log2", "log10", "log1p", "exp", "expm1", "sqrt", "abs", "sign",
     "floor", "ceiling", "round", "trunc", "sin", "cos", "tan", "sinh", "cosh", "tanh",
     "scale", "center", "standardize", "poly",
+    "as_factor", "as_numeric", "as_integer", "as_character",
 })
+
+def _as_written(function):
+    """A safe function's name as a formula writes it: R's ``as.factor`` for the code's ``as_factor``."""
+    return "as." + function[len("as_"):] if function.startswith("as_") else function
+
 
 #: NumPy functions a safe formula may call as ``np.<name>``: elementwise and pure numeric.
 NUMPY_FUNCTIONS = frozenset({
@@ -318,7 +324,7 @@ class _NodeChecker:
                 if hasattr(builtins, name):
                     return f"a call of the Python builtin {name!r}"
                 return (f"a call of {name!r}, which is not an allowed function (allowed: "
-                        f"{', '.join(sorted(SAFE_FUNCTIONS))}, np.<function>)")
+                        f"{', '.join(sorted(map(_as_written, SAFE_FUNCTIONS)))}, np.<function>)")
         elif isinstance(function, ast.Attribute):
             if not (isinstance(function.value, ast.Name) and function.value.id == "np"
                     and function.attr in NUMPY_FUNCTIONS):

@@ -56,8 +56,8 @@ def code_references(expression: ast.expr) -> list[tuple[str, bool]]:
     return references
 
 
-#: The functions that ask for categorical coding: patsy's ``C`` and R's ``factor``.
-_CODING_FUNCTIONS = frozenset({"C", "factor"})
+#: The functions that ask for categorical coding: patsy's ``C`` and R's ``factor`` and ``as.factor``.
+_CODING_FUNCTIONS = frozenset({"C", "factor", "as_factor"})
 
 
 def is_categorical_code(code: str) -> bool:

@@ -13,7 +13,7 @@ import re
 import patsy
 
 from fstools.model.formula.messages import formula_error
-from fstools.model.formula.names import backtick_name, is_code_name
+from fstools.model.formula.names import backtick_name, is_code_name, r_function_names
 from fstools.model.formula.term_code import plain_column
 
 __all__ = ["display_column_names", "r_column_names", "term_map", "map_terms"]
@@ -32,7 +32,7 @@ def _factor_display_name(factor) -> str:
     column = plain_column(code)
     if column is not None:
         return column
-    return _Q_CALL.sub(_displayed_quote, code)
+    return r_function_names(_Q_CALL.sub(_displayed_quote, code))
 
 
 def _displayed_quote(match) -> str:
@@ -44,11 +44,13 @@ def _displayed_quote(match) -> str:
 def display_column_names(names: list[str]) -> list[str]:
     """patsy's design column names with the columns written as in the formula: a column read
     as ``Q("my col")`` is ``my col``, and inside a longer name (a level, an interaction) it is
-    written bare or in backticks (`` `my col`[T.b] ``)."""
+    written bare or in backticks (`` `my col`[T.b] ``), and R's dotted functions as R writes them
+    (``as.numeric(f)``, not the code's ``as_numeric(f)``)."""
     shown = []
     for name in names:
         match = _Q_CALL.fullmatch(name)
-        shown.append(ast.literal_eval(match.group(1)) if match else _Q_CALL.sub(_displayed_quote, name))
+        shown.append(ast.literal_eval(match.group(1)) if match
+                     else r_function_names(_Q_CALL.sub(_displayed_quote, name)))
     return shown
 
 
