@@ -136,30 +136,50 @@ def run(methods, rows, repeat, budget):
     return curves
 
 
+#: The figure's panels: methods of a family share one (a method not listed goes to the last).
+FAMILIES = {
+    "statistical filters": ("chi2", "f_test", "fisher", "pearson", "trace_ratio"),
+    "information methods and CMQFS": ("mim", "mifs", "mifs_u", "mrmr", "jmi", "cmim", "cmqfs"),
+    "online (one pass over the rows)": ("pa", "pa1", "pa2", "mbpa", "onpa", "cs"),
+    "kernels, neighbours, discriminants": ("bahsic", "dfs", "laplacian", "relieff", "rrelieff"),
+}
+
+
 def figure(curves, paths):
+    """Time against n on log axes, one panel per family of :data:`FAMILIES`, a line of slope 1 in
+    each; saved to every path of ``paths``."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8.5, 5.5))
+    names = list(FAMILIES)
+    family_of = {method: family for family, methods in FAMILIES.items() for method in methods}
+    fig, axes = plt.subplots(2, 2, figsize=(11, 8), sharex=True, sharey=True)
     markers = "osD^v<>phH*xP"
-    for i, (method, (sizes, times, _, exponent)) in enumerate(sorted(curves.items())):
-        if not sizes:
-            continue
-        label = f"{method} (n^{exponent:.2f})" if np.isfinite(exponent) else method
-        ax.loglog(sizes, times, marker=markers[i % len(markers)], linestyle="--" if method in PAIRWISE else "-",
-                  label=label)
     all_sizes = sorted({n for sizes, *_ in curves.values() for n in sizes})
-    if all_sizes:
-        reference = np.array([all_sizes[0], all_sizes[-1]], dtype=float)
-        first = min(times[0] for sizes, times, *_ in curves.values() if sizes)
-        ax.loglog(reference, first * reference / reference[0], color="black", linestyle=":", label="slope 1 (linear)")
-    ax.set_xlabel(f"rows n ({FEATURES} features, two classes)")
-    ax.set_ylabel("seconds per fit (one thread)")
-    ax.set_title("Time of FeatureSelector(method, k=5).fit against the number of rows\n"
-                 "dashed: pairwise methods (quadratic in n), run where the time allows", fontsize=10)
-    ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=8, ncol=2, loc="upper left")
+    first = min((times[0] for sizes, times, *_ in curves.values() if sizes), default=None)
+    for ax, family in zip(axes.ravel(), names):
+        members = [method for method in sorted(curves) if family_of.get(method, names[-1]) == family]
+        for i, method in enumerate(members):
+            sizes, times, _, exponent = curves[method]
+            if not sizes:
+                continue
+            label = f"{method} (n^{exponent:.2f})" if np.isfinite(exponent) else method
+            ax.loglog(sizes, times, marker=markers[i % len(markers)],
+                      linestyle="--" if method in PAIRWISE else "-", label=label)
+        if all_sizes and first is not None:
+            reference = np.array([all_sizes[0], all_sizes[-1]], dtype=float)
+            ax.loglog(reference, first * reference / reference[0], color="black", linestyle=":",
+                      label="slope 1 (linear)")
+        ax.set_title(family, fontsize=10)
+        ax.grid(True, which="major", alpha=0.3)
+        ax.legend(fontsize=8, ncol=2, loc="upper left")
+    for ax in axes[1]:
+        ax.set_xlabel(f"rows n ({FEATURES} features, two classes)")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("seconds per fit (one thread)")
+    fig.suptitle("Time of FeatureSelector(method, k=5).fit against the number of rows (exponent: slope from "
+                 "10^5 up)\ndashed: pairwise methods (quadratic in n), run where the time allows", fontsize=11)
     fig.tight_layout()
     for path in paths:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
