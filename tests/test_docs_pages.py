@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from test_formula_r import normal_term
 
 import fstools as fs
 from fstools.model.exceptions import FormulaError
@@ -111,30 +112,10 @@ FORMULA_ROWS = TABLES["Formulas"][0]
 
 # --------------------------------------------------------------------------- R's naming map
 
-def _split_term(label):
-    """The factors of a term label: split at ':' outside brackets (as tests/test_formula_r.py)."""
-    pieces, depth, current = [], 0, ""
-    for character in label:
-        depth += character in "(["
-        depth -= character in ")]"
-        if character == ":" and depth == 0:
-            pieces.append(current)
-            current = ""
-        else:
-            current += character
-    pieces.append(current)
-    return pieces
-
-
-def _normal_factor(text):
-    text = re.sub(r'Q\("((?:[^"\\]|\\.)*)"\)', r"\1", text).replace("**", "^").replace("`", "").replace(" ", "")
-    match = re.fullmatch(r"(?:factor|C)\((\w+)\)", text)
-    return match.group(1) if match else text
-
-
 def normal_terms(labels):
-    """Term labels as R's and fstools' names compare: a sorted list of sets of factors."""
-    return sorted(sorted(_normal_factor(piece) for piece in _split_term(label)) for label in labels)
+    """Term labels as R's and fstools' names compare (the naming map of tests/test_formula_r.py):
+    a sorted list of sorted factor lists."""
+    return sorted(sorted(normal_term(label)) for label in labels)
 
 
 # --------------------------------------------------------------------------- the formula table

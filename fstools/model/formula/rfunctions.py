@@ -49,6 +49,13 @@ def _level_numbers(values: pd.Series) -> np.ndarray:
     return codes + 1
 
 
+def _as_series(x) -> pd.Series:
+    """``x`` as a pandas Series: a column as it is, an array flattened, a scalar as one value."""
+    if isinstance(x, pd.Series):
+        return x
+    return pd.Series(np.asarray(x).ravel() if np.ndim(x) else [x])
+
+
 def as_numeric(x) -> np.ndarray:
     """R's ``as.numeric(x)``: float64 numbers; TRUE/FALSE are 1/0, and a text or categorical
     column, which fstools reads as R reads a factor, gives the number of each value's level
@@ -64,7 +71,7 @@ def as_numeric(x) -> np.ndarray:
     numpy.ndarray
         float64 values.
     """
-    values = x if isinstance(x, pd.Series) else pd.Series(np.asarray(x).ravel() if np.ndim(x) else [x])
+    values = _as_series(x)
     dtype = values.dtype
     if pd.api.types.is_bool_dtype(dtype) or (pd.api.types.is_numeric_dtype(dtype)
                                              and not isinstance(dtype, pd.CategoricalDtype)):
@@ -113,7 +120,7 @@ def as_character(x) -> np.ndarray:
     numpy.ndarray
         An object array of strings and None.
     """
-    values = x if isinstance(x, pd.Series) else pd.Series(np.asarray(x).ravel() if np.ndim(x) else [x])
+    values = _as_series(x)
     return np.array([_r_text(value) for value in values.astype(object)], dtype=object)
 
 
