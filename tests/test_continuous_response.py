@@ -187,6 +187,20 @@ def test_rrelieff_equals_the_brute_force_reference(sigma):
     assert out.ranking[-1] == 3 and out.ranking[0] == 0
 
 
+def test_rrelieff_when_no_near_instance_has_another_response():
+    """N_dC = 0 (two far clusters, the response constant in each, k within a cluster): Eq. 12 is
+    0 / 0; the weights are those of R's CORElearn, which clamps N_dC to a tiny epsilon: -N_dA / m."""
+    rng = np.random.default_rng(3)
+    X = np.vstack([rng.normal(0.0, 0.05, size=(20, 3)), rng.normal(10.0, 0.05, size=(20, 3))])
+    y = np.repeat([1.0, 2.0], 20)
+    out = _run("rrelieff", X, y, n_neighbors=5)
+    weights, n_dc, n_da, _ = rrelieff_ref(X, y, 5)
+    assert n_dc == 0.0
+    np.testing.assert_allclose(out.scores, weights, rtol=1e-6)
+    np.testing.assert_allclose(out.scores, -n_da / 40, rtol=1e-12)
+    assert any("N_dC = 0" in note for note in out.notes)
+
+
 def test_rrelieff_on_a_sample_of_instances():
     X, y = _data(n=40, p=5)
     out = get_method("rrelieff").function(X, y, n_neighbors=5, n_iterations=15, random_state=2)

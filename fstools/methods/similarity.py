@@ -1137,11 +1137,12 @@ def rrelieff_weights(X, y, n_neighbors=10, sigma=None, n_iterations=None, random
         ``weights`` (higher is better; 0 on constant columns), ``n_dc``, ``n_da``,
         ``n_dc_da`` and the ``instances`` used.
 
-    Raises
-    ------
-    ValueError
-        When ``N_dC`` is 0 or m (every neighbour of every instance has the same response as
-        the instance, or none has range-scaled difference below 1): the weights are 0 / 0.
+    Notes
+    -----
+    When ``N_dC`` is 0 (every neighbour of every instance has the instance's response) or m
+    (every one differs by the response's whole range), Eq. 12 is 0 / 0 in one of its terms; the
+    weights are then those of the authors' implementation (R's CORElearn), the term's limit
+    (:func:`_rrelieff_weight`), and :func:`rrelieff` says so in its notes.
     """
     X = as_float_matrix(X)
     nominal = nominal_mask(nominal, X)
@@ -1177,11 +1178,21 @@ def rrelieff_weights(X, y, n_neighbors=10, sigma=None, n_iterations=None, random
             diff[:, nominal] = diff[:, nominal] != 0                                 # levels: 0 or 1
             n_da += rank_weight[j] * diff.sum(axis=0)
             n_dc_da += diff.T @ (rank_weight[j] * response_diff[first:first + rows_per_block, j])
-    if not 0.0 < n_dc < m:
-        raise ValueError(f"y: RReliefF's weights are 0 / 0: N_dC = {n_dc:g} (of m = {m}); the response differs "
-                         "between near instances nowhere (or everywhere by its whole range)")
-    weights = n_dc_da / n_dc - (n_da - n_dc_da) / (m - n_dc)
+    weights = _rrelieff_weight(n_dc, n_da, n_dc_da, m)
     return RReliefFWeights(weights, n_dc, n_da, n_dc_da, instances)
+
+
+def _rrelieff_weight(n_dc, n_da, n_dc_da, m):
+    """``W = N_dCdA / N_dC - (N_dA - N_dCdA) / (m - N_dC)``, with N_dC kept inside (0, m) as the
+    authors' own implementation keeps it (R's CORElearn, ``estimationReg::CReliefDensity``: N_dC
+    clamped to [epsilon, m - epsilon]).  At N_dC = 0 (no near instance has another response) the
+    co-counts N_dCdA are 0 too and W is the limit ``-N_dA / m``: the probability of a different
+    value of A where the response is the same, with a minus sign; at N_dC = m, ``N_dCdA / m``."""
+    if n_dc <= 0.0:
+        return -n_da / m
+    if n_dc >= m:
+        return n_dc_da / m
+    return n_dc_da / n_dc - (n_da - n_dc_da) / (m - n_dc)
 
 
 def rrelieff(X, y, k=None, n_threads=1, n_neighbors=10, sigma=None, n_iterations=None, random_state=0,
@@ -1228,6 +1239,10 @@ def rrelieff(X, y, k=None, n_threads=1, n_neighbors=10, sigma=None, n_iterations
     weighting = "equal weights 1/k" if sigma is None else f"weights exp(-(rank / {sigma!r})^2), normalised"
     notes = [f"RReliefF with k = {min(int(n_neighbors), X.shape[0] - 1)} nearest instances, {weighting}; "
              f"N_dC = {n_dc:.6g} over m = {instances.shape[0]} instances"]
+    if not 0.0 < n_dc < instances.shape[0]:
+        notes.append("N_dC = " + ("0: no near instance has another response; W = -N_dA / m (R's CORElearn)"
+                                  if n_dc <= 0.0 else "m: every near instance differs by the whole range; "
+                                  "W = N_dCdA / m (R's CORElearn)"))
     if constant.any():
         notes.append(f"{format_count(int(constant.sum()), 'constant column')}: RReliefF weight 0, ranked last")
     if instances.shape[0] < X.shape[0]:

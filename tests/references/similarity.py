@@ -129,6 +129,10 @@ def relieff_ref(X, y, n_neighbors=10, instances=None):
     return near_miss - near_hit, near_hit, near_miss
 
 
+#: The clamp of N_dC in R's CORElearn (a tiny epsilon: the weights are its limit within ~1e-7).
+RRELIEFF_EPSILON = 1e-7
+
+
 def rrelieff_ref(X, y, n_neighbors=10, sigma=None, instances=None, nominal=None):
     """RReliefF weights by the pseudo code of Fig. 4; returns (W, N_dC, N_dA, N_dCdA).
 
@@ -168,7 +172,10 @@ def rrelieff_ref(X, y, n_neighbors=10, sigma=None, instances=None, nominal=None)
                 n_da[a] += diff(a, i, j) * d[rank]
                 n_dc_da[a] += diff_c * diff(a, i, j) * d[rank]
     m = len(instances)
-    weights = [n_dc_da[a] / n_dc - (n_da[a] - n_dc_da[a]) / (m - n_dc) for a in range(n_features)]
+    # N_dC clamped into [epsilon, m - epsilon], as the authors' implementation does (R's CORElearn,
+    # estimationReg::CReliefDensity), so that N_dC = 0 or m gives a weight instead of 0 / 0
+    clamped = min(max(n_dc, RRELIEFF_EPSILON), m - RRELIEFF_EPSILON)
+    weights = [n_dc_da[a] / clamped - (n_da[a] - n_dc_da[a]) / (m - clamped) for a in range(n_features)]
     return np.array(weights), n_dc, np.array(n_da), np.array(n_dc_da)
 
 
