@@ -18,7 +18,7 @@ Data: normal floats, row-major (C-ordered, as ``DataFrame.to_numpy()`` gives the
    best of N interleaved; the kernel alone (every column coded, no discrete-column pass) and
    ``information_codes`` end to end.  Target for the kernel alone: 2 threads >= 1.6x one
    thread.  Measure when the machine is quiet: the load average is printed before the part.
-3. **A million rows at the memory floor** (issue 32): 1,000,000 x 50 float64 (200,000 x 50 with
+3. **A million rows at the memory floor**: 1,000,000 x 50 float64 (200,000 x 50 with
    ``--quick``), one thread, wall time best of N interleaved, each as a ratio to one NumPy pass
    ``X.sum(axis=0)`` of the same run: the kernel alone (``mu_sigma_levels``; on C order also the
    column path forced, ``path="columns"``: the code before the row tiles), ``information_codes(X)``

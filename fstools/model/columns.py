@@ -75,7 +75,11 @@ def numbers_from_objects(series):
     """
     if not _is_text(series.dtype):
         return None
-    codes, values = _distinct(series)
+    return _numbers(series, *_distinct(series))
+
+
+def _numbers(series, codes, values):
+    """:func:`numbers_from_objects` of a text column from its :func:`_distinct` values."""
     if not values:
         return None
     if all(_is_number(value) for value in values):
@@ -110,7 +114,11 @@ def stray_entries(series):
     """
     if not _is_text(series.dtype):
         return []
-    codes, values = _distinct(series)
+    return _stray(*_distinct(series))
+
+
+def _stray(codes, values):
+    """:func:`stray_entries` of a text column from its :func:`_distinct` values."""
     if not values:
         return []
     bad = _not_numbers(values)
@@ -176,7 +184,8 @@ def read_number_columns(data, columns, na_values=None, where="data", required=Fa
         declared_missing = declared is not None and bool(declared.any())
         if declared_missing:
             series = series.astype(object).mask(declared, None)
-        numbers_ = numbers_from_objects(series)
+        codes, values = _distinct(series)  # (one factorisation for both checks below)
+        numbers_ = _numbers(series, codes, values)
         if numbers_ is not None:
             changed[column] = numbers_
             numbers.append(column)
@@ -184,7 +193,7 @@ def read_number_columns(data, columns, na_values=None, where="data", required=Fa
             notes.append(f"column {column!r}: {kinds} values read as numbers" +
                          ("" if kinds != "str" else " (C() in the formula keeps them as a factor)"))
             continue
-        stray = stray_entries(series)
+        stray = _stray(codes, values)
         if stray:
             count = int(series.isin(stray).sum())
             raise ValueError(f"{where}: column {column!r} holds numbers except for {count} entr"

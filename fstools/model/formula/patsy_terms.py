@@ -27,7 +27,7 @@ from fstools.model.formula.namespace import KNOWN_NAMES, PYTHON_BUILTINS
 from fstools.model.formula.r_coding import r_term_order
 from fstools.model.formula.safe_eval import bare_dotted_columns, column_set, expression_problem, source_problem
 from fstools.model.formula.syntax import Syntax
-from fstools.model.formula.term_code import code_references, plain_column, term_plain_column, term_references
+from fstools.model.formula.term_code import code_names, code_references, plain_column, term_plain_column, term_references
 
 __all__ = ["Terms", "read_terms", "translate_rhs", "rhs_terms", "outside_terms", "check_factor_codes",
            "predictor_columns"]
@@ -114,11 +114,7 @@ def outside_terms(patsy_terms: list, leaves: list[str], columns) -> tuple[list, 
         factor = patsy.EvalFactor(code)
         if factor in kept:
             continue
-        try:
-            expression = ast.parse(code.strip(), mode="eval").body
-        except SyntaxError:
-            continue
-        read = [name for name, _quoted in code_references(expression) if name in columns]
+        read = [name for name in code_names(code) if name in columns]
         if read and plain_column(code) is None and factor not in evaluated:
             evaluated.append(factor)
             removed.extend(name for name in read if name not in removed)

@@ -11,7 +11,7 @@ import ast
 
 from fstools.model.formula.names import quoted_name
 
-__all__ = ["code_references", "is_categorical_code", "plain_column", "term_plain_column", "term_references"]
+__all__ = ["code_references", "code_names", "is_categorical_code", "plain_column", "term_plain_column", "term_references"]
 
 
 def code_references(expression: ast.expr) -> list[tuple[str, bool]]:
@@ -103,6 +103,16 @@ def term_plain_column(term) -> str | None:
     return plain_column(code)
 
 
+def code_names(code: str) -> list[str]:
+    """The names a factor's code reads as data (:func:`code_references`, in order, repeats kept);
+    none for code that does not parse as a Python expression."""
+    try:
+        expression = ast.parse(code.strip(), mode="eval").body
+    except SyntaxError:
+        return []
+    return [name for name, _quoted in code_references(expression)]
+
+
 def term_references(term) -> list[str]:
     """All names the factors of a patsy term read as data (columns or not)."""
     names = []
@@ -110,11 +120,7 @@ def term_references(term) -> list[str]:
         code = getattr(factor, "code", None)
         if code is None:
             continue
-        try:
-            expression = ast.parse(code.strip(), mode="eval").body
-        except SyntaxError:
-            continue
-        for name, _quoted in code_references(expression):
+        for name in code_names(code):
             if name not in names:
                 names.append(name)
     return names
