@@ -17,7 +17,8 @@ from fstools.methods.registry import sparse_format, sparse_methods
 from fstools.core.sparse import column_ranges
 
 __all__ = ["label_matrix", "check_k", "check_method_params", "encode_classes", "check_finite_matrix",
-           "constant_columns", "check_numeric_matrix", "check_sparse_input", "check_integer_columns", "split_method"]
+           "constant_columns", "check_numeric_matrix", "check_sparse_input", "check_integer_columns", "check_integer_frame",
+           "split_method"]
 
 
 def check_k(k, n_features, what="features"):
@@ -135,58 +136,71 @@ def check_integer_columns(X, column_names=None, name="X", n_threads=1):
     float64, in which every method computes, holds every integer up to 2^53 exactly; beyond it
     neighbouring integers round to the same value (an int64 column near the int64 maximum would
     become constant), so such columns are refused rather than silently rounded.  Call it where
-    integer columns are converted to float64: on the data columns of a formula's design, and on
-    the ``X`` of an estimator before its conversion.
+    integer columns are converted to float64: on the ``X`` of an estimator before its conversion
+    (a formula's data columns: :func:`check_integer_frame`).
 
     Parameters
     ----------
     X : pandas DataFrame, ndarray or scipy sparse matrix
-        A DataFrame's integer columns are checked (its NumPy integer columns of one dtype read
-        together, pandas nullable ``Int64``/``UInt64`` and sparse integer columns one by one;
-        missing values ignored); an array or a
-        sparse matrix (its stored values) when it has an integer dtype.  Other columns pass.
+        A DataFrame as :func:`check_integer_frame`; an array or a sparse matrix (its stored
+        values) when it has an integer dtype.  Other columns pass.
     column_names : sequence of str, optional
-        Names for the columns of an array (default: the DataFrame's names, or the indices).
+        Names for the columns of an array (default: the indices).
     name : str
         The argument named in the message.
     n_threads : int, default 1
         Threads of the read of int64 columns (:func:`fstools.core.arrays.inexact_integer_columns`).
     """
-    beyond = {}  # column position -> (smallest, largest value) of the columns beyond 2^53
     if isinstance(X, pd.DataFrame):
-        dtypes = X.dtypes.to_numpy()
-        for dtype in set(dtypes.tolist()):
-            if not pd.api.types.is_integer_dtype(dtype):
-                continue
-            positions = np.flatnonzero(dtypes == dtype)
-            if isinstance(dtype, np.dtype):
-                # the NumPy integer columns of one dtype read together (no Series per column of a
-                # wide frame: 800 x 100,000 int64, 5.9 s -> 0.03 s); 4 bytes or fewer always fit
-                if dtype.itemsize == 8 and len(X):
-                    matrix = X.iloc[:, positions].to_numpy()
-                    for j in np.flatnonzero(inexact_integer_columns(matrix, n_threads)):
-                        beyond[int(positions[j])] = (int(matrix[:, j].min()), int(matrix[:, j].max()))
-                continue
-            for j in positions:  # nullable (Int64, UInt64) and sparse integer columns
-                series = X.iloc[:, j]
-                if not bool(series.isna().all()):
-                    beyond[int(j)] = (int(series.min()), int(series.max()))
-
-        def name_of(j):  # (a list of the labels: an Index gives NumPy scalars in a MultiIndex's tuples)
-            return str(X.columns[j:j + 1].tolist()[0])
+        check_integer_frame(X, name, n_threads)
     elif sparse.issparse(X):
         if X.dtype.kind not in "iu" or X.nnz == 0:
             return
         coo = X.tocoo()
+        beyond = {}
         for column in np.unique(coo.col[(coo.data > EXACT_INTEGER_LIMIT) | (coo.data < -EXACT_INTEGER_LIMIT)]):
             stored = coo.data[coo.col == column]
             beyond[int(column)] = (int(stored.min()), int(stored.max()))
-
-        def name_of(j):
-            return str(column_names[j]) if column_names is not None else str(j)
+        _refuse_beyond(beyond, name, lambda j: str(column_names[j]) if column_names is not None else str(j))
     else:
         check_exact_integers(X, name, column_names, n_threads)
-        return
+
+
+def check_integer_frame(frame, name="data", n_threads=1):
+    """:func:`check_integer_columns` of a DataFrame: ValueError naming its integer columns with a
+    value beyond 2^53 in magnitude.
+
+    Its NumPy integer columns of one dtype are read together, pandas nullable ``Int64``/``UInt64``
+    and sparse integer columns one by one (missing values ignored); other columns pass.
+    """
+    beyond = {}  # column position -> (smallest, largest value) of the columns beyond 2^53
+    dtypes = frame.dtypes.to_numpy()
+    for dtype in set(dtypes.tolist()):
+        if not pd.api.types.is_integer_dtype(dtype):
+            continue
+        positions = np.flatnonzero(dtypes == dtype)
+        if isinstance(dtype, np.dtype):
+            # the NumPy integer columns of one dtype read together (no Series per column of a
+            # wide frame: 800 x 100,000 int64, 5.9 s -> 0.03 s); 4 bytes or fewer always fit
+            if dtype.itemsize == 8 and len(frame):
+                matrix = frame.iloc[:, positions].to_numpy()
+                for j in np.flatnonzero(inexact_integer_columns(matrix, n_threads)):
+                    beyond[int(positions[j])] = (int(matrix[:, j].min()), int(matrix[:, j].max()))
+            continue
+        for j in positions:  # nullable (Int64, UInt64) and sparse integer columns
+            series = frame.iloc[:, j]
+            if not bool(series.isna().all()):
+                beyond[int(j)] = (int(series.min()), int(series.max()))
+
+    def name_of(j):  # (a list of the labels: an Index gives NumPy scalars in a MultiIndex's tuples)
+        return str(frame.columns[j:j + 1].tolist()[0])
+
+    _refuse_beyond(beyond, name, name_of)
+
+
+def _refuse_beyond(beyond, name, name_of):
+    """ValueError for the columns of ``beyond`` (position -> (smallest, largest value)) outside
+    +-2^53, named by ``name_of(position)``; nothing when there is none."""
     bad = sorted(j for j, (low, high) in beyond.items() if high > EXACT_INTEGER_LIMIT or low < -EXACT_INTEGER_LIMIT)
     if bad:
         low, high = beyond[bad[0]]

@@ -21,7 +21,7 @@ from fstools.model.formula.lexer import Token
 from fstools.model.formula.messages import no_complete_row_error, rows_with_missing_error
 from fstools.model.formula.rows import Rows, missing_rows, missing_value_notes
 from fstools.model.formula.syntax import Syntax
-from fstools.model.validation import check_integer_columns
+from fstools.model.validation import check_integer_frame
 
 __all__ = ["read_dot", "dot_columns"]
 
@@ -69,7 +69,7 @@ def read_dot(formula: str, data: pd.DataFrame, syntax: Syntax, na_action: str = 
     else:
         selected = data.iloc[:, positions]
     if any(dtype.kind in "iu" for dtype in kinds):  # before a conversion to float64
-        check_integer_columns(selected, name="data", n_threads=n_threads)
+        check_integer_frame(selected, "data", n_threads)
     # Often a read-only view of the frame's block (no copy): the ModelFrame's ``source`` (a shallow
     # copy of the frame) is a reference pandas' copy-on-write sees, so a later in-place change of
     # the user's frame copies the block first and never reaches X (tests/test_layout.py).

@@ -16,7 +16,7 @@ from fstools.model.columns import read_number_columns, warn_identifier_columns
 from fstools.model.formula.messages import no_complete_row_error, rows_with_missing_error, shown_name
 from fstools.model.formula.patsy_terms import Terms
 from fstools.model.formula.term_code import is_categorical_code, plain_column
-from fstools.model.validation import check_integer_columns
+from fstools.model.validation import check_integer_frame
 
 __all__ = ["MISSING_LEVEL", "Rows", "read_rows", "missing_rows", "missing_value_notes", "missing_predictor_notes",
            "response_columns"]
@@ -107,10 +107,10 @@ def missing_rows(data: pd.DataFrame, columns: list[str]) -> tuple[np.ndarray, li
 
 
 def _check_integer_predictors(data: pd.DataFrame, columns: list[str]) -> None:
-    """:func:`check_integer_columns` on those of ``columns`` that have an integer dtype."""
+    """:func:`check_integer_frame` on those of ``columns`` that have an integer dtype."""
     integer = {name for name, dtype in data.dtypes.items() if pd.api.types.is_integer_dtype(dtype)}
     if integer:
-        check_integer_columns(data[[column for column in columns if column in integer]], name="data")
+        check_integer_frame(data[[column for column in columns if column in integer]], "data")
 
 
 def missing_value_notes(data: pd.DataFrame, predictors: list[str]) -> list[str]:
