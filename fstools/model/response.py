@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from fstools.core.arrays import integer_levels
 from fstools.core.constraints import one_of
 from fstools.core.messages import format_count
 from fstools.methods.registry import RESPONSE_TYPES
@@ -94,7 +95,9 @@ def response_type_of(series):
         series = numbers_
     if isinstance(dtype, np.dtype) and dtype.kind in "iu":
         # NumPy integers: integer-valued, no missing value; their distinct values counted as they are
-        n_levels = len(np.unique(series.to_numpy()))
+        values = series.to_numpy()
+        levels = integer_levels(values)
+        n_levels = len(np.unique(values)) if levels is None else len(levels.values)
     else:
         values = series.dropna().to_numpy(dtype=np.float64)
         if not _is_integer_valued(values[np.isfinite(values)]):

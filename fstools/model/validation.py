@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from fstools.core.arrays import (EXACT_INTEGER_LIMIT, check_exact_integers, default_column_names,
+from fstools.core.arrays import (EXACT_INTEGER_LIMIT, check_exact_integers, default_column_names, integer_levels,
                                  inexact_integer_columns, nonfinite_and_constant_columns, nonfinite_columns)
 from fstools.core.messages import did_you_mean, format_count, preview
 from fstools.methods.multilabel import check_label_matrix
@@ -82,6 +82,11 @@ def encode_classes(labels, name="y", fractional=False):
         categorical = series.cat.remove_unused_categories()
         codes = categorical.cat.codes.to_numpy().astype(np.int32)
         names = [str(c) for c in categorical.cat.categories]
+    elif (levels := integer_levels(series.to_numpy())) is not None:
+        # NumPy integers or booleans of a small range (0/1 labels): counted in one table, the codes
+        # and sorted values of the hashing below
+        codes, names = levels.codes, [str(value) for value in levels.values]
+        _warn_many_values(name, len(names), len(codes), fractional, series.dtype.kind != "b")
     else:
         if pd.api.types.is_float_dtype(series.dtype):
             values = series.to_numpy(dtype=np.float64)
@@ -102,14 +107,19 @@ def encode_classes(labels, name="y", fractional=False):
         uniques, rank = np.unique(distinct, return_inverse=True)
         codes = rank.ravel().astype(np.int32)[first_seen]
         names = [str(u) for u in uniques]
-        if not fractional and pd.api.types.is_numeric_dtype(series.dtype) and len(uniques) > max(20, len(series) // 2):
-            warnings.warn(f"{name}: {len(uniques)} distinct values in {len(series)} rows: this looks "
-                          f"like a regression response; each value is treated as a class", UserWarning,
-                          stacklevel=3)
+        _warn_many_values(name, len(uniques), len(series), fractional, pd.api.types.is_numeric_dtype(series.dtype))
     counts = np.bincount(codes, minlength=len(names))
     if len(names) < 2:
         raise ValueError(f"{name}: only one class ({names[0]!r}); supervised selection needs at least 2 classes")
     return codes, names, counts
+
+
+def _warn_many_values(name, n_values, n_rows, fractional, numeric):
+    """The warning of :func:`encode_classes` for numeric labels with about one value per two rows."""
+    if not fractional and numeric and n_values > max(20, n_rows // 2):
+        warnings.warn(f"{name}: {n_values} distinct values in {n_rows} rows: this looks "
+                      f"like a regression response; each value is treated as a class", UserWarning,
+                      stacklevel=4)
 
 
 def check_numeric_matrix(X, name="X"):
