@@ -118,16 +118,15 @@ CASES = {
         print("started", flush=True)
         _entropy.pair_information_terms(codes, levels, y, 2, 1, candidates, out, n_threads=2)
     """,
-    # Per-class moments (Fisher) of 20,000 features of 1,000,000 samples (one column).
-    "class_moments": """
-        from fstools._ext import _moments
+    # The one read of a dense X (Fisher, F-test, chi2, Pearson): per-class moments of 20,000
+    # features of 1,000,000 samples (one column).
+    "column_moments": """
+        from fstools._ext import _one_pass
         m, p = 1_000_000, 20_000
         X = as_strided(rng.normal(size=m), shape=(m, p), strides=(8, 0))
         y = (rng.random(m) < 0.5).astype(np.int32)
-        outputs = (np.zeros(2, np.int64), np.zeros((p, 2)), np.zeros((p, 2)), np.zeros((p, 2), np.uint8),
-                   np.zeros(p), np.zeros(p, np.uint8))
         print("started", flush=True)
-        _moments.class_moments(X, y, 2, *outputs, n_threads=2)
+        _one_pass.column_moments(X, y, 2, None, 2)
     """,
     # An MBPA pass over a long stream: 20,000 rows x 200, 500 passes in one kernel call;
     # the interrupted pass leaves the learner as it was.

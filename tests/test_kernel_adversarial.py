@@ -26,7 +26,6 @@ import numpy as np
 import pytest
 from references.cmqfs import fvg_adjacency_ref, modularity_parts_ref, modularity_ref
 from references.information import entropy_ref
-from references.moments import class_moments_ref
 from references.passive_aggressive import SplitMix64Ref, online_pa_ref, top_set_ref, truncate_ref
 from scipy import sparse
 
@@ -103,7 +102,7 @@ COVERED = {
                     "kth_chebyshev_distances", "count_within", "kraskov_counts"},
     "_online": {"online_pass_dense", "online_pass_csr", "random_integers", "random_units", "random_words",
                 "kth_largest", "top_weight_mask", "truncate_weights", "keep_top_weights"},
-    "_moments": {"class_moments", "column_flags", "column_extremes"},
+    "_moments": {"column_flags", "column_extremes"},
 }
 
 
@@ -1190,136 +1189,6 @@ def test_online_pass_csr_non_canonical_rows_are_refused(index_dtype):
         _csr_pass(np.ones(3), np.array([0, 1, 2], dtype=np.int16), np.array([0, 2, 3], dtype=np.int16), 3, y, [0, 1])
 
 
-# ====================================================================== _moments
-
-def _moments_of(X, y, n_classes, n_threads=1):
-    X = np.asarray(X, dtype=np.float64)
-    n_features = X.shape[1]
-    outputs = (np.zeros(n_classes, dtype=np.int64), np.zeros((n_features, n_classes)),
-               np.zeros((n_features, n_classes)), np.zeros((n_features, n_classes), dtype=np.uint8),
-               np.zeros(n_features), np.zeros(n_features, dtype=np.uint8))
-    moments.class_moments(X, np.ascontiguousarray(y, dtype=np.int32), n_classes, *outputs, n_threads=n_threads)
-    return outputs
-
-
-def _assert_moments_equal_reference(X, y, n_classes, rtol=1e-12):
-    """Counts and constancy exactly, means and sums of squares to rounding (inf where the exact value
-    overflows, both ways); 1 and 2 threads give the same bits.
-
-    A mean is a rounded sum: its error is bounded by ``n eps max|x|`` (1e308 + 1 - 1e308 is 0), not
-    relative to the mean itself."""
-    outputs = _moments_of(X, y, n_classes)
-    expected = class_moments_ref(X, y, n_classes)
-    mean_error = 4 * max(X.shape[0], 1) * np.finfo(float).eps * (float(np.abs(X).max()) if X.size else 0.0)
-    for name, got, want in zip(("counts", "mean", "ss", "constant", "column_mean", "column_constant"),
-                               outputs, expected):
-        if got.dtype.kind == "f":
-            assert np.array_equal(np.isinf(got), np.isinf(want)), name
-            finite = np.isfinite(want)
-            atol = mean_error if name in ("mean", "column_mean") else 0.0
-            np.testing.assert_allclose(got[finite], want[finite], rtol=rtol, atol=atol, err_msg=name)
-            assert np.array_equal(np.isnan(got), np.isnan(want)), name
-        else:
-            np.testing.assert_array_equal(got, want, err_msg=name)
-    for got, again in zip(outputs, _moments_of(X, y, n_classes, n_threads=2)):
-        assert got.tobytes() == again.tobytes()
-    return outputs
-
-
-@pytest.mark.parametrize("shape", [(0, 0), (0, 3), (5, 0), (1, 1), (1, 4)])
-def test_moments_zero_and_one_sample(shape):
-    X = np.arange(shape[0] * shape[1], dtype=np.float64).reshape(shape) + 0.5
-    y = np.zeros(shape[0], dtype=np.int32)
-    counts, mean, ss, constant, column_mean, column_constant = _assert_moments_equal_reference(X, y, 2)
-    assert counts.tolist() == [shape[0], 0]
-    assert (column_constant == 1).all() and (constant == 1).all() and (ss == 0).all()
-
-
-@pytest.mark.parametrize("value", [0.0, 2.5, 1e308, -1.7976931348623157e308, 5e-324])
-def test_moments_all_values_tied(value):
-    """Every value equal: every class and column constant, the means exactly the value, ss exactly 0."""
-    X = np.full((40, 3), value)
-    y = np.arange(40) % 3
-    counts, mean, ss, constant, column_mean, column_constant = _assert_moments_equal_reference(X, y, 3)
-    assert (mean == value).all() and (column_mean == value).all() and (ss == 0).all()
-    assert (constant == 1).all() and (column_constant == 1).all()
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_moments_extreme_magnitudes_equal_reference(seed):
-    """+-1e308, the largest doubles, subnormals and zero mixed: finite means (the sums overflow),
-    squared deviations inf or 0 exactly where the exact values overflow or underflow."""
-    rng = np.random.default_rng(seed)
-    X = rng.choice(EXTREME_VALUES, size=(30, 5))
-    y = rng.integers(0, 3, size=30)
-    outputs = _assert_moments_equal_reference(X, y, 3, rtol=1e-9)
-    assert np.isfinite(outputs[1]).all() and np.isfinite(outputs[4]).all()
-
-
-def test_moments_huge_class_count_every_sample_its_own_class():
-    """100,000 classes of one sample (wide class tables: one column per block) in bounded memory."""
-    m = 100_000
-    rng = np.random.default_rng(13)
-    X = rng.normal(size=(m, 3))
-    with address_space_limit(2 * 2 ** 30):
-        counts, mean, ss, constant, column_mean, column_constant = _moments_of(X, np.arange(m), m, n_threads=2)
-    assert (counts == 1).all() and np.array_equal(mean, X.T) and (ss == 0).all() and (constant == 1).all()
-    assert (column_constant == 0).all()
-    np.testing.assert_allclose(column_mean, X.mean(axis=0), rtol=1e-12, atol=1e-15)
-
-
-def test_moments_class_count_near_int32_max_is_refused_before_allocating():
-    """The outputs are the caller's: a class table it did not allocate is refused by name."""
-    y = np.array([0, 1, 1], dtype=np.int32)
-    small = np.zeros((1, 2))
-    with address_space_limit():
-        with pytest.raises(ValueError) as excinfo:
-            moments.class_moments(np.zeros((3, 1)), y, INT32_MAX, np.zeros(2, dtype=np.int64), small, small.copy(),
-                                  np.zeros((1, 2), dtype=np.uint8), np.zeros(1), np.zeros(1, dtype=np.uint8))
-    assert_clear(excinfo, "counts")
-
-
-@pytest.mark.parametrize("codes", [[0, 1, 2, 0], [0, -1, 1, 0], [0, INT32_MAX, 1, 0], [-2 ** 31, 0, 1, 1]])
-def test_moments_bad_class_codes(codes):
-    with pytest.raises(ValueError) as excinfo:
-        _moments_of(np.ones((4, 2)), np.array(codes, dtype=np.int32), 2)
-    assert_clear(excinfo, "y")
-
-
-@pytest.mark.parametrize("case", ["float32", "list", "1-D", "None", "y_int64", "y_short", "y_strided", "nan",
-                                  "n_classes", "n_threads"])
-def test_moments_wrong_arguments(case):
-    X = np.ones((4, 2))
-    y = np.array([0, 1, 1, 0], dtype=np.int32)
-    n_classes, n_threads = 2, 1
-    if case == "float32":
-        X = X.astype(np.float32)
-    elif case == "list":
-        X = X.tolist()
-    elif case == "1-D":
-        X = np.ones(4)
-    elif case == "None":
-        X = None
-    elif case == "y_int64":
-        y = y.astype(np.int64)
-    elif case == "y_short":
-        y = y[:3]
-    elif case == "y_strided":
-        y = np.repeat(y, 2)[::2]
-    elif case == "nan":
-        X[2, 1] = np.nan
-    elif case == "n_classes":
-        n_classes = 0
-    else:
-        n_threads = 0
-    outputs = (np.zeros(max(n_classes, 1), dtype=np.int64), np.zeros((2, max(n_classes, 1))),
-               np.zeros((2, max(n_classes, 1))), np.zeros((2, max(n_classes, 1)), dtype=np.uint8),
-               np.zeros(2), np.zeros(2, dtype=np.uint8))
-    with pytest.raises(ValueError) as excinfo:
-        moments.class_moments(X, y, n_classes, *outputs, n_threads=n_threads)
-    assert_clear(excinfo, "X", "y", "n_classes", "n_threads")
-
-
 # ====================================================================== methods on the kernels
 
 def _uses_kernel(name):
@@ -1510,6 +1379,8 @@ def test_kraskov_searches_bad_arguments():
     neighbours.count_within(np.empty(0), np.zeros(3), np.ones(3), empty)
     assert empty.tolist() == [0, 0, 0]
 
+
+# ====================================================================== _moments
 
 # ------------------------------------------------------------------ column_flags
 

@@ -225,6 +225,74 @@ def test_powers_of_two_change_only_the_exponent(power):
         np.testing.assert_allclose(np.ldexp(moved[2], -2 * shift[:, None]), base[2], rtol=1e-3)
 
 
+#: Extreme magnitudes: the largest doubles, subnormals (the smallest is 5e-324) and zero, mixed.
+EXTREME_VALUES = np.array([1e308, -1e308, 1.7976931348623157e308, -1.7976931348623157e308, 1e-308, -1e-308,
+                           5e-324, -5e-324, 2.2250738585072014e-308, 0.0, 1.0, -1.0])
+
+
+def _near_the_largest_doubles(case):
+    """(X, y, n_classes): class sums that overflow float64 unscaled (``case`` "largest"), or the
+    largest doubles mixed with subnormals and zeros ("mixed0" .. "mixed3")."""
+    if case == "largest":
+        top = np.finfo(float).max
+        column = np.array([top, top, -top, top, 0.5 * top, top, top])
+        X = np.column_stack([column, -column, column[::-1], np.full(7, top), np.full(7, -top)])
+        return X, np.array([0, 0, 0, 1, 1, 1, 1], dtype=np.int32), 2
+    rng = np.random.default_rng(int(case[-1]))
+    return rng.choice(EXTREME_VALUES, size=(30, 5)), rng.integers(0, 3, size=30).astype(np.int32), 3
+
+
+@pytest.mark.parametrize("case", ["largest", "mixed0", "mixed1", "mixed2", "mixed3"])
+def test_values_near_the_largest_doubles_equal_the_reference(case):
+    """Values up to the largest double: finite scaled sums and squares equal to the reference, exact
+    extremes, class means (unscaled) finite and inside their class's range -- exactly the value for
+    a class of equal values -- and the same bits for any thread count and layout."""
+    X, y, n_classes = _near_the_largest_doubles(case)
+    one = kernel(X, y, n_classes)
+    counts, sums, squares, low, high, cross, exponent, nonfinite = one
+    r_counts, r_sums, r_squares, r_low, r_high, _, r_exponent = reference(X, y, n_classes)
+    m = X.shape[0]
+    np.testing.assert_array_equal(counts, r_counts)
+    np.testing.assert_array_equal(exponent, r_exponent)
+    np.testing.assert_array_equal(low, r_low)
+    np.testing.assert_array_equal(high, r_high)
+    assert not nonfinite.any() and np.isfinite(sums).all() and np.isfinite(squares).all()
+    np.testing.assert_allclose(sums, r_sums, rtol=1e-12, atol=4e-16 * m)
+    np.testing.assert_allclose(squares, r_squares, rtol=1e-9, atol=1e-15 * m)
+    assert (squares[low == high] == 0.0).all()
+    moments = column_moments(X, y, n_classes)
+    means = np.ldexp(moments.class_means(), exponent[:, None])
+    present = counts > 0
+    assert np.isfinite(means[:, present]).all() and np.isnan(means[:, ~present]).all()
+    assert (low[:, present] <= means[:, present]).all() and (means[:, present] <= high[:, present]).all()
+    single = (low == high) & present
+    np.testing.assert_array_equal(means[single], low[single])
+    if case == "largest":
+        assert (exponent == 1024).all()
+        assert means[3].tolist() == [X[0, 3]] * 2 and means[4].tolist() == [X[0, 4]] * 2
+    for n_threads in (1, 2):
+        for values in layouts(X):
+            assert_same_bits(one, kernel(values, y, n_classes, None, n_threads))
+
+
+def test_the_inputs_are_left_unchanged():
+    """Read-only X (in every layout), codes and response are accepted and left as they were."""
+    rng = np.random.default_rng(19)
+    X = rng.normal(size=(700, 9)) * np.logspace(-100, 100, 9)
+    y = rng.integers(0, 3, size=700).astype(np.int32)
+    response = rng.normal(size=700)
+    y_copy, response_copy = y.copy(), response.copy()
+    y.flags.writeable = False
+    response.flags.writeable = False
+    for values in layouts(X):
+        before = values.copy()
+        values.flags.writeable = False
+        kernel(values, y, 3, response, 2)
+        column_moments(values, y, 3, response, n_threads=2)
+        assert values.tobytes() == before.tobytes()
+    assert y.tobytes() == y_copy.tobytes() and response.tobytes() == response_copy.tobytes()
+
+
 def test_nonfinite_values_are_flagged_per_column_without_touching_the_others():
     rng = np.random.default_rng(15)
     X = rng.normal(size=(1000, 5))

@@ -11,8 +11,9 @@ _entropy
     information-theoretic methods (MIFS, MIFS-U, mRMR, JMI, CMIM) and the
     relevant-independency terms of CMQFS.
 _moments
-    Per-class column moments (counts, two-pass means, sums of squared deviations,
-    exact constant flags), parallel over features: the dense Fisher score.
+    The checks of a design in one read: the non-finite and constant float64 columns
+    (``column_flags``) and the smallest and largest value of every integer column
+    (``column_extremes``), parallel over blocks of columns.
 _one_pass
     Per-column moments of a dense matrix in one read (class sums and extremes, the
     scaling exponent, sums of squares and co-moments with a response; row blocks

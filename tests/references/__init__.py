@@ -8,7 +8,6 @@ definitions; each module's docstring says which.
 * :mod:`references.cmqfs` -- the feature vector graph, its modularity and CMQFS;
 * :mod:`references.similarity` -- Fisher score, Laplacian score, ReliefF;
 * :mod:`references.statistical` -- chi-square;
-* :mod:`references.moments` -- per-class moments in exact arithmetic;
 * :mod:`references.passive_aggressive` -- the online PA family and SplitMix64;
 * :mod:`references.discriminant` -- DFS, trace ratio, BAHSIC / HSIC, the redundancy rate;
 * :mod:`references.multilabel` -- ELC, LLSF, the per-label baselines, multi-label metrics, ML-kNN.
