@@ -163,6 +163,41 @@ cdef extern from *:
         #endif
         return v;
     }
+
+    /* The word w of the planes of levels 1 .. n_levels-1 of 64 int8 codes x[0..63]: bit i of
+       planes[(l - 1) * n_words + w] set when x[i] == l.  With SSE2 (every x86-64 processor) the
+       64 codes are loaded once, as four vectors of 16, and each level is one byte compare and
+       one gather of the 16 flags per vector (movemask: flag i is bit i, in memory order);
+       elsewhere the byte test of fstools_level_bits8, eight codes at a time. */
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    static inline void fstools_pack_word(const int8_t* x, ptrdiff_t n_levels, uint64_t* planes,
+                                         ptrdiff_t n_words, ptrdiff_t w) {
+        __m128i v0 = _mm_loadu_si128((const __m128i*) x);
+        __m128i v1 = _mm_loadu_si128((const __m128i*) (x + 16));
+        __m128i v2 = _mm_loadu_si128((const __m128i*) (x + 32));
+        __m128i v3 = _mm_loadu_si128((const __m128i*) (x + 48));
+        for (ptrdiff_t l = 1; l < n_levels; l++) {
+            __m128i level = _mm_set1_epi8((char) l);
+            uint64_t f0 = (uint64_t) (uint32_t) _mm_movemask_epi8(_mm_cmpeq_epi8(v0, level));
+            uint64_t f1 = (uint64_t) (uint32_t) _mm_movemask_epi8(_mm_cmpeq_epi8(v1, level));
+            uint64_t f2 = (uint64_t) (uint32_t) _mm_movemask_epi8(_mm_cmpeq_epi8(v2, level));
+            uint64_t f3 = (uint64_t) (uint32_t) _mm_movemask_epi8(_mm_cmpeq_epi8(v3, level));
+            planes[(l - 1) * n_words + w] = f0 | (f1 << 16) | (f2 << 32) | (f3 << 48);
+        }
+    }
+    #else
+    static inline void fstools_pack_word(const int8_t* x, ptrdiff_t n_levels, uint64_t* planes,
+                                         ptrdiff_t n_words, ptrdiff_t w) {
+        for (ptrdiff_t l = 1; l < n_levels; l++) {
+            uint64_t word = 0;
+            for (int i = 0; i < 8; i++) {
+                word |= fstools_level_bits8(fstools_load8(x + 8 * i), (uint64_t) l) << (8 * i);
+            }
+            planes[(l - 1) * n_words + w] = word;
+        }
+    }
+    #endif
     """
     void and_counts_portable "fstools_and_counts_portable"(const uint64_t* a, const uint64_t* others,
                                                            Py_ssize_t n_others, Py_ssize_t n_words,
@@ -173,6 +208,8 @@ cdef extern from *:
     int hardware_popcount "fstools_hardware_popcount"() noexcept nogil
     uint64_t level_bits8 "fstools_level_bits8"(uint64_t v, uint64_t level) noexcept nogil
     uint64_t load8 "fstools_load8"(const int8_t* p) noexcept nogil
+    void pack_word "fstools_pack_word"(const int8_t* x, Py_ssize_t n_levels, uint64_t* planes, Py_ssize_t n_words,
+                                       Py_ssize_t w) noexcept nogil
 
 ctypedef void (*and_counts_t)(const uint64_t* a, const uint64_t* others, Py_ssize_t n_others,
                               Py_ssize_t n_words, int64_t* counts) noexcept nogil
@@ -236,20 +273,22 @@ cdef struct Planes:
 
 cdef void _pack_levels(const code_t* x, Py_ssize_t m, Py_ssize_t n_levels, Py_ssize_t n_words,
                        uint64_t* planes) noexcept nogil:
-    """Planes of levels 1 .. n_levels-1 of ``x[0:m]`` into ``planes`` (zeroed here)."""
+    """Planes of levels 1 .. n_levels-1 of ``x[0:m]`` into ``planes`` (every word written here).
+
+    int8 codes: each whole word of 64 codes by ``pack_word``, the last partial one bit by bit
+    from zero; other code types bit by bit into zeroed planes."""
     cdef Py_ssize_t w, i, l, start, stop
-    cdef uint64_t word, v
-    memset(planes, 0, (n_levels - 1) * n_words * sizeof(uint64_t))
+    if code_t is int8_t:
+        if m % 64:
+            for l in range(1, n_levels):
+                planes[(l - 1) * n_words + n_words - 1] = 0
+    else:
+        memset(planes, 0, (n_levels - 1) * n_words * sizeof(uint64_t))
     for w in range(n_words):
         start = w * 64
         stop = start + 64 if start + 64 <= m else m
         if code_t is int8_t and stop - start == 64:
-            for l in range(1, n_levels):
-                word = 0
-                for i in range(8):
-                    v = load8(<const int8_t*> x + start + 8 * i)
-                    word |= level_bits8(v, <uint64_t> l) << (8 * i)
-                planes[(l - 1) * n_words + w] = word
+            pack_word(<const int8_t*> x + start, n_levels, planes, n_words, w)
         else:
             for i in range(start, stop):
                 if x[i] > 0:
