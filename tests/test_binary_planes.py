@@ -44,12 +44,18 @@ def _unique_codes(X):
     return discrete, codes, levels
 
 
-def _packed_plane(codes_row):
-    """The plane of code 1 of one row of codes, as uint64 words (bits past m zero)."""
+def _packed_plane(codes_row, level=1):
+    """The plane of code ``level`` of one row of codes, as uint64 words (bits past m zero)."""
     m = codes_row.shape[0]
     bits = np.zeros(((m + 63) // 64) * 64, dtype=np.uint8)
-    bits[:m] = codes_row == 1
+    bits[:m] = codes_row == level
     return np.packbits(bits, bitorder="little").view("<u8").astype(np.uint64)
+
+
+def _assert_planes_of(planes, first_plane, j, codes_row, n_levels):
+    """Feature j's planes (rows first_plane[j] ..) are those of levels 1 .. n_levels-1 of its codes."""
+    for level in range(1, n_levels):
+        np.testing.assert_array_equal(planes[first_plane[j] + level - 1], _packed_plane(codes_row, level))
 
 
 def _mixed_matrix(rng, m, n, dtype=np.float64):
@@ -313,10 +319,19 @@ def test_information_codes_with_planes_matches_information_codes():
     p_codes, p_levels, p_as_is, planes, prepared = information_codes_with_planes(X, n_threads=2)
     np.testing.assert_array_equal(p_levels, levels)
     np.testing.assert_array_equal(p_as_is, as_is)
-    np.testing.assert_array_equal(prepared, as_is & (levels <= 2))
+    # the binary columns used as they are, and the discretised ones (nine levels), come as planes
+    np.testing.assert_array_equal(prepared, (as_is & (levels <= 2)) | ~as_is)
+    assert (~as_is).any() and (as_is & (levels <= 2)).any()
     np.testing.assert_array_equal(p_codes[~prepared], codes[~prepared])
+    first_plane, n_rows = _bitcount.plane_rows(levels)
+    assert planes.shape == (n_rows, (X.shape[0] + 63) // 64)
     for j in np.flatnonzero(prepared):
-        np.testing.assert_array_equal(planes[j], _packed_plane(codes[j]))
+        _assert_planes_of(planes, first_plane, j, codes[j], levels[j])
+    # the counter writes the codes rows from the planes when something reads them
+    kernel = _bitcount.counting_kernel(p_codes, p_levels, np.zeros(X.shape[0], dtype=np.int32) + (
+        np.arange(X.shape[0]) % 2).astype(np.int32), 2, 1, planes, prepared)
+    kernel.write_codes()
+    np.testing.assert_array_equal(p_codes, codes)
     # more than 127 bins: int16 codes, every row written, no planes
     p_codes, _, _, planes, prepared = information_codes_with_planes(X, "equal_width", 200)
     assert planes is None and not prepared.any()
@@ -448,3 +463,73 @@ def test_bad_planes_arguments_are_named():
     with pytest.raises(ValueError, match="codes"):
         greedy_information_selection(codes.astype(np.int16), levels, y, "jmi", 2, binary_planes=planes,
                                      prepared=np.zeros(5, dtype=bool))
+
+
+# ---------------------------------------------------------------------------
+# planes of features of more levels: plane_rows, pack_planes, the unpacking, constancy
+# ---------------------------------------------------------------------------
+
+def test_plane_rows_lays_out_binary_slots_then_wider_features_in_order():
+    levels = np.array([2, 9, 1, 17, 3, 16, 40], dtype=np.int32)
+    first_plane, n_rows = _bitcount.plane_rows(levels)
+    # rows 0..6 are the slots of the one- and two-level features; 8, 2 and 15 planes follow
+    assert first_plane.tolist() == [0, 7, 2, -1, 15, 17, -1]
+    assert n_rows == 7 + 8 + 2 + 15
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 300), st.lists(st.integers(1, 16), min_size=1, max_size=6), st.integers(0, 2 ** 32 - 1))
+def test_pack_planes_are_the_planes_of_each_level_and_unpack_back(m, level_list, seed):
+    rng = np.random.default_rng(seed)
+    levels = np.array(level_list, dtype=np.int32)
+    codes = np.stack([rng.integers(0, levels[j], m) for j in range(levels.size)]).astype(np.int8)
+    first_plane, n_rows = _bitcount.plane_rows(levels)
+    planes = np.zeros((n_rows, (m + 63) // 64), dtype=np.uint64)
+    features = np.arange(levels.size, dtype=np.intp)
+    _bitcount.pack_planes(codes, features, levels, first_plane, planes, 2)
+    for j in range(levels.size):
+        _assert_planes_of(planes, first_plane, j, codes[j], levels[j])
+    unpacked = np.full_like(codes, -1)
+    _bitcount._unpack_planes(planes, first_plane, levels, features, unpacked, 2)
+    np.testing.assert_array_equal(unpacked, codes)
+    single = _bitcount.single_level_features(planes, first_plane, levels, m, features)
+    np.testing.assert_array_equal(single, [np.unique(codes[j]).size == 1 for j in range(levels.size)])
+
+
+def test_pack_planes_refuses_codes_out_of_range_and_features_without_room():
+    levels = np.array([3, 40], dtype=np.int32)
+    first_plane, n_rows = _bitcount.plane_rows(levels)
+    planes = np.zeros((n_rows, 1), dtype=np.uint64)
+    with pytest.raises(ValueError, match="row 0 holds a code outside 0 .. 2"):
+        _bitcount.pack_planes(np.array([[0, 3, 1]], dtype=np.int8), np.array([0], dtype=np.intp), levels,
+                              first_plane, planes)
+    with pytest.raises(ValueError, match="feature 1 has no room for planes"):
+        _bitcount.pack_planes(np.zeros((1, 3), dtype=np.int8), np.array([1], dtype=np.intp), levels,
+                              first_plane, planes)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("criterion", ["mim", "mifs", "mrmr", "jmi", "cmim"])
+def test_selection_on_prepared_planes_equals_the_codes_path(order, criterion, monkeypatch):
+    # buffers of a few columns: several blocks, one of them mixed (discrete columns in it)
+    from fstools.core import discretize
+    monkeypatch.setattr(discretize, "PLANE_BUFFER_BYTES", 3 * 700)
+    rng = np.random.default_rng(5)
+    X = _mixed_matrix(rng, 700, 23)
+    X[:, 4] = 2.5  # a constant continuous column
+    X = np.asarray(X, order=order)
+    y = rng.integers(0, 2, 700).astype(np.int32)
+    codes, levels, as_is = information_codes(X)
+    p_codes, p_levels, p_as_is, planes, prepared = information_codes_with_planes(X)
+    assert prepared[~as_is].all() and planes.shape[0] > X.shape[1]
+    expected = greedy_information_selection(codes, levels, y, criterion, k=8)
+    got = greedy_information_selection(p_codes, p_levels, y, criterion, k=8, binary_planes=planes,
+                                       prepared=prepared)
+    np.testing.assert_array_equal(got[0], expected[0])
+    for key in expected[1]:
+        np.testing.assert_array_equal(got[1][key], expected[1][key])
+    np.testing.assert_array_equal(got[2], expected[2])
+    from fstools.methods.information import _constant_codes
+    np.testing.assert_array_equal(_constant_codes(p_codes, p_levels, p_as_is, planes, prepared),
+                                  _constant_codes(codes, levels, as_is))
+    assert _constant_codes(codes, levels, as_is)[4]

@@ -577,8 +577,8 @@ cdef class PlaneCounter:
                 fc[j] = total_counts
                 total_counts += levels[j]
                 self._most_levels = max(self._most_levels, levels[j])
-        if slots and total_planes == n:
-            words = binary_planes
+        if slots and binary_planes.shape[0] == total_planes:
+            words = binary_planes  # every plane in its row of plane_rows (the prepared ones written)
         elif slots:
             words = np.empty((total_planes, n_words), dtype=np.uint64)
             words[:n] = binary_planes
@@ -655,7 +655,7 @@ cdef class PlaneCounter:
             return
         pending = np.flatnonzero(self._pending)
         self._pending = None
-        _unpack_binary_planes(self._words, pending, self.codes, self._n_threads)
+        _unpack_planes(self._words, self._first_plane, self.levels, pending, self.codes, self._n_threads)
 
     def write_codes(self):
         """Make the codes the counter was built from complete: with prepared bit-planes
@@ -925,15 +925,107 @@ cdef void _unpack_plane(const uint64_t* plane, Py_ssize_t m, int8_t* out) noexce
         out[i] = <int8_t> ((plane[i >> 6] >> (i & 63)) & 1)
 
 
-def _unpack_binary_planes(const uint64_t[:, ::1] planes, const Py_ssize_t[::1] rows, int8_t[:, ::1] codes,
-                          int n_threads=1):
-    """``codes[j]`` from the plane ``planes[j]`` (codes 0 and 1) for every ``j`` in ``rows``."""
-    cdef Py_ssize_t r, n_rows = rows.shape[0], m = codes.shape[1]
+cdef void _unpack_levels(const uint64_t* planes, Py_ssize_t n_levels, Py_ssize_t n_words, Py_ssize_t m,
+                         int8_t* out) noexcept nogil:
+    """``out[i]`` = the level ``l`` whose plane ``l - 1`` has bit ``i`` set, else 0 (the codes of a
+    feature of ``n_levels`` levels from its planes, :func:`_pack_levels` undone)."""
+    cdef Py_ssize_t i, l
+    if n_levels <= 2:
+        _unpack_plane(planes, m, out)
+        return
+    memset(out, 0, m)
+    for l in range(1, n_levels):
+        for i in range(m):
+            if (planes[(l - 1) * n_words + (i >> 6)] >> (i & 63)) & 1:
+                out[i] = <int8_t> l
+
+
+def _unpack_planes(const uint64_t[:, ::1] planes, const Py_ssize_t[::1] first_plane, const int32_t[::1] levels,
+                   const Py_ssize_t[::1] rows, int8_t[:, ::1] codes, int n_threads=1):
+    """``codes[j]`` from feature ``j``'s planes (``levels[j] - 1`` rows of ``planes`` from
+    ``first_plane[j]``) for every ``j`` in ``rows``."""
+    cdef Py_ssize_t r, j, n_rows = rows.shape[0], m = codes.shape[1], n_words = planes.shape[1]
     if n_rows == 0 or m == 0:
         return
     check_threads(n_threads)
-    for r in prange(n_rows, nogil=True, num_threads=n_threads, schedule='dynamic', chunksize=256):
-        _unpack_plane(&planes[rows[r], 0], m, &codes[rows[r], 0])
+    for r in prange(n_rows, nogil=True, num_threads=n_threads, schedule='dynamic', chunksize=16):
+        j = rows[r]
+        _unpack_levels(&planes[first_plane[j], 0], levels[j], n_words, m, &codes[j, 0])
+
+
+def plane_rows(levels):
+    """The rows of a feature's bit-planes in the layout of prepared planes: ``(first_plane,
+    n_rows)``.
+
+    Row ``j`` is feature ``j``'s plane when it has one or two levels (so that the kernel that
+    finds the binary columns writes it there, :func:`fstools._ext._entropy.discrete_column_codes`);
+    the ``L - 1`` planes of a feature of ``L`` = 3 .. :data:`MAX_PLANE_LEVELS` levels follow the
+    ``n`` rows, in feature order; ``first_plane[j]`` is -1 for a feature of more levels (no planes).
+    :class:`PlaneCounter` lays its planes out so when it is given prepared ones.
+    """
+    levels = np.asarray(levels)
+    n = levels.shape[0]
+    first_plane = np.full(n, -1, dtype=np.intp)
+    small = (levels >= 1) & (levels <= 2)
+    first_plane[small] = np.flatnonzero(small)
+    wide = (levels > 2) & (levels <= PAIR_LEVELS)
+    sizes = levels[wide].astype(np.intp) - 1
+    first_plane[wide] = n + np.cumsum(sizes) - sizes
+    return first_plane, n + int(sizes.sum())
+
+
+def single_level_features(const uint64_t[:, ::1] planes, const Py_ssize_t[::1] first_plane,
+                          const int32_t[::1] levels, Py_ssize_t m, const Py_ssize_t[::1] rows):
+    """For each feature ``j`` in ``rows``: whether its ``m`` codes are all one level, read from its
+    planes (layout of :func:`plane_rows`): a level ``l >= 1`` whose plane has all ``m`` bits set,
+    or level 0 when no plane has a bit set."""
+    cdef Py_ssize_t r, j, l, n_words = planes.shape[1]
+    cdef int64_t count, total
+    single = np.zeros(rows.shape[0], dtype=bool)
+    cdef uint8_t[::1] out = single.view(np.uint8)
+    for r in range(rows.shape[0]):
+        j = rows[r]
+        if not (0 <= j < levels.shape[0] and first_plane[j] >= 0
+                and first_plane[j] + max(levels[j] - 1, 0) <= planes.shape[0]):
+            raise ValueError(f"rows: feature {j} has no planes")
+        total = 0
+        for l in range(1, levels[j]):
+            count = 0
+            AND_COUNTS(&planes[first_plane[j] + l - 1, 0], &planes[first_plane[j] + l - 1, 0], 1, n_words, &count)
+            total += count
+            if count == m:
+                out[r] = 1
+        if total == 0:
+            out[r] = 1
+    return single
+
+
+def pack_planes(const int8_t[:, ::1] codes, const Py_ssize_t[::1] features, const int32_t[::1] levels,
+                const Py_ssize_t[::1] first_plane, uint64_t[:, ::1] planes, int n_threads=1):
+    """Write the bit-planes of the codes rows ``codes[r]`` as those of feature ``features[r]``:
+    its ``levels[f] - 1`` planes at rows ``first_plane[f] ..`` of ``planes`` (the layout of
+    :func:`plane_rows`).  ValueError for a code outside ``0 .. levels[f] - 1``; the planes of
+    features of one level (none) are left as they are."""
+    cdef Py_ssize_t r, f, n_rows = features.shape[0], m = codes.shape[1], n_words = planes.shape[1]
+    cdef Py_ssize_t bad = -1
+    if codes.shape[0] < n_rows:
+        raise ValueError(f"codes: has {codes.shape[0]} rows for {n_rows} features")
+    if n_words != (m + 63) // 64:
+        raise ValueError(f"planes: must have {(m + 63) // 64} words per plane for {m} codes; got {n_words}")
+    for r in range(n_rows):
+        f = features[r]
+        if not (0 <= f < levels.shape[0] and 1 <= levels[f] <= PAIR_LEVELS and 0 <= first_plane[f]
+                and first_plane[f] + levels[f] - 1 <= planes.shape[0]):
+            raise ValueError(f"features: feature {f} has no room for planes (levels {levels[f] if 0 <= f < levels.shape[0] else '?'})")
+    check_threads(n_threads)
+    for r in prange(n_rows, nogil=True, num_threads=n_threads, schedule='dynamic', chunksize=1):
+        f = features[r]
+        if first_out_of_range(&codes[r, 0], m, levels[f]) >= 0:
+            bad = r
+        elif levels[f] > 1:
+            _pack_levels(&codes[r, 0], m, levels[f], n_words, &planes[first_plane[f], 0])
+    if bad >= 0:
+        raise ValueError(f"codes: row {bad} holds a code outside 0 .. {levels[features[bad]] - 1}")
 
 
 def counting_kernel(codes, levels, y, n_classes, n_threads=1, binary_planes=None, prepared=None):
@@ -959,16 +1051,18 @@ def counting_kernel(codes, levels, y, n_classes, n_threads=1, binary_planes=None
     n_classes : int
     n_threads : int, default 1
         Threads of the planes' construction (OpenMP over the features).
-    binary_planes : ndarray of uint64, shape (n_features, ceil(m / 64)), C-contiguous, optional
-        Bit-planes already built (by :func:`fstools._ext._entropy.discrete_column_codes`
-        with ``planes``): row ``j`` is the plane of code 1 of feature ``j`` where
-        ``prepared[j]``, whose codes row (int8 ``codes``) has not been written.  The
-        counter takes the array over and counts on those planes as they are; the missing
-        codes rows are written from them when something reads the codes (a byte-code
-        kernel, :meth:`PlaneCounter.write_codes`), and before this function returns the
-        byte-code module.
+    binary_planes : ndarray of uint64, shape (n_features or n_rows, ceil(m / 64)), C-contiguous, optional
+        Bit-planes already built (by :func:`fstools.core.discretize.information_codes_with_planes`)
+        for the features where ``prepared[j]``, whose codes rows (int8 ``codes``) have not been
+        written, in the rows of :func:`plane_rows`: ``n_features`` rows (binary features only,
+        row ``j`` the plane of code 1 of feature ``j``) or all ``n_rows`` of the layout.  The
+        counter takes the array over (all ``n_rows``) and counts on those planes as they are;
+        the missing codes rows are written from them when something reads the codes (a
+        byte-code kernel, :meth:`PlaneCounter.write_codes`), and before this function returns
+        the byte-code module.
     prepared : ndarray of bool, shape (n_features,), optional
-        With ``binary_planes``: the features (of at most two levels) whose plane is there.
+        With ``binary_planes``: the features whose planes are there (of at most two levels
+        with ``n_features`` rows, of at most :data:`MAX_PLANE_LEVELS` otherwise).
     """
     if binary_planes is not None:
         _check_prepared(codes, levels, binary_planes, prepared)
@@ -979,7 +1073,7 @@ def counting_kernel(codes, levels, y, n_classes, n_threads=1, binary_planes=None
             return PlaneCounter(codes, levels, y, int(n_classes), n_threads, binary_planes,
                                 np.ascontiguousarray(prepared))
         # the byte-code kernels: they read every codes row
-        _unpack_binary_planes(binary_planes, np.flatnonzero(prepared), codes, n_threads)
+        _unpack_planes(binary_planes, plane_rows(levels)[0], levels, np.flatnonzero(prepared), codes, n_threads)
         return _entropy
     if (not isinstance(codes, np.ndarray) or codes.dtype not in _entropy.CODE_DTYPES or codes.ndim != 2
             or not codes.flags.c_contiguous or codes.shape[1] == 0
@@ -1004,13 +1098,18 @@ def _check_prepared(codes, levels, binary_planes, prepared):
     n, m = codes.shape
     if (not isinstance(levels, np.ndarray) or levels.dtype != np.int32 or levels.shape != (n,)):
         raise TypeError(f"levels: must be an int32 array of shape ({n},)")
-    if (not isinstance(binary_planes, np.ndarray) or binary_planes.dtype != np.uint64
-            or binary_planes.shape != (n, (m + 63) // 64) or not binary_planes.flags.c_contiguous):
-        raise ValueError(f"binary_planes: must be a C-contiguous uint64 array of shape ({n}, {(m + 63) // 64})")
+    n_words = (m + 63) // 64
+    n_rows = plane_rows(levels)[1]
+    if (not isinstance(binary_planes, np.ndarray) or binary_planes.dtype != np.uint64 or binary_planes.ndim != 2
+            or binary_planes.shape[0] not in (n, n_rows) or binary_planes.shape[1] != n_words
+            or not binary_planes.flags.c_contiguous):
+        raise ValueError(f"binary_planes: must be a C-contiguous uint64 array of shape ({n}, {n_words}), or "
+                         f"({n_rows}, {n_words}) with the planes of features of more levels (plane_rows)")
     if (not isinstance(prepared, np.ndarray) or prepared.dtype != np.bool_ or prepared.shape != (n,)):
         raise ValueError(f"prepared: must be a bool array of shape ({n},) with binary_planes")
-    if np.any(prepared & ((levels < 1) | (levels > 2))):
-        raise ValueError("prepared: a feature with a prepared plane must have one or two levels")
+    most = 2 if binary_planes.shape[0] == n else PAIR_LEVELS
+    if np.any(prepared & ((levels < 1) | (levels > most))):
+        raise ValueError(f"prepared: a feature with prepared planes must have 1 .. {most} levels")
 
 
 def _and_counts(a, others, bint portable=False):

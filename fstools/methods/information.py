@@ -400,7 +400,7 @@ def _information_method(criterion, X, y, k, n_threads, discretization, n_bins, b
         ranking, step_values, relevance = greedy_information_selection(
             codes, levels, y, criterion, k=k, n_threads=n_threads, beta=float(beta), binary_planes=planes,
             prepared=prepared)
-        constant = _constant_codes(codes, levels, as_is)  # (reads the discretised rows only)
+        constant = _constant_codes(codes, levels, as_is, planes, prepared)  # (reads the discretised ones only)
 
     output = information_output(ranking, step_values, relevance,
                                 discretisation_note(discretization, n_bins, as_is, na_level_discretised), constant)
@@ -458,7 +458,7 @@ def _mim_relevance(X, y, n_classes, discretization, n_bins, n_threads=1):
                   else _bitcount.counting_kernel(codes, left_levels, y, n_classes, n_threads, planes, prepared))
         relevance[left] = _feature_class_information(codes, left_levels, y, n_classes, n_threads, kernel=kernel)
         levels[left], as_is[left] = left_levels, left_as_is
-        constant[left] = _constant_codes(codes, left_levels, left_as_is)
+        constant[left] = _constant_codes(codes, left_levels, left_as_is, planes, prepared)
     return relevance, levels, as_is, constant
 
 
@@ -466,11 +466,18 @@ def _mim_relevance(X, y, n_classes, discretization, n_bins, n_threads=1):
 CONSTANT_CHECK_BYTES = 1 << 22
 
 
-def _constant_codes(codes, levels, as_is):
+def _constant_codes(codes, levels, as_is, planes=None, prepared=None):
     """Mask of the features with one code: a column used as it is has every level used
-    (one level means constant); the discretised ones are looked at."""
+    (one level means constant); the discretised ones are looked at: their codes, or for those
+    delivered as bit-planes (``prepared``, from
+    :func:`fstools.core.discretize.information_codes_with_planes`) their planes."""
     constant = levels <= 1
     discretised = np.flatnonzero(~as_is)
+    if prepared is not None and planes is not None:
+        on_planes = discretised[prepared[discretised]]
+        constant[on_planes] = _bitcount.single_level_features(planes, _bitcount.plane_rows(levels)[0], levels,
+                                                              codes.shape[1], on_planes)
+        discretised = discretised[~prepared[discretised]]
     # the discretised rows a few MB at a time: a copy of all of them was 12.5 % of a float64 X
     rows_per_block = max(1, CONSTANT_CHECK_BYTES // max(1, codes.shape[1] * codes.itemsize))
     for start in range(0, discretised.size, rows_per_block):
