@@ -14,6 +14,8 @@ every selection compared with the one made on the complete codes of
 references in ``tests/test_references.py``): rankings, step values and relevance bitwise
 equal, for 1, 2 and 3 threads.
 """
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -533,3 +535,33 @@ def test_selection_on_prepared_planes_equals_the_codes_path(order, criterion, mo
     np.testing.assert_array_equal(_constant_codes(p_codes, p_levels, p_as_is, planes, prepared),
                                   _constant_codes(codes, levels, as_is))
     assert _constant_codes(codes, levels, as_is)[4]
+
+
+@pytest.mark.parametrize("criterion", ["mrmr", "cmim"])
+def test_row_tile_path_packs_the_written_codes_and_gives_their_pages_back(criterion, monkeypatch):
+    # The codes of an X coded by row tiles are written whole, then packed into planes a few rows at
+    # a time, each row's pages given back (a private anonymous map): forced here on a small X.
+    from fstools.core import discretize
+    monkeypatch.setattr(discretize, "_by_row_tiles", lambda array, columns, method: True)
+    monkeypatch.setattr(discretize, "PLANE_BUFFER_BYTES", 3 * 9000)
+    rng = np.random.default_rng(8)
+    X = _mixed_matrix(rng, 9000, 17)
+    y = rng.integers(0, 2, 9000).astype(np.int32)
+    codes, levels, as_is = information_codes(X)
+    p_codes, p_levels, p_as_is, planes, prepared = information_codes_with_planes(X)
+    assert prepared[~as_is].all()
+    first_plane, _ = _bitcount.plane_rows(levels)
+    for j in np.flatnonzero(~as_is):
+        _assert_planes_of(planes, first_plane, j, codes[j], levels[j])
+    if sys.platform.startswith("linux"):  # the first whole page inside a packed row reads as zeros
+        j = int(np.flatnonzero(~as_is)[0])
+        first = -(-j * 9000 // discretize.mmap.PAGESIZE) * discretize.mmap.PAGESIZE - j * 9000
+        assert not p_codes[j, first:first + 100].any() and codes[j, first:first + 100].any()
+    expected = greedy_information_selection(codes, levels, y, criterion, k=6)
+    got = greedy_information_selection(p_codes, p_levels, y, criterion, k=6, binary_planes=planes, prepared=prepared)
+    np.testing.assert_array_equal(got[0], expected[0])
+    np.testing.assert_array_equal(got[2], expected[2])
+    # a byte-code kernel that reads the codes gets them written again from the planes
+    kernel = _bitcount.counting_kernel(p_codes, p_levels, y, 2, 1, planes, prepared)
+    kernel.write_codes()
+    np.testing.assert_array_equal(p_codes, codes)

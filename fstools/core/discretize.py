@@ -44,6 +44,8 @@ the CMQFS paper (Zhao, Wu, Chen, Zhang and Bai, "Feature selection with
 community modularity", Neurocomputing 151 (2015) 376-389, section 5.2, after
 its references [27, 52], in the mRMR line of work of Peng et al.).
 """
+import mmap
+
 import numpy as np
 
 from fstools._ext import _bitcount, _common, _discretize, _entropy
@@ -572,7 +574,7 @@ def information_codes(X, discretization="mu_sigma", n_bins=None, n_threads=1):
     return _information_codes(X, discretization, n_bins, n_threads, False)[:3]
 
 
-def information_codes_with_planes(X, discretization="mu_sigma", n_bins=None, n_threads=1):
+def information_codes_with_planes(X, discretization="mu_sigma", n_bins=None, n_threads=1, discretised_planes=True):
     """:func:`information_codes` with the binary and the discretised columns as bit-planes
     instead of codes.
 
@@ -594,6 +596,9 @@ def information_codes_with_planes(X, discretization="mu_sigma", n_bins=None, n_t
     ----------
     X, discretization, n_bins, n_threads
         As :func:`information_codes`.
+    discretised_planes : bool, default True
+        False: the discretised columns come as codes (only the binary ones as planes), for a
+        caller that counts them once (MIM's I(X_j;C): packing them costs more than it saves).
 
     Returns
     -------
@@ -613,12 +618,13 @@ def information_codes_with_planes(X, discretization="mu_sigma", n_bins=None, n_t
         has planes, or when the codes are not int8 (more than 127 bins).
     prepared : ndarray of bool, shape (n_features,)
     """
-    return _information_codes(X, discretization, n_bins, n_threads, True)
+    return _information_codes(X, discretization, n_bins, n_threads, True, discretised_planes)
 
 
-def _information_codes(X, discretization, n_bins, n_threads, with_planes):
+def _information_codes(X, discretization, n_bins, n_threads, with_planes, discretised_planes=False):
     """(codes, levels, as_is, planes, prepared) of :func:`information_codes_with_planes`;
-    without ``with_planes``, planes None and every codes row written.
+    without ``with_planes``, planes None and every codes row written; without
+    ``discretised_planes``, planes for the binary columns only.
 
     With planes, the continuous columns of at most MAX_PLANE_LEVELS levels are coded a block at a
     time into a buffer of :data:`PLANE_BUFFER_BYTES` and delivered as planes: their codes rows are
@@ -636,7 +642,9 @@ def _information_codes(X, discretization, n_bins, n_threads, with_planes):
     dtype = code_dtype(n_levels)
     with_planes = with_planes and dtype == np.int8  # (int16 codes are a copy of the int8 ones: every row written)
     planes = np.empty((n_features, (n_samples + 63) // 64), dtype=np.uint64) if with_planes else None
-    discrete_codes, levels, status = _discrete_codes(array, MAX_LEVELS_AS_IS, n_threads, planes)
+    # (a tall row-major X: codes whose rows can give their memory back once packed into planes)
+    releasable = with_planes and discretised_planes and _by_row_tiles(array, np.arange(n_features), discretization)
+    discrete_codes, levels, status = _discrete_codes(array, MAX_LEVELS_AS_IS, n_threads, planes, releasable)
     if np.any(status == _entropy.COLUMN_NON_FINITE):
         raise _first_non_finite_error(array)
     # the columns whose plane the kernel wrote instead of their codes
@@ -654,13 +662,65 @@ def _information_codes(X, discretization, n_bins, n_threads, with_planes):
     codes = discrete_codes if dtype == discrete_codes.dtype else discrete_codes.astype(dtype)
     continuous = np.flatnonzero(~as_is)
     levels[continuous] = n_levels
-    if (with_planes and continuous.size and n_levels <= _bitcount.MAX_PLANE_LEVELS
-            and not _by_row_tiles(array, continuous, discretization)):
-        planes = _continuous_planes(array, continuous, levels, planes, discretization, n_bins, n_threads)
+    if with_planes and discretised_planes and continuous.size and n_levels <= _bitcount.MAX_PLANE_LEVELS:
+        if _by_row_tiles(array, continuous, discretization):
+            _continuous_codes(array, continuous, codes, discretization, n_bins, n_threads)
+            planes = _packed_rows(codes, continuous, levels, planes, n_threads)
+        else:
+            planes = _continuous_planes(array, continuous, levels, planes, discretization, n_bins, n_threads)
         prepared[continuous] = True
     elif continuous.size:
         _continuous_codes(array, continuous, codes, discretization, n_bins, n_threads)
     return codes, levels, as_is, planes, prepared
+
+
+def _releasable_codes(shape):
+    """A C-contiguous int8 array of ``shape`` in an anonymous memory map of its own, whose rows
+    :func:`_release_rows` can give back to the system (a NumPy array whose memory comes from the
+    allocator cannot); a plain array where the platform has no ``madvise``."""
+    size = shape[0] * shape[1]
+    if (size == 0 or not hasattr(mmap, "MADV_DONTNEED") or not hasattr(mmap.mmap, "madvise")
+            or not hasattr(mmap, "MAP_PRIVATE") or not hasattr(mmap, "MAP_ANONYMOUS")):
+        return np.empty(shape, dtype=np.int8)
+    # private: the pages of a shared map stay in shared memory after MADV_DONTNEED
+    memory = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    return np.frombuffer(memory, dtype=np.int8, count=size).reshape(shape)
+
+
+def _release_rows(codes, rows):
+    """Give the whole pages of the ``rows`` of ``codes`` (from :func:`_releasable_codes`) back to
+    the system: their values are lost (read again they are zeros on Linux), and a later write
+    takes new pages.  Nothing for an array of another origin."""
+    memory = codes.base
+    while memory is not None and not isinstance(memory, mmap.mmap):  # (array -> memoryview -> the map)
+        memory = memory.obj if isinstance(memory, memoryview) else getattr(memory, "base", None)
+    if memory is None:
+        return
+    row_bytes = codes.shape[1]
+    for j in rows:
+        start = -(-int(j) * row_bytes // mmap.PAGESIZE) * mmap.PAGESIZE  # first whole page of the row
+        stop = (int(j) + 1) * row_bytes // mmap.PAGESIZE * mmap.PAGESIZE
+        if stop > start:
+            memory.madvise(mmap.MADV_DONTNEED, start, stop - start)
+
+
+def _packed_rows(codes, continuous, levels, binary_planes, n_threads):
+    """The bit-planes of every feature in the layout of :func:`fstools._ext._bitcount.plane_rows`
+    (the binary features' rows of ``binary_planes``, or none), those of the ``continuous`` ones
+    packed from their written codes rows, a few at a time, each row's memory given back once
+    packed (:func:`_release_rows`): the planes grow as the codes shrink."""
+    n_features, n_samples = codes.shape
+    first_plane, n_rows = _bitcount.plane_rows(levels)
+    planes = np.empty((n_rows, (n_samples + 63) // 64), dtype=np.uint64)
+    if binary_planes is not None:
+        planes[:n_features] = binary_planes
+    step = max(1, PLANE_BUFFER_BYTES // max(1, n_samples))
+    for start in range(0, continuous.size, step):
+        rows = continuous[start:start + step].astype(np.intp)
+        for j in rows:  # (one row of codes at a time: a row is C-contiguous, a set of rows may not be)
+            _bitcount.pack_planes(codes[j:j + 1], rows[rows == j], levels, first_plane, planes, n_threads)
+        _release_rows(codes, rows)
+    return planes
 
 
 def _by_row_tiles(array, columns, method):
@@ -702,15 +762,17 @@ def _continuous_planes(array, continuous, levels, binary_planes, method, n_bins,
     return planes
 
 
-def _discrete_codes(array, max_levels, n_threads=1, planes=None):
+def _discrete_codes(array, max_levels, n_threads=1, planes=None, releasable=False):
     """(codes int8 (n_features, n_samples), levels int32, status int8) of the kernel
     :func:`fstools._ext._entropy.discrete_column_codes` over a checked ``array``.
 
     Rows of ``codes`` and entries of ``levels`` of columns whose status is not
     ``COLUMN_DISCRETE`` are left unset; with ``planes``, so are the codes rows of the
-    discrete columns of at most two levels (their bit-planes are in ``planes``)."""
+    discrete columns of at most two levels (their bit-planes are in ``planes``).  ``releasable``:
+    ``codes`` in memory whose rows can be given back (:func:`_releasable_codes`)."""
     n_samples, n_features = array.shape
-    codes = np.empty((n_features, n_samples), dtype=np.int8)
+    codes = (_releasable_codes((n_features, n_samples)) if releasable
+             else np.empty((n_features, n_samples), dtype=np.int8))
     levels = np.zeros(n_features, dtype=np.int32)
     status = np.zeros(n_features, dtype=np.int8)
     # A continuous column is left at its first run of 64 values with a non-integer (whole_columns

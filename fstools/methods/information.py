@@ -444,7 +444,7 @@ def _mim_relevance(X, y, n_classes, discretization, n_bins, n_threads=1):
             # the binary columns as bit-planes (their codes rows written only if something reads them)
             codes, left_levels, left_as_is, planes, prepared = information_codes_with_planes(
                 array if left.size == n_features else array[:, left], discretization=discretization, n_bins=n_bins,
-                n_threads=n_threads)
+                n_threads=n_threads, discretised_planes=False)
         except ValueError:
             if left.size == n_features:
                 raise
