@@ -565,3 +565,24 @@ def test_row_tile_path_packs_the_written_codes_and_gives_their_pages_back(criter
     kernel = _bitcount.counting_kernel(p_codes, p_levels, y, 2, 1, planes, prepared)
     kernel.write_codes()
     np.testing.assert_array_equal(p_codes, codes)
+
+
+@pytest.mark.parametrize("row_tiles", [False, True])
+def test_mu_sigma_planes_are_the_planes_of_mu_sigma_levels(row_tiles, monkeypatch):
+    from fstools.core import discretize
+    monkeypatch.setattr(discretize, "_by_row_tiles", lambda array, columns, method: row_tiles)
+    monkeypatch.setattr(discretize, "PLANE_BUFFER_BYTES", 4 * 5000)
+    rng = np.random.default_rng(9)
+    X = rng.standard_normal((5000, 11))
+    X[:, 3] = 7.0  # constant: code 4 everywhere
+    codes, levels = discretize.mu_sigma_levels(X)
+    p_codes, p_levels, planes, prepared = discretize.mu_sigma_planes(X, 2)
+    np.testing.assert_array_equal(p_levels, levels)
+    assert prepared.all()
+    first_plane, _ = _bitcount.plane_rows(levels)
+    for j in range(X.shape[1]):
+        _assert_planes_of(planes, first_plane, j, codes[j], levels[j])
+    # three classes: 8 x 8 x 3 streams a pair, counted on byte codes: every codes row written
+    p_codes, p_levels, planes, prepared = discretize.mu_sigma_planes(X, 3)
+    assert planes is None and not prepared.any()
+    np.testing.assert_array_equal(p_codes, codes)

@@ -173,6 +173,10 @@ def test_cmqfs_on_planes_equals_byte_codes(monkeypatch):
     X = rng.normal(size=(400, 12))
     y = (X[:, 0] + X[:, 1] > 0).astype(np.int32)
     got = cmqfs.cmqfs(X, y, k=8)
+    # the byte-code kernels on every codes row (no prepared planes)
+    from fstools.core.discretize import mu_sigma_levels
+    monkeypatch.setattr(cmqfs, "mu_sigma_planes",
+                        lambda X, n_classes, n_threads=1: (*mu_sigma_levels(X), None, np.zeros(X.shape[1], bool)))
     monkeypatch.setattr(_bitcount, "counting_kernel", lambda *args, **kwargs: _entropy)
     want = cmqfs.cmqfs(X, y, k=8)
     assert np.array_equal(got.ranking, want.ranking)

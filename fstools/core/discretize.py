@@ -53,6 +53,7 @@ from fstools._ext import _bitcount, _common, _discretize, _entropy
 __all__ = [
     "discretize",
     "mu_sigma_levels",
+    "mu_sigma_planes",
     "equal_width_levels",
     "equal_frequency_levels",
     "factorize_columns",
@@ -226,6 +227,36 @@ def mu_sigma_levels(X):
         If ``X`` is not 2-D, has no rows, or has non-finite values.
     """
     return _scheme_codes(_check_X(X, check_finite=False), "mu_sigma")
+
+
+def mu_sigma_planes(X, n_classes, n_threads=1):
+    """:func:`mu_sigma_levels` with the codes as the bit-planes the counting kernels read, where
+    the pairs of features are counted on planes.
+
+    Returns ``(codes, levels, planes, prepared)`` for
+    :func:`fstools._ext._bitcount.counting_kernel` (``binary_planes=planes``): as
+    :func:`information_codes_with_planes`, the codes rows of the features with planes are not
+    written (a tall row-major ``X``: written, packed, and their pages given back), so that the
+    codes and the planes are not in memory together.  With ``n_classes`` classes a pair of
+    nine-level features is counted on planes when its ``8 * 8 * n_classes`` streams are at most
+    :data:`fstools._ext._bitcount.MAX_STREAMS` (two classes); otherwise every codes row is written
+    and ``planes`` is None (``prepared`` all False).
+    """
+    array = _check_X(X, check_finite=False)
+    n_samples, n_features = array.shape
+    levels = np.full(n_features, MU_SIGMA_LEVELS, dtype=np.int32)
+    columns = np.arange(n_features)
+    if not _bitcount._pair_on_planes(MU_SIGMA_LEVELS, MU_SIGMA_LEVELS, int(n_classes)):
+        codes, levels = _scheme_codes(array, "mu_sigma", n_threads=n_threads)
+        return codes, levels, None, np.zeros(n_features, dtype=bool)
+    if _by_row_tiles(array, columns, "mu_sigma"):
+        codes = _releasable_codes((n_features, n_samples))
+        _continuous_codes(array, columns, codes, "mu_sigma", None, n_threads)
+        planes = _packed_rows(codes, columns, levels, None, n_threads)
+    else:
+        codes = np.empty((n_features, n_samples), dtype=np.int8)  # (rows written only if read)
+        planes = _continuous_planes(array, columns, levels, None, "mu_sigma", None, n_threads)
+    return codes, levels, planes, np.ones(n_features, dtype=bool)
 
 
 def equal_width_levels(X, n_bins):
@@ -707,19 +738,16 @@ def _release_rows(codes, rows):
 def _packed_rows(codes, continuous, levels, binary_planes, n_threads):
     """The bit-planes of every feature in the layout of :func:`fstools._ext._bitcount.plane_rows`
     (the binary features' rows of ``binary_planes``, or none), those of the ``continuous`` ones
-    packed from their written codes rows, a few at a time, each row's memory given back once
+    packed from their written codes rows one row at a time, each row's memory given back once
     packed (:func:`_release_rows`): the planes grow as the codes shrink."""
     n_features, n_samples = codes.shape
     first_plane, n_rows = _bitcount.plane_rows(levels)
     planes = np.empty((n_rows, (n_samples + 63) // 64), dtype=np.uint64)
     if binary_planes is not None:
         planes[:n_features] = binary_planes
-    step = max(1, PLANE_BUFFER_BYTES // max(1, n_samples))
-    for start in range(0, continuous.size, step):
-        rows = continuous[start:start + step].astype(np.intp)
-        for j in rows:  # (one row of codes at a time: a row is C-contiguous, a set of rows may not be)
-            _bitcount.pack_planes(codes[j:j + 1], rows[rows == j], levels, first_plane, planes, n_threads)
-        _release_rows(codes, rows)
+    for j in np.asarray(continuous, dtype=np.intp):
+        _bitcount.pack_planes(codes[j:j + 1], np.array([j], dtype=np.intp), levels, first_plane, planes, n_threads)
+        _release_rows(codes, [j])
     return planes
 
 

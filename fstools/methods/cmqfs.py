@@ -17,7 +17,7 @@ import numpy as np
 
 from fstools._ext import _bitcount, _entropy, _fvg
 from fstools.core.parallel import score_features, threads_for_work
-from fstools.core.discretize import mu_sigma_levels
+from fstools.core.discretize import mu_sigma_planes
 from fstools.core.ranking import first_maximum
 from fstools.core.constraints import is_unit_interval
 from fstools.core.constraints import Constraint
@@ -229,8 +229,9 @@ def cmqfs(X, y, k=None, n_threads=1, beta=0.3):
     if constant.any():
         notes.append(f"{format_count(int(constant.sum()), 'constant column')}: no modularity (Q = NaN), NQ = 0")
 
-    codes, levels = mu_sigma_levels(X)
-    entropy_kernel = _bitcount.counting_kernel(codes, levels, y, n_classes, n_threads)  # bit-planes where they pay
+    # the codes as bit-planes where the pairs are counted on them (two classes), never both in memory
+    codes, levels, planes, prepared = mu_sigma_planes(X, n_classes, n_threads)
+    entropy_kernel = _bitcount.counting_kernel(codes, levels, y, n_classes, n_threads, planes, prepared)
     class_entropy = _class_entropy(y, n_classes)
 
     ranking = [first_maximum(nq)]
