@@ -755,3 +755,16 @@ def test_onpa_paper_preset_is_the_printed_algorithm():
     assert default.params["synthesis"] == "interpolate"
     with pytest.raises(ValueError, match="preset: method 'mbpa' has no presets"):
         fs.select("y ~ .", frame, method="mbpa", k=10, preset="paper")
+
+
+def test_negative_row_widths_are_the_nonzero_counts_of_the_streamed_negatives(monkeypatch):
+    from fstools.methods import passive_aggressive
+    monkeypatch.setattr(passive_aggressive, "WIDTH_BLOCK_ROWS", 7)  # several blocks, a partial last one
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((40, 9)) * (rng.random((40, 9)) < 0.5)
+    y_pm = np.where(rng.random(40) < 0.4, -1, 1).astype(np.int32)
+    order = rng.permutation(40)[:25]  # the rows streamed (a part of them)
+    widths = passive_aggressive._negative_row_widths(X, y_pm, order)
+    negatives = order[y_pm[order] == -1]
+    assert widths.max() == np.count_nonzero(X[negatives], axis=1).max()
+    assert sorted(widths[1:].tolist()) == sorted(np.count_nonzero(X[negatives], axis=1).tolist())
