@@ -472,16 +472,18 @@ def standardize_columns(X, *, ddof=0, scaling="variance", reference=None):
     reference = X if own else np.asarray(reference, dtype=np.float64)
     if reference.shape[0] == 0:
         return np.zeros(X.shape) if own else np.ascontiguousarray(X)
-    reference, exponent = scaled_to_unit(reference)
+    reference, exponent = scaled_to_unit(reference)  # (a new array: centred and scaled in place below)
     mean = reference.mean(axis=0)
-    centred = reference - mean
+    constant = constant_columns(reference)
+    centred = reference
+    centred -= mean
     if scaling == "variance":
-        scale = np.sqrt(np.einsum("ij,ij->j", centred, centred) / max(reference.shape[0] - ddof, 1))
+        scale = np.sqrt(np.einsum("ij,ij->j", centred, centred) / max(centred.shape[0] - ddof, 1))
     else:
         scale = np.sqrt(np.einsum("ij,ij->j", centred, centred))
-    constant = constant_columns(reference)
     scale[constant | (scale == 0)] = 1.0   # (after the scaling only a constant column has scale 0)
-    Z = (centred if own else np.ldexp(X, -exponent) - mean) / scale
+    Z = centred if own else np.ldexp(X, -exponent) - mean
+    Z /= scale
     if own:
         Z[:, constant] = 0.0
     else:

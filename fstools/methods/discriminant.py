@@ -143,6 +143,10 @@ SOLVERS = ("auto", "dense", "lanczos")
 # Shared helpers
 # --------------------------------------------------------------------------
 
+#: Rows of ``Z`` centred at a time by :func:`scatter_factors`.
+SCATTER_BLOCK_ROWS = 1 << 15
+
+
 def scatter_factors(Z, y, n_classes):
     """Factors of the scatter matrices of Eq. 6-7 for centred data ``Z`` (n x d).
 
@@ -159,7 +163,11 @@ def scatter_factors(Z, y, n_classes):
     np.add.at(means, y, Z)
     means[present] /= counts[present, None]
     H = np.sqrt(counts[present])[:, None] * means[present]   # Z is centred: mu = 0
-    Xw = Z - means[y]
+    # Z - means[y], a block of rows at a time (no n x d array of the class means)
+    Xw = np.empty_like(Z)
+    for start in range(0, Z.shape[0], SCATTER_BLOCK_ROWS):
+        rows = slice(start, start + SCATTER_BLOCK_ROWS)
+        np.subtract(Z[rows], means[y[rows]], out=Xw[rows])
     return H, Xw
 
 
@@ -454,7 +462,8 @@ def dfs_fit(X, y, gamma=1.0, p=1.0, n_components=None, alpha=1.0, zeta=1e-12, ma
 
     threads = max(1, int(n_threads)) if chosen == "dense" and float(n_varying) ** 3 >= MIN_PARALLEL_FLOPS else 1
     with threadpool_limits(limits=threads, user_api="blas"):
-        Z = standardize_columns(X[:, ~constant], ddof=1) if standardize else _centred(X, constant)
+        varying = X if not constant.any() else X[:, ~constant]  # (no copy when every column varies)
+        Z = standardize_columns(varying, ddof=1) if standardize else _centred(X, constant)
         H, Xw = scatter_factors(Z, y, n_classes)
         engine = (_DenseSolver if chosen == "dense" else _LanczosSolver)(Z, H, Xw, alpha, l)
         weights = np.full(n_varying, gamma)            # gamma D with D = I (Algorithm 1, step 2)
