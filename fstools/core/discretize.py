@@ -715,6 +715,11 @@ def _releasable_codes(shape):
         return np.empty(shape, dtype=np.int8)
     # private: the pages of a shared map stay in shared memory after MADV_DONTNEED
     memory = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        # huge pages where the kernel has them, as NumPy asks for its arrays of 4 MB or more: the
+        # first writes fault in a few 2 MB pages instead of 4 KB ones (1,000,000 x 50 codes coded
+        # in 0.127 s against 0.162); a row given back splits its huge pages
+        memory.madvise(mmap.MADV_HUGEPAGE)
     return np.frombuffer(memory, dtype=np.int8, count=size).reshape(shape)
 
 
