@@ -586,3 +586,23 @@ def test_mu_sigma_planes_are_the_planes_of_mu_sigma_levels(row_tiles, monkeypatc
     p_codes, p_levels, planes, prepared = discretize.mu_sigma_planes(X, 3)
     assert planes is None and not prepared.any()
     np.testing.assert_array_equal(p_codes, codes)
+
+
+@pytest.mark.parametrize("n_classes, expected", [(2, True), (3, False)])
+def test_greedy_filters_ask_for_planes_only_where_pairs_are_counted_on_them(n_classes, expected, monkeypatch):
+    # nine levels: 8 x 8 x K streams a pair, at most MAX_STREAMS (128) on planes: two classes only
+    from fstools.methods import information
+    asked = []
+    real = information.information_codes_with_planes
+
+    def spy(*args, **kwargs):
+        asked.append(kwargs.get("discretised_planes", True))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(information, "information_codes_with_planes", spy)
+    rng = np.random.default_rng(2)
+    X = rng.standard_normal((300, 6))
+    y = rng.integers(0, n_classes, 300).astype(np.int32)
+    information.mrmr(X, y, k=3)
+    assert asked == [expected]
+    assert bool(_bitcount._pair_on_planes(9, 9, n_classes)) == expected
