@@ -588,9 +588,12 @@ def test_mu_sigma_planes_are_the_planes_of_mu_sigma_levels(row_tiles, monkeypatc
     np.testing.assert_array_equal(p_codes, codes)
 
 
-@pytest.mark.parametrize("n_classes, expected", [(2, True), (3, False)])
-def test_greedy_filters_ask_for_planes_only_where_pairs_are_counted_on_them(n_classes, expected, monkeypatch):
-    # nine levels: 8 x 8 x K streams a pair, at most MAX_STREAMS (128) on planes: two classes only
+@pytest.mark.parametrize("criterion, n_classes, expected", [("jmi", 2, True), ("jmi", 3, False), ("cmim", 3, False),
+                                                           ("mrmr", 3, True), ("mifs", 5, True)])
+def test_greedy_filters_ask_for_planes_only_where_pairs_are_counted_on_them(criterion, n_classes, expected,
+                                                                             monkeypatch):
+    # nine levels: 8 x 8 x K streams a pair, at most MAX_STREAMS (128) on planes: two classes only, but
+    # for the criteria whose pairs need no class (I(X_k;X_j)): 8 x 8 whatever the classes
     from fstools.methods import information
     asked = []
     real = information.information_codes_with_planes
@@ -603,6 +606,26 @@ def test_greedy_filters_ask_for_planes_only_where_pairs_are_counted_on_them(n_cl
     rng = np.random.default_rng(2)
     X = rng.standard_normal((300, 6))
     y = rng.integers(0, n_classes, 300).astype(np.int32)
-    information.mrmr(X, y, k=3)
+    getattr(information, criterion)(X, y, k=3)
     assert asked == [expected]
-    assert bool(_bitcount._pair_on_planes(9, 9, n_classes)) == expected
+    assert _bitcount.pairs_on_planes(9, n_classes, criterion in ("mrmr", "mifs")) == expected
+
+
+@pytest.mark.parametrize("criterion", ["mifs", "mifs_u", "mrmr"])
+@pytest.mark.parametrize("n_classes", [3, 6])
+def test_class_free_pairs_on_planes_with_many_classes_equal_the_byte_codes(criterion, n_classes, monkeypatch):
+    rng = np.random.default_rng(n_classes)
+    X = _mixed_matrix(rng, 1500, 14)
+    y = rng.integers(0, n_classes, 1500).astype(np.int32)
+    p_codes, p_levels, p_as_is, planes, prepared = information_codes_with_planes(X)
+    assert (prepared & ~p_as_is).any()  # the discretised columns came as planes
+    kernel = _bitcount.counting_kernel(p_codes, p_levels, y, n_classes, 1, planes, prepared, pairs_without_class=True)
+    assert isinstance(kernel, _bitcount.PlaneCounter)
+    got = greedy_information_selection(p_codes, p_levels, y, criterion, k=7, binary_planes=planes, prepared=prepared)
+    codes, levels, _ = information_codes(X)
+    monkeypatch.setattr(_bitcount, "counting_kernel", lambda *args, **kwargs: ent)
+    want = greedy_information_selection(codes, levels, y, criterion, k=7)
+    np.testing.assert_array_equal(got[0], want[0])
+    for key in want[1]:
+        np.testing.assert_array_equal(got[1][key], want[1][key])
+    np.testing.assert_array_equal(got[2], want[2])

@@ -548,9 +548,9 @@ def test_methods_pass_compact_codes_to_the_kernels(monkeypatch, method, discreti
                          (ent, "feature_entropies"), (bitcount, "counting_kernel")):
         original = getattr(module, name)
 
-        def spy(codes, *args, _original=original):
+        def spy(codes, *args, _original=original, **kwargs):
             seen.append(codes.dtype)
-            return _original(codes, *args)
+            return _original(codes, *args, **kwargs)
         monkeypatch.setattr(module, name, spy)
     out = getattr(information, method)(X, y, k=5, discretization=discretization, n_bins=n_bins)
     assert seen and set(seen) == {np.dtype(dtype)}

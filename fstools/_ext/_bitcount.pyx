@@ -775,7 +775,7 @@ cdef class PlaneCounter:
         n = codes.shape[0]
         if not (self._same(codes, levels, y, n_classes) and isinstance(selected, (int, np.integer))
                 and 0 <= selected < n and self._first_plane[selected] >= 0
-                and (int(levels[selected]) - 1) * n_classes <= RAW_COUNTS
+                and (term == 0 or (int(levels[selected]) - 1) * n_classes <= RAW_COUNTS)
                 and isinstance(active, np.ndarray) and active.dtype == np.uint8 and active.shape == (n,)
                 and active.flags.c_contiguous and _is_output(running, (n,))
                 and not isinstance(term, bool) and isinstance(term, (int, np.integer)) and 0 <= term <= 3):
@@ -786,8 +786,10 @@ cdef class PlaneCounter:
         check_threads(n_threads)
         selected_levels = int(levels[selected])
         on_planes = active
-        if not (self._all_planes and _pair_on_planes(self._most_levels, selected_levels, n_classes)):
-            eligible = (self._first_plane >= 0) & _pair_on_planes(levels.astype(np.intp), selected_levels, n_classes)
+        pair_classes = 1 if term == 0 else n_classes  # (term 0, I(X_a;X_b): the pair's table alone)
+        if not (self._all_planes and _pair_on_planes(self._most_levels, selected_levels, pair_classes)):
+            eligible = (self._first_plane >= 0) & _pair_on_planes(levels.astype(np.intp), selected_levels,
+                                                                  pair_classes)
             rest = (active != 0) & ~eligible
             if rest.any():
                 self._write_codes()
@@ -1028,7 +1030,7 @@ def pack_planes(const int8_t[:, ::1] codes, const Py_ssize_t[::1] features, cons
         raise ValueError(f"codes: row {bad} holds a code outside 0 .. {levels[features[bad]] - 1}")
 
 
-def counting_kernel(codes, levels, y, n_classes, n_threads=1, binary_planes=None, prepared=None):
+def counting_kernel(codes, levels, y, n_classes, n_threads=1, binary_planes=None, prepared=None, pairs_without_class=False):
     """The counting kernels for these codes: bit-planes where they pay, else byte codes.
 
     Returns a :class:`PlaneCounter` when some feature has at most
@@ -1063,13 +1065,17 @@ def counting_kernel(codes, levels, y, n_classes, n_threads=1, binary_planes=None
     prepared : ndarray of bool, shape (n_features,), optional
         With ``binary_planes``: the features whose planes are there (of at most two levels
         with ``n_features`` rows, of at most :data:`MAX_PLANE_LEVELS` otherwise).
+    pairs_without_class : bool, default False
+        The caller counts pairs for I(X_a;X_b) only (term 0 of ``accumulate_pair_terms``: mifs,
+        mifs_u, mrmr), whose ``(La - 1) (Lb - 1)`` streams do not grow with the classes: the
+        planes are chosen on that number (:func:`pairs_on_planes`).
     """
     if binary_planes is not None:
         _check_prepared(codes, levels, binary_planes, prepared)
         if (isinstance(y, np.ndarray) and y.dtype == np.int32 and y.shape == codes.shape[1:]
                 and y.flags.c_contiguous and levels.flags.c_contiguous and 1 <= n_classes and codes.shape[1] > 0
                 and levels.size and y.min() >= 0 and y.max() < n_classes
-                and (int(levels.min()) - 1) ** 2 * n_classes <= MAX_STREAMS):
+                and (int(levels.min()) - 1) ** 2 * (1 if pairs_without_class else n_classes) <= MAX_STREAMS):
             return PlaneCounter(codes, levels, y, int(n_classes), n_threads, binary_planes,
                                 np.ascontiguousarray(prepared))
         # the byte-code kernels: they read every codes row
@@ -1084,9 +1090,15 @@ def counting_kernel(codes, levels, y, n_classes, n_threads=1, binary_planes=None
     if y.min() < 0 or y.max() >= n_classes or levels.size == 0:
         return _entropy
     smallest = int(levels.min())
-    if smallest > PAIR_LEVELS or (smallest - 1) ** 2 * n_classes > MAX_STREAMS:
+    if smallest > PAIR_LEVELS or (smallest - 1) ** 2 * (1 if pairs_without_class else n_classes) > MAX_STREAMS:
         return _entropy
     return PlaneCounter(codes, levels, y, int(n_classes), n_threads)
+
+
+def pairs_on_planes(levels, n_classes, pairs_without_class=False):
+    """Whether :func:`counting_kernel` counts the pairs of two features of ``levels`` levels on
+    bit-planes, for ``n_classes`` classes (``pairs_without_class``: I(X_a;X_b) only)."""
+    return bool(_pair_on_planes(levels, levels, 1 if pairs_without_class else n_classes))
 
 
 def _check_prepared(codes, levels, binary_planes, prepared):

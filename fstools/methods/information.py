@@ -143,6 +143,10 @@ CRITERIA = {
 #: Methods whose J subtracts a redundancy term (reported per step).
 _PENALISED = ("mifs", "mifs_u", "mrmr")
 
+#: Criteria whose steps count I(X_k;X_j) alone (no class in the pair's table): their pairs are
+#: counted on bit-planes for any number of classes (:func:`fstools._ext._bitcount.counting_kernel`).
+_CLASS_FREE_PAIRS = ("mifs", "mifs_u", "mrmr")
+
 
 # ---------------------------------------------------------------------------
 # the engine (codes in, ranking out)
@@ -229,7 +233,8 @@ def greedy_information_selection(codes, levels, y, criterion, k=None, n_threads=
     k = n_features if k is None else min(int(k), n_features)
 
     # the bit-planes (where they pay), built once: the relevance and every step count on them
-    kernel = _bitcount.counting_kernel(codes, levels, y, n_classes, n_threads, binary_planes, prepared)
+    kernel = _bitcount.counting_kernel(codes, levels, y, n_classes, n_threads, binary_planes, prepared,
+                                       pairs_without_class=criterion in _CLASS_FREE_PAIRS)
     if binary_planes is not None and kernel is not _entropy and external_backend() is not None:
         kernel.write_codes()  # blocks of the codes go to joblib tasks
     relevance = score_features(_feature_class_information, codes, n_threads, y, n_classes,
@@ -396,12 +401,12 @@ def _information_method(criterion, X, y, k, n_threads, discretization, n_bins, b
         step_values = {"J": relevance[ranking].copy()}
     else:
         # the binary columns as bit-planes (their codes rows written only if something reads them), and
-        # the discretised ones too where their pairs are counted on planes (with more classes the
-        # counting kernel would write their codes back beside the planes)
+        # the discretised ones too where their pairs are counted on planes (jmi, cmim with three
+        # classes or more: not; the counting kernel would write their codes back beside the planes)
         scheme_levels = MU_SIGMA_LEVELS if discretization == "mu_sigma" else int(n_bins)
         codes, levels, as_is, planes, prepared = information_codes_with_planes(
             X, discretization=discretization, n_bins=n_bins, n_threads=threads_for_work(np.size(X), int(n_threads)),
-            discretised_planes=bool(_bitcount._pair_on_planes(scheme_levels, scheme_levels, n_classes)))
+            discretised_planes=_bitcount.pairs_on_planes(scheme_levels, n_classes, criterion in _CLASS_FREE_PAIRS))
         ranking, step_values, relevance = greedy_information_selection(
             codes, levels, y, criterion, k=k, n_threads=n_threads, beta=float(beta), binary_planes=planes,
             prepared=prepared)
