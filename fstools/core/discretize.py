@@ -54,6 +54,7 @@ __all__ = [
     "discretize",
     "mu_sigma_levels",
     "mu_sigma_planes",
+    "scheme_levels",
     "equal_width_levels",
     "equal_frequency_levels",
     "factorize_columns",
@@ -249,13 +250,10 @@ def mu_sigma_planes(X, n_classes, n_threads=1):
     if not _bitcount._pair_on_planes(MU_SIGMA_LEVELS, MU_SIGMA_LEVELS, int(n_classes)):
         codes, levels = _scheme_codes(array, "mu_sigma", n_threads=n_threads)
         return codes, levels, None, np.zeros(n_features, dtype=bool)
-    if _by_row_tiles(array, columns, "mu_sigma"):
-        codes = _releasable_codes((n_features, n_samples))
-        _continuous_codes(array, columns, codes, "mu_sigma", None, n_threads)
-        planes = _packed_rows(codes, columns, levels, None, n_threads)
-    else:
-        codes = np.empty((n_features, n_samples), dtype=np.int8)  # (rows written only if read)
-        planes = _continuous_planes(array, columns, levels, None, "mu_sigma", None, n_threads)
+    # (codes rows written only by row tiles, and given back as they are packed; else only if read)
+    codes = (_releasable_codes((n_features, n_samples)) if _by_row_tiles(array, columns, "mu_sigma")
+             else np.empty((n_features, n_samples), dtype=np.int8))
+    planes = _discretised_planes(array, columns, levels, None, codes, "mu_sigma", None, n_threads)
     return codes, levels, planes, np.ones(n_features, dtype=bool)
 
 
@@ -344,11 +342,17 @@ _KERNEL_SCHEMES = {"mu_sigma": _discretize.MU_SIGMA, "equal_width": _discretize.
                    "equal_frequency": _discretize.EQUAL_FREQUENCY}
 
 
+def scheme_levels(method, n_bins=None):
+    """The number of levels of the codes of the scheme ``method``: nine for 'mu_sigma', else
+    ``n_bins``."""
+    return MU_SIGMA_LEVELS if method == "mu_sigma" else n_bins
+
+
 def _scheme_codes(array, method, n_bins=None, n_threads=1):
     """(codes, levels) of every column of a checked ``array`` by the scheme ``method``
     ('mu_sigma', 'equal_width' or 'equal_frequency')."""
     n_samples, n_features = array.shape
-    n_levels = MU_SIGMA_LEVELS if method == "mu_sigma" else n_bins
+    n_levels = scheme_levels(method, n_bins)
     codes = np.empty((n_features, n_samples), dtype=code_dtype(n_levels))
     _continuous_codes(array, np.arange(n_features), codes, method, n_bins, n_threads)
     return codes, np.full(n_features, n_levels, dtype=np.int32)
@@ -657,19 +661,19 @@ def _information_codes(X, discretization, n_bins, n_threads, with_planes, discre
     without ``with_planes``, planes None and every codes row written; without
     ``discretised_planes``, planes for the binary columns only.
 
-    With planes, the continuous columns of at most MAX_PLANE_LEVELS levels are coded a block at a
-    time into a buffer of :data:`PLANE_BUFFER_BYTES` and delivered as planes: their codes rows are
-    not written, so that the codes and the planes of a tall X are never both in memory (1,000,000
-    x 50, nine levels: 8 planes of 125 KB a column, 12.5 % of a float64 X, and no codes beside).
-    Not for an X that the kernel codes by row tiles (:func:`_by_row_tiles`): its columns are coded
-    in one read of each row, into every codes row."""
+    With planes, the continuous columns of at most MAX_PLANE_LEVELS levels are delivered as planes
+    (:func:`_discretised_planes`), so that the codes and the planes of a tall X are never both in
+    memory (1,000,000 x 50, nine levels: 8 planes of 125 KB a column, 12.5 % of a float64 X): coded
+    a block of columns at a time into a buffer, their codes rows never written; or, for an X that
+    the kernel codes by row tiles (:func:`_by_row_tiles`: every column in one read of each row),
+    coded into releasable codes whose rows are given back as they are packed."""
     if discretization == "none":
         raise ValueError("discretization: must be one of 'mu_sigma', 'equal_width', 'equal_frequency'; "
                          "got 'none' (discrete columns are detected and used as they are anyway)")
     n_bins = _check_method(discretization, n_bins)
     array = _check_X(X, check_finite=False)
     n_samples, n_features = array.shape
-    n_levels = MU_SIGMA_LEVELS if discretization == "mu_sigma" else n_bins
+    n_levels = scheme_levels(discretization, n_bins)
     dtype = code_dtype(n_levels)
     with_planes = with_planes and dtype == np.int8  # (int16 codes are a copy of the int8 ones: every row written)
     planes = np.empty((n_features, (n_samples + 63) // 64), dtype=np.uint64) if with_planes else None
@@ -694,11 +698,7 @@ def _information_codes(X, discretization, n_bins, n_threads, with_planes, discre
     continuous = np.flatnonzero(~as_is)
     levels[continuous] = n_levels
     if with_planes and discretised_planes and continuous.size and n_levels <= _bitcount.MAX_PLANE_LEVELS:
-        if _by_row_tiles(array, continuous, discretization):
-            _continuous_codes(array, continuous, codes, discretization, n_bins, n_threads)
-            planes = _packed_rows(codes, continuous, levels, planes, n_threads)
-        else:
-            planes = _continuous_planes(array, continuous, levels, planes, discretization, n_bins, n_threads)
+        planes = _discretised_planes(array, continuous, levels, planes, codes, discretization, n_bins, n_threads)
         prepared[continuous] = True
     elif continuous.size:
         _continuous_codes(array, continuous, codes, discretization, n_bins, n_threads)
@@ -740,20 +740,32 @@ def _release_rows(codes, rows):
             memory.madvise(mmap.MADV_DONTNEED, start, stop - start)
 
 
-def _packed_rows(codes, continuous, levels, binary_planes, n_threads):
-    """The bit-planes of every feature in the layout of :func:`fstools._ext._bitcount.plane_rows`
-    (the binary features' rows of ``binary_planes``, or none), those of the ``continuous`` ones
-    packed from their written codes rows one row at a time, each row's memory given back once
-    packed (:func:`_release_rows`): the planes grow as the codes shrink."""
-    n_features, n_samples = codes.shape
+def _discretised_planes(array, continuous, levels, binary_planes, codes, method, n_bins, n_threads):
+    """The bit-planes of every feature in the layout of :func:`fstools._ext._bitcount.plane_rows`:
+    the binary features' rows of ``binary_planes`` (or none), and those of the ``continuous``
+    columns coded by the scheme ``method`` -- into their rows of ``codes`` and packed from them
+    (an X coded by row tiles: ``codes`` from :func:`_releasable_codes`, whose packed rows are given
+    back), or a block of columns at a time through a buffer (their codes rows never written)."""
+    n_samples, n_features = array.shape
     first_plane, n_rows = _bitcount.plane_rows(levels)
     planes = np.empty((n_rows, (n_samples + 63) // 64), dtype=np.uint64)
     if binary_planes is not None:
         planes[:n_features] = binary_planes
+    if _by_row_tiles(array, continuous, method):
+        _continuous_codes(array, continuous, codes, method, n_bins, n_threads)
+        _pack_written_rows(codes, continuous, levels, first_plane, planes, n_threads)
+    else:
+        _pack_column_blocks(array, continuous, levels, first_plane, planes, method, n_bins, n_threads)
+    return planes
+
+
+def _pack_written_rows(codes, continuous, levels, first_plane, planes, n_threads):
+    """Pack the written codes rows of the ``continuous`` features into ``planes``, one row at a
+    time, each row's memory given back once packed (:func:`_release_rows`): the planes grow as the
+    codes shrink."""
     for j in np.asarray(continuous, dtype=np.intp):
         _bitcount.pack_planes(codes[j:j + 1], np.array([j], dtype=np.intp), levels, first_plane, planes, n_threads)
         _release_rows(codes, [j])
-    return planes
 
 
 def _by_row_tiles(array, columns, method):
@@ -766,15 +778,10 @@ def _by_row_tiles(array, columns, method):
                                                     _KERNEL_SCHEMES[method])))
 
 
-def _continuous_planes(array, continuous, levels, binary_planes, method, n_bins, n_threads):
-    """The bit-planes of every feature in the layout of :func:`fstools._ext._bitcount.plane_rows`:
-    the binary features' rows of ``binary_planes`` (or none), and the ``continuous`` columns coded
-    by the scheme ``method`` a block of columns at a time into a buffer and packed from it."""
+def _pack_column_blocks(array, continuous, levels, first_plane, planes, method, n_bins, n_threads):
+    """Code the ``continuous`` columns by the scheme ``method`` a block of columns at a time into a
+    buffer of :data:`PLANE_BUFFER_BYTES` and pack their planes from it into ``planes``."""
     n_samples, n_features = array.shape
-    first_plane, n_rows = _bitcount.plane_rows(levels)
-    planes = np.empty((n_rows, (n_samples + 63) // 64), dtype=np.uint64)
-    if binary_planes is not None:
-        planes[:n_features] = binary_planes
     width = max(1, min(n_features, PLANE_BUFFER_BYTES // max(1, n_samples)))
     buffer = np.empty((width, n_samples), dtype=np.int8)
     for start in range(0, n_features, width):
@@ -792,7 +799,6 @@ def _continuous_planes(array, continuous, levels, binary_planes, method, n_bins,
             raise
         rows = block_codes if chosen.size == stop - start else np.ascontiguousarray(block_codes[chosen - start])
         _bitcount.pack_planes(rows, chosen.astype(np.intp), levels, first_plane, planes, n_threads)
-    return planes
 
 
 def _discrete_codes(array, max_levels, n_threads=1, planes=None, releasable=False):

@@ -108,8 +108,8 @@ from scipy import sparse
 
 from fstools._ext import _bitcount, _class_tables, _common, _entropy, _sorting
 from fstools.core.parallel import external_backend, score_features, threads_for_work
-from fstools.core.discretize import (MAX_LEVELS_AS_IS, MU_SIGMA_LEVELS, code_dtype, information_codes,
-                                    information_codes_with_planes)
+from fstools.core.discretize import (MAX_LEVELS_AS_IS, code_dtype, information_codes, information_codes_with_planes,
+                                    scheme_levels)
 from fstools.core.sparse import (as_canonical_csc, column_levels, discrete_column_mask,
                                  sparse_mutual_information_relevance)
 from fstools.core.ranking import TIE_TOLERANCE, first_maximum, rank_features
@@ -403,10 +403,10 @@ def _information_method(criterion, X, y, k, n_threads, discretization, n_bins, b
         # the binary columns as bit-planes (their codes rows written only if something reads them), and
         # the discretised ones too where their pairs are counted on planes (jmi, cmim with three
         # classes or more: not; the counting kernel would write their codes back beside the planes)
-        scheme_levels = MU_SIGMA_LEVELS if discretization == "mu_sigma" else int(n_bins)
         codes, levels, as_is, planes, prepared = information_codes_with_planes(
             X, discretization=discretization, n_bins=n_bins, n_threads=threads_for_work(np.size(X), int(n_threads)),
-            discretised_planes=_bitcount.pairs_on_planes(scheme_levels, n_classes, criterion in _CLASS_FREE_PAIRS))
+            discretised_planes=_bitcount.pairs_on_planes(scheme_levels(discretization, n_bins), n_classes,
+                                                         criterion in _CLASS_FREE_PAIRS))
         ranking, step_values, relevance = greedy_information_selection(
             codes, levels, y, criterion, k=k, n_threads=n_threads, beta=float(beta), binary_planes=planes,
             prepared=prepared)
