@@ -10,10 +10,11 @@ Each method is fitted as a new user would, ``FeatureSelector(method=m, k=5, n_jo
 (one thread), on ``n`` rows of 10 standard normal features (every other one rounded to one
 decimal: ties) and a response of two classes (a continuous one for ``pearson``), for
 n = 10^4, 10^5, 10^6 and 10^7 as long as twice the previous size's time, times 12 (120 for a
-pairwise method), stays within ``--budget`` (a method linear in n takes about 10x longer per step, a pairwise one 100x).  Printed per method and size:
-the best of ``--repeat`` fits (never fewer than 1 at 10^7), and the peak memory of one more fit
-above the input (tracemalloc: NumPy's allocations; the kernels' own per-thread buffers are not
-seen), as a share of ``X``.  The exponent is the slope of log time against log n over the sizes
+pairwise method), stays within ``--budget`` (a method linear in n takes about 10x longer per
+step, a pairwise one 100x).  Printed per method and size: the best of ``--repeat`` fits (of at
+most two at 10^7: one fit there is too noisy for an exponent), and the peak memory of one more
+fit above the input (tracemalloc: NumPy's allocations; the kernels' own per-thread buffers are
+not seen), as a share of ``X``.  The exponent is the slope of log time against log n over the sizes
 from 10^5 up (below that the fixed cost of a call shows): 1 is linear, and the target for every
 method whose cost should be linear in n (all but the pairwise ones: relieff, rrelieff and laplacian;
 BAHSIC's default kernel is linear) is <= 1.1; CMQFS sorts each feature, n log n,
@@ -117,7 +118,7 @@ def run(methods, rows, repeat, budget):
                 break
             X, y = data(n, continuous, non_negative)
             fit(method, X[:1000], y[:1000])  # warm-up: imports, first-call costs
-            seconds = time_fit(method, X, y, repeat if n < 10 ** 7 else 1)
+            seconds = time_fit(method, X, y, repeat if n < 10 ** 7 else min(repeat, 2))
             peak = peak_memory(method, X, y)
             sizes.append(n)
             times.append(seconds)

@@ -392,3 +392,22 @@ def test_adversarial_arrays_do_not_crash():
     ties = np.zeros(1000)
     y = (np.arange(1000) % 2).astype(np.int32)
     assert np.isfinite(_fvg.feature_modularity(ties, y, 2))
+
+
+def test_buffers_past_the_huge_page_size_give_the_same_graph_by_both_paths():
+    """450,000 samples: the neighbour tables of the linear path (20 bytes a sample) and the
+    runs of the sweeps (32) pass 8 MB, where the kernel asks for huge pages
+    (fstools_large_malloc); both paths still count the same graph."""
+    rng = np.random.default_rng(5)
+    m = 450_000
+    x = np.round(rng.normal(size=m), 4)   # some ties
+    y = _codes(rng.integers(0, 2, m))
+    linear = _fvg.modularity_parts(x, y, 2)
+    _fvg._set_class_table_cell_limit(0)
+    try:
+        sweeps = _fvg.modularity_parts(x, y, 2)
+    finally:
+        _fvg._set_class_table_cell_limit(1 << 24)
+    assert linear[0] == sweeps[0] > 0
+    np.testing.assert_array_equal(linear[1], sweeps[1])
+    np.testing.assert_array_equal(linear[2], sweeps[2])

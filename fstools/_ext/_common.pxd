@@ -120,6 +120,39 @@ cdef extern from *:
     #else
     #define fstools_prefetch(p) ((void) 0)
     #endif
+    /* fstools_large_malloc(size), fstools_large_calloc(count, size): malloc and calloc, and
+       for a buffer of FSTOOLS_LARGE_BYTES or more (which the C library maps afresh from the
+       system at every call) the advice that its whole 2 MB pages be huge pages (Linux: fewer
+       page faults, fewer TLB misses; nothing elsewhere).  Freed with free(). */
+    #include <stdlib.h>
+    #include <stdint.h>
+    #define FSTOOLS_LARGE_BYTES ((size_t) 8 << 20)
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    static inline void fstools_advise_huge(void* memory, size_t size) {
+        const uintptr_t page = (uintptr_t) 2 << 20;
+        uintptr_t first, last;
+        if (memory == NULL || size < FSTOOLS_LARGE_BYTES)
+            return;
+        first = ((uintptr_t) memory + page - 1) & ~(page - 1);
+        last = ((uintptr_t) memory + size) & ~(page - 1);
+        if (last > first)
+            (void) madvise((void*) first, last - first, MADV_HUGEPAGE);
+    }
+    #else
+    static inline void fstools_advise_huge(void* memory, size_t size) { (void) memory; (void) size; }
+    #endif
+    static inline void* fstools_large_malloc(size_t size) {
+        void* memory = malloc(size);
+        fstools_advise_huge(memory, size);
+        return memory;
+    }
+    static inline void* fstools_large_calloc(size_t count, size_t size) {
+        void* memory = calloc(count, size);
+        if (count != 0 && size <= SIZE_MAX / count)
+            fstools_advise_huge(memory, count * size);
+        return memory;
+    }
     """
     # Seconds between two looks at pending signals (Ctrl-C) in a long loop.
     double SIGNAL_CHECK_SECONDS "FSTOOLS_SIGNAL_CHECK_SECONDS"
@@ -128,6 +161,8 @@ cdef extern from *:
     int load_flag "fstools_load_flag"(int* flag) noexcept nogil
     void store_flag "fstools_store_flag"(int* flag, int value) noexcept nogil
     double monotonic_seconds "fstools_seconds"() noexcept nogil
+    void* large_malloc "fstools_large_malloc"(size_t size) noexcept nogil
+    void* large_calloc "fstools_large_calloc"(size_t count, size_t size) noexcept nogil
 
 
 cdef struct SignalCheck:

@@ -3,7 +3,7 @@
 cimport cython
 from libc.math cimport fabs, fmax, isinf
 
-from fstools._ext._common cimport check_threads  # (the C of _common.pxd: FSTOOLS_VECTOR_CLONES)
+from fstools._ext._common cimport check_threads, large_malloc  # (and the C of _common.pxd: FSTOOLS_VECTOR_CLONES)
 from libc.stdint cimport int32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
@@ -150,9 +150,9 @@ cdef int sort_by_value(const double* x, Py_ssize_t stride, Py_ssize_t n, int32_t
     cdef int shift
     cdef bint skip
     cdef uint64_t key
-    cdef uint64_t* keys = <uint64_t*> malloc(n * sizeof(uint64_t)) if n > 0 else NULL
-    cdef uint64_t* keys_out = <uint64_t*> malloc(n * sizeof(uint64_t)) if n > 0 else NULL
-    cdef int32_t* order_out = <int32_t*> malloc(n * sizeof(int32_t)) if n > 0 else NULL
+    cdef uint64_t* keys = <uint64_t*> large_malloc(n * sizeof(uint64_t)) if n > 0 else NULL
+    cdef uint64_t* keys_out = <uint64_t*> large_malloc(n * sizeof(uint64_t)) if n > 0 else NULL
+    cdef int32_t* order_out = <int32_t*> large_malloc(n * sizeof(int32_t)) if n > 0 else NULL
     cdef Py_ssize_t* counts = <Py_ssize_t*> malloc(RADIX_DIGITS * RADIX_BUCKETS * sizeof(Py_ssize_t))
     cdef uint64_t* swap_keys
     cdef int32_t* swap_order
