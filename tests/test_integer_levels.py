@@ -61,3 +61,41 @@ def test_encode_classes_as_the_sorting_rule(labels):
     np.testing.assert_array_equal(codes, inverse.ravel())
     assert names == [str(value) for value in distinct]
     np.testing.assert_array_equal(counts, expected_counts)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(INTEGER_DTYPES[:-1]), st.data())
+def test_two_values_equal_numpy_unique(dtype, data):
+    """Two values one apart (0/1 labels and their kin), anywhere in the dtype's range."""
+    info = np.iinfo(dtype)
+    low = data.draw(st.integers(int(info.min), int(info.max) - 1))
+    ones = data.draw(hnp.arrays(np.bool_, st.integers(2, 300)).filter(lambda a: 0 < a.sum() < a.size))
+    values = np.where(ones, low + 1, low).astype(dtype)
+    levels = integer_levels(values)
+    distinct, inverse, counts = _unique(values)
+    np.testing.assert_array_equal(levels.values, distinct)
+    assert levels.codes.dtype == np.int32
+    np.testing.assert_array_equal(levels.codes, inverse.ravel())
+    np.testing.assert_array_equal(levels.counts, counts)
+
+
+@pytest.mark.parametrize("labels", [np.array([0, 1, 1, 0, 1] * 20), np.array([3, 7, 5, 7, 3] * 20),
+                                    np.array([True, False, True, True] * 20)])
+def test_a_fit_counts_integer_labels_once(monkeypatch, labels):
+    """The response rule, the class codes and the transformer's classes_ share one count."""
+    import fstools as fs
+    from fstools.core import arrays
+    from fstools.model import response, validation
+    calls = []
+
+    def counted(values):
+        calls.append(values.size)
+        return arrays.integer_levels(values)
+
+    monkeypatch.setattr(response, "integer_levels", counted)
+    monkeypatch.setattr(validation, "integer_levels", counted)
+    X = np.random.default_rng(0).normal(size=(labels.size, 4))
+    selector = fs.FeatureSelector(method="fisher", k=2).fit(X, labels)
+    assert calls == [labels.size]
+    np.testing.assert_array_equal(selector.classes_, np.unique(labels))
+    assert selector.classes_.dtype == labels.dtype

@@ -12,7 +12,7 @@ from sklearn.utils._set_output import _get_output_config
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from fstools.api.selection import format_call, result_of_run, run_frame, select, select_frame
-from fstools.core.arrays import (default_column_names, integer_levels, is_integer_design, is_integer_design_of_columns,
+from fstools.core.arrays import (default_column_names, is_integer_design, is_integer_design_of_columns,
                                  rows_with_nan)
 from fstools.core.constraints import OPEN_UNIT_INTERVAL, validate
 from fstools.methods.multilabel import check_label_matrix
@@ -263,8 +263,8 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         preferred = y.name if isinstance(y, pd.Series) and isinstance(y.name, str) and y.name else "y"
         response = _free_name(preferred, names, None if hasattr(self, "feature_names_in_") else len(names))
         if target.kind == "class":
-            levels = integer_levels(y_array)  # (0/1 labels: counted in a table, not hashed)
-            self.classes_ = np.unique(y_array) if levels is None else levels.values
+            # (NumPy integer labels: as prepare_response counted them, not hashed again)
+            self.classes_ = np.unique(y_array) if target.class_values is None else target.class_values
             response_type = None
         else:
             response_type = "continuous"

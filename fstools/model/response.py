@@ -56,6 +56,10 @@ class Response:
         How the type was decided, for the summary (e.g. "numeric, 214 distinct integer values").
     notes : tuple of str
         Conversions made on the way (e.g. Decimal values read as numbers).
+    class_values : ndarray or None
+        The classes in code order as the labels held them, where the labels are NumPy integers
+        or booleans counted by :func:`fstools.core.arrays.integer_levels` (a transformer's
+        ``classes_``); None otherwise.
     """
 
     kind: str
@@ -63,6 +67,7 @@ class Response:
     class_names: list | None
     reason: str
     notes: tuple = ()
+    class_values: np.ndarray | None = None
 
 
 def check_response_type(value):
@@ -76,8 +81,14 @@ def _is_integer_valued(values):
     return bool(np.all(values == np.round(values)))
 
 
-def response_type_of(series):
+def response_type_of(series, levels=None):
     """The response type of ``series`` by the rule of this module, and the reason in words.
+
+    Parameters
+    ----------
+    series : pandas.Series
+    levels : IntegerLevels, optional
+        ``integer_levels(series.to_numpy())`` where the caller has counted them already.
 
     Returns
     -------
@@ -96,7 +107,7 @@ def response_type_of(series):
     if isinstance(dtype, np.dtype) and dtype.kind in "iu":
         # NumPy integers: integer-valued, no missing value; their distinct values counted as they are
         values = series.to_numpy()
-        levels = integer_levels(values)
+        levels = integer_levels(values) if levels is None else levels
         n_levels = len(np.unique(values)) if levels is None else len(levels.values)
     else:
         values = series.dropna().to_numpy(dtype=np.float64)
@@ -137,8 +148,11 @@ def prepare_response(series, response_type=None, name="response", reason=None, s
     numeric = numbers_from_objects(series)
     if numeric is not None:
         notes.append(f"{name}: {value_kinds(series)} values read as numbers")
+    # NumPy integer or boolean labels are counted once, for the rule and for the codes
+    levels = (integer_levels(series.to_numpy())
+              if isinstance(series.dtype, np.dtype) and series.dtype.kind in "iub" else None)
     if response_type is None:
-        kind, reason = response_type_of(series if numeric is None else numeric)
+        kind, reason = response_type_of(series if numeric is None else numeric, levels)
     else:
         kind, reason = response_type, reason or f"response_type={response_type!r}"
     if kind == "continuous":
@@ -157,8 +171,10 @@ def prepare_response(series, response_type=None, name="response", reason=None, s
             raise ValueError(f"{name}: constant ({array[0]:g}); supervised selection needs a response that varies")
         return Response("continuous", np.ascontiguousarray(array), None, reason, tuple(notes))
     labels = series if numeric is None or response_type == "class" else numeric
-    codes, class_names, counts = encode_classes(labels, name=name, fractional=response_type == "class")
+    codes, class_names, counts = encode_classes(labels, name=name, fractional=response_type == "class",
+                                                levels=levels if labels is series else None)
     if len(class_names) > max(CLASS_LEVEL_LIMIT, ID_LIKE_SHARE * len(codes)):
         warnings.warn(f"{name}: {len(class_names)} classes in {len(codes)} rows ({format_count(int(counts.max()), 'row')} in the "
                       f"largest): this looks like an identifier, not a response", UserWarning, stacklevel=stacklevel)
-    return Response("class", codes, class_names, reason, tuple(notes))
+    return Response("class", codes, class_names, reason, tuple(notes),
+                    class_values=None if levels is None or labels is not series else levels.values)

@@ -62,7 +62,7 @@ def check_method_params(spec, params):
     return values
 
 
-def encode_classes(labels, name="y", fractional=False):
+def encode_classes(labels, name="y", fractional=False, levels=None):
     """Class codes 0..C-1 (int32), the class names and the counts, from any label vector.
 
     Categorical labels keep their category order (unused categories are dropped);
@@ -70,7 +70,8 @@ def encode_classes(labels, name="y", fractional=False):
     ``fractional`` (the caller asked for classes explicitly), and an integer response with
     many distinct values warns unless ``fractional``: for a formula's response
     :func:`fstools.model.response.prepare_response` decides between classes and a
-    continuous response first.
+    continuous response first.  ``levels``: ``integer_levels`` of the labels' values where the
+    caller has counted them already.
     """
     series = labels if isinstance(labels, pd.Series) else pd.Series(np.asarray(labels))
     # (NumPy integer and boolean columns cannot hold a missing value)
@@ -78,14 +79,15 @@ def encode_classes(labels, name="y", fractional=False):
         raise ValueError(f"{name}: has {int(series.isna().sum())} missing value(s); remove them first")
     if len(series) == 0:
         raise ValueError(f"{name}: is empty")
+    counts = None
     if isinstance(series.dtype, pd.CategoricalDtype):
         categorical = series.cat.remove_unused_categories()
         codes = categorical.cat.codes.to_numpy().astype(np.int32)
         names = [str(c) for c in categorical.cat.categories]
-    elif (levels := integer_levels(series.to_numpy())) is not None:
+    elif (levels := integer_levels(series.to_numpy()) if levels is None else levels) is not None:
         # NumPy integers or booleans of a small range (0/1 labels): counted in one table, the codes
         # and sorted values of the hashing below
-        codes, names = levels.codes, [str(value) for value in levels.values]
+        codes, names, counts = levels.codes, [str(value) for value in levels.values], levels.counts
         _warn_many_values(name, len(names), len(codes), fractional, series.dtype.kind != "b")
     else:
         if pd.api.types.is_float_dtype(series.dtype):
@@ -108,7 +110,8 @@ def encode_classes(labels, name="y", fractional=False):
         codes = rank.ravel().astype(np.int32)[first_seen]
         names = [str(u) for u in uniques]
         _warn_many_values(name, len(uniques), len(series), fractional, pd.api.types.is_numeric_dtype(series.dtype))
-    counts = np.bincount(codes, minlength=len(names))
+    if counts is None:
+        counts = np.bincount(codes, minlength=len(names))
     if len(names) < 2:
         raise ValueError(f"{name}: only one class ({names[0]!r}); supervised selection needs at least 2 classes")
     return codes, names, counts
