@@ -30,7 +30,7 @@ How one read suffices
 The rows are cut into fixed chunks of ``CHUNK_ROWS`` rows, each into blocks of ``BLOCK_ROWS``
 rows; the columns into panels of at most ``PANEL_WIDTH`` adjacent columns.  A block of a panel
 (at most 128 KB) is read from memory once -- straight from ``X`` when its rows are contiguous
-(C order), else from a C-ordered copy of ``TILE_ROWS`` rows of the panel (each column's run
+(C order), else from a C-ordered copy of the block, the tile (each column's run
 contiguous in Fortran order; with AVX2, 4 x 4 blocks transposed in registers; the tile's rows
 start on cache lines) -- and then swept in the cache, a row at a time and all the panel's
 columns at a time (the loops over the columns vectorise):
@@ -63,7 +63,7 @@ rescaling to the column's largest exponent), one column per ``prange`` iteration
 decomposition depends only on the number of rows (not on the layout, the number of features
 or classes, nor ``n_threads``), and every column's arithmetic only on its own values: the
 results are bitwise the same for any ``n_threads``, for C or Fortran order, and for any block
-of columns of ``X`` passed on its own.  Memory: per thread ``TILE_ROWS x PANEL_WIDTH``
+of columns of ``X`` passed on its own.  Memory: per thread ``BLOCK_ROWS x PANEL_WIDTH``
 doubles of tile and about ``7 n_classes x PANEL_WIDTH`` doubles of block moments; the partial
 moments of the chunks, at most ``STATE_BYTES`` (the columns are taken in groups that fit).
 Ctrl-C stops the loop between work items.
@@ -85,12 +85,9 @@ from fstools._ext._common cimport (OK, OUT_OF_MEMORY, block_length, check_at_lea
 
 cnp.import_array()
 
-#: Rows of a block swept in the cache.
+#: Rows of a block swept in the cache (and of the tile, the C-ordered copy of a block of a
+#: column-major panel).
 BLOCK_ROWS = 256
-#: Rows of the C-ordered copy of a panel made when the rows of X are not contiguous (TILE_ROWS x
-#: PANEL_WIDTH doubles, 128 KB; one block: the next block's lines are asked for while a block
-#: is swept).
-TILE_ROWS = 256
 #: Rows of a chunk, the unit of work of a thread (a multiple of BLOCK_ROWS).
 CHUNK_ROWS = 32768
 #: Adjacent columns swept together (at most).
@@ -104,12 +101,11 @@ STATE_BYTES = 1 << 25
 EXPONENT_FLOOR = -1000
 
 cdef enum:
-    _TILE_ROWS = 256
     _BLOCK_ROWS = 256
     _CHUNK_ROWS = 32768
     _FLOOR = -1000
-assert (_TILE_ROWS, _BLOCK_ROWS, _CHUNK_ROWS, _FLOOR) == (TILE_ROWS, BLOCK_ROWS, CHUNK_ROWS, EXPONENT_FLOOR)
-assert _TILE_ROWS == _BLOCK_ROWS and _CHUNK_ROWS % _TILE_ROWS == 0
+assert (_BLOCK_ROWS, _CHUNK_ROWS, _FLOOR) == (BLOCK_ROWS, CHUNK_ROWS, EXPONENT_FLOOR)
+assert _CHUNK_ROWS % _BLOCK_ROWS == 0
 
 
 cdef extern from *:
@@ -378,7 +374,7 @@ cdef struct Scratch:
     # Per-thread work buffers (one malloc): the tile, the block's per-class moments (class-major,
     # c * width + j), the running scale of the chunk's columns and the class counts.
     void* memory            # the allocation (NULL when out of memory), to free
-    double* tile            # TILE_ROWS rows of tile_stride(panel) doubles, on a 64-byte boundary
+    double* tile            # BLOCK_ROWS rows of _tile_stride(panel) doubles, on a 64-byte boundary
     double* block_sum       # n_classes x panel each
     double* block_low
     double* block_high
@@ -409,7 +405,7 @@ cdef Scratch _scratch_new(Py_ssize_t panel, Py_ssize_t n_classes) noexcept nogil
     Returned by value: assigned in a ``parallel`` block, the struct is private to each thread."""
     cdef Scratch scratch
     cdef Scratch* s = &scratch
-    cdef Py_ssize_t doubles = (_TILE_ROWS * _tile_stride(panel) + 8) + 6 * n_classes * panel + 2 * panel \
+    cdef Py_ssize_t doubles = (_BLOCK_ROWS * _tile_stride(panel) + 8) + 6 * n_classes * panel + 2 * panel \
         + _BLOCK_ROWS + 2 * n_classes
     cdef size_t size = doubles * sizeof(double) + 2 * n_classes * sizeof(int64_t) \
         + _BLOCK_ROWS * sizeof(Py_ssize_t) + panel * sizeof(int)
@@ -420,7 +416,7 @@ cdef Scratch _scratch_new(Py_ssize_t panel, Py_ssize_t n_classes) noexcept nogil
         return scratch
     d = <double*> memory
     s.tile = <double*> ((<uintptr_t> memory + 63) & ~(<uintptr_t> 63))
-    d += _TILE_ROWS * _tile_stride(panel) + 8
+    d += _BLOCK_ROWS * _tile_stride(panel) + 8
     s.block_sum = d
     d += n_classes * panel
     s.block_low = d
