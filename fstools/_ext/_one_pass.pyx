@@ -28,12 +28,17 @@ design (non-finite and constant columns, the largest absolute value).
 How one read suffices
 ---------------------
 The rows are cut into fixed chunks of ``CHUNK_ROWS`` rows, each into blocks of ``BLOCK_ROWS``
-rows; the columns into panels of at most ``PANEL_WIDTH`` adjacent columns.  A block of a panel
-(at most 128 KB) is read from memory once -- straight from ``X`` when its rows are contiguous
-(C order), else from a C-ordered copy of the block, the tile (each column's run
+rows; the columns into even panels of at most ``PANEL_WIDTH`` adjacent columns.  A block of a
+panel (at most 128 KB) is read from memory once -- straight from ``X`` when its rows are
+contiguous (C order), else from a C-ordered copy of the block, the tile (each column's run
 contiguous in Fortran order; with AVX2, 4 x 4 blocks transposed in registers; the tile's rows
-start on cache lines) -- and then swept in the cache, a row at a time and all the panel's
-columns at a time (the loops over the columns vectorise):
+start on cache lines) -- and then swept in the cache.  With AVX2, and at least 16 rows of the
+block per class on average, the sweeps go by class: the rows of one class in order, a chunk
+of 16 columns at a time (the last chunk up to 20, its last vector masked), the class's
+moments of the chunk held in registers down the rows.  Otherwise they go a row at a time, all
+the panel's columns at a time (the loops over the columns vectorise), each row adding to its
+class's moments in memory.  Every moment takes the same operations in the same order of rows
+either way: the same bits.  The sweeps:
 
 1. the class minima and maxima (exact) and the class sums of the values times ``2^-E``, where
    ``E`` is the largest exponent seen so far in the chunk; when the block's largest ``|x|`` has
@@ -47,13 +52,15 @@ columns at a time (the loops over the columns vectorise):
    update of Chan, Golub and LeVeque (1979): ``M2 = M2_a + M2_b + d^2 n_a n_b / n`` with
    ``d`` the difference of the two means (and ``C = C_a + C_b + d_x d_r n_a n_b / n``).
 
-A row-major ``X`` is read ahead by the hardware while the sweeps compute.  The runs of a
-column-major panel are too many streams for it: while a block is swept, the sweeps ask for the
-next block's lines of every column of the panel, spread evenly over their rows
-(``fstools_prefetch``, a hint with no effect on the results), so that the copy of the next
-block reads the cache, not memory.  Kernel alone, 1,000,000 x 50, two classes, one thread,
-Fortran / C time: 1.35 with the copy's own read-ahead, 1.28 with the sweeps', 1.27 with the AVX2
-copy too, 1.22-1.24 with the tile's rows on cache lines too.
+While a block is swept, the sweeps ask for the next block's lines (``fstools_prefetch``, a hint
+with no effect on the results), spread evenly over their rows: every column's run of a
+column-major panel (too many streams for the hardware's own read-ahead), so that the copy of
+the next block reads the cache, not memory; every row's run of a row-major one (which the
+sweeps by class read out of order).  Kernel alone, 1,000,000 x 50, two classes, one thread:
+C order 56 -> 47 ms with the sweeps by class and their read-ahead, Fortran order 66-70 -> 58
+ms (Fortran / C 1.35 with the copy's own read-ahead, 1.28 with the sweeps', 1.27 with the
+AVX2 copy too, 1.22-1.24 with the tile's rows on cache lines too, 1.23-1.26 with the sweeps by
+class, which gain more where there is no copy).
 
 Threads
 -------
@@ -63,8 +70,9 @@ rescaling to the column's largest exponent), one column per ``prange`` iteration
 decomposition depends only on the number of rows (not on the layout, the number of features
 or classes, nor ``n_threads``), and every column's arithmetic only on its own values: the
 results are bitwise the same for any ``n_threads``, for C or Fortran order, and for any block
-of columns of ``X`` passed on its own.  Memory: per thread ``BLOCK_ROWS x PANEL_WIDTH``
-doubles of tile and about ``7 n_classes x PANEL_WIDTH`` doubles of block moments; the partial
+of columns of ``X`` passed on its own (and for either kind of sweeps).  Memory: per thread
+``BLOCK_ROWS x PANEL_WIDTH`` doubles of tile and about ``7 n_classes x PANEL_WIDTH`` doubles of
+block moments; the partial
 moments of the chunks, at most ``STATE_BYTES`` (the columns are taken in groups that fit).
 Ctrl-C stops the loop between work items.
 
@@ -102,6 +110,7 @@ EXPONENT_FLOOR = -1000
 
 cdef enum:
     _BLOCK_ROWS = 256
+    _CLASS_ROWS = 16   # rows per class (on average) for the sweeps by class
     _CHUNK_ROWS = 32768
     _FLOOR = -1000
 assert (_BLOCK_ROWS, _CHUNK_ROWS, _FLOOR) == (BLOCK_ROWS, CHUNK_ROWS, EXPONENT_FLOOR)
@@ -122,32 +131,34 @@ cdef extern from *:
     #if defined(__SSE2__)
     #include <emmintrin.h>
     #endif
-    /* The next block of a column-major panel, asked for while a block is swept: its line k is
-       line k % FSTOOLS_BLOCK_LINES of column k / FSTOOLS_BLOCK_LINES (a column's BLOCK_ROWS
-       doubles are FSTOOLS_BLOCK_LINES lines of 64 bytes).  The lines are spread evenly over
-       the `span` rows of the sweeps (a few at each row: all at once would stall the sweeps);
-       next NULL: nothing to ask for. */
-    #define FSTOOLS_BLOCK_LINES 32   /* BLOCK_ROWS * 8 / 64 */
+    /* The next block of a panel, asked for while a block is swept: `runs` runs of `run_lines`
+       lines of 64 bytes, `run_stride` doubles apart (a column's run in Fortran order, a row's
+       in C order, or one run when the block's rows are contiguous), the lines spread evenly
+       over the `span` calls of the block's sweeps (a few at each row: all at once would stall
+       the sweeps); next NULL: nothing to ask for.  A run may end with a line past the panel's
+       values, which is asked for too (a hint: the line is never read). */
     typedef struct {
         const double* next;          /* the next block's first value, or NULL */
-        Py_ssize_t column_stride;
-        Py_ssize_t rows;             /* the next block's rows */
-        Py_ssize_t lines;            /* FSTOOLS_BLOCK_LINES x the panel's width */
-        Py_ssize_t span;             /* the rows the sweeps of the block go through */
-        Py_ssize_t asked;            /* the lines asked for so far */
-        Py_ssize_t credit;           /* lines x rows swept - asked x span */
+        Py_ssize_t run_stride;       /* doubles from a run to the next */
+        Py_ssize_t run_lines;        /* lines of a run */
+        Py_ssize_t lines;            /* lines of all runs */
+        Py_ssize_t span;             /* the calls of fstools_one_pass_ask during the block */
+        Py_ssize_t credit;           /* lines x calls so far - asked x span */
+        const double* run;           /* the run of the next line to ask for */
+        Py_ssize_t line;             /* its line in the run */
     } fstools_one_pass_ahead;
     static inline void fstools_one_pass_ask(fstools_one_pass_ahead* ahead)
     {
-        Py_ssize_t row;
         if (ahead->next == NULL)
             return;
         ahead->credit += ahead->lines;
         while (ahead->credit >= ahead->span) {
-            row = (ahead->asked % FSTOOLS_BLOCK_LINES) * 8;
-            if (row < ahead->rows)
-                fstools_prefetch(ahead->next + (ahead->asked / FSTOOLS_BLOCK_LINES) * ahead->column_stride + row);
-            ahead->asked += 1;
+            fstools_prefetch(ahead->run + 8 * ahead->line);
+            ahead->line += 1;
+            if (ahead->line == ahead->run_lines) {
+                ahead->line = 0;
+                ahead->run += ahead->run_stride;
+            }
             ahead->credit -= ahead->span;
         }
     }
@@ -207,6 +218,161 @@ cdef extern from *:
                 tile[i * tile_stride + j] = column[i];
         }
     }
+    /* The sweeps by class (AVX2): the rows of one class, rows[0 .. count - 1] in ascending
+       order, swept a chunk of at most five vectors of columns at a time (16 columns, or the last
+       17-20), the class's moments of the chunk held in registers down the rows.  Each moment
+       takes the same IEEE operations in the same order of rows as in the sweeps by row below:
+       the same bits, without a load and a store of every moment at every row.  The chunk's last
+       vector is masked to its columns (a masked load reads nothing beyond them). */
+    __attribute__((target("avx2"), always_inline))
+    static inline __m256i fstools_one_pass_lanes(Py_ssize_t n)   /* the first n lanes (1 .. 4) */
+    {
+        return _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long) n), _mm256_setr_epi64x(0, 1, 2, 3));
+    }
+    __attribute__((target("avx2"), always_inline))
+    static inline __m256d fstools_one_pass_load(const double* p, int last, __m256i mask)
+    {
+        return last ? _mm256_maskload_pd(p, mask) : _mm256_loadu_pd(p);
+    }
+    __attribute__((target("avx2"), always_inline))
+    static inline void fstools_one_pass_store(double* p, int last, __m256i mask, __m256d value)
+    {
+        if (last)
+            _mm256_maskstore_pd(p, mask, value);
+        else
+            _mm256_storeu_pd(p, value);
+    }
+    /* The chunk of n columns (4 (V - 1) < n <= 4 V) of every sweep; `kind` as FSTOOLS_SWEEP_*. */
+    #define FSTOOLS_SWEEP_EXTREMES 0
+    #define FSTOOLS_SWEEP_SUMS 1
+    #define FSTOOLS_SWEEP_SQUARES 2
+    #define FSTOOLS_SWEEP_PRODUCTS 3
+    __attribute__((target("avx2"), always_inline))
+    static inline void fstools_one_pass_chunk(const int kind, const int V, const double* restrict tile,
+                                              Py_ssize_t row_stride, const int32_t* restrict rows, Py_ssize_t count,
+                                              Py_ssize_t n, const double* restrict factor,
+                                              const double* restrict mean, const double* restrict response,
+                                              double* restrict first, double* restrict second,
+                                              double* restrict third, fstools_one_pass_ahead* ahead)
+    {
+        /* extremes: first, second, third = low, high, sum; sums: first = sum;
+           squares: first = squares; products: first, second = squares, cross */
+        __m256d a[5], b[5], c[5];
+        const __m256i mask = fstools_one_pass_lanes(n - 4 * (V - 1));
+        Py_ssize_t k;
+        int q;
+        #pragma GCC unroll 5
+        for (q = 0; q < V; ++q) {
+            a[q] = fstools_one_pass_load(first + 4 * q, q == V - 1, mask);
+            if (kind == FSTOOLS_SWEEP_EXTREMES || kind == FSTOOLS_SWEEP_PRODUCTS)
+                b[q] = fstools_one_pass_load(second + 4 * q, q == V - 1, mask);
+            if (kind == FSTOOLS_SWEEP_EXTREMES)
+                c[q] = fstools_one_pass_load(third + 4 * q, q == V - 1, mask);
+        }
+        for (k = 0; k < count; ++k) {
+            const double* restrict row = tile + (Py_ssize_t) rows[k] * row_stride;
+            __m256d r = _mm256_setzero_pd();
+            if (kind == FSTOOLS_SWEEP_PRODUCTS)
+                r = _mm256_set1_pd(response[rows[k]]);
+            if (kind != FSTOOLS_SWEEP_SUMS)
+                fstools_one_pass_ask(ahead);
+            #pragma GCC unroll 5
+            for (q = 0; q < V; ++q) {
+                const __m256d v = fstools_one_pass_load(row + 4 * q, q == V - 1, mask);
+                const __m256d scaled = _mm256_mul_pd(v, _mm256_loadu_pd(factor + 4 * q));
+                if (kind == FSTOOLS_SWEEP_EXTREMES) {
+                    a[q] = _mm256_min_pd(v, a[q]);      /* v < low ? v : low */
+                    b[q] = _mm256_max_pd(v, b[q]);      /* v > high ? v : high */
+                    c[q] = _mm256_add_pd(scaled, c[q]);   /* sum += v * factor */
+                } else if (kind == FSTOOLS_SWEEP_SUMS) {
+                    a[q] = _mm256_add_pd(scaled, a[q]);
+                } else {
+                    const __m256d deviation = _mm256_sub_pd(scaled, _mm256_loadu_pd(mean + 4 * q));
+                    a[q] = _mm256_add_pd(_mm256_mul_pd(deviation, deviation), a[q]);
+                    if (kind == FSTOOLS_SWEEP_PRODUCTS)
+                        b[q] = _mm256_add_pd(_mm256_mul_pd(deviation, r), b[q]);
+                }
+            }
+        }
+        #pragma GCC unroll 5
+        for (q = 0; q < V; ++q) {
+            fstools_one_pass_store(first + 4 * q, q == V - 1, mask, a[q]);
+            if (kind == FSTOOLS_SWEEP_EXTREMES || kind == FSTOOLS_SWEEP_PRODUCTS)
+                fstools_one_pass_store(second + 4 * q, q == V - 1, mask, b[q]);
+            if (kind == FSTOOLS_SWEEP_EXTREMES)
+                fstools_one_pass_store(third + 4 * q, q == V - 1, mask, c[q]);
+        }
+    }
+    /* One sweep of one class, chunk by chunk (the moments of the class at c * width + j as in the
+       sweeps by row; mean, second and third NULL where the kind has none). */
+    __attribute__((target("avx2"), always_inline))
+    static inline void fstools_one_pass_class_kind(const int kind, const double* restrict tile,
+                                                   Py_ssize_t row_stride, const int32_t* restrict rows,
+                                                   Py_ssize_t count, Py_ssize_t width, const double* restrict factor,
+                                                   const double* restrict mean, const double* restrict response,
+                                                   double* restrict first, double* restrict second,
+                                                   double* restrict third, fstools_one_pass_ahead* ahead)
+    {
+        Py_ssize_t j = 0, n;
+        while (j < width) {
+            n = width - j > 20 ? 16 : width - j;
+            switch ((n + 3) / 4) {
+            case 1:
+                fstools_one_pass_chunk(kind, 1, tile + j, row_stride, rows, count, n, factor + j, mean ? mean + j : NULL,
+                                       response, first + j, second ? second + j : NULL, third ? third + j : NULL, ahead);
+                break;
+            case 2:
+                fstools_one_pass_chunk(kind, 2, tile + j, row_stride, rows, count, n, factor + j, mean ? mean + j : NULL,
+                                       response, first + j, second ? second + j : NULL, third ? third + j : NULL, ahead);
+                break;
+            case 3:
+                fstools_one_pass_chunk(kind, 3, tile + j, row_stride, rows, count, n, factor + j, mean ? mean + j : NULL,
+                                       response, first + j, second ? second + j : NULL, third ? third + j : NULL, ahead);
+                break;
+            case 4:
+                fstools_one_pass_chunk(kind, 4, tile + j, row_stride, rows, count, n, factor + j, mean ? mean + j : NULL,
+                                       response, first + j, second ? second + j : NULL, third ? third + j : NULL, ahead);
+                break;
+            default:
+                fstools_one_pass_chunk(kind, 5, tile + j, row_stride, rows, count, n, factor + j, mean ? mean + j : NULL,
+                                       response, first + j, second ? second + j : NULL, third ? third + j : NULL, ahead);
+                break;
+            }
+            j += n;
+        }
+    }
+    __attribute__((target("avx2")))
+    static void fstools_one_pass_class_sweep(int kind, const double* tile, Py_ssize_t row_stride, const int32_t* rows,
+                                             Py_ssize_t count, Py_ssize_t width, const double* factor,
+                                             const double* mean, const double* response, double* first,
+                                             double* second, double* third, fstools_one_pass_ahead* ahead)
+    {
+        switch (kind) {   /* one copy of the loops per kind */
+        case FSTOOLS_SWEEP_EXTREMES:
+            fstools_one_pass_class_kind(FSTOOLS_SWEEP_EXTREMES, tile, row_stride, rows, count, width, factor, NULL,
+                                        NULL, first, second, third, ahead);
+            break;
+        case FSTOOLS_SWEEP_SUMS:
+            fstools_one_pass_class_kind(FSTOOLS_SWEEP_SUMS, tile, row_stride, rows, count, width, factor, NULL, NULL,
+                                        first, NULL, NULL, ahead);
+            break;
+        case FSTOOLS_SWEEP_SQUARES:
+            fstools_one_pass_class_kind(FSTOOLS_SWEEP_SQUARES, tile, row_stride, rows, count, width, factor, mean, NULL,
+                                        first, NULL, NULL, ahead);
+            break;
+        default:
+            fstools_one_pass_class_kind(FSTOOLS_SWEEP_PRODUCTS, tile, row_stride, rows, count, width, factor, mean,
+                                        response, first, second, NULL, ahead);
+            break;
+        }
+    }
+    static int fstools_one_pass_by_class(void) { return __builtin_cpu_supports("avx2"); }
+    #else
+    static void fstools_one_pass_class_sweep(int kind, const double* tile, Py_ssize_t row_stride, const int32_t* rows,
+                                             Py_ssize_t count, Py_ssize_t width, const double* factor,
+                                             const double* mean, const double* response, double* first,
+                                             double* second, double* third, fstools_one_pass_ahead* ahead) { }
+    static int fstools_one_pass_by_class(void) { return 0; }
     #endif
     static void fstools_one_pass_transpose(const double* restrict first, Py_ssize_t row_stride,
                                            Py_ssize_t column_stride, Py_ssize_t rows, Py_ssize_t width,
@@ -337,18 +503,28 @@ cdef extern from *:
         }
     }
     """
-    int _BLOCK_LINES "FSTOOLS_BLOCK_LINES"
     ctypedef struct Ahead "fstools_one_pass_ahead":
         const double* next
-        Py_ssize_t column_stride
-        Py_ssize_t rows
+        Py_ssize_t run_stride
+        Py_ssize_t run_lines
         Py_ssize_t lines
         Py_ssize_t span
-        Py_ssize_t asked
         Py_ssize_t credit
+        const double* run
+        Py_ssize_t line
     void transpose_tile "fstools_one_pass_transpose"(const double* first, Py_ssize_t row_stride,
                                                      Py_ssize_t column_stride, Py_ssize_t rows, Py_ssize_t width,
                                                      double* tile, Py_ssize_t tile_stride) noexcept nogil
+    int _SWEEP_EXTREMES "FSTOOLS_SWEEP_EXTREMES"
+    int _SWEEP_SUMS "FSTOOLS_SWEEP_SUMS"
+    int _SWEEP_SQUARES "FSTOOLS_SWEEP_SQUARES"
+    int _SWEEP_PRODUCTS "FSTOOLS_SWEEP_PRODUCTS"
+    int sweeps_by_class "fstools_one_pass_by_class"() noexcept nogil
+    void class_sweep "fstools_one_pass_class_sweep"(int kind, const double* tile, Py_ssize_t row_stride,
+                                                    const int32_t* rows, Py_ssize_t count, Py_ssize_t width,
+                                                    const double* factor, const double* mean, const double* response,
+                                                    double* first, double* second, double* third,
+                                                    Ahead* ahead) noexcept nogil
     void sweep_extremes "fstools_one_pass_extremes"(const double* tile, Py_ssize_t row_stride, Py_ssize_t rows,
                                                     Py_ssize_t width, const int32_t* codes, const double* factor,
                                                     double* low, double* high, double* sum,
@@ -367,7 +543,6 @@ cdef extern from *:
                                                     Ahead* ahead) noexcept nogil
 
 
-assert _BLOCK_LINES * 64 == BLOCK_ROWS * 8
 
 
 cdef struct Scratch:
@@ -389,6 +564,8 @@ cdef struct Scratch:
     int64_t* block_count    # n_classes
     int64_t* chunk_count    # n_classes
     Py_ssize_t* present     # BLOCK_ROWS: the classes of the block, in order of first row
+    Py_ssize_t* class_start # n_classes: where the rows of each class start in order
+    int32_t* order          # BLOCK_ROWS: the rows of the block by class (ascending in each)
     int* exponent           # panel
 
 
@@ -408,7 +585,7 @@ cdef Scratch _scratch_new(Py_ssize_t panel, Py_ssize_t n_classes) noexcept nogil
     cdef Py_ssize_t doubles = (_BLOCK_ROWS * _tile_stride(panel) + 8) + 6 * n_classes * panel + 2 * panel \
         + _BLOCK_ROWS + 2 * n_classes
     cdef size_t size = doubles * sizeof(double) + 2 * n_classes * sizeof(int64_t) \
-        + _BLOCK_ROWS * sizeof(Py_ssize_t) + panel * sizeof(int)
+        + (_BLOCK_ROWS + n_classes) * sizeof(Py_ssize_t) + _BLOCK_ROWS * sizeof(int32_t) + panel * sizeof(int)
     cdef char* memory = <char*> malloc(size)
     cdef double* d
     s.memory = memory
@@ -442,7 +619,9 @@ cdef Scratch _scratch_new(Py_ssize_t panel, Py_ssize_t n_classes) noexcept nogil
     s.block_count = <int64_t*> d
     s.chunk_count = s.block_count + n_classes
     s.present = <Py_ssize_t*> (s.chunk_count + n_classes)
-    s.exponent = <int*> (s.present + _BLOCK_ROWS)
+    s.class_start = s.present + _BLOCK_ROWS
+    s.order = <int32_t*> (s.class_start + n_classes)
+    s.exponent = <int*> (s.order + _BLOCK_ROWS)
     return scratch
 
 
@@ -467,6 +646,82 @@ cdef void _rescale_chunk(Py_ssize_t j, int shift, Py_ssize_t n_classes, const in
                 cross[j * stride + c] = ldexp(cross[j * stride + c], shift)
 
 
+cdef bint _by_class = True
+
+
+def _set_sweeps_by_class(bint allowed):
+    """Allow (the default) or forbid the sweeps by class, and return the previous setting: a
+    switch for the tests, which compare the two kinds of sweeps bit for bit (they take the same
+    operations in the same order); not a setting for users."""
+    global _by_class
+    previous = _by_class
+    _by_class = allowed
+    return previous
+
+
+def _sweeps_by_class_available():
+    """Whether this build and CPU sweep by class (GCC on x86-64 Linux, AVX2)."""
+    return bool(sweeps_by_class())
+
+
+cdef inline void _ahead(Ahead* ahead, const double* next, Py_ssize_t run_stride, Py_ssize_t run_length,
+                        Py_ssize_t runs, bint contiguous) noexcept nogil:
+    """The read-ahead of the next block: ``runs`` runs of ``run_length`` doubles, ``run_stride``
+    apart, or (``contiguous``) all of them as one run.  Its span is set once the sweeps are known."""
+    if contiguous:
+        run_length *= runs
+        runs = 1
+    ahead.next = next
+    ahead.run = next
+    ahead.line = 0
+    ahead.run_stride = run_stride
+    # a run that does not start a line ends one line further
+    ahead.run_lines = (run_length * 8 + 63) // 64 + (1 if (<uintptr_t> next) % 64 != 0 or run_stride % 8 != 0 else 0)
+    ahead.lines = ahead.run_lines * runs
+    ahead.credit = 0
+
+
+cdef inline Py_ssize_t _class_chunks(Py_ssize_t width) noexcept nogil:
+    """The chunks of columns of a sweep by class (fstools_one_pass_class_kind): 16 columns each,
+    the last one 1-20."""
+    if width <= 20:
+        return 1
+    return (width - 5) // 16 + 1
+
+
+cdef void _sweep(int kind, const double* tile, Py_ssize_t tile_stride, Py_ssize_t rows, Py_ssize_t width,
+                 const int32_t* codes, Py_ssize_t n_present, bint by_class, Scratch* s, Ahead* ahead) noexcept nogil:
+    """One sweep (``kind``, a FSTOOLS_SWEEP_* value) over the block's C-ordered rows: by class
+    (``s.order``) or a row at a time, the same bits either way."""
+    cdef Py_ssize_t k, c, offset
+    if by_class:
+        for k in range(n_present):
+            c = s.present[k]
+            offset = c * width
+            if kind == _SWEEP_EXTREMES:
+                class_sweep(kind, tile, tile_stride, s.order + s.class_start[c], s.block_count[c], width, s.factor,
+                            NULL, NULL, s.block_low + offset, s.block_high + offset, s.block_sum + offset, ahead)
+            elif kind == _SWEEP_SUMS:
+                class_sweep(kind, tile, tile_stride, s.order + s.class_start[c], s.block_count[c], width, s.factor,
+                            NULL, NULL, s.block_sum + offset, NULL, NULL, ahead)
+            elif kind == _SWEEP_SQUARES:
+                class_sweep(kind, tile, tile_stride, s.order + s.class_start[c], s.block_count[c], width, s.factor,
+                            s.block_mean + offset, NULL, s.block_squares + offset, NULL, NULL, ahead)
+            else:
+                class_sweep(kind, tile, tile_stride, s.order + s.class_start[c], s.block_count[c], width, s.factor,
+                            s.block_mean + offset, s.response_deviation, s.block_squares + offset,
+                            s.block_cross + offset, NULL, ahead)
+    elif kind == _SWEEP_EXTREMES:
+        sweep_extremes(tile, tile_stride, rows, width, codes, s.factor, s.block_low, s.block_high, s.block_sum, ahead)
+    elif kind == _SWEEP_SUMS:
+        sweep_sums(tile, tile_stride, rows, width, codes, s.factor, s.block_sum)
+    elif kind == _SWEEP_SQUARES:
+        sweep_squares(tile, tile_stride, rows, width, codes, s.factor, s.block_mean, s.block_squares, ahead)
+    else:
+        sweep_products(tile, tile_stride, rows, width, codes, s.factor, s.block_mean, s.response_deviation,
+                       s.block_squares, s.block_cross, ahead)
+
+
 cdef void _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ssize_t column_stride,
                          Py_ssize_t n_rows, Py_ssize_t width, const int32_t* codes, const double* response,
                          Py_ssize_t n_classes, Scratch* s, double* sums, double* squares, double* low,
@@ -485,7 +740,8 @@ cdef void _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ssize_t 
     cdef Ahead ahead
     cdef double magnitude, block_mean, chunk_mean, delta, weight, response_delta
     cdef int e, shift
-    cdef bint redo
+    cdef bint redo, by_class
+    cdef bint use_classes = _by_class and sweeps_by_class()
     cdef int64_t n_a, n_b, n_ab
     for j in range(width):
         s.exponent[j] = _FLOOR
@@ -495,30 +751,26 @@ cdef void _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ssize_t 
         s.block_count[c] = 0
         s.chunk_count[c] = 0
         s.chunk_response[c] = 0.0
-    ahead.next = NULL
-    ahead.column_stride = column_stride
-    ahead.lines = _BLOCK_LINES * width
     start = 0
     while start < n_rows:
         rows = block_length(start, _BLOCK_ROWS, n_rows)
         # The block as a C-ordered tile: X itself when its rows are contiguous, else a copy made
         # column by column (a contiguous read of each column's block in Fortran order), whose
         # next block the sweeps ask for (contiguous columns only: a run of lines each).
+        ahead.next = NULL
         if column_stride == 1:
             tile = first + start * row_stride
             tile_stride = row_stride
+            if start + rows < n_rows:   # the next block: one run, or a run per row
+                _ahead(&ahead, first + (start + rows) * row_stride, row_stride, width,
+                       block_length(start + rows, _BLOCK_ROWS, n_rows), row_stride == width)
         else:
             tile_stride = _tile_stride(width)
             transpose_tile(first + start * row_stride, row_stride, column_stride, rows, width, s.tile, tile_stride)
             tile = s.tile
-            if row_stride == 1 and start + rows < n_rows:
-                ahead.next = first + start + rows
-                ahead.rows = block_length(start + rows, _BLOCK_ROWS, n_rows)
-                ahead.span = 2 * rows   # the extremes, then the squares (or products)
-                ahead.asked = 0
-                ahead.credit = 0
-            else:
-                ahead.next = NULL
+            if row_stride == 1 and start + rows < n_rows:   # the next block: a run per column
+                _ahead(&ahead, first + start + rows, column_stride, block_length(start + rows, _BLOCK_ROWS, n_rows),
+                       width, False)
         # The classes of the block (in order of their first row) and their sizes.
         n_present = 0
         for i in range(rows):
@@ -530,6 +782,24 @@ cdef void _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ssize_t 
             s.block_count[c] += 1
             if response != NULL:
                 s.block_response[c] += response[start + i]
+        # Sweeps by class when the classes have rows enough to fill their chunks (AVX2): the rows
+        # of each class in order.
+        by_class = use_classes and rows >= _CLASS_ROWS * n_present
+        if by_class:
+            slot = 0
+            for k in range(n_present):
+                c = s.present[k]
+                s.class_start[c] = slot
+                slot += s.block_count[c]
+            for i in range(rows):   # class_start as a cursor, then put back
+                c = codes[start + i]
+                s.order[s.class_start[c]] = <int32_t> i
+                s.class_start[c] += 1
+            for k in range(n_present):
+                c = s.present[k]
+                s.class_start[c] -= s.block_count[c]
+        if ahead.next != NULL:   # the asks: one per row of each sweep (and chunk of columns, by class)
+            ahead.span = 2 * rows * (_class_chunks(width) if by_class else 1)
         for k in range(n_present):
             c = s.present[k]
             for j in range(width):
@@ -540,8 +810,7 @@ cdef void _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ssize_t 
                 s.block_squares[slot] = 0.0
                 s.block_cross[slot] = 0.0
         # Sweep 1: extremes and the sums at the chunk's scale so far.
-        sweep_extremes(tile, tile_stride, rows, width, codes + start, s.factor, s.block_low, s.block_high,
-                       s.block_sum, &ahead)
+        _sweep(_SWEEP_EXTREMES, tile, tile_stride, rows, width, codes + start, n_present, by_class, s, &ahead)
         # A larger exponent than the chunk's so far: rescale the chunk, take the block's sums again.
         redo = False
         for j in range(width):
@@ -566,7 +835,7 @@ cdef void _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ssize_t 
                 c = s.present[k]
                 for j in range(width):
                     s.block_sum[c * width + j] = 0.0
-            sweep_sums(tile, tile_stride, rows, width, codes + start, s.factor, s.block_sum)
+            _sweep(_SWEEP_SUMS, tile, tile_stride, rows, width, codes + start, n_present, by_class, s, &ahead)
         # Sweep 2: squared deviations (and co-moments) about the block's class means.  A NaN sum
         # (at a scale no finite value overflows) is a NaN value: with the infinities found by the
         # extremes, every non-finite value is flagged without a test per value.
@@ -581,11 +850,9 @@ cdef void _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ssize_t 
             for i in range(rows):
                 c = codes[start + i]
                 s.response_deviation[i] = response[start + i] - s.block_response[c] / <double> s.block_count[c]
-            sweep_products(tile, tile_stride, rows, width, codes + start, s.factor, s.block_mean,
-                           s.response_deviation, s.block_squares, s.block_cross, &ahead)
+            _sweep(_SWEEP_PRODUCTS, tile, tile_stride, rows, width, codes + start, n_present, by_class, s, &ahead)
         else:
-            sweep_squares(tile, tile_stride, rows, width, codes + start, s.factor, s.block_mean, s.block_squares,
-                          &ahead)
+            _sweep(_SWEEP_SQUARES, tile, tile_stride, rows, width, codes + start, n_present, by_class, s, &ahead)
         # Merge into the chunk (Chan, Golub and LeVeque 1979).
         for k in range(n_present):
             c = s.present[k]
@@ -758,6 +1025,7 @@ def column_moments(X, y, int n_classes, response=None, int n_threads=1):
     # The decomposition: chunks of rows (depending on m only), panels and groups of columns.
     cdef Py_ssize_t n_chunks = (m + CHUNK_ROWS - 1) // CHUNK_ROWS
     cdef Py_ssize_t panel = max(1, min(PANEL_WIDTH, PANEL_CELLS // n_classes, n_features))
+    panel = (n_features + (n_features + panel - 1) // panel - 1) // ((n_features + panel - 1) // panel)  # even panels
     cdef Py_ssize_t per_column = n_chunks * n_classes * (5 if has_response else 4) * 8
     cdef Py_ssize_t group = max(panel, (STATE_BYTES // per_column) // panel * panel)
     group = min(group, n_features)
