@@ -28,15 +28,17 @@ design (non-finite and constant columns, the largest absolute value).
 How one read suffices
 ---------------------
 The rows are cut into fixed chunks of ``CHUNK_ROWS`` rows, each into blocks of ``BLOCK_ROWS``
-rows; the columns into even panels of at most ``PANEL_WIDTH`` adjacent columns.  A block of a
-panel (at most 128 KB) is read from memory once -- straight from ``X`` when its rows are
-contiguous (C order), else from a C-ordered copy of the block, the tile (each column's run
-contiguous in Fortran order; with AVX2, 4 x 4 blocks transposed in registers; the tile's rows
-start on cache lines) -- and then swept in the cache.  With AVX2, and at least 16 rows of the
-block per class on average, the sweeps go by class: the rows of one class in order, a chunk
-of 16 columns at a time (the last chunk up to 20, its last vector masked), the class's
-moments of the chunk held in registers down the rows.  Otherwise they go a row at a time, all
-the panel's columns at a time (the loops over the columns vectorise), each row adding to its
+rows; the columns into even panels of adjacent columns.  A block of a panel is read from
+memory once and then swept in the cache: straight from ``X`` when its columns are contiguous
+(C order; panels of at most ``ROW_PANEL_WIDTH`` columns, so that whole rows are read), else
+from a C-ordered copy of the block, the tile (panels of at most ``PANEL_WIDTH`` columns, at
+most 112 KB; each column's run contiguous in Fortran order; with AVX2, 4 x 4 blocks
+transposed in registers; the tile's rows start on cache lines).  With AVX2, for panels of at
+most 56 columns with at least 16 rows of the block per class on average, the sweeps go by
+class: the rows of one class in order, a chunk of 16 columns at a time (the last chunk up to
+20, its last vector masked), the class's moments of the chunk held in registers down the
+rows.  Otherwise (and for wider rows, where it is faster) they go a row at a time, all the
+panel's columns at a time (the loops over the columns vectorise), each row adding to its
 class's moments in memory.  Every moment takes the same operations in the same order of rows
 either way: the same bits.  The sweeps:
 
@@ -60,19 +62,23 @@ sweeps by class read out of order).  Kernel alone, 1,000,000 x 50, two classes, 
 C order 56 -> 47 ms with the sweeps by class and their read-ahead, Fortran order 66-70 -> 58
 ms (Fortran / C 1.35 with the copy's own read-ahead, 1.28 with the sweeps', 1.27 with the
 AVX2 copy too, 1.22-1.24 with the tile's rows on cache lines too, 1.23-1.26 with the sweeps by
-class, which gain more where there is no copy).
+class, which gain more where there is no copy).  Wider, ns a value (26 million values), before
+and after the sweeps by class, their read-ahead and the panels as above: 130 columns, C
+2.1-2.3 -> 0.95, Fortran 1.67 -> 1.17; 1,000 columns, C 2.7 -> 1.6-1.9, Fortran 1.6 -> 1.15.
 
 Threads
 -------
 A work item is one panel of one chunk (``prange``, dynamic schedule); each writes the chunk's
 partial moments of its columns.  The chunks of a column are then merged in chunk order (after
 rescaling to the column's largest exponent), one column per ``prange`` iteration.  The
-decomposition depends only on the number of rows (not on the layout, the number of features
-or classes, nor ``n_threads``), and every column's arithmetic only on its own values: the
-results are bitwise the same for any ``n_threads``, for C or Fortran order, and for any block
-of columns of ``X`` passed on its own (and for either kind of sweeps).  Memory: per thread
-``BLOCK_ROWS x PANEL_WIDTH`` doubles of tile and about ``7 n_classes x PANEL_WIDTH`` doubles of
-block moments; the partial
+chunks depend only on the number of rows (the panels on the layout and on ``n_threads`` too),
+and every column's arithmetic only on its own values and the chunks: the results are bitwise
+the same for any ``n_threads``, for C or Fortran order, and for any block of columns of ``X``
+passed on its own (and for either kind of sweeps; in a column holding NaN or an infinity, whose
+outputs are not used, the sign and payload of a NaN sum may differ, as the compiler may swap
+the operands of an addition).  Memory: per thread
+``BLOCK_ROWS x PANEL_WIDTH`` doubles of tile (where the blocks are copied) and about
+``7 n_classes x`` the panel's width doubles of block moments; the partial
 moments of the chunks, at most ``STATE_BYTES`` (the columns are taken in groups that fit).
 Ctrl-C stops the loop between work items.
 
@@ -98,8 +104,16 @@ cnp.import_array()
 BLOCK_ROWS = 256
 #: Rows of a chunk, the unit of work of a thread (a multiple of BLOCK_ROWS).
 CHUNK_ROWS = 32768
-#: Adjacent columns swept together (at most).
-PANEL_WIDTH = 64
+#: Adjacent columns swept together (at most) where a block is copied (Fortran order, strided
+#: views): the tile (BLOCK_ROWS x 56 doubles, 112 KB), the block's runs and the next block's
+#: share the second-level cache (406,250 x 64 in Fortran order: 1.55 ns a value in panels of 64
+#: columns, 1.21 in two of 32).
+PANEL_WIDTH = 56
+#: Adjacent columns swept together (at most) where a block is read in place (row-major): the
+#: rows are read whole, not in pieces of a panel (200,000 x 130 in C order: 1.9 ns a value in
+#: panels of 44 columns, 0.95 in one of 130).  Narrower when the chunks are too few to give
+#: every thread two panels.
+ROW_PANEL_WIDTH = 512
 #: Cells (classes x columns) of a panel's block moments: with many classes the panels are narrower.
 PANEL_CELLS = 8192
 #: Bytes of the chunks' partial moments held at a time (the columns are taken in groups that fit).
@@ -111,6 +125,7 @@ EXPONENT_FLOOR = -1000
 cdef enum:
     _BLOCK_ROWS = 256
     _CLASS_ROWS = 16   # rows per class (on average) for the sweeps by class
+    _CLASS_WIDTH = 56  # columns at most for the sweeps by class (wider rows: by row)
     _CHUNK_ROWS = 32768
     _FLOOR = -1000
 assert (_BLOCK_ROWS, _CHUNK_ROWS, _FLOOR) == (BLOCK_ROWS, CHUNK_ROWS, EXPONENT_FLOOR)
@@ -576,14 +591,15 @@ cdef inline Py_ssize_t _tile_stride(Py_ssize_t width) noexcept nogil:
     return (width + 7) // 8 * 8
 
 
-cdef Scratch _scratch_new(Py_ssize_t panel, Py_ssize_t n_classes) noexcept nogil:
+cdef Scratch _scratch_new(Py_ssize_t panel, Py_ssize_t n_classes, bint copies) noexcept nogil:
     """A thread's buffers, carved out of one allocation (``memory`` NULL when out of memory).
 
-    Returned by value: assigned in a ``parallel`` block, the struct is private to each thread."""
+    Returned by value: assigned in a ``parallel`` block, the struct is private to each thread.
+    A tile only where the blocks are ``copies``."""
     cdef Scratch scratch
     cdef Scratch* s = &scratch
-    cdef Py_ssize_t doubles = (_BLOCK_ROWS * _tile_stride(panel) + 8) + 6 * n_classes * panel + 2 * panel \
-        + _BLOCK_ROWS + 2 * n_classes
+    cdef Py_ssize_t tile = (_BLOCK_ROWS * _tile_stride(panel) + 8) if copies else 0
+    cdef Py_ssize_t doubles = tile + 6 * n_classes * panel + 2 * panel + _BLOCK_ROWS + 2 * n_classes
     cdef size_t size = doubles * sizeof(double) + 2 * n_classes * sizeof(int64_t) \
         + (_BLOCK_ROWS + n_classes) * sizeof(Py_ssize_t) + _BLOCK_ROWS * sizeof(int32_t) + panel * sizeof(int)
     cdef char* memory = <char*> malloc(size)
@@ -592,8 +608,8 @@ cdef Scratch _scratch_new(Py_ssize_t panel, Py_ssize_t n_classes) noexcept nogil
     if memory == NULL:
         return scratch
     d = <double*> memory
-    s.tile = <double*> ((<uintptr_t> memory + 63) & ~(<uintptr_t> 63))
-    d += _BLOCK_ROWS * _tile_stride(panel) + 8
+    s.tile = <double*> ((<uintptr_t> memory + 63) & ~(<uintptr_t> 63)) if copies else NULL
+    d += tile
     s.block_sum = d
     d += n_classes * panel
     s.block_low = d
@@ -784,7 +800,7 @@ cdef void _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ssize_t 
                 s.block_response[c] += response[start + i]
         # Sweeps by class when the classes have rows enough to fill their chunks (AVX2): the rows
         # of each class in order.
-        by_class = use_classes and rows >= _CLASS_ROWS * n_present
+        by_class = use_classes and width <= _CLASS_WIDTH and rows >= _CLASS_ROWS * n_present
         if by_class:
             slot = 0
             for k in range(n_present):
@@ -1024,7 +1040,13 @@ def column_moments(X, y, int n_classes, response=None, int n_threads=1):
 
     # The decomposition: chunks of rows (depending on m only), panels and groups of columns.
     cdef Py_ssize_t n_chunks = (m + CHUNK_ROWS - 1) // CHUNK_ROWS
-    cdef Py_ssize_t panel = max(1, min(PANEL_WIDTH, PANEL_CELLS // n_classes, n_features))
+    cdef bint in_place = X.strides[1] == 8   # the rows of a block are swept where they are
+    cdef Py_ssize_t widest = PANEL_WIDTH
+    cdef Py_ssize_t wanted
+    if in_place:
+        wanted = (2 * n_threads + n_chunks - 1) // n_chunks   # panels for two work items a thread
+        widest = min(ROW_PANEL_WIDTH, max(PANEL_WIDTH, (n_features + wanted - 1) // wanted))
+    cdef Py_ssize_t panel = max(1, min(widest, PANEL_CELLS // n_classes, n_features))
     panel = (n_features + (n_features + panel - 1) // panel - 1) // ((n_features + panel - 1) // panel)  # even panels
     cdef Py_ssize_t per_column = n_chunks * n_classes * (5 if has_response else 4) * 8
     cdef Py_ssize_t group = max(panel, (STATE_BYTES // per_column) // panel * panel)
@@ -1103,7 +1125,7 @@ def column_moments(X, y, int n_classes, response=None, int n_threads=1):
         part_squares.fill(0.0)
         part_cross.fill(0.0)
         with nogil, parallel(num_threads=n_threads):
-            scratch = _scratch_new(panel, n_classes)
+            scratch = _scratch_new(panel, n_classes, not in_place)
             for item in prange(n_chunks * n_panels, schedule="dynamic"):
                 k = item // n_panels
                 p = item % n_panels
