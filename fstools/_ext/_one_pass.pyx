@@ -28,19 +28,18 @@ design (non-finite and constant columns, the largest absolute value).
 How one read suffices
 ---------------------
 The rows are cut into fixed chunks of ``CHUNK_ROWS`` rows, each into blocks of ``BLOCK_ROWS``
-rows; the columns into even panels of adjacent columns.  A block of a panel is read from
-memory once and then swept in the cache: straight from ``X`` when its columns are contiguous
-(C order; panels of at most ``ROW_PANEL_WIDTH`` columns, so that whole rows are read), else
-from a C-ordered copy of the block, the tile (panels of at most ``PANEL_WIDTH`` columns, at
-most 112 KB; each column's run contiguous in Fortran order; with AVX2, 4 x 4 blocks
-transposed in registers; the tile's rows start on cache lines).  With AVX2, for panels of at
-most 56 columns with at least 16 rows of the block per class on average, the sweeps go by
-class: the rows of one class in order, a chunk of 16 columns at a time (the last chunk up to
-20, its last vector masked), the class's moments of the chunk held in registers down the
-rows.  Otherwise (and for wider rows, where it is faster) they go a row at a time, all the
-panel's columns at a time (the loops over the columns vectorise), each row adding to its
-class's moments in memory.  Every moment takes the same operations in the same order of rows
-either way: the same bits.  The sweeps:
+rows; the columns into even panels of at most ``PANEL_WIDTH`` adjacent columns.  A block is read
+from memory once and then swept in the cache, a panel at a time: straight from ``X`` when its
+columns are contiguous (C order: the work item goes through all its panels of a block before
+the next block, so that whole rows are read, once), else from a C-ordered copy of the block's
+panel, the tile (at most 112 KB; each column's run contiguous in Fortran order; with AVX2,
+4 x 4 blocks transposed in registers; the tile's rows start on cache lines).  With AVX2, and
+at least 16 rows of the block per class on average, the sweeps go by class: the rows of one
+class in order, a chunk of 16 columns at a time (the last chunk up to 20, its last vector
+masked), the class's moments of the chunk held in registers down the rows.  Otherwise they go
+a row at a time, all the panel's columns at a time (the loops over the columns vectorise),
+each row adding to its class's moments in memory.  Every moment takes the same operations in
+the same order of rows either way: the same bits.  The sweeps:
 
 1. the class minima and maxima (exact) and the class sums of the values times ``2^-E``, where
    ``E`` is the largest exponent seen so far in the chunk; when the block's largest ``|x|`` has
@@ -64,22 +63,25 @@ ms (Fortran / C 1.35 with the copy's own read-ahead, 1.28 with the sweeps', 1.27
 AVX2 copy too, 1.22-1.24 with the tile's rows on cache lines too, 1.23-1.26 with the sweeps by
 class, which gain more where there is no copy).  Wider, ns a value (26 million values), before
 and after the sweeps by class, their read-ahead and the panels as above: 130 columns, C
-2.1-2.3 -> 0.95, Fortran 1.67 -> 1.17; 1,000 columns, C 2.7 -> 1.6-1.9, Fortran 1.6 -> 1.15.
+2.1-2.3 -> 0.95-1.01, Fortran 1.67 -> 1.16-1.21; 1,000 columns, C 2.7 -> 1.14-1.22, Fortran
+1.6 -> 1.14-1.16 (in C order the panels used to be separate work items: each read its pieces
+of the rows, a strided pattern the hardware reads ahead badly).
 
 Threads
 -------
-A work item is one panel of one chunk (``prange``, dynamic schedule); each writes the chunk's
-partial moments of its columns.  The chunks of a column are then merged in chunk order (after
+A work item is one stripe of panels of one chunk (``prange``, dynamic schedule): one panel
+where the blocks are copied, else all the panels of a group of columns, or fewer where the
+chunks are too few to give every thread two work items.  Each writes the chunk's partial
+moments of its columns.  The chunks of a column are then merged in chunk order (after
 rescaling to the column's largest exponent), one column per ``prange`` iteration.  The
-chunks depend only on the number of rows (the panels on the layout and on ``n_threads`` too),
+chunks depend only on the number of rows (the stripes on the layout and on ``n_threads`` too),
 and every column's arithmetic only on its own values and the chunks: the results are bitwise
 the same for any ``n_threads``, for C or Fortran order, and for any block of columns of ``X``
 passed on its own (and for either kind of sweeps; in a column holding NaN or an infinity, whose
 outputs are not used, the sign and payload of a NaN sum may differ, as the compiler may swap
-the operands of an addition).  Memory: per thread
-``BLOCK_ROWS x PANEL_WIDTH`` doubles of tile (where the blocks are copied) and about
-``7 n_classes x`` the panel's width doubles of block moments; the partial
-moments of the chunks, at most ``STATE_BYTES`` (the columns are taken in groups that fit).
+the operands of an addition).  Memory: per thread ``BLOCK_ROWS x PANEL_WIDTH`` doubles of tile
+(where the blocks are copied) and about ``7 n_classes x PANEL_WIDTH`` doubles of block moments;
+the partial moments of the chunks, at most ``STATE_BYTES`` (the columns are taken in groups that fit).
 Ctrl-C stops the loop between work items.
 
 Bounds checking and wraparound are switched off by ``setup.py`` (and on again with
@@ -104,16 +106,11 @@ cnp.import_array()
 BLOCK_ROWS = 256
 #: Rows of a chunk, the unit of work of a thread (a multiple of BLOCK_ROWS).
 CHUNK_ROWS = 32768
-#: Adjacent columns swept together (at most) where a block is copied (Fortran order, strided
-#: views): the tile (BLOCK_ROWS x 56 doubles, 112 KB), the block's runs and the next block's
-#: share the second-level cache (406,250 x 64 in Fortran order: 1.55 ns a value in panels of 64
-#: columns, 1.21 in two of 32).
+#: Adjacent columns swept together (at most): a copied block (Fortran order, strided views),
+#: the tile (BLOCK_ROWS x 56 doubles, 112 KB), its runs and the next block's share the
+#: second-level cache (406,250 x 64 in Fortran order: 1.55 ns a value in panels of 64 columns,
+#: 1.21 in two of 32); the sweeps by class hold a class's moments of 16 columns in registers.
 PANEL_WIDTH = 56
-#: Adjacent columns swept together (at most) where a block is read in place (row-major): the
-#: rows are read whole, not in pieces of a panel (200,000 x 130 in C order: 1.9 ns a value in
-#: panels of 44 columns, 0.95 in one of 130).  Narrower when the chunks are too few to give
-#: every thread two panels.
-ROW_PANEL_WIDTH = 512
 #: Cells (classes x columns) of a panel's block moments: with many classes the panels are narrower.
 PANEL_CELLS = 8192
 #: Bytes of the chunks' partial moments held at a time (the columns are taken in groups that fit).
@@ -125,7 +122,6 @@ EXPONENT_FLOOR = -1000
 cdef enum:
     _BLOCK_ROWS = 256
     _CLASS_ROWS = 16   # rows per class (on average) for the sweeps by class
-    _CLASS_WIDTH = 56  # columns at most for the sweeps by class (wider rows: by row)
     _CHUNK_ROWS = 32768
     _FLOOR = -1000
 assert (_BLOCK_ROWS, _CHUNK_ROWS, _FLOOR) == (BLOCK_ROWS, CHUNK_ROWS, EXPONENT_FLOOR)
@@ -591,17 +587,18 @@ cdef inline Py_ssize_t _tile_stride(Py_ssize_t width) noexcept nogil:
     return (width + 7) // 8 * 8
 
 
-cdef Scratch _scratch_new(Py_ssize_t panel, Py_ssize_t n_classes, bint copies) noexcept nogil:
+cdef Scratch _scratch_new(Py_ssize_t panel, Py_ssize_t columns, Py_ssize_t n_classes, bint copies) noexcept nogil:
     """A thread's buffers, carved out of one allocation (``memory`` NULL when out of memory).
 
     Returned by value: assigned in a ``parallel`` block, the struct is private to each thread.
-    A tile only where the blocks are ``copies``."""
+    Block moments for a panel, the scale and flags of the work item's ``columns``; a tile only
+    where the blocks are ``copies``."""
     cdef Scratch scratch
     cdef Scratch* s = &scratch
     cdef Py_ssize_t tile = (_BLOCK_ROWS * _tile_stride(panel) + 8) if copies else 0
-    cdef Py_ssize_t doubles = tile + 6 * n_classes * panel + 2 * panel + _BLOCK_ROWS + 2 * n_classes
+    cdef Py_ssize_t doubles = tile + 6 * n_classes * panel + 2 * columns + _BLOCK_ROWS + 2 * n_classes
     cdef size_t size = doubles * sizeof(double) + 2 * n_classes * sizeof(int64_t) \
-        + (_BLOCK_ROWS + n_classes) * sizeof(Py_ssize_t) + _BLOCK_ROWS * sizeof(int32_t) + panel * sizeof(int)
+        + (_BLOCK_ROWS + n_classes) * sizeof(Py_ssize_t) + _BLOCK_ROWS * sizeof(int32_t) + columns * sizeof(int)
     cdef char* memory = <char*> malloc(size)
     cdef double* d
     s.memory = memory
@@ -623,9 +620,9 @@ cdef Scratch _scratch_new(Py_ssize_t panel, Py_ssize_t n_classes, bint copies) n
     s.block_cross = d
     d += n_classes * panel
     s.factor = d
-    d += panel
+    d += columns
     s.bad = d
-    d += panel
+    d += columns
     s.response_deviation = d
     d += _BLOCK_ROWS
     s.block_response = d
@@ -706,59 +703,155 @@ cdef inline Py_ssize_t _class_chunks(Py_ssize_t width) noexcept nogil:
 
 
 cdef void _sweep(int kind, const double* tile, Py_ssize_t tile_stride, Py_ssize_t rows, Py_ssize_t width,
-                 const int32_t* codes, Py_ssize_t n_present, bint by_class, Scratch* s, Ahead* ahead) noexcept nogil:
-    """One sweep (``kind``, a FSTOOLS_SWEEP_* value) over the block's C-ordered rows: by class
-    (``s.order``) or a row at a time, the same bits either way."""
+                 const double* factor, const int32_t* codes, Py_ssize_t n_present, bint by_class, Scratch* s,
+                 Ahead* ahead) noexcept nogil:
+    """One sweep (``kind``, a FSTOOLS_SWEEP_* value) over the block's C-ordered rows of a panel of
+    ``width`` columns (their scale ``factor``): by class (``s.order``) or a row at a time, the same
+    bits either way."""
     cdef Py_ssize_t k, c, offset
     if by_class:
         for k in range(n_present):
             c = s.present[k]
             offset = c * width
             if kind == _SWEEP_EXTREMES:
-                class_sweep(kind, tile, tile_stride, s.order + s.class_start[c], s.block_count[c], width, s.factor,
+                class_sweep(kind, tile, tile_stride, s.order + s.class_start[c], s.block_count[c], width, factor,
                             NULL, NULL, s.block_low + offset, s.block_high + offset, s.block_sum + offset, ahead)
             elif kind == _SWEEP_SUMS:
-                class_sweep(kind, tile, tile_stride, s.order + s.class_start[c], s.block_count[c], width, s.factor,
+                class_sweep(kind, tile, tile_stride, s.order + s.class_start[c], s.block_count[c], width, factor,
                             NULL, NULL, s.block_sum + offset, NULL, NULL, ahead)
             elif kind == _SWEEP_SQUARES:
-                class_sweep(kind, tile, tile_stride, s.order + s.class_start[c], s.block_count[c], width, s.factor,
+                class_sweep(kind, tile, tile_stride, s.order + s.class_start[c], s.block_count[c], width, factor,
                             s.block_mean + offset, NULL, s.block_squares + offset, NULL, NULL, ahead)
             else:
-                class_sweep(kind, tile, tile_stride, s.order + s.class_start[c], s.block_count[c], width, s.factor,
+                class_sweep(kind, tile, tile_stride, s.order + s.class_start[c], s.block_count[c], width, factor,
                             s.block_mean + offset, s.response_deviation, s.block_squares + offset,
                             s.block_cross + offset, NULL, ahead)
     elif kind == _SWEEP_EXTREMES:
-        sweep_extremes(tile, tile_stride, rows, width, codes, s.factor, s.block_low, s.block_high, s.block_sum, ahead)
+        sweep_extremes(tile, tile_stride, rows, width, codes, factor, s.block_low, s.block_high, s.block_sum, ahead)
     elif kind == _SWEEP_SUMS:
-        sweep_sums(tile, tile_stride, rows, width, codes, s.factor, s.block_sum)
+        sweep_sums(tile, tile_stride, rows, width, codes, factor, s.block_sum)
     elif kind == _SWEEP_SQUARES:
-        sweep_squares(tile, tile_stride, rows, width, codes, s.factor, s.block_mean, s.block_squares, ahead)
+        sweep_squares(tile, tile_stride, rows, width, codes, factor, s.block_mean, s.block_squares, ahead)
     else:
-        sweep_products(tile, tile_stride, rows, width, codes, s.factor, s.block_mean, s.response_deviation,
+        sweep_products(tile, tile_stride, rows, width, codes, factor, s.block_mean, s.response_deviation,
                        s.block_squares, s.block_cross, ahead)
 
 
+cdef void _panel_block(const double* tile, Py_ssize_t tile_stride, Py_ssize_t rows, Py_ssize_t width,
+                       Py_ssize_t j0, const int32_t* codes, Py_ssize_t n_present, bint by_class,
+                       Py_ssize_t n_classes, bint has_response, Scratch* s, Ahead* ahead, double* sums,
+                       double* squares, double* low, double* high, double* cross) noexcept nogil:
+    """The block's sweeps over a panel of ``width`` columns, columns ``j0 ..`` of the work item, and
+    their merge into the chunk's moments (the chunk's class counts are updated by the caller,
+    once every panel of the block is merged)."""
+    cdef Py_ssize_t i, j, k, c, slot, out
+    cdef double magnitude, chunk_mean, delta, weight, response_delta
+    cdef int e
+    cdef bint redo
+    cdef int64_t n_a, n_b
+    cdef double* factor = s.factor + j0
+    for k in range(n_present):
+        c = s.present[k]
+        for j in range(width):
+            slot = c * width + j
+            s.block_sum[slot] = 0.0
+            s.block_low[slot] = INFINITY
+            s.block_high[slot] = -INFINITY
+            s.block_squares[slot] = 0.0
+            s.block_cross[slot] = 0.0
+    # Sweep 1: extremes and the sums at the chunk's scale so far.
+    _sweep(_SWEEP_EXTREMES, tile, tile_stride, rows, width, factor, codes, n_present, by_class, s, ahead)
+    # A larger exponent than the chunk's so far: rescale the chunk, take the block's sums again.
+    redo = False
+    for j in range(width):
+        magnitude = 0.0
+        for k in range(n_present):
+            slot = s.present[k] * width + j
+            magnitude = _larger(magnitude, _larger(fabs(s.block_low[slot]), fabs(s.block_high[slot])))
+        if not isfinite(magnitude):   # an infinity, or a class whose values are all NaN
+            s.bad[j0 + j] = 1.0
+            continue
+        if magnitude == 0.0:
+            continue
+        frexp(magnitude, &e)
+        if e > s.exponent[j0 + j]:
+            _rescale_chunk(j0 + j, s.exponent[j0 + j] - e, n_classes, s.chunk_count, sums, squares, cross, n_classes)
+            s.exponent[j0 + j] = e
+            factor[j] = ldexp(1.0, -e)
+            redo = True
+    if redo:
+        for k in range(n_present):
+            c = s.present[k]
+            for j in range(width):
+                s.block_sum[c * width + j] = 0.0
+        _sweep(_SWEEP_SUMS, tile, tile_stride, rows, width, factor, codes, n_present, by_class, s, ahead)
+    # Sweep 2: squared deviations (and co-moments) about the block's class means.  A NaN sum
+    # (at a scale no finite value overflows) is a NaN value: with the infinities found by the
+    # extremes, every non-finite value is flagged without a test per value.
+    for k in range(n_present):
+        c = s.present[k]
+        for j in range(width):
+            slot = c * width + j
+            s.block_mean[slot] = s.block_sum[slot] / <double> s.block_count[c]
+            if s.block_sum[slot] != s.block_sum[slot]:
+                s.bad[j0 + j] = 1.0
+    if has_response:
+        _sweep(_SWEEP_PRODUCTS, tile, tile_stride, rows, width, factor, codes, n_present, by_class, s, ahead)
+    else:
+        _sweep(_SWEEP_SQUARES, tile, tile_stride, rows, width, factor, codes, n_present, by_class, s, ahead)
+    # Merge into the chunk (Chan, Golub and LeVeque 1979).
+    for k in range(n_present):
+        c = s.present[k]
+        n_a = s.chunk_count[c]
+        n_b = s.block_count[c]
+        if n_a == 0:
+            for j in range(width):
+                slot = c * width + j
+                out = (j0 + j) * n_classes + c
+                sums[out] = s.block_sum[slot]
+                squares[out] = s.block_squares[slot]
+                low[out] = s.block_low[slot]
+                high[out] = s.block_high[slot]
+                if cross != NULL:
+                    cross[out] = s.block_cross[slot]
+        else:
+            weight = (<double> n_a) * (<double> n_b) / (<double> (n_a + n_b))
+            response_delta = 0.0
+            if cross != NULL:
+                response_delta = (s.block_response[c] / <double> n_b - s.chunk_response[c] / <double> n_a)
+            for j in range(width):
+                slot = c * width + j
+                out = (j0 + j) * n_classes + c
+                chunk_mean = sums[out] / <double> n_a
+                delta = s.block_mean[slot] - chunk_mean
+                sums[out] += s.block_sum[slot]
+                squares[out] += s.block_squares[slot] + delta * delta * weight
+                low[out] = _smaller(low[out], s.block_low[slot])
+                high[out] = _larger(high[out], s.block_high[slot])
+                if cross != NULL:
+                    cross[out] += s.block_cross[slot] + delta * response_delta * weight
+
+
 cdef void _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ssize_t column_stride,
-                         Py_ssize_t n_rows, Py_ssize_t width, const int32_t* codes, const double* response,
-                         Py_ssize_t n_classes, Scratch* s, double* sums, double* squares, double* low,
-                         double* high, double* cross, int32_t* exponent, uint8_t* nonfinite) noexcept nogil:
+                         Py_ssize_t n_rows, Py_ssize_t width, Py_ssize_t panel, const int32_t* codes,
+                         const double* response, Py_ssize_t n_classes, Scratch* s, double* sums, double* squares,
+                         double* low, double* high, double* cross, int32_t* exponent,
+                         uint8_t* nonfinite) noexcept nogil:
     """The moments of ``n_rows`` rows of ``width`` adjacent columns whose first value is at ``first``.
 
-    ``codes`` (and ``response``, or NULL) start at the chunk's first row.  The outputs are the
+    ``codes`` (and ``response``, or NULL) start at the chunk's first row.  Each block is swept a
+    panel of at most ``panel`` columns at a time (several only where the columns are contiguous:
+    a block's rows are then read whole, once; a copied block is one panel).  The outputs are the
     chunk's partial moments of these columns: entry (j, c) at ``j * n_classes + c`` of ``sums``,
     ``squares``, ``low``, ``high`` and ``cross`` (NULL without a response), already set to
     0, 0, +inf, -inf and 0; ``exponent[j]`` and ``nonfinite[j]`` per column.
     """
-    cdef Py_ssize_t start, rows, i, j, k, c, n_present, slot, out
+    cdef Py_ssize_t start, rows, i, j, k, c, n_present, slot, j0, part, calls
     cdef Py_ssize_t tile_stride
     cdef const double* tile
-    cdef const double* column
     cdef Ahead ahead
-    cdef double magnitude, block_mean, chunk_mean, delta, weight, response_delta
-    cdef int e, shift
-    cdef bint redo, by_class
+    cdef bint by_class
     cdef bint use_classes = _by_class and sweeps_by_class()
-    cdef int64_t n_a, n_b, n_ab
     for j in range(width):
         s.exponent[j] = _FLOOR
         s.factor[j] = ldexp(1.0, -_FLOOR)
@@ -770,23 +863,6 @@ cdef void _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ssize_t 
     start = 0
     while start < n_rows:
         rows = block_length(start, _BLOCK_ROWS, n_rows)
-        # The block as a C-ordered tile: X itself when its rows are contiguous, else a copy made
-        # column by column (a contiguous read of each column's block in Fortran order), whose
-        # next block the sweeps ask for (contiguous columns only: a run of lines each).
-        ahead.next = NULL
-        if column_stride == 1:
-            tile = first + start * row_stride
-            tile_stride = row_stride
-            if start + rows < n_rows:   # the next block: one run, or a run per row
-                _ahead(&ahead, first + (start + rows) * row_stride, row_stride, width,
-                       block_length(start + rows, _BLOCK_ROWS, n_rows), row_stride == width)
-        else:
-            tile_stride = _tile_stride(width)
-            transpose_tile(first + start * row_stride, row_stride, column_stride, rows, width, s.tile, tile_stride)
-            tile = s.tile
-            if row_stride == 1 and start + rows < n_rows:   # the next block: a run per column
-                _ahead(&ahead, first + start + rows, column_stride, block_length(start + rows, _BLOCK_ROWS, n_rows),
-                       width, False)
         # The classes of the block (in order of their first row) and their sizes.
         n_present = 0
         for i in range(rows):
@@ -800,7 +876,7 @@ cdef void _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ssize_t 
                 s.block_response[c] += response[start + i]
         # Sweeps by class when the classes have rows enough to fill their chunks (AVX2): the rows
         # of each class in order.
-        by_class = use_classes and width <= _CLASS_WIDTH and rows >= _CLASS_ROWS * n_present
+        by_class = use_classes and rows >= _CLASS_ROWS * n_present
         if by_class:
             slot = 0
             for k in range(n_present):
@@ -814,95 +890,46 @@ cdef void _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ssize_t 
             for k in range(n_present):
                 c = s.present[k]
                 s.class_start[c] -= s.block_count[c]
-        if ahead.next != NULL:   # the asks: one per row of each sweep (and chunk of columns, by class)
-            ahead.span = 2 * rows * (_class_chunks(width) if by_class else 1)
-        for k in range(n_present):
-            c = s.present[k]
-            for j in range(width):
-                slot = c * width + j
-                s.block_sum[slot] = 0.0
-                s.block_low[slot] = INFINITY
-                s.block_high[slot] = -INFINITY
-                s.block_squares[slot] = 0.0
-                s.block_cross[slot] = 0.0
-        # Sweep 1: extremes and the sums at the chunk's scale so far.
-        _sweep(_SWEEP_EXTREMES, tile, tile_stride, rows, width, codes + start, n_present, by_class, s, &ahead)
-        # A larger exponent than the chunk's so far: rescale the chunk, take the block's sums again.
-        redo = False
-        for j in range(width):
-            magnitude = 0.0
-            for k in range(n_present):
-                slot = s.present[k] * width + j
-                magnitude = _larger(magnitude, _larger(fabs(s.block_low[slot]), fabs(s.block_high[slot])))
-            if not isfinite(magnitude):   # an infinity, or a class whose values are all NaN
-                s.bad[j] = 1.0
-                continue
-            if magnitude == 0.0:
-                continue
-            frexp(magnitude, &e)
-            if e > s.exponent[j]:
-                shift = s.exponent[j] - e
-                _rescale_chunk(j, shift, n_classes, s.chunk_count, sums, squares, cross, n_classes)
-                s.exponent[j] = e
-                s.factor[j] = ldexp(1.0, -e)
-                redo = True
-        if redo:
-            for k in range(n_present):
-                c = s.present[k]
-                for j in range(width):
-                    s.block_sum[c * width + j] = 0.0
-            _sweep(_SWEEP_SUMS, tile, tile_stride, rows, width, codes + start, n_present, by_class, s, &ahead)
-        # Sweep 2: squared deviations (and co-moments) about the block's class means.  A NaN sum
-        # (at a scale no finite value overflows) is a NaN value: with the infinities found by the
-        # extremes, every non-finite value is flagged without a test per value.
-        for k in range(n_present):
-            c = s.present[k]
-            for j in range(width):
-                slot = c * width + j
-                s.block_mean[slot] = s.block_sum[slot] / <double> s.block_count[c]
-                if s.block_sum[slot] != s.block_sum[slot]:
-                    s.bad[j] = 1.0
         if response != NULL:
             for i in range(rows):
                 c = codes[start + i]
                 s.response_deviation[i] = response[start + i] - s.block_response[c] / <double> s.block_count[c]
-            _sweep(_SWEEP_PRODUCTS, tile, tile_stride, rows, width, codes + start, n_present, by_class, s, &ahead)
-        else:
-            _sweep(_SWEEP_SQUARES, tile, tile_stride, rows, width, codes + start, n_present, by_class, s, &ahead)
-        # Merge into the chunk (Chan, Golub and LeVeque 1979).
+        # The next block, asked for while this one is swept: a run per row of the work item's
+        # columns (one run when the rows are contiguous), or a run per column of a Fortran block.
+        ahead.next = NULL
+        if start + rows < n_rows:
+            if column_stride == 1:
+                _ahead(&ahead, first + (start + rows) * row_stride, row_stride, width,
+                       block_length(start + rows, _BLOCK_ROWS, n_rows), row_stride == width)
+            elif row_stride == 1:
+                _ahead(&ahead, first + start + rows, column_stride, block_length(start + rows, _BLOCK_ROWS, n_rows),
+                       width, False)
+        if ahead.next != NULL:   # its span: the calls, one per row of each sweep (and chunk, by class)
+            calls = 0
+            j0 = 0
+            while j0 < width:
+                calls += 2 * rows * (_class_chunks(block_length(j0, panel, width)) if by_class else 1)
+                j0 += panel
+            ahead.span = calls
+        j0 = 0
+        while j0 < width:
+            part = block_length(j0, panel, width)
+            # The panel's rows in C order: X itself when its columns are contiguous, else a copy
+            # made column by column (a contiguous read of each column's run in Fortran order).
+            if column_stride == 1:
+                tile = first + start * row_stride + j0
+                tile_stride = row_stride
+            else:
+                tile_stride = _tile_stride(part)
+                transpose_tile(first + start * row_stride + j0 * column_stride, row_stride, column_stride, rows, part,
+                               s.tile, tile_stride)
+                tile = s.tile
+            _panel_block(tile, tile_stride, rows, part, j0, codes + start, n_present, by_class, n_classes,
+                         response != NULL, s, &ahead, sums, squares, low, high, cross)
+            j0 += panel
         for k in range(n_present):
             c = s.present[k]
-            n_a = s.chunk_count[c]
-            n_b = s.block_count[c]
-            n_ab = n_a + n_b
-            if n_a == 0:
-                for j in range(width):
-                    slot = c * width + j
-                    out = j * n_classes + c
-                    sums[out] = s.block_sum[slot]
-                    squares[out] = s.block_squares[slot]
-                    low[out] = s.block_low[slot]
-                    high[out] = s.block_high[slot]
-                    if cross != NULL:
-                        cross[out] = s.block_cross[slot]
-            else:
-                weight = (<double> n_a) * (<double> n_b) / (<double> n_ab)
-                response_delta = 0.0
-                if cross != NULL:
-                    response_delta = (s.block_response[c] / <double> n_b
-                                      - s.chunk_response[c] / <double> n_a)
-                for j in range(width):
-                    slot = c * width + j
-                    out = j * n_classes + c
-                    chunk_mean = sums[out] / <double> n_a
-                    delta = s.block_mean[slot] - chunk_mean
-                    sums[out] += s.block_sum[slot]
-                    squares[out] += s.block_squares[slot] + delta * delta * weight
-                    low[out] = _smaller(low[out], s.block_low[slot])
-                    high[out] = _larger(high[out], s.block_high[slot])
-                    if cross != NULL:
-                        cross[out] += s.block_cross[slot] + delta * response_delta * weight
-            s.chunk_count[c] = n_ab
+            s.chunk_count[c] += s.block_count[c]
             s.chunk_response[c] += s.block_response[c]
             s.block_count[c] = 0
         start += _BLOCK_ROWS
@@ -1038,20 +1065,23 @@ def column_moments(X, y, int n_classes, response=None, int n_threads=1):
         counts[:] = np.bincount(y, minlength=n_classes)
         return counts, sums, squares, low, high, cross, exponent, nonfinite.astype(bool)
 
-    # The decomposition: chunks of rows (depending on m only), panels and groups of columns.
+    # The decomposition: chunks of rows (depending on m only), even panels of columns, stripes
+    # of panels (a work item: a stripe of a chunk) and groups of columns (the partial moments).
     cdef Py_ssize_t n_chunks = (m + CHUNK_ROWS - 1) // CHUNK_ROWS
     cdef bint in_place = X.strides[1] == 8   # the rows of a block are swept where they are
-    cdef Py_ssize_t widest = PANEL_WIDTH
-    cdef Py_ssize_t wanted
-    if in_place:
-        wanted = (2 * n_threads + n_chunks - 1) // n_chunks   # panels for two work items a thread
-        widest = min(ROW_PANEL_WIDTH, max(PANEL_WIDTH, (n_features + wanted - 1) // wanted))
-    cdef Py_ssize_t panel = max(1, min(widest, PANEL_CELLS // n_classes, n_features))
+    cdef Py_ssize_t panel = max(1, min(PANEL_WIDTH, PANEL_CELLS // n_classes, n_features))
     panel = (n_features + (n_features + panel - 1) // panel - 1) // ((n_features + panel - 1) // panel)  # even panels
     cdef Py_ssize_t per_column = n_chunks * n_classes * (5 if has_response else 4) * 8
     cdef Py_ssize_t group = max(panel, (STATE_BYTES // per_column) // panel * panel)
     group = min(group, n_features)
     cdef Py_ssize_t n_panels = (group + panel - 1) // panel
+    # A copied block is one panel; rows read in place are read whole, all the group's panels
+    # in one work item, unless the chunks are too few to give every thread two work items.
+    cdef Py_ssize_t stripes = 1
+    if in_place:
+        stripes = min(n_panels, (2 * n_threads + n_chunks - 1) // n_chunks)
+    cdef Py_ssize_t stripe = ((n_panels + stripes - 1) // stripes) * panel if in_place else panel
+    cdef Py_ssize_t n_stripes
 
     # The class sizes (and response sums) of every chunk, and of the chunks before it.
     chunk_count = np.zeros((n_chunks, n_classes), dtype=np.int64)
@@ -1111,25 +1141,25 @@ def column_moments(X, y, int n_classes, response=None, int n_threads=1):
     cdef const int64_t* chunk_count_data = &chunk_count_view[0, 0]
     cdef const int64_t[:, ::1] prefix_count_view = prefix_count
     cdef const double[:, ::1] prefix_response_view = prefix_response
-    cdef int32_t[::1] status = np.zeros(n_chunks * n_panels, dtype=np.int32)
+    cdef int32_t[::1] status = np.zeros(n_chunks * ((group + stripe - 1) // stripe), dtype=np.int32)
     cdef Py_ssize_t g0, width, item, p, j0, first_row, j
     cdef Scratch scratch
     cdef SignalCheck check
     signal_check_init(&check, 1)
     for g0 in range(0, n_features, group):
         width = block_length(g0, group, n_features)
-        n_panels = (width + panel - 1) // panel
+        n_stripes = (width + stripe - 1) // stripe
         part_low.fill(np.inf)
         part_high.fill(-np.inf)
         part_sums.fill(0.0)
         part_squares.fill(0.0)
         part_cross.fill(0.0)
         with nogil, parallel(num_threads=n_threads):
-            scratch = _scratch_new(panel, n_classes, not in_place)
-            for item in prange(n_chunks * n_panels, schedule="dynamic"):
-                k = item // n_panels
-                p = item % n_panels
-                j0 = p * panel
+            scratch = _scratch_new(panel, stripe, n_classes, not in_place)
+            for item in prange(n_chunks * n_stripes, schedule="dynamic"):
+                k = item // n_stripes
+                p = item % n_stripes
+                j0 = p * stripe
                 first_row = k * _CHUNK_ROWS
                 if stop_requested(&check):
                     pass  # Ctrl-C: the remaining items are skipped
@@ -1138,7 +1168,7 @@ def column_moments(X, y, int n_classes, response=None, int n_threads=1):
                 else:
                     _chunk_moments(data + first_row * row_stride + (g0 + j0) * column_stride, row_stride,
                                    column_stride, block_length(first_row, _CHUNK_ROWS, m),
-                                   block_length(j0, panel, width), code_data + first_row,
+                                   block_length(j0, stripe, width), panel, code_data + first_row,
                                    (response_data + first_row) if has_response else NULL, n_classes, &scratch,
                                    &ps[k, j0, 0], &pq[k, j0, 0], &pl[k, j0, 0], &ph[k, j0, 0],
                                    &pc[k, j0, 0] if has_response else NULL, &pe[k, j0], &pn[k, j0])
@@ -1146,7 +1176,7 @@ def column_moments(X, y, int n_classes, response=None, int n_threads=1):
         raise_if_stopped(&check)
         if max_status(status) == OUT_OF_MEMORY:
             raise MemoryError(f"column_moments: could not allocate the scratch of a thread "
-                              f"({BLOCK_ROWS + 7 * n_classes} x {panel} doubles)")
+                              f"({BLOCK_ROWS + 7 * n_classes} x {stripe} doubles)")
         with nogil:
             for j in prange(width, schedule="static", num_threads=n_threads):
                 _merge_chunks(j, n_chunks, group, n_classes, chunk_count_data, &prefix_count_view[0, 0],
