@@ -230,12 +230,15 @@ def test_tall_matrix_equals_the_reference_and_is_thread_invariant(tall):
 
 
 def test_panels_and_groups_of_columns_change_no_bit(monkeypatch):
-    """More columns than a panel (PANEL_WIDTH), column groups (a small STATE_BYTES) and blocks of
-    columns passed on their own: every column's arithmetic is its own."""
+    """More columns than a panel (PANEL_WIDTH), work items of one panel (a small STRIPE_BYTES),
+    column groups (a small STATE_BYTES) and blocks of columns passed on their own: every
+    column's arithmetic is its own."""
     rng = np.random.default_rng(12)
     X = rng.normal(size=(40_000, 150)) * np.logspace(-200, 200, 150)
     y = rng.integers(0, 4, size=40_000).astype(np.int32)
     whole = kernel(X, y, 4, None, 2)
+    monkeypatch.setattr(_one_pass, "STRIPE_BYTES", 1)  # C order: work items of one panel
+    assert_same_bits(whole, kernel(X, y, 4, None, 1))
     monkeypatch.setattr(_one_pass, "STATE_BYTES", 1)   # groups of one panel
     assert_same_bits(whole, kernel(X, y, 4, None, 3))
     assert_same_bits(whole, kernel(np.asfortranarray(X), y, 4, None, 1))

@@ -70,8 +70,9 @@ of the rows, a strided pattern the hardware reads ahead badly).
 Threads
 -------
 A work item is one stripe of panels of one chunk (``prange``, dynamic schedule): one panel
-where the blocks are copied, else all the panels of a group of columns, or fewer where the
-chunks are too few to give every thread two work items.  Each writes the chunk's partial
+where the blocks are copied, else all the panels of a group of columns (at most
+``STRIPE_BYTES`` of a block), or fewer where the chunks are too few to give each of several
+threads two work items.  Each writes the chunk's partial
 moments of its columns.  The chunks of a column are then merged in chunk order (after
 rescaling to the column's largest exponent), one column per ``prange`` iteration.  The
 chunks depend only on the number of rows (the stripes on the layout and on ``n_threads`` too),
@@ -111,6 +112,10 @@ CHUNK_ROWS = 32768
 #: second-level cache (406,250 x 64 in Fortran order: 1.55 ns a value in panels of 64 columns,
 #: 1.21 in two of 32); the sweeps by class hold a class's moments of 16 columns in registers.
 PANEL_WIDTH = 56
+#: Bytes of a block of a work item's columns (at most) where they are read in place (C order):
+#: wider rows are cut into stripes of panels, each a work item (1,300 x 20,000: 2.3 ns a value
+#: with whole rows, 1.6-1.7 in stripes of 1 MB or 2 MB).
+STRIPE_BYTES = 1 << 20
 #: Cells (classes x columns) of a panel's block moments: with many classes the panels are narrower.
 PANEL_CELLS = 8192
 #: Bytes of the chunks' partial moments held at a time (the columns are taken in groups that fit).
@@ -1078,9 +1083,10 @@ def column_moments(X, y, int n_classes, response=None, int n_threads=1):
     # A copied block is one panel; rows read in place are read whole, all the group's panels
     # in one work item, unless the chunks are too few to give every thread two work items.
     cdef Py_ssize_t stripes = 1
-    if in_place:
+    if in_place and n_threads > 1:
         stripes = min(n_panels, (2 * n_threads + n_chunks - 1) // n_chunks)
     cdef Py_ssize_t stripe = ((n_panels + stripes - 1) // stripes) * panel if in_place else panel
+    stripe = min(stripe, max(panel, STRIPE_BYTES // (BLOCK_ROWS * 8) // panel * panel))
     cdef Py_ssize_t n_stripes
 
     # The class sizes (and response sums) of every chunk, and of the chunks before it.
