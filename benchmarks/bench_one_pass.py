@@ -22,7 +22,8 @@ Sections
 2. Layout: the same fits of fisher, f_test and pearson on the same values in C order, in
    Fortran order, and as a pandas DataFrame built the usual way (``pd.DataFrame(X, columns=...)``
    with the response as a column, then ``fs.select("y ~ .", df, method=m, k=10, n_jobs=1)``);
-   target: each within 1.2x of the fastest of the three.  (chi2 is registered C-order only:
+   target: each within 1.2x of the fastest of the three.  Also shown (info): the kernel alone in
+   C and Fortran order on as many values in 130 and 1,000 columns.  (chi2 is registered C-order only:
    ``tests/test_layout.py`` feeds negative values to every ``any_layout`` method.)
 3. Memory: peak memory of the fit (C order) in fresh subprocesses, (a) with ``tracemalloc``
    (NumPy's allocations) and (b) as the process high-water mark ``VmHWM`` reset just before
@@ -155,6 +156,21 @@ def section_layout(sizes, repeat, data):
                                                f"(target <= {LAYOUT_TARGET:g}); same selection: {same}")
         print(f"    {method:8s} {cells}   worst/fastest {worst:4.2f} (<= {LAYOUT_TARGET:g})  {word}"
               f"{'' if same else '  SELECTIONS DIFFER'}")
+    # Wider matrices of the same number of values: the kernel alone (info, no target).
+    values = m * n
+    print(f"    wider, the kernel column_moments alone on {values:,} values (two classes), ns a value:")
+    rng = np.random.default_rng(1)
+    for width in (130, 1000):
+        rows = values // width
+        wide = np.empty((rows, width))
+        rng.standard_normal(out=wide)
+        classes = rng.integers(0, 2, size=rows).astype(np.int32)
+        wide_fortran = np.asfortranarray(wide)
+        times, _ = interleaved_best({"C": lambda: column_moments(wide, classes, 2),
+                                     "Fortran": lambda: column_moments(wide_fortran, classes, 2)}, repeat)
+        cells = "  ".join(f"{name} {value / rows / width * 1e9:5.2f}" for name, value in times.items())
+        print(f"      {rows:,} x {width:,}   {cells}   Fortran / C {times['Fortran'] / times['C']:4.2f}   info")
+        del wide, wide_fortran
 
 
 # ----------------------------------------------------------------------------------
