@@ -332,28 +332,18 @@ cdef extern from *:
         Py_ssize_t j = 0, n;
         while (j < width) {
             n = width - j > 20 ? 16 : width - j;
+            /* the vectors of the chunk as a constant: one copy of the loops each */
+            #define FSTOOLS_CHUNK(V) fstools_one_pass_chunk(kind, V, tile + j, row_stride, rows, count, n, factor + j, \
+                                                            mean ? mean + j : NULL, response, first + j, \
+                                                            second ? second + j : NULL, third ? third + j : NULL, ahead)
             switch ((n + 3) / 4) {
-            case 1:
-                fstools_one_pass_chunk(kind, 1, tile + j, row_stride, rows, count, n, factor + j, mean ? mean + j : NULL,
-                                       response, first + j, second ? second + j : NULL, third ? third + j : NULL, ahead);
-                break;
-            case 2:
-                fstools_one_pass_chunk(kind, 2, tile + j, row_stride, rows, count, n, factor + j, mean ? mean + j : NULL,
-                                       response, first + j, second ? second + j : NULL, third ? third + j : NULL, ahead);
-                break;
-            case 3:
-                fstools_one_pass_chunk(kind, 3, tile + j, row_stride, rows, count, n, factor + j, mean ? mean + j : NULL,
-                                       response, first + j, second ? second + j : NULL, third ? third + j : NULL, ahead);
-                break;
-            case 4:
-                fstools_one_pass_chunk(kind, 4, tile + j, row_stride, rows, count, n, factor + j, mean ? mean + j : NULL,
-                                       response, first + j, second ? second + j : NULL, third ? third + j : NULL, ahead);
-                break;
-            default:
-                fstools_one_pass_chunk(kind, 5, tile + j, row_stride, rows, count, n, factor + j, mean ? mean + j : NULL,
-                                       response, first + j, second ? second + j : NULL, third ? third + j : NULL, ahead);
-                break;
+            case 1: FSTOOLS_CHUNK(1); break;
+            case 2: FSTOOLS_CHUNK(2); break;
+            case 3: FSTOOLS_CHUNK(3); break;
+            case 4: FSTOOLS_CHUNK(4); break;
+            default: FSTOOLS_CHUNK(5); break;
             }
+            #undef FSTOOLS_CHUNK
             j += n;
         }
     }
