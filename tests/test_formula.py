@@ -368,11 +368,18 @@ def test_several_responses(mixed):
     assert "y2" not in mf.column_terms
 
 
-def test_response_frame_is_a_copy(mixed):
+@pytest.mark.parametrize("formula", ["y ~ a", "y ~ ."])
+def test_response_frame_is_a_copy(mixed, formula):
+    """Writing to either side changes only that side (where pandas copies on write, the
+    response is the selection itself until then)."""
     original = mixed.copy(deep=True)
-    mf = parse_formula("y ~ a", mixed)
+    mf = parse_formula(formula, mixed)
+    response = mf.response.copy(deep=True)
     mf.response.iloc[0, 0] = 99.0
     pd.testing.assert_frame_equal(mixed, original)
+    mf = parse_formula(formula, mixed)
+    mixed.iloc[1, mixed.columns.get_loc("y")] = -5.0
+    pd.testing.assert_frame_equal(mf.response, response)
 
 
 # ---------------------------------------------------------------------------

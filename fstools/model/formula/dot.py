@@ -104,7 +104,7 @@ def read_dot(formula: str, data: pd.DataFrame, syntax: Syntax, na_action: str = 
         return Rows(data, kept_positions, notes, numbers), Design(values[kept_positions], kept_positions, predictors,
                                                                   None, ())
     # every row kept: no take of the rows, and the checks of the design found on the way
-    return (Rows(data, np.arange(len(data)), notes, numbers),
+    return (Rows(data, None, notes, numbers),
             Design(values, None, predictors, None, (), (nonfinite, constant) if read_values else None))
 
 
