@@ -81,7 +81,7 @@ the same for any ``n_threads``, for C or Fortran order, and for any block of col
 passed on its own (and for either kind of sweeps; in a column holding NaN or an infinity, whose
 outputs are not used, the sign and payload of a NaN sum may differ, as the compiler may swap
 the operands of an addition).  Memory: per thread ``BLOCK_ROWS x PANEL_WIDTH`` doubles of tile
-(where the blocks are copied) and about ``7 n_classes x PANEL_WIDTH`` doubles of block moments;
+(where the blocks are copied) and ``6 n_classes x PANEL_WIDTH`` doubles of block moments;
 the partial moments of the chunks, at most ``STATE_BYTES`` (the columns are taken in groups that fit).
 Ctrl-C stops the loop between work items.
 
@@ -159,7 +159,7 @@ cdef extern from *:
         Py_ssize_t run_lines;        /* lines of a run */
         Py_ssize_t lines;            /* lines of all runs */
         Py_ssize_t span;             /* the calls of fstools_one_pass_ask during the block */
-        Py_ssize_t credit;           /* lines x calls so far - asked x span */
+        Py_ssize_t credit;           /* lines x calls so far - lines asked for x span */
         const double* run;           /* the run of the next line to ask for */
         Py_ssize_t line;             /* its line in the run */
     } fstools_one_pass_ahead;
@@ -235,11 +235,12 @@ cdef extern from *:
         }
     }
     /* The sweeps by class (AVX2): the rows of one class, rows[0 .. count - 1] in ascending
-       order, swept a chunk of at most five vectors of columns at a time (16 columns, or the last
-       17-20), the class's moments of the chunk held in registers down the rows.  Each moment
-       takes the same IEEE operations in the same order of rows as in the sweeps by row below:
-       the same bits, without a load and a store of every moment at every row.  The chunk's last
-       vector is masked to its columns (a masked load reads nothing beyond them). */
+       order, swept a chunk of at most five vectors of columns at a time (16 columns while more
+       than 20 are left, then the last 5-20; 1-20 in a panel of at most 20), the class's moments
+       of the chunk held in registers down the rows.  Each moment takes the same IEEE operations
+       in the same order of rows as in the sweeps by row below: the same bits, without a load and
+       a store of every moment at every row.  The chunk's last vector is masked to its columns,
+       in every array it reads or writes (a masked load reads nothing beyond them). */
     __attribute__((target("avx2"), always_inline))
     static inline __m256i fstools_one_pass_lanes(Py_ssize_t n)   /* the first n lanes (1 .. 4) */
     {
@@ -295,7 +296,7 @@ cdef extern from *:
             #pragma GCC unroll 5
             for (q = 0; q < V; ++q) {
                 const __m256d v = fstools_one_pass_load(row + 4 * q, q == V - 1, mask);
-                const __m256d scaled = _mm256_mul_pd(v, _mm256_loadu_pd(factor + 4 * q));
+                const __m256d scaled = _mm256_mul_pd(v, fstools_one_pass_load(factor + 4 * q, q == V - 1, mask));
                 if (kind == FSTOOLS_SWEEP_EXTREMES) {
                     a[q] = _mm256_min_pd(v, a[q]);      /* v < low ? v : low */
                     b[q] = _mm256_max_pd(v, b[q]);      /* v > high ? v : high */
@@ -303,7 +304,8 @@ cdef extern from *:
                 } else if (kind == FSTOOLS_SWEEP_SUMS) {
                     a[q] = _mm256_add_pd(scaled, a[q]);
                 } else {
-                    const __m256d deviation = _mm256_sub_pd(scaled, _mm256_loadu_pd(mean + 4 * q));
+                    const __m256d deviation = _mm256_sub_pd(scaled, fstools_one_pass_load(mean + 4 * q, q == V - 1,
+                                                                                          mask));
                     a[q] = _mm256_add_pd(_mm256_mul_pd(deviation, deviation), a[q]);
                     if (kind == FSTOOLS_SWEEP_PRODUCTS)
                         b[q] = _mm256_add_pd(_mm256_mul_pd(deviation, r), b[q]);
@@ -562,8 +564,8 @@ cdef struct Scratch:
     double* block_squares
     double* block_mean
     double* block_cross
-    double* factor          # panel: 2^-exponent
-    double* bad             # panel
+    double* factor          # columns (of the work item): 2^-exponent
+    double* bad             # columns
     double* response_deviation  # BLOCK_ROWS
     double* block_response  # n_classes: the block's response sums, then means
     double* chunk_response  # n_classes: the chunk's response sums so far
@@ -572,7 +574,7 @@ cdef struct Scratch:
     Py_ssize_t* present     # BLOCK_ROWS: the classes of the block, in order of first row
     Py_ssize_t* class_start # n_classes: where the rows of each class start in order
     int32_t* order          # BLOCK_ROWS: the rows of the block by class (ascending in each)
-    int* exponent           # panel
+    int* exponent           # columns
 
 
 cdef inline Py_ssize_t _tile_stride(Py_ssize_t width) noexcept nogil:
@@ -739,7 +741,7 @@ cdef void _panel_block(const double* tile, Py_ssize_t tile_stride, Py_ssize_t ro
     """The block's sweeps over a panel of ``width`` columns, columns ``j0 ..`` of the work item, and
     their merge into the chunk's moments (the chunk's class counts are updated by the caller,
     once every panel of the block is merged)."""
-    cdef Py_ssize_t i, j, k, c, slot, out
+    cdef Py_ssize_t j, k, c, slot, out
     cdef double magnitude, chunk_mean, delta, weight, response_delta
     cdef int e
     cdef bint redo
@@ -1172,7 +1174,8 @@ def column_moments(X, y, int n_classes, response=None, int n_threads=1):
         raise_if_stopped(&check)
         if max_status(status) == OUT_OF_MEMORY:
             raise MemoryError(f"column_moments: could not allocate the scratch of a thread "
-                              f"({BLOCK_ROWS + 7 * n_classes} x {stripe} doubles)")
+                              f"({(BLOCK_ROWS if not in_place else 0) + 6 * n_classes} x {panel} doubles "
+                              f"and more)")
         with nogil:
             for j in prange(width, schedule="static", num_threads=n_threads):
                 _merge_chunks(j, n_chunks, group, n_classes, chunk_count_data, &prefix_count_view[0, 0],
