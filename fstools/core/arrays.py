@@ -416,8 +416,8 @@ def as_class_codes(y, n_samples, name="y"):
         raise ValueError(f"{name}: must be 1-D with one class code per sample ({n_samples}); got shape {y.shape}")
     if n_samples and y.min() < 0:
         raise ValueError(f"{name}: class codes must be integers 0..n_classes-1")
-    n_classes = int(y.max()) + 1 if n_samples else 0
-    counts = np.bincount(y, minlength=n_classes)
+    counts = np.bincount(y)   # as long as the largest code + 1: no pass for the maximum
+    n_classes = counts.size
     if np.count_nonzero(counts) < 2:
         raise ValueError(f"{name}: needs at least two classes")
     return y, n_classes, counts
