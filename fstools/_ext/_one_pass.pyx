@@ -151,21 +151,20 @@ cdef extern from *:
        lines of 64 bytes, `run_stride` doubles apart (a column's run in Fortran order, a row's
        in C order, or one run when the block's rows are contiguous), the lines spread evenly
        over the `span` calls of the block's sweeps (a few at each row: all at once would stall
-       the sweeps); next NULL: nothing to ask for.  A run may end with a line past the panel's
+       the sweeps).  A run may end with a line past the panel's
        values, which is asked for too (a hint: the line is never read). */
     typedef struct {
-        const double* next;          /* the next block's first value, or NULL */
         Py_ssize_t run_stride;       /* doubles from a run to the next */
         Py_ssize_t run_lines;        /* lines of a run */
         Py_ssize_t lines;            /* lines of all runs */
         Py_ssize_t span;             /* the calls of fstools_one_pass_ask during the block */
         Py_ssize_t credit;           /* lines x calls so far - lines asked for x span */
-        const double* run;           /* the run of the next line to ask for */
+        const double* run;           /* the run of the next line to ask for; NULL: nothing to ask for */
         Py_ssize_t line;             /* its line in the run */
     } fstools_one_pass_ahead;
     static inline void fstools_one_pass_ask(fstools_one_pass_ahead* ahead)
     {
-        if (ahead->next == NULL)
+        if (ahead->run == NULL)
             return;
         ahead->credit += ahead->lines;
         while (ahead->credit >= ahead->span) {
@@ -177,6 +176,12 @@ cdef extern from *:
             }
             ahead->credit -= ahead->span;
         }
+    }
+    /* The columns of the next chunk of a sweep by class, of `left` columns left: 16 while more
+       than 20 are left, then all of them. */
+    static inline Py_ssize_t fstools_one_pass_chunk_width(Py_ssize_t left)
+    {
+        return left > 20 ? 16 : left;
     }
     #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
     #define FSTOOLS_ONE_PASS_AVX2 1
@@ -333,7 +338,7 @@ cdef extern from *:
     {
         Py_ssize_t j = 0, n;
         while (j < width) {
-            n = width - j > 20 ? 16 : width - j;
+            n = fstools_one_pass_chunk_width(width - j);
             /* the vectors of the chunk as a constant: one copy of the loops each */
             #define FSTOOLS_CHUNK(V) fstools_one_pass_chunk(kind, V, tile + j, row_stride, rows, count, n, factor + j, \
                                                             mean ? mean + j : NULL, response, first + j, \
@@ -512,7 +517,6 @@ cdef extern from *:
     }
     """
     ctypedef struct Ahead "fstools_one_pass_ahead":
-        const double* next
         Py_ssize_t run_stride
         Py_ssize_t run_lines
         Py_ssize_t lines
@@ -528,6 +532,7 @@ cdef extern from *:
     int _SWEEP_SQUARES "FSTOOLS_SWEEP_SQUARES"
     int _SWEEP_PRODUCTS "FSTOOLS_SWEEP_PRODUCTS"
     int sweeps_by_class "fstools_one_pass_by_class"() noexcept nogil
+    Py_ssize_t chunk_width "fstools_one_pass_chunk_width"(Py_ssize_t left) noexcept nogil
     void class_sweep "fstools_one_pass_class_sweep"(int kind, const double* tile, Py_ssize_t row_stride,
                                                     const int32_t* rows, Py_ssize_t count, Py_ssize_t width,
                                                     const double* factor, const double* mean, const double* response,
@@ -681,7 +686,6 @@ cdef inline void _ahead(Ahead* ahead, const double* next, Py_ssize_t run_stride,
     if contiguous:
         run_length *= runs
         runs = 1
-    ahead.next = next
     ahead.run = next
     ahead.line = 0
     ahead.run_stride = run_stride
@@ -692,11 +696,12 @@ cdef inline void _ahead(Ahead* ahead, const double* next, Py_ssize_t run_stride,
 
 
 cdef inline Py_ssize_t _class_chunks(Py_ssize_t width) noexcept nogil:
-    """The chunks of columns of a sweep by class (fstools_one_pass_class_kind): 16 columns each,
-    the last one 1-20."""
-    if width <= 20:
-        return 1
-    return (width - 5) // 16 + 1
+    """The chunks of columns of a sweep by class of ``width`` columns (fstools_one_pass_class_kind)."""
+    cdef Py_ssize_t chunks = 0
+    while width > 0:
+        width -= chunk_width(width)
+        chunks += 1
+    return chunks
 
 
 cdef void _sweep(int kind, const double* tile, Py_ssize_t tile_stride, Py_ssize_t rows, Py_ssize_t width,
@@ -893,7 +898,7 @@ cdef void _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ssize_t 
                 s.response_deviation[i] = response[start + i] - s.block_response[c] / <double> s.block_count[c]
         # The next block, asked for while this one is swept: a run per row of the work item's
         # columns (one run when the rows are contiguous), or a run per column of a Fortran block.
-        ahead.next = NULL
+        ahead.run = NULL
         if start + rows < n_rows:
             if column_stride == 1:
                 _ahead(&ahead, first + (start + rows) * row_stride, row_stride, width,
@@ -901,7 +906,7 @@ cdef void _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ssize_t 
             elif row_stride == 1:
                 _ahead(&ahead, first + start + rows, column_stride, block_length(start + rows, _BLOCK_ROWS, n_rows),
                        width, False)
-        if ahead.next != NULL:   # its span: the calls, one per row of each sweep (and chunk, by class)
+        if ahead.run != NULL:   # its span: the calls, one per row of each sweep (and chunk, by class)
             calls = 0
             j0 = 0
             while j0 < width:
