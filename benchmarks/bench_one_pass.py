@@ -160,7 +160,7 @@ def section_layout(sizes, repeat, data):
     values = m * n
     print(f"    wider, the kernel column_moments alone on {values:,} values (two classes), ns a value:")
     rng = np.random.default_rng(1)
-    for width in (130, 1000):
+    for width in (130, 1000, 20000):
         rows = values // width
         wide = np.empty((rows, width))
         rng.standard_normal(out=wide)

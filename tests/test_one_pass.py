@@ -178,15 +178,14 @@ def test_sweeps_by_class_and_by_row_give_the_same_bits(sweeps_setting, problem, 
                 np.testing.assert_array_equal(a[flagged], b[flagged])
 
 
-def test_sweeps_by_class_cover_every_chunk_of_columns(sweeps_setting, monkeypatch):
+def test_sweeps_by_class_cover_every_chunk_of_columns(sweeps_setting):
     """Widths of 1 to 45 columns (every last chunk of 1-20 columns, masked or not) and of several
     panels, two and five classes, with and without a response, several blocks, both layouts,
-    and (last) work items of one panel."""
+    and (last, three threads on one chunk of rows) work items of one panel."""
     rng = np.random.default_rng(21)
     widths = list(range(1, 46)) + [56, 57, 113, 130]
     for width in widths:
-        if width == widths[-1]:
-            monkeypatch.setattr(_one_pass, "STRIPE_BYTES", 1)
+        n_threads = 3 if width == widths[-1] else 1
         X = rng.normal(size=(700, width)) * 3.0 ** rng.integers(-5, 5, size=width)
         for n_classes in (2, 5):
             y = rng.integers(0, n_classes, size=700).astype(np.int32)
@@ -195,7 +194,7 @@ def test_sweeps_by_class_cover_every_chunk_of_columns(sweeps_setting, monkeypatc
             expected = kernel(X, y, n_classes, response)
             _one_pass._set_sweeps_by_class(True)
             for values in (X, np.asfortranarray(X)):
-                assert_same_bits(expected, kernel(values, y, n_classes, response))
+                assert_same_bits(expected, kernel(values, y, n_classes, response, n_threads))
 
 
 # --------------------------------------------------------------- several chunks, panels, groups
@@ -239,15 +238,16 @@ def test_tall_matrix_equals_the_reference_and_is_thread_invariant(tall):
 
 
 def test_panels_and_groups_of_columns_change_no_bit(monkeypatch):
-    """More columns than a panel (PANEL_WIDTH), work items of one panel (a small STRIPE_BYTES),
-    column groups (a small STATE_BYTES) and blocks of columns passed on their own: every
-    column's arithmetic is its own."""
+    """More columns than a panel (PANEL_WIDTH: three of 50 here), work items of whole rows, of
+    two panels and of one (two chunks of rows for one, two and three threads), column groups
+    (a small STATE_BYTES) and blocks of columns passed on their own: every column's arithmetic
+    is its own."""
     rng = np.random.default_rng(12)
     X = rng.normal(size=(40_000, 150)) * np.logspace(-200, 200, 150)
     y = rng.integers(0, 4, size=40_000).astype(np.int32)
-    whole = kernel(X, y, 4, None, 2)
-    monkeypatch.setattr(_one_pass, "STRIPE_BYTES", 1)  # C order: work items of one panel
-    assert_same_bits(whole, kernel(X, y, 4, None, 1))
+    whole = kernel(X, y, 4, None, 1)
+    assert_same_bits(whole, kernel(X, y, 4, None, 2))
+    assert_same_bits(whole, kernel(X, y, 4, None, 3))
     monkeypatch.setattr(_one_pass, "STATE_BYTES", 1)   # groups of one panel
     assert_same_bits(whole, kernel(X, y, 4, None, 3))
     assert_same_bits(whole, kernel(np.asfortranarray(X), y, 4, None, 1))
@@ -267,6 +267,41 @@ def test_many_classes_use_narrow_panels_with_the_same_bits():
     np.testing.assert_array_equal(counts, np.bincount(y, minlength=2000))
     np.testing.assert_array_equal(low[:, counts == 0], np.inf)
     assert (squares[:, counts <= 1] == 0).all()
+
+
+@pytest.fixture
+def audited_read_ahead():
+    """column_moments raises where a read-ahead asked for other than each of its lines once."""
+    previous = _one_pass._set_read_ahead_audit(True)
+    yield
+    _one_pass._set_read_ahead_audit(previous)
+
+
+@pytest.mark.parametrize("ahead_bytes", [0, None, 1 << 60], ids=["next panel", "default", "next block"])
+@pytest.mark.parametrize("by_class", [True, False], ids=["by class", "by row"])
+def test_read_ahead_asks_for_every_line_once(audited_read_ahead, monkeypatch, ahead_bytes, by_class):
+    """The read-ahead spreads the lines of the next block, or of the next panel of rows read in
+    place, over the calls of the sweeps: its span must be their number, for every layout, width
+    (one panel, several, a last narrower one), number of classes (narrow panels), response,
+    block of rows (a last short one) and number of threads (stripes of panels).  A wrong span
+    (asking too few lines, or lines past the next panel) raises under the audit."""
+    if by_class and not _one_pass._sweeps_by_class_available():
+        pytest.skip("this build or CPU has no sweeps by class")
+    if ahead_bytes is not None:
+        monkeypatch.setattr(_one_pass, "AHEAD_BLOCK_BYTES", ahead_bytes)
+    previous = _one_pass._set_sweeps_by_class(by_class)
+    try:
+        rng = np.random.default_rng(31)
+        for m, n, n_classes in [(1, 1, 1), (700, 3, 2), (1000, 57, 2), (1300, 130, 5), (600, 700, 2),
+                                (2000, 41, 400), (300, 2300, 3)]:
+            X = rng.normal(size=(m, n))
+            y = rng.integers(0, n_classes, size=m).astype(np.int32)
+            response = rng.normal(size=m) if n % 2 else None
+            for values in (X, np.asfortranarray(X), X[::-1]):
+                for n_threads in (1, 3):
+                    kernel(values, y, n_classes, response, n_threads)
+    finally:
+        _one_pass._set_sweeps_by_class(previous)
 
 
 # ------------------------------------------------------------------------------ exactness

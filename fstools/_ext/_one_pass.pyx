@@ -57,7 +57,11 @@ While a block is swept, the sweeps ask for the next block's lines (``fstools_pre
 with no effect on the results), spread evenly over their rows: every column's run of a
 column-major panel (too many streams for the hardware's own read-ahead), so that the copy of
 the next block reads the cache, not memory; every row's run of a row-major one (which the
-sweeps by class read out of order).  Kernel alone, 1,000,000 x 50, two classes, one thread:
+sweeps by class read out of order).  Where a block of a work item's rows read in place is
+over ``AHEAD_BLOCK_BYTES`` (1 MB: 500 columns), it and the next overflow the second-level
+cache, and a panel's sweeps ask for the next panel instead (ns a value, C order, whole rows,
+the next block / the next panel: 130 columns 1.12 / 1.49, 400 columns 1.21 / 1.33, 500
+columns 1.57 / 1.50, 1,000 columns 2.37 / 1.64, 2,000 columns 3.75 / 1.88).  Kernel alone, 1,000,000 x 50, two classes, one thread:
 C order 56 -> 47 ms with the sweeps by class and their read-ahead, Fortran order 66-70 -> 58
 ms (Fortran / C 1.35 with the copy's own read-ahead, 1.28 with the sweeps', 1.27 with the
 AVX2 copy too, 1.22-1.24 with the tile's rows on cache lines too, 1.23-1.26 with the sweeps by
@@ -70,9 +74,8 @@ of the rows, a strided pattern the hardware reads ahead badly).
 Threads
 -------
 A work item is one stripe of panels of one chunk (``prange``, dynamic schedule): one panel
-where the blocks are copied, else all the panels of a group of columns (at most
-``STRIPE_BYTES`` of a block), or fewer where the chunks are too few to give each of several
-threads two work items.  Each writes the chunk's partial
+where the blocks are copied, else all the panels of a group of columns (whole rows), or fewer
+where the chunks are too few to give each of several threads two work items.  Each writes the chunk's partial
 moments of its columns.  The chunks of a column are then merged in chunk order (after
 rescaling to the column's largest exponent), one column per ``prange`` iteration.  The
 chunks depend only on the number of rows (the stripes on the layout and on ``n_threads`` too),
@@ -112,10 +115,10 @@ CHUNK_ROWS = 32768
 #: second-level cache (406,250 x 64 in Fortran order: 1.55 ns a value in panels of 64 columns,
 #: 1.21 in two of 32); the sweeps by class hold a class's moments of 16 columns in registers.
 PANEL_WIDTH = 56
-#: Bytes of a block of a work item's columns (at most) where they are read in place (C order):
-#: wider rows are cut into stripes of panels, each a work item (1,300 x 20,000: 2.3 ns a value
-#: with whole rows, 1.6-1.7 in stripes of 1 MB or 2 MB).
-STRIPE_BYTES = 1 << 20
+#: Bytes of a block of a work item's rows read in place (C order) above which the sweeps ask
+#: for the next panel rather than the next block: such a block and the next overflow the
+#: second-level cache.
+AHEAD_BLOCK_BYTES = 1 << 20
 #: Cells (classes x columns) of a panel's block moments: with many classes the panels are narrower.
 PANEL_CELLS = 8192
 #: Bytes of the chunks' partial moments held at a time (the columns are taken in groups that fit).
@@ -161,6 +164,7 @@ cdef extern from *:
         Py_ssize_t credit;           /* lines x calls so far - lines asked for x span */
         const double* run;           /* the run of the next line to ask for; NULL: nothing to ask for */
         Py_ssize_t line;             /* its line in the run */
+        Py_ssize_t asked;            /* lines asked for so far (all of them once span calls are made) */
     } fstools_one_pass_ahead;
     static inline void fstools_one_pass_ask(fstools_one_pass_ahead* ahead)
     {
@@ -169,6 +173,7 @@ cdef extern from *:
         ahead->credit += ahead->lines;
         while (ahead->credit >= ahead->span) {
             fstools_prefetch(ahead->run + 8 * ahead->line);
+            ahead->asked += 1;
             ahead->line += 1;
             if (ahead->line == ahead->run_lines) {
                 ahead->line = 0;
@@ -539,6 +544,7 @@ cdef extern from *:
         Py_ssize_t credit
         const double* run
         Py_ssize_t line
+        Py_ssize_t asked
     void transpose_tile "fstools_one_pass_transpose"(const double* first, Py_ssize_t row_stride,
                                                      Py_ssize_t column_stride, Py_ssize_t rows, Py_ssize_t width,
                                                      double* tile, Py_ssize_t tile_stride) noexcept nogil
@@ -689,6 +695,20 @@ def _set_sweeps_by_class(bint allowed):
     return previous
 
 
+cdef bint _audit_ahead = False
+
+
+def _set_read_ahead_audit(bint on):
+    """Make column_moments raise AssertionError where a read-ahead did not ask for each of its
+    lines exactly once (its span is not the number of calls of the sweeps), and return the
+    previous setting: a switch for the tests (the read-ahead is a hint, the results are the same
+    either way); not a setting for users."""
+    global _audit_ahead
+    previous = _audit_ahead
+    _audit_ahead = on
+    return previous
+
+
 def _sweeps_by_class_available():
     """Whether this build and CPU sweep by class (GCC on x86-64 Linux, AVX2)."""
     return bool(sweeps_by_class())
@@ -708,6 +728,14 @@ cdef inline void _ahead(Ahead* ahead, const double* next, Py_ssize_t run_stride,
     ahead.run_lines = (run_length * 8 + 63) // 64 + (1 if (<uintptr_t> next) % 64 != 0 or run_stride % 8 != 0 else 0)
     ahead.lines = ahead.run_lines * runs
     ahead.credit = 0
+    ahead.asked = 0
+
+
+cdef inline void _no_ahead(Ahead* ahead) noexcept nogil:
+    """Nothing to ask for (the last block of a work item)."""
+    ahead.run = NULL
+    ahead.lines = 0
+    ahead.asked = 0
 
 
 cdef inline Py_ssize_t _class_chunks(Py_ssize_t width) noexcept nogil:
@@ -849,26 +877,32 @@ cdef void _panel_block(const double* tile, Py_ssize_t tile_stride, Py_ssize_t ro
                     cross[out] += s.block_cross[slot] + delta * response_delta * weight
 
 
-cdef void _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ssize_t column_stride,
-                         Py_ssize_t n_rows, Py_ssize_t width, Py_ssize_t panel, const int32_t* codes,
-                         const double* response, Py_ssize_t n_classes, Scratch* s, double* sums, double* squares,
-                         double* low, double* high, double* cross, int32_t* exponent,
-                         uint8_t* nonfinite) noexcept nogil:
-    """The moments of ``n_rows`` rows of ``width`` adjacent columns whose first value is at ``first``.
+cdef Py_ssize_t _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ssize_t column_stride,
+                               Py_ssize_t n_rows, Py_ssize_t width, Py_ssize_t panel, Py_ssize_t ahead_bytes,
+                               const int32_t* codes, const double* response, Py_ssize_t n_classes, Scratch* s,
+                               double* sums, double* squares, double* low, double* high, double* cross,
+                               int32_t* exponent, uint8_t* nonfinite) noexcept nogil:
+    """The moments of ``n_rows`` rows of ``width`` adjacent columns whose first value is at ``first``;
+    returns the number of read-aheads that asked for other than all their lines once each (0:
+    their spans are the calls of the sweeps; a hint, no effect on the results).
 
     ``codes`` (and ``response``, or NULL) start at the chunk's first row.  Each block is swept a
     panel of at most ``panel`` columns at a time (several only where the columns are contiguous:
     a block's rows are then read whole, once; a copied block is one panel).  The outputs are the
     chunk's partial moments of these columns: entry (j, c) at ``j * n_classes + c`` of ``sums``,
     ``squares``, ``low``, ``high`` and ``cross`` (NULL without a response), already set to
-    0, 0, +inf, -inf and 0; ``exponent[j]`` and ``nonfinite[j]`` per column.
+    0, 0, +inf, -inf and 0; ``exponent[j]`` and ``nonfinite[j]`` per column.  A block of rows
+    read in place over ``ahead_bytes`` asks for the next panel while a panel is swept, else for
+    the next block.
     """
-    cdef Py_ssize_t start, rows, i, j, k, c, n_present, slot, j0, part, calls
+    cdef Py_ssize_t start, rows, i, j, k, c, n_present, slot, j0, part
     cdef Py_ssize_t tile_stride
     cdef const double* tile
     cdef Ahead ahead
     cdef bint by_class
     cdef bint use_classes = _by_class and sweeps_by_class()
+    cdef bint by_panel = width > panel and _BLOCK_ROWS * width * 8 > ahead_bytes
+    cdef Py_ssize_t misfits = 0
     for j in range(width):
         s.exponent[j] = _FLOOR
         s.factor[j] = ldexp(1.0, -_FLOOR)
@@ -913,8 +947,9 @@ cdef void _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ssize_t 
                 s.response_deviation[i] = response[start + i] - s.block_response[c] / <double> s.block_count[c]
         # The next block, asked for while this one is swept: a run per row of the work item's
         # columns (one run when the rows are contiguous), or a run per column of a Fortran block.
-        ahead.run = NULL
-        if start + rows < n_rows:
+        # Rows of several panels read in place ask for the next panel instead (below).
+        _no_ahead(&ahead)
+        if start + rows < n_rows and not by_panel:
             if column_stride == 1:
                 _ahead(&ahead, first + (start + rows) * row_stride, row_stride, width,
                        block_length(start + rows, _BLOCK_ROWS, n_rows), row_stride == width)
@@ -922,15 +957,26 @@ cdef void _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ssize_t 
                 _ahead(&ahead, first + start + rows, column_stride, block_length(start + rows, _BLOCK_ROWS, n_rows),
                        width, False)
         if ahead.run != NULL:   # its span: the calls, one per row of each sweep (and chunk, by class)
-            calls = 0
+            ahead.span = 0
             j0 = 0
             while j0 < width:
-                calls += 2 * rows * (_class_chunks(block_length(j0, panel, width)) if by_class else 1)
+                ahead.span += 2 * rows * (_class_chunks(block_length(j0, panel, width)) if by_class else 1)
                 j0 += panel
-            ahead.span = calls
         j0 = 0
         while j0 < width:
             part = block_length(j0, panel, width)
+            if by_panel:
+                # The panel swept next (this block's next, or the next block's first), asked for
+                # while this one is swept: a block of the work item's rows (over 1 MB at 500
+                # columns) and the next one overflow the second-level cache.
+                _no_ahead(&ahead)
+                if j0 + part < width:
+                    _ahead(&ahead, first + start * row_stride + j0 + part, row_stride,
+                           block_length(j0 + part, panel, width), rows, False)
+                elif start + rows < n_rows:
+                    _ahead(&ahead, first + (start + rows) * row_stride, row_stride, panel,
+                           block_length(start + rows, _BLOCK_ROWS, n_rows), False)
+                ahead.span = 2 * rows * (_class_chunks(part) if by_class else 1)
             # The panel's rows in C order: X itself when its columns are contiguous, else a copy
             # made column by column (a contiguous read of each column's run in Fortran order).
             if column_stride == 1:
@@ -943,7 +989,11 @@ cdef void _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ssize_t 
                 tile = s.tile
             _panel_block(tile, tile_stride, rows, part, j0, codes + start, n_present, by_class, n_classes,
                          response != NULL, s, &ahead, sums, squares, low, high, cross)
+            if by_panel and ahead.asked != ahead.lines:
+                misfits += 1
             j0 += panel
+        if not by_panel and ahead.asked != ahead.lines:
+            misfits += 1
         for k in range(n_present):
             c = s.present[k]
             s.chunk_count[c] += s.block_count[c]
@@ -953,6 +1003,7 @@ cdef void _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ssize_t 
     for j in range(width):
         exponent[j] = s.exponent[j]
         nonfinite[j] = s.bad[j] != 0.0
+    return misfits
 
 
 cdef void _merge_chunks(Py_ssize_t j, Py_ssize_t n_chunks, Py_ssize_t group_width, Py_ssize_t n_classes,
@@ -1098,8 +1149,8 @@ def column_moments(X, y, int n_classes, response=None, int n_threads=1):
     if in_place and n_threads > 1:
         stripes = min(n_panels, (2 * n_threads + n_chunks - 1) // n_chunks)
     cdef Py_ssize_t stripe = ((n_panels + stripes - 1) // stripes) * panel if in_place else panel
-    stripe = min(stripe, max(panel, STRIPE_BYTES // (BLOCK_ROWS * 8) // panel * panel))
     cdef Py_ssize_t n_stripes
+    cdef Py_ssize_t ahead_bytes = AHEAD_BLOCK_BYTES
 
     # The class sizes (and response sums) of every chunk, and of the chunks before it.
     chunk_count = np.zeros((n_chunks, n_classes), dtype=np.int64)
@@ -1160,6 +1211,7 @@ def column_moments(X, y, int n_classes, response=None, int n_threads=1):
     cdef const int64_t[:, ::1] prefix_count_view = prefix_count
     cdef const double[:, ::1] prefix_response_view = prefix_response
     cdef int32_t[::1] status = np.zeros(n_chunks * ((group + stripe - 1) // stripe), dtype=np.int32)
+    cdef Py_ssize_t[::1] misfits = np.zeros(status.shape[0], dtype=np.intp)
     cdef Py_ssize_t g0, width, item, p, j0, first_row, j
     cdef Scratch scratch
     cdef SignalCheck check
@@ -1184,18 +1236,21 @@ def column_moments(X, y, int n_classes, response=None, int n_threads=1):
                 elif scratch.memory == NULL:
                     status[item] = OUT_OF_MEMORY
                 else:
-                    _chunk_moments(data + first_row * row_stride + (g0 + j0) * column_stride, row_stride,
-                                   column_stride, block_length(first_row, _CHUNK_ROWS, m),
-                                   block_length(j0, stripe, width), panel, code_data + first_row,
-                                   (response_data + first_row) if has_response else NULL, n_classes, &scratch,
-                                   &ps[k, j0, 0], &pq[k, j0, 0], &pl[k, j0, 0], &ph[k, j0, 0],
-                                   &pc[k, j0, 0] if has_response else NULL, &pe[k, j0], &pn[k, j0])
+                    misfits[item] = _chunk_moments(
+                        data + first_row * row_stride + (g0 + j0) * column_stride, row_stride, column_stride,
+                        block_length(first_row, _CHUNK_ROWS, m), block_length(j0, stripe, width), panel,
+                        ahead_bytes, code_data + first_row, (response_data + first_row) if has_response else NULL,
+                        n_classes, &scratch, &ps[k, j0, 0], &pq[k, j0, 0], &pl[k, j0, 0], &ph[k, j0, 0],
+                        &pc[k, j0, 0] if has_response else NULL, &pe[k, j0], &pn[k, j0])
             free(scratch.memory)
         raise_if_stopped(&check)
         if max_status(status) == OUT_OF_MEMORY:
             raise MemoryError(f"column_moments: could not allocate the scratch of a thread "
                               f"({(BLOCK_ROWS if not in_place else 0) + 6 * n_classes} x {panel} doubles "
                               f"and more)")
+        if _audit_ahead and np.any(misfits):
+            raise AssertionError(f"column_moments: {np.sum(misfits)} read-aheads asked for other than each of "
+                                 f"their lines once")
         with nogil:
             for j in prange(width, schedule="static", num_threads=n_threads):
                 _merge_chunks(j, n_chunks, group, n_classes, chunk_count_data, &prefix_count_view[0, 0],
