@@ -14,6 +14,9 @@ Two one-read scans of a matrix, each returning one value per column:
   :func:`fstools.core.arrays.constant_columns` and
   :func:`fstools.core.arrays.inexact_integer_columns`).
 
+And :func:`class_counts`, the sizes of the classes of a vector of class codes
+(``np.bincount`` without its copy of the codes, for :func:`fstools.core.arrays.as_class_codes`).
+
 The per-class moments of a float64 matrix (the Fisher score, the F-test, chi2, Pearson's r)
 are computed by :func:`fstools._ext._one_pass.column_moments`, not here.
 
@@ -344,3 +347,77 @@ def column_extremes(X, int n_threads=1):
     if X.shape[1]:
         _column_extremes(X, low, high, n_threads)
     return low.astype(np.int64), high.astype(np.int64)
+
+
+# ---------------------------------------------------------------------------
+# the sizes of the classes of a vector of class codes
+# ---------------------------------------------------------------------------
+
+cdef extern from *:
+    """
+    /* The extremes of m int32 codes (m >= 1), then their counts into `tables` (1 or 4) tables
+       of `size` entries (entry i into table i % tables). */
+    static void fstools_code_extremes(const int32_t* restrict codes, Py_ssize_t m, int32_t* low, int32_t* high)
+    {
+        int32_t smallest = codes[0], largest = codes[0];
+        Py_ssize_t i;
+        for (i = 0; i < m; ++i) {
+            smallest = codes[i] < smallest ? codes[i] : smallest;
+            largest = codes[i] > largest ? codes[i] : largest;
+        }
+        *low = smallest;
+        *high = largest;
+    }
+    static void fstools_code_counts(const int32_t* restrict codes, Py_ssize_t m, int64_t* restrict counts,
+                                    Py_ssize_t size, int tables)
+    {
+        Py_ssize_t i = 0;
+        for (; tables == 4 && i + 4 <= m; i += 4) {
+            counts[codes[i]] += 1;
+            counts[size + codes[i + 1]] += 1;
+            counts[2 * size + codes[i + 2]] += 1;
+            counts[3 * size + codes[i + 3]] += 1;
+        }
+        for (; i < m; ++i)
+            counts[codes[i]] += 1;
+    }
+    """
+    void fstools_code_extremes(const int32_t* codes, Py_ssize_t m, int32_t* low, int32_t* high) noexcept nogil
+    void fstools_code_counts(const int32_t* codes, Py_ssize_t m, int64_t* counts, Py_ssize_t size,
+                             int tables) noexcept nogil
+
+
+def class_counts(const int32_t[::1] codes):
+    """The smallest code and the number of entries of each code ``0 .. largest``.
+
+    Parameters
+    ----------
+    codes : ndarray of int32, shape (m,), contiguous
+
+    Returns
+    -------
+    smallest : int
+        The smallest code (0 when ``m`` is 0); where it is negative, ``counts`` is empty
+        (the codes are not class codes).
+    counts : ndarray of int64, shape (largest + 1,)
+        ``np.bincount(codes)``, without its copy of the codes to the platform's integer (a
+        million codes of two classes: 0.9 ms against 2.5 ms): one read for the extremes
+        (vectorised), one for the counts, in four tables (entry ``i`` counted in the
+        ``i % 4``-th: the increments of consecutive entries of a code do not wait on each
+        other) unless the codes are fewer than the tables' entries (then one table, no larger
+        than bincount's).
+    """
+    cdef Py_ssize_t m = codes.shape[0]
+    cdef int32_t low = 0, high = -1
+    if m:
+        with nogil:
+            fstools_code_extremes(&codes[0], m, &low, &high)
+    if low < 0:
+        return int(low), np.zeros(0, dtype=np.int64)
+    cdef int n_tables = 4 if 4 * (<Py_ssize_t> high + 1) <= max(m, 1024) else 1
+    tables = np.zeros((n_tables, high + 1), dtype=np.int64)
+    cdef int64_t[:, ::1] table = tables
+    if m:
+        with nogil:
+            fstools_code_counts(&codes[0], m, &table[0, 0], high + 1, n_tables)
+    return int(low), tables.sum(axis=0)

@@ -414,9 +414,9 @@ def as_class_codes(y, n_samples, name="y"):
     y = np.ascontiguousarray(y, dtype=np.int32)
     if y.ndim != 1 or y.shape[0] != n_samples:
         raise ValueError(f"{name}: must be 1-D with one class code per sample ({n_samples}); got shape {y.shape}")
-    if n_samples and y.min() < 0:
+    smallest, counts = _moments.class_counts(y)   # as long as the largest code + 1
+    if smallest < 0:
         raise ValueError(f"{name}: class codes must be integers 0..n_classes-1")
-    counts = np.bincount(y)   # as long as the largest code + 1: no pass for the maximum
     n_classes = counts.size
     if np.count_nonzero(counts) < 2:
         raise ValueError(f"{name}: needs at least two classes")
