@@ -35,6 +35,7 @@ from fstools._ext import _fvg as fvg
 from fstools._ext import _moments as moments
 from fstools._ext import _neighbours as neighbours
 from fstools._ext import _online as online
+from fstools.core.arrays import as_class_codes
 from fstools.methods.cmqfs import modularity_scores
 from fstools.methods.passive_aggressive import OnlineLearner
 from fstools.methods.registry import get_method, method_names
@@ -102,7 +103,7 @@ COVERED = {
                     "kth_chebyshev_distances", "count_within", "kraskov_counts"},
     "_online": {"online_pass_dense", "online_pass_csr", "random_integers", "random_units", "random_words",
                 "kth_largest", "top_weight_mask", "truncate_weights", "keep_top_weights"},
-    "_moments": {"column_flags", "column_extremes"},
+    "_moments": {"column_flags", "column_extremes", "class_counts"},
 }
 
 
@@ -1457,3 +1458,35 @@ def test_column_extremes_refuses_no_rows_and_bad_threads():
     with pytest.raises(ValueError) as excinfo:
         moments.column_extremes(np.zeros((3, 3), dtype=np.int64), n_threads=0)
     assert_clear(excinfo, "n_threads")
+
+
+# ------------------------------------------------------------------ class_counts
+
+@pytest.mark.parametrize("codes", [[-1], [0, 3, -7, 2], [-(2 ** 31), 5], [0, INT32_MAX, 1],
+                                   [0, moments.LARGEST_CLASS_CODE + 1]],
+                         ids=["negative", "negative_inside", "int32_min", "int32_max", "over_the_limit"])
+def test_class_counts_refuses_codes_that_are_not_class_codes(codes):
+    """A negative code, or one far over the number of codes (2**31 - 1 asks for 16 GB of
+    counts): refused with the argument's name, never an allocation of that size."""
+    with address_space_limit(), pytest.raises(ValueError) as excinfo:
+        moments.class_counts(np.array(codes, dtype=np.int32), "y")
+    assert_clear(excinfo, "y:")
+    with address_space_limit(), pytest.raises(ValueError) as excinfo:
+        as_class_codes(np.array(codes), len(codes), name="labels")
+    assert_clear(excinfo, "labels:")
+
+
+def test_class_counts_at_the_limits():
+    """The largest code allowed (LARGEST_CLASS_CODE, or the number of codes), empty input, and
+    what is not a contiguous int32 vector."""
+    limit = moments.LARGEST_CLASS_CODE
+    counts = moments.class_counts(np.array([0, limit], dtype=np.int32))
+    assert counts.size == limit + 1 and counts[0] == counts[limit] == 1 and counts.sum() == 2
+    many = np.arange(limit + 10, dtype=np.int32)[::-1].copy()   # codes up to the number of codes
+    np.testing.assert_array_equal(moments.class_counts(many), np.ones(limit + 10, dtype=np.int64))
+    assert moments.class_counts(np.zeros(0, dtype=np.int32)).size == 0
+    for bad in (None, [0, 1], np.zeros(3, dtype=np.int64), np.zeros((2, 2), dtype=np.int32),
+                np.zeros(6, np.int32)[::2]):
+        with pytest.raises(TypeError) as excinfo:
+            moments.class_counts(bad, "y")
+        assert_clear(excinfo, "y:")

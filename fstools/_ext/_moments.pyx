@@ -387,37 +387,55 @@ cdef extern from *:
                              int tables) noexcept nogil
 
 
-def class_counts(const int32_t[::1] codes):
-    """The smallest code and the number of entries of each code ``0 .. largest``.
+#: Class codes up to this (or up to the number of codes) are counted; a larger one is refused.
+LARGEST_CLASS_CODE = 1 << 20
+
+
+def class_counts(codes, str name="codes"):
+    """The number of entries of each class code ``0 .. largest``.
 
     Parameters
     ----------
     codes : ndarray of int32, shape (m,), contiguous
+    name : str, default "codes"
+        The argument's name in the error messages.
 
     Returns
     -------
-    smallest : int
-        The smallest code (0 when ``m`` is 0); where it is negative, ``counts`` is empty
-        (the codes are not class codes).
     counts : ndarray of int64, shape (largest + 1,)
-        ``np.bincount(codes)``, without its copy of the codes to the platform's integer (a
-        million codes of two classes: 0.9 ms against 2.5 ms): one read for the extremes
-        (vectorised), one for the counts, in four tables (entry ``i`` counted in the
-        ``i % 4``-th: the increments of consecutive entries of a code do not wait on each
-        other) unless the codes are fewer than the tables' entries (then one table, no larger
-        than bincount's).
+        ``np.bincount(codes)`` (empty for no codes), without its copy of the codes to the
+        platform's integer (a million codes of two classes: 0.9 ms against 2.5 ms): one read
+        for the extremes (vectorised), one for the counts, in four tables (entry ``i`` counted
+        in the ``i % 4``-th: the increments of consecutive entries of a code do not wait on
+        each other) unless the codes are fewer than the tables' entries (then one table, no
+        larger than bincount's).
+
+    Raises
+    ------
+    ValueError
+        A negative code, or a largest code over both ``m`` and :data:`LARGEST_CLASS_CODE`
+        (labels that are not codes: their table would take memory for classes no entry has).
     """
-    cdef Py_ssize_t m = codes.shape[0]
+    if not (isinstance(codes, np.ndarray) and codes.ndim == 1 and codes.dtype == np.int32
+            and codes.flags.c_contiguous):
+        raise TypeError(f"{name}: must be a contiguous 1-D NumPy array of int32 class codes")
+    cdef const int32_t[::1] values = codes
+    cdef Py_ssize_t m = values.shape[0]
     cdef int32_t low = 0, high = -1
     if m:
         with nogil:
-            fstools_code_extremes(&codes[0], m, &low, &high)
+            fstools_code_extremes(&values[0], m, &low, &high)
     if low < 0:
-        return int(low), np.zeros(0, dtype=np.int64)
-    cdef int n_tables = 4 if 4 * (<Py_ssize_t> high + 1) <= max(m, 1024) else 1
-    tables = np.zeros((n_tables, high + 1), dtype=np.int64)
+        raise ValueError(f"{name}: class codes must be integers 0..n_classes-1; got {low}")
+    cdef Py_ssize_t size = <Py_ssize_t> high + 1
+    if size > max(m, LARGEST_CLASS_CODE + 1):
+        raise ValueError(f"{name}: class codes must be integers 0..n_classes-1; the largest, {high:,}, is over "
+                         f"the number of samples ({m:,}) and over {LARGEST_CLASS_CODE:,}: recode the labels "
+                         f"(numpy.unique(labels, return_inverse=True) gives codes 0..n_classes-1)")
+    cdef int n_tables = 4 if 4 * size <= max(m, 1024) else 1
+    tables = np.zeros((n_tables, size), dtype=np.int64)
     cdef int64_t[:, ::1] table = tables
     if m:
         with nogil:
-            fstools_code_counts(&codes[0], m, &table[0, 0], high + 1, n_tables)
-    return int(low), tables.sum(axis=0)
+            fstools_code_counts(&values[0], m, &table[0, 0], size, n_tables)
+    return tables.sum(axis=0)

@@ -411,12 +411,15 @@ def integer_levels(values):
 
 def as_class_codes(y, n_samples, name="y"):
     """``(codes, n_classes, counts)`` of class codes 0..n_classes-1 with at least two classes present."""
-    y = np.ascontiguousarray(y, dtype=np.int32)
+    given = np.asarray(y)
+    if given.dtype.kind in "iu" and not np.can_cast(given.dtype, np.int32) and given.size \
+            and (given.min() < 0 or given.max() > np.iinfo(np.int32).max):
+        # (beyond int32: the conversion below would wrap them into other codes)
+        raise ValueError(f"{name}: class codes must be integers 0..n_classes-1; got {given.min()}..{given.max()}")
+    y = np.ascontiguousarray(given, dtype=np.int32)
     if y.ndim != 1 or y.shape[0] != n_samples:
         raise ValueError(f"{name}: must be 1-D with one class code per sample ({n_samples}); got shape {y.shape}")
-    smallest, counts = _moments.class_counts(y)   # as long as the largest code + 1
-    if smallest < 0:
-        raise ValueError(f"{name}: class codes must be integers 0..n_classes-1")
+    counts = _moments.class_counts(y, name)   # as long as the largest code + 1
     n_classes = counts.size
     if np.count_nonzero(counts) < 2:
         raise ValueError(f"{name}: needs at least two classes")

@@ -51,7 +51,7 @@ import numpy as np
 from scipy import sparse
 
 from fstools.core.messages import ColumnError, format_count
-from fstools.core.arrays import column_moments, scaled_to_unit
+from fstools.core.arrays import as_class_codes, column_moments, scaled_to_unit
 from fstools.core.parallel import threads_for_work
 from fstools.core.ranking import TIE_TOLERANCE, rank_features
 from fstools.methods.registry import MethodOutput, MethodSpec, register
@@ -66,17 +66,12 @@ __all__ = ["chi2_scores", "chi2", "f_test_scores", "f_test", "pearson_scores", "
 
 
 def _classes(y, n_samples):
-    y = np.ascontiguousarray(y)
-    if y.ndim != 1 or y.shape[0] != n_samples:
-        raise ValueError(f"y: must be 1-D with one class code per sample ({n_samples}); got shape {y.shape}")
-    if not np.issubdtype(y.dtype, np.integer) or (n_samples and y.min() < 0):
-        raise ValueError("y: class codes must be integers 0..n_classes-1")
-    y = y.astype(np.intp, copy=False)
-    n_classes = int(y.max()) + 1 if n_samples else 0
-    counts = np.bincount(y, minlength=n_classes)
-    if np.count_nonzero(counts) < 2:
-        raise ValueError("y: chi2 needs at least two classes")
-    return y, n_classes, counts
+    """``(codes, n_classes, counts)`` of :func:`fstools.core.arrays.as_class_codes`, for a ``y``
+    of an integer dtype only (a float label is not read as a code)."""
+    y = np.asarray(y)
+    if not np.issubdtype(y.dtype, np.integer):
+        raise ValueError(f"y: class codes must be integers 0..n_classes-1; got dtype {y.dtype}")
+    return as_class_codes(y, n_samples)
 
 
 def _negative_columns_error(columns):
