@@ -40,6 +40,12 @@ def test_as_class_codes_names_the_argument():
                  np.array([0, 1, -(2 ** 40)], dtype=np.int64)):   # not wrapped into codes 0 and 1
         with pytest.raises(ValueError, match=r"labels: class codes must be integers 0\.\.n_classes-1; got "):
             as_class_codes(wide, 3, name="labels")
+    for not_codes in (np.array([0.0, 1.5, 1.0]), np.array([0.0, np.nan, 1.0]), np.array([0.0, 1.0, 3e9]),
+                      np.array(["a", "b", "a"])):   # not truncated or parsed into codes
+        with pytest.raises(ValueError, match=r"labels: class codes must be integers 0\.\.n_classes-1; got "):
+            as_class_codes(not_codes, 3, name="labels")
+    np.testing.assert_array_equal(as_class_codes(np.array([1.0, 0.0, 1.0]), 3)[0], [1, 0, 1])
+    np.testing.assert_array_equal(as_class_codes(np.array([True, False, True]), 3)[0], [1, 0, 1])
     codes, n_classes, counts = as_class_codes(np.array([0, 2, 2, 0, 2]), 5)
     assert codes.dtype == np.int32 and n_classes == 3
     np.testing.assert_array_equal(counts, [2, 0, 3])

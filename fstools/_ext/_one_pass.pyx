@@ -33,7 +33,8 @@ from memory once and then swept in the cache, a panel at a time: straight from `
 columns are contiguous (C order: the work item goes through all its panels of a block before
 the next block, so that whole rows are read, once), else from a C-ordered copy of the block's
 panel, the tile (at most 112 KB; each column's run contiguous in Fortran order; with AVX2,
-4 x 4 blocks transposed in registers; the tile's rows start on cache lines).  With AVX2, and
+8 columns at a time, two 4 x 4 blocks transposed in registers; the tile's rows start on cache
+lines).  With AVX2, and
 at least 16 rows of the block per class on average, the sweeps go by class: the rows of one
 class in order, a chunk of 16 columns at a time (the last chunk up to 20, its last vector
 masked), the class's moments of the chunk held in registers down the rows.  Otherwise they go
@@ -75,8 +76,8 @@ Threads
 -------
 A work item is one stripe of panels of one chunk (``prange``, dynamic schedule): one panel
 where the blocks are copied, else all the panels of a group of columns (whole rows), or fewer
-where the chunks are too few to give each of several threads two work items.  Each writes the chunk's partial
-moments of its columns.  The chunks of a column are then merged in chunk order (after
+where the chunks are too few to give each of several threads two work items.  Each writes the
+chunk's partial moments of its columns.  The chunks of a column are then merged in chunk order (after
 rescaling to the column's largest exponent), one column per ``prange`` iteration.  The
 chunks depend only on the number of rows (the stripes on the layout and on ``n_threads`` too),
 and every column's arithmetic only on its own values and the chunks: the results are bitwise

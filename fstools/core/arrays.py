@@ -416,6 +416,14 @@ def as_class_codes(y, n_samples, name="y"):
             and (given.min() < 0 or given.max() > np.iinfo(np.int32).max):
         # (beyond int32: the conversion below would wrap them into other codes)
         raise ValueError(f"{name}: class codes must be integers 0..n_classes-1; got {given.min()}..{given.max()}")
+    if given.dtype.kind == "f":
+        # (whole numbers only: the conversion below would truncate 1.5 to the code 1)
+        whole = np.isfinite(given) & (given == np.floor(given)) & (np.abs(given) <= np.iinfo(np.int32).max)
+        if not whole.all():
+            raise ValueError(f"{name}: class codes must be integers 0..n_classes-1; got "
+                             f"{given[~whole].flat[0]!r}")
+    elif given.dtype.kind not in "iub":
+        raise ValueError(f"{name}: class codes must be integers 0..n_classes-1; got dtype {given.dtype}")
     y = np.ascontiguousarray(given, dtype=np.int32)
     if y.ndim != 1 or y.shape[0] != n_samples:
         raise ValueError(f"{name}: must be 1-D with one class code per sample ({n_samples}); got shape {y.shape}")
