@@ -62,7 +62,8 @@ sweeps by class read out of order).  Where a block of a work item's rows read in
 over ``AHEAD_BLOCK_BYTES`` (1 MB: 500 columns), it and the next overflow the second-level
 cache, and a panel's sweeps ask for the next panel instead (ns a value, C order, whole rows,
 the next block / the next panel: 130 columns 1.12 / 1.49, 400 columns 1.21 / 1.33, 500
-columns 1.57 / 1.50, 1,000 columns 2.37 / 1.64, 2,000 columns 3.75 / 1.88).  Kernel alone, 1,000,000 x 50, two classes, one thread:
+columns 1.57 / 1.50, 1,000 columns 2.37 / 1.64, 2,000 columns 3.75 / 1.88).
+Kernel alone, 1,000,000 x 50, two classes, one thread:
 C order 56 -> 47 ms with the sweeps by class and their read-ahead, Fortran order 66-70 -> 58
 ms (Fortran / C 1.35 with the copy's own read-ahead, 1.28 with the sweeps', 1.27 with the
 AVX2 copy too, 1.22-1.24 with the tile's rows on cache lines too, 1.23-1.26 with the sweeps by
@@ -77,8 +78,8 @@ Threads
 A work item is one stripe of panels of one chunk (``prange``, dynamic schedule): one panel
 where the blocks are copied, else all the panels of a group of columns (whole rows), or fewer
 where the chunks are too few to give each of several threads two work items.  Each writes the
-chunk's partial moments of its columns.  The chunks of a column are then merged in chunk order (after
-rescaling to the column's largest exponent), one column per ``prange`` iteration.  The
+chunk's partial moments of its columns.  The chunks of a column are then merged in chunk order
+(after rescaling to the column's largest exponent), one column per ``prange`` iteration.  The
 chunks depend only on the number of rows (the stripes on the layout and on ``n_threads`` too),
 and every column's arithmetic only on its own values and the chunks: the results are bitwise
 the same for any ``n_threads``, for C or Fortran order, and for any block of columns of ``X``
@@ -740,6 +741,13 @@ cdef inline void _no_ahead(Ahead* ahead) noexcept nogil:
     ahead.asked = 0
 
 
+cdef inline Py_ssize_t _asking_calls(Py_ssize_t rows, Py_ssize_t width, bint by_class) noexcept nogil:
+    """The calls of the read-ahead's ask made by the sweeps of ``rows`` rows of a panel of
+    ``width`` columns: one a row in the extremes and one in the squares (or products), a row and
+    chunk of columns each by class (the sums taken again ask for nothing)."""
+    return 2 * rows * (_class_chunks(width) if by_class else 1)
+
+
 cdef Py_ssize_t _few_classes(const int32_t* codes, const double* response, Py_ssize_t rows,
                              Py_ssize_t n_classes, Scratch* s) noexcept nogil:
     """The block's bookkeeping where the classes are few (at most _FEW_CLASSES): the rows of each
@@ -948,7 +956,6 @@ cdef Py_ssize_t _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ss
         if n_classes <= _FEW_CLASSES:
             n_present = _few_classes(codes + start, response + start if response != NULL else NULL, rows,
                                      n_classes, s)
-            by_class = use_classes and rows >= _CLASS_ROWS * n_present
         else:
             # The classes of the block (in order of their first row) and their sizes.
             n_present = 0
@@ -961,7 +968,7 @@ cdef Py_ssize_t _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ss
                 s.block_count[c] += 1
                 if response != NULL:
                     s.block_response[c] += response[start + i]
-            by_class = use_classes and rows >= _CLASS_ROWS * n_present
+        by_class = use_classes and rows >= _CLASS_ROWS * n_present
         # Sweeps by class when the classes have rows enough to fill their chunks (AVX2): the rows
         # of each class in order.
         if by_class and n_classes > _FEW_CLASSES:
@@ -996,7 +1003,7 @@ cdef Py_ssize_t _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ss
             ahead.span = 0
             j0 = 0
             while j0 < width:
-                ahead.span += 2 * rows * (_class_chunks(block_length(j0, panel, width)) if by_class else 1)
+                ahead.span += _asking_calls(rows, block_length(j0, panel, width), by_class)
                 j0 += panel
         j0 = 0
         while j0 < width:
@@ -1012,7 +1019,7 @@ cdef Py_ssize_t _chunk_moments(const double* first, Py_ssize_t row_stride, Py_ss
                 elif start + rows < n_rows:
                     _ahead(&ahead, first + (start + rows) * row_stride, row_stride, panel,
                            block_length(start + rows, _BLOCK_ROWS, n_rows), False)
-                ahead.span = 2 * rows * (_class_chunks(part) if by_class else 1)
+                ahead.span = _asking_calls(rows, part, by_class)
             # The panel's rows in C order: X itself when its columns are contiguous, else a copy
             # made column by column (a contiguous read of each column's run in Fortran order).
             if column_stride == 1:
